@@ -1,0 +1,94 @@
+import { open, realpath } from 'node:fs/promises';
+import { basename, extname, isAbsolute } from 'node:path';
+import { constants } from 'node:fs';
+import { InvalidInputError } from '../errors.js';
+import { AUDIO_FORMAT_LIST, SNIFF_BYTES, describeContent, id3Size, sniffAudio, type AudioFormat } from './sniff.js';
+
+export interface AudioFileInfo {
+  /** Absolute, symlinks resolved. */
+  path: string;
+  size: number;
+  mtimeMs: number;
+  format: AudioFormat;
+}
+
+/** Longest path accepted: Linux PATH_MAX. */
+export const MAX_PATH_BYTES = 4096;
+
+/**
+ * Checks an import's file as SPEC §4 says: absolute path, exists, a regular file once symlinks are
+ * resolved, readable, non-empty, and one of the eight formats by its content. Every refusal says why
+ * and what to do; nothing here reads more than the first few KB.
+ */
+export async function inspectAudioFile(filePath: string): Promise<AudioFileInfo> {
+  const shown = filePath.length > 200 ? `${filePath.slice(0, 200)}…` : filePath;
+  if (filePath.trim() === '') throw new InvalidInputError('file_path is empty. Give the absolute path of an audio file on this computer.');
+  if (filePath.includes('\0')) throw new InvalidInputError('file_path contains a NUL character. Give the absolute path of an audio file on this computer.');
+  if (Buffer.byteLength(filePath) > MAX_PATH_BYTES) throw new InvalidInputError(`file_path is longer than ${MAX_PATH_BYTES} bytes, the longest path this system accepts.`);
+  if (filePath.startsWith('~')) throw new InvalidInputError(`file_path "${shown}" starts with "~", which is not expanded here. Give the full absolute path (for example /home/you/recordings/meeting.m4a).`);
+  if (!isAbsolute(filePath)) throw new InvalidInputError(`file_path "${shown}" is relative. Give the absolute path of the file (the server's working directory is not yours).`);
+
+  let real: string;
+  try {
+    real = await realpath(filePath);
+  } catch (error) {
+    throw new InvalidInputError(fileError(error, shown));
+  }
+  let handle;
+  try {
+    // O_NONBLOCK: opening a FIFO must not wait for a writer; we refuse non-regular files just after.
+    handle = await open(real, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (error) {
+    throw new InvalidInputError(fileError(error, shown));
+  }
+  try {
+    const stat = await handle.stat();
+    if (stat.isDirectory()) throw new InvalidInputError(`file_path "${shown}" is a directory. Give the path of an audio file.`);
+    if (!stat.isFile()) throw new InvalidInputError(`file_path "${shown}" is not a regular file (it is a device, pipe or socket). Give the path of an audio file.`);
+    if (stat.size === 0) throw new InvalidInputError(`The file "${shown}" is empty (0 bytes). Check that the recording finished saving.`);
+    const head = Buffer.alloc(Math.min(SNIFF_BYTES, stat.size));
+    await handle.read(head, 0, head.length, 0);
+    let format = sniffAudio(head);
+    const tag = id3Size(head);
+    if (format === null && tag >= head.length && tag < stat.size) {
+      const after = Buffer.alloc(Math.min(64, stat.size - tag));
+      await handle.read(after, 0, after.length, tag);
+      format = sniffAudio(head, after);
+    }
+    if (format === null)
+      throw new InvalidInputError(
+        `The file "${shown}" is not a supported recording: ${describeContent(head)}. Syntheo imports ${AUDIO_FORMAT_LIST} files (detected from their content, not their name).`,
+      );
+    return { path: real, size: stat.size, mtimeMs: Math.trunc(stat.mtimeMs), format };
+  } finally {
+    await handle.close();
+  }
+}
+
+function fileError(error: unknown, shown: string): string {
+  switch ((error as NodeJS.ErrnoException).code) {
+    case 'ENOENT':
+      return `The file "${shown}" does not exist (or is a symlink to a missing file). Check the path.`;
+    case 'ELOOP':
+      return `The path "${shown}" is a symlink loop. Give the path of the real file.`;
+    case 'EACCES':
+    case 'EPERM':
+      return `The file "${shown}" cannot be read by the user running Syntheo (permission denied). Fix its permissions.`;
+    case 'ENOTDIR':
+      return `The path "${shown}" goes through something that is not a directory. Check the path.`;
+    case 'ENAMETOOLONG':
+      return `The path "${shown}" is too long for this system.`;
+    case 'EISDIR':
+      return `file_path "${shown}" is a directory. Give the path of an audio file.`;
+    default:
+      return `The file "${shown}" cannot be opened (${(error as NodeJS.ErrnoException).code ?? 'unknown error'}).`;
+  }
+}
+
+/** Default meeting title: the file name without its extension. */
+export function titleFromPath(path: string): string {
+  const name = basename(path);
+  const ext = extname(name);
+  const title = ext && ext !== name ? name.slice(0, -ext.length) : name;
+  return title.trim() === '' ? name : title;
+}

@@ -1,0 +1,214 @@
+import BetterSqlite3 from 'better-sqlite3';
+import { createHash } from 'node:crypto';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { NoDatabaseError, SyntheoError, toSyntheoError } from '../errors.js';
+import { MIGRATIONS_DIR, packageVersion } from '../package.js';
+
+export type Sqlite = BetterSqlite3.Database;
+
+/** `PRAGMA application_id` of every Syntheo database ('SYNT'): tells ours from another app's SQLite file. */
+export const APPLICATION_ID = 0x53594e54;
+const MIGRATIONS_TABLE = '__drizzle_migrations';
+const BUSY_TIMEOUT_MS = 10_000;
+
+export interface OpenOptions {
+  /** Create the folder, file and schema when missing (mcp, worker, writing CLI commands). */
+  create: boolean;
+}
+
+/**
+ * The schema is Drizzle's (src/db/schema, migrations in drizzle/), but queries run on better-sqlite3
+ * prepared statements: importing drizzle-orm costs ~115 ms, half of `syntheo mcp`'s start-up budget.
+ */
+export interface SyntheoDb {
+  readonly path: string;
+  readonly sqlite: Sqlite;
+  close(): void;
+}
+
+/** `--db`, else SYNTHEO_DB, else `$XDG_DATA_HOME/syntheo/syntheo.db`. */
+export function resolveDbPath(flag?: string, env: NodeJS.ProcessEnv = process.env): string {
+  const chosen = flag ?? (env.SYNTHEO_DB || undefined);
+  if (chosen !== undefined) return chosen === ':memory:' ? chosen : resolve(expandHome(chosen));
+  const dataHome = env.XDG_DATA_HOME || join(homedir(), '.local', 'share');
+  return join(dataHome, 'syntheo', 'syntheo.db');
+}
+
+function expandHome(path: string): string {
+  return path === '~' || path.startsWith('~/') ? join(homedir(), path.slice(1)) : path;
+}
+
+export function openDatabase(path: string, options: OpenOptions): SyntheoDb {
+  const memory = path === ':memory:';
+  if (!memory && !existsSync(path)) {
+    if (!options.create) throw new NoDatabaseError(path);
+    createPrivateFile(path);
+  }
+
+  let sqlite: Sqlite;
+  try {
+    sqlite = new BetterSqlite3(path, { fileMustExist: !memory });
+  } catch (error) {
+    throw openFailure(path, error);
+  }
+  try {
+    // Busy timeout first: every later statement, journal_mode included, may wait for another process.
+    sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    if (!memory) {
+      const mode = sqlite.pragma('journal_mode = WAL', { simple: true });
+      if (String(mode).toLowerCase() !== 'wal') throw new SyntheoError('storage', `Could not switch ${path} to WAL mode (got ${String(mode)}).`);
+    }
+    sqlite.pragma('foreign_keys = ON');
+    // WAL + NORMAL: a process crash loses nothing committed; fsync happens at checkpoints.
+    sqlite.pragma('synchronous = NORMAL');
+    ensureSchema(sqlite, path);
+  } catch (error) {
+    sqlite.close();
+    throw openFailure(path, error);
+  }
+  return {
+    path,
+    sqlite,
+    close: () => {
+      if (sqlite.open) sqlite.close();
+    },
+  };
+}
+
+/** Folder 0700 and file 0600: meetings are private. Racing creators are fine (EEXIST). */
+function createPrivateFile(path: string): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  try {
+    closeSync(openSync(path, 'wx', 0o600));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw openFailure(path, error);
+  }
+}
+
+function openFailure(path: string, error: unknown): SyntheoError {
+  if (error instanceof SyntheoError) return error;
+  const code = (error as { code?: string }).code;
+  if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT')
+    return new SyntheoError('storage', `${path} is not a Syntheo database: it is not SQLite, or it is damaged or encrypted. Point to another file with --db.`, { cause: error });
+  if (code === 'SQLITE_CANTOPEN' || code === 'EACCES' || code === 'EISDIR' || code === 'ENOTDIR')
+    return new SyntheoError('storage', `Cannot open the database at ${path} (${code}). Check that the path is a file you can read and write.`, { cause: error });
+  if (code === 'SQLITE_READONLY' || code === 'EROFS')
+    return new SyntheoError('storage', `The database at ${path} is read-only. Syntheo needs to write to it (and to the -wal and -shm files beside it); check the file and folder permissions.`, { cause: error });
+  const mapped = toSyntheoError(error);
+  return new SyntheoError(mapped.kind, `${path}: ${mapped.message}`, { cause: error });
+}
+
+interface Journal {
+  entries: { idx: number; when: number; tag: string }[];
+}
+
+interface KnownMigrations {
+  count: number;
+  latest: number;
+  latestTag: string;
+}
+
+let known: KnownMigrations | undefined;
+/** Read once per process: the journal is small, the SQL files are read only when something must be applied. */
+function knownMigrations(): KnownMigrations {
+  if (known) return known;
+  const journal = JSON.parse(readFileSync(join(MIGRATIONS_DIR, 'meta', '_journal.json'), 'utf8')) as Journal;
+  const last = journal.entries.at(-1);
+  known = { count: journal.entries.length, latest: last?.when ?? 0, latestTag: last?.tag ?? 'none' };
+  return known;
+}
+
+export interface SchemaState {
+  applied: number;
+  latestApplied: number;
+  known: number;
+  latestKnown: string;
+}
+
+export function schemaState(sqlite: Sqlite): SchemaState {
+  const k = knownMigrations();
+  const row = sqlite.prepare(`SELECT count(*) AS n, max(created_at) AS latest FROM ${MIGRATIONS_TABLE}`).get() as { n: number; latest: number | null };
+  return { applied: row.n, latestApplied: Number(row.latest ?? 0), known: k.count, latestKnown: k.latestTag };
+}
+
+function hasTable(sqlite: Sqlite, name: string): boolean {
+  return sqlite.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
+}
+
+/**
+ * Applies the committed Drizzle migrations exactly once, even when several processes open a new file
+ * at the same instant: the check is repeated inside an IMMEDIATE transaction, which only one process
+ * holds at a time (drizzle's own migrate() reads before it locks: drizzle issue #874).
+ * Uses drizzle's own bookkeeping table, so drizzle-kit sees the same history.
+ */
+function ensureSchema(sqlite: Sqlite, path: string): void {
+  const k = knownMigrations();
+  if (isCurrent(sqlite, path, k)) return;
+
+  sqlite.exec('BEGIN IMMEDIATE');
+  try {
+    if (!isCurrent(sqlite, path, k)) applyMigrations(sqlite);
+    sqlite.exec('COMMIT');
+  } catch (error) {
+    if (sqlite.inTransaction) sqlite.exec('ROLLBACK');
+    throw error;
+  }
+}
+
+/** True when nothing is to be applied; throws for a foreign or newer database. */
+function isCurrent(sqlite: Sqlite, path: string, k: KnownMigrations): boolean {
+  const appId = sqlite.pragma('application_id', { simple: true }) as number;
+  const ours = hasTable(sqlite, MIGRATIONS_TABLE);
+  if (appId !== APPLICATION_ID && appId !== 0) throw foreign(path);
+  if (!ours) {
+    const tables = sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as { name: string }[];
+    if (tables.length > 0) throw foreign(path, tables.map((t) => t.name));
+    return false;
+  }
+  const state = schemaState(sqlite);
+  if (state.latestApplied > k.latest)
+    throw new SyntheoError(
+      'storage',
+      `${path} was migrated by a newer version of Syntheo (it has ${state.applied} schema migrations, this version ${packageVersion()} knows ${k.count}). Upgrade Syntheo (npm install -g syntheo@latest) or use another --db.`,
+    );
+  return state.latestApplied === k.latest;
+}
+
+function foreign(path: string, tables?: string[]): SyntheoError {
+  const what = tables ? ` (it holds tables ${tables.slice(0, 5).join(', ')}${tables.length > 5 ? ', ...' : ''})` : '';
+  return new SyntheoError('storage', `${path} is a SQLite database of another application${what}; Syntheo will not modify it. Point to another file with --db.`);
+}
+
+function applyMigrations(sqlite: Sqlite): void {
+  sqlite.exec(`CREATE TABLE IF NOT EXISTS ${MIGRATIONS_TABLE} (id SERIAL PRIMARY KEY, hash text NOT NULL, created_at numeric)`);
+  const last = sqlite.prepare(`SELECT max(created_at) AS latest FROM ${MIGRATIONS_TABLE}`).get() as { latest: number | null };
+  const lastApplied = Number(last.latest ?? 0);
+  const insert = sqlite.prepare(`INSERT INTO ${MIGRATIONS_TABLE} (hash, created_at) VALUES (?, ?)`);
+  for (const migration of readMigrationFiles()) {
+    if (migration.folderMillis <= lastApplied) continue;
+    for (const statement of migration.sql) if (statement.trim() !== '') sqlite.exec(statement);
+    insert.run(migration.hash, migration.folderMillis);
+  }
+  sqlite.pragma(`application_id = ${APPLICATION_ID}`);
+}
+
+interface MigrationFile {
+  sql: string[];
+  folderMillis: number;
+  hash: string;
+}
+
+/** The same reading as drizzle-orm/migrator's readMigrationFiles (same hash), without its import cost. */
+function readMigrationFiles(): MigrationFile[] {
+  const journal = JSON.parse(readFileSync(join(MIGRATIONS_DIR, 'meta', '_journal.json'), 'utf8')) as Journal;
+  return journal.entries.map((entry) => {
+    const query = readFileSync(join(MIGRATIONS_DIR, `${entry.tag}.sql`), 'utf8');
+    return {
+      sql: query.split('--> statement-breakpoint'),
+      folderMillis: entry.when,
+      hash: createHash('sha256').update(query).digest('hex'),
+    };
+  });
+}

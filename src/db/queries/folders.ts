@@ -1,0 +1,120 @@
+import type { Sqlite } from '../open.js';
+import { immediate, likeFragment, stmt } from '../statements.js';
+import { newId } from '../ids.js';
+import { nowIso } from '../time.js';
+import { InvalidInputError, NotFoundError } from '../../errors.js';
+import { pagination } from './pagination.js';
+import type { Folder, Page, Pagination } from './types.js';
+
+export const MAX_FOLDER_DEPTH = 32;
+export const MAX_FOLDER_NAME = 200;
+
+/**
+ * Canonical form of a folder path: segments trimmed, joined by `/`, no empty segment.
+ * `" Projets / Lancement/ "` -> `Projets/Lancement`.
+ */
+export function normalizeFolderPath(path: string): string {
+  const segments = path.split('/').map((s) => s.trim());
+  while (segments.length > 0 && segments.at(-1) === '') segments.pop();
+  while (segments.length > 0 && segments[0] === '') segments.shift();
+  if (segments.length === 0) throw new InvalidInputError('A folder path cannot be empty. Use names separated by "/", for example Projets/Lancement.');
+  if (segments.some((s) => s === '')) throw new InvalidInputError(`Folder path "${path}" has an empty segment ("//"). Use names separated by a single "/".`);
+  if (segments.length > MAX_FOLDER_DEPTH) throw new InvalidInputError(`Folder path "${truncate(path)}" is ${segments.length} levels deep; the limit is ${MAX_FOLDER_DEPTH}.`);
+  for (const s of segments) {
+    if (s.length > MAX_FOLDER_NAME) throw new InvalidInputError(`Folder name "${truncate(s)}" is longer than ${MAX_FOLDER_NAME} characters.`);
+    // eslint-disable-next-line no-control-regex
+    if (/[\u0000-\u001f\u007f]/.test(s)) throw new InvalidInputError(`Folder name "${truncate(s)}" contains a control character.`);
+  }
+  return segments.join('/');
+}
+
+function truncate(s: string, n = 60): string {
+  return s.length > n ? `${s.slice(0, n)}…` : s;
+}
+
+export function parentPath(path: string): string | null {
+  const i = path.lastIndexOf('/');
+  return i < 0 ? null : path.slice(0, i);
+}
+
+interface FolderRef {
+  id: string;
+  path: string;
+}
+
+/**
+ * Finds a folder by the path list_folders returned. Exact match first; else a case-insensitive match
+ * when it is unambiguous, since people and models often get the case wrong.
+ */
+export function getFolderByPathOrThrow(sqlite: Sqlite, path: string, tool = 'list_folders'): FolderRef {
+  let normalized: string;
+  try {
+    normalized = normalizeFolderPath(path);
+  } catch {
+    throw folderNotFound(path, tool);
+  }
+  const exact = stmt<FolderRef>(sqlite, 'SELECT id, path FROM folders WHERE path = ?').get(normalized);
+  if (exact) return exact;
+  const loose = stmt<FolderRef>(sqlite, 'SELECT id, path FROM folders WHERE path = ? COLLATE NOCASE LIMIT 2').all(normalized);
+  if (loose.length === 1) return loose[0]!;
+  throw folderNotFound(path, tool);
+}
+
+function folderNotFound(path: string, tool: string): NotFoundError {
+  return new NotFoundError(`Folder "${truncate(path, 200)}" does not exist. Use ${tool} to see the existing folder paths.`);
+}
+
+/** Creates the folder and its missing parents; returns the deepest one. Safe against concurrent creators. */
+export function ensureFolderPath(sqlite: Sqlite, path: string): FolderRef {
+  const normalized = normalizeFolderPath(path);
+  return immediate(sqlite, () => {
+    const segments = normalized.split('/');
+    let parentId: string | null = null;
+    let ref: FolderRef | undefined;
+    for (let depth = 1; depth <= segments.length; depth++) {
+      const current = segments.slice(0, depth).join('/');
+      stmt(sqlite, 'INSERT OR IGNORE INTO folders (id, path, name, parent_id, created_at) VALUES (?, ?, ?, ?, ?)').run(
+        newId('folder'),
+        current,
+        segments[depth - 1],
+        parentId,
+        nowIso(),
+      );
+      ref = stmt<FolderRef>(sqlite, 'SELECT id, path FROM folders WHERE path = ?').get(current)!;
+      parentId = ref.id;
+    }
+    return ref!;
+  });
+}
+
+/**
+ * Subtree condition on a folder path column: the folder itself or any descendant.
+ * `path > 'A/' AND path < 'A0'` is a range on the unique index ('0' follows '/').
+ */
+export function subtreeBounds(path: string): [string, string, string] {
+  return [path, `${path}/`, `${path}0`];
+}
+
+export interface FolderFilter {
+  query?: string;
+}
+
+const FOLDER_COLUMNS = `f.id, f.path, f.name,
+  (SELECT count(*) FROM meetings m WHERE m.folder_id = f.id) AS meeting_count`;
+
+// Tree order: a folder is followed by its children ("/" sorts before any character), case-insensitively.
+const TREE_ORDER = `ORDER BY lower(replace(f.path, '/', char(1))), f.path`;
+
+export function listFolders(sqlite: Sqlite, filter: FolderFilter, page: Page): { folders: Folder[]; pagination: Pagination } {
+  const query = filter.query !== undefined && filter.query !== '' ? likeFragment(filter.query) : null;
+  const where = query === null ? '' : `WHERE f.path LIKE ? ESCAPE '\\'`;
+  const params = query === null ? [] : [query];
+  const rows = stmt<Omit<Folder, 'parent_path'>>(sqlite, `SELECT ${FOLDER_COLUMNS} FROM folders f ${where} ${TREE_ORDER} LIMIT ? OFFSET ?`).all(
+    ...params,
+    page.limit,
+    page.offset,
+  );
+  const total = (stmt<{ n: number }>(sqlite, `SELECT count(*) AS n FROM folders f ${where}`).get(...params) as { n: number }).n;
+  const folders = rows.map((r) => ({ ...r, parent_path: parentPath(r.path) }));
+  return { folders, pagination: pagination(page, folders.length, total) };
+}

@@ -1,0 +1,154 @@
+import { realpath } from 'node:fs/promises';
+import type { Sqlite } from '../open.js';
+import { stmt } from '../statements.js';
+import { newId } from '../ids.js';
+import { nowIso } from '../time.js';
+import { ConflictError, InvalidInputError, NotFoundError, UnavailableError } from '../../errors.js';
+import { inspectAudioFile, titleFromPath, type AudioFileInfo } from '../../audio/file.js';
+import { getFolderByPathOrThrow } from './folders.js';
+import { clip } from './meetings.js';
+import { isWorkerAlive } from './workers.js';
+import type { RecordingImport } from './types.js';
+import type { ProcessingStatus, SummaryStatus } from '../schema/enums.js';
+
+export const MAX_REQUEST_KEY_BYTES = 200;
+export const MAX_TITLE_LENGTH = 500;
+
+interface ImportRow {
+  id: string;
+  meeting_id: string;
+  status: ProcessingStatus;
+  summary_status: SummaryStatus;
+  error: string | null;
+  file_path: string;
+  file_format: string;
+  title: string;
+  request_key: string | null;
+  audio_duration_ms: number | null;
+  chunks_done: number | null;
+  chunks_total: number | null;
+  created_at: string;
+  updated_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+}
+
+const IMPORT_COLUMNS = `j.id, j.meeting_id, j.status, j.summary_status, j.error, j.file_path, j.file_format,
+  m.title, j.request_key, j.audio_duration_ms, j.chunks_done, j.chunks_total, j.created_at, j.updated_at, j.started_at, j.finished_at`;
+
+export function toRecordingImport(r: ImportRow): RecordingImport {
+  return {
+    job_id: r.id,
+    meeting_id: r.meeting_id,
+    processing_status: r.status,
+    summary_status: r.summary_status,
+    error: r.error,
+    file_path: r.file_path,
+    file_format: r.file_format,
+    title: r.title,
+    request_key: r.request_key,
+    audio_duration_ms: r.audio_duration_ms,
+    progress: r.chunks_total !== null ? { chunks_done: r.chunks_done ?? 0, chunks_total: r.chunks_total } : null,
+    created_at: r.created_at,
+    updated_at: r.updated_at,
+    started_at: r.started_at,
+    finished_at: r.finished_at,
+  };
+}
+
+export function getImportOrThrow(sqlite: Sqlite, jobId: string): RecordingImport {
+  const row = stmt<ImportRow>(sqlite, `SELECT ${IMPORT_COLUMNS} FROM recording_imports j JOIN meetings m ON m.id = j.meeting_id WHERE j.id = ?`).get(jobId);
+  if (!row) throw new NotFoundError(`Import job "${clip(jobId)}" does not exist. Use the job_id returned by import_recording.`);
+  return toRecordingImport(row);
+}
+
+/** The latest import of a meeting, or null for a meeting that was not imported. */
+export function getImportForMeeting(sqlite: Sqlite, meetingId: string): RecordingImport | null {
+  const row = stmt<ImportRow>(
+    sqlite,
+    `SELECT ${IMPORT_COLUMNS} FROM recording_imports j JOIN meetings m ON m.id = j.meeting_id WHERE j.meeting_id = ? ORDER BY j.created_at DESC LIMIT 1`,
+  ).get(meetingId);
+  return row ? toRecordingImport(row) : null;
+}
+
+function findByKey(sqlite: Sqlite, key: string): (ImportRow & { file_path: string }) | undefined {
+  return stmt<ImportRow>(sqlite, `SELECT ${IMPORT_COLUMNS} FROM recording_imports j JOIN meetings m ON m.id = j.meeting_id WHERE j.request_key = ?`).get(key);
+}
+
+export interface ImportRequest {
+  filePath: string;
+  title?: string;
+  folderPath?: string;
+  requestKey?: string;
+}
+
+/** Same key and same file: the original job, whatever its state. Same key, other file: a conflict. */
+function replay(existing: ImportRow, request: ImportRequest, resolved?: string): RecordingImport {
+  if (existing.file_path !== request.filePath && existing.file_path !== resolved)
+    throw new ConflictError(
+      `request_key "${clip(request.requestKey ?? '')}" was already used for another file (${clip(existing.file_path)}, job ${existing.id}). Use a new request_key for a different file, or the same file_path to get that job back.`,
+    );
+  return toRecordingImport(existing);
+}
+
+function checkRequest(request: ImportRequest): void {
+  if (request.requestKey !== undefined) {
+    const bytes = Buffer.byteLength(request.requestKey);
+    if (bytes < 1 || bytes > MAX_REQUEST_KEY_BYTES)
+      throw new InvalidInputError(`request_key must be 1 to ${MAX_REQUEST_KEY_BYTES} bytes long (UTF-8); got ${bytes} bytes.`);
+  }
+  if (request.title !== undefined && (request.title.trim() === '' || request.title.length > MAX_TITLE_LENGTH))
+    throw new InvalidInputError(`title must be 1 to ${MAX_TITLE_LENGTH} characters and not only spaces; leave it out to use the file name.`);
+}
+
+/**
+ * import_recording and `syntheo imports add`: checks the request and the file, checks that a worker is
+ * alive, then inserts the meeting and a queued job in one IMMEDIATE transaction. A replay of a
+ * request_key returns the original job, also when two processes race with the same key.
+ */
+export async function enqueueImport(sqlite: Sqlite, request: ImportRequest, now = Date.now()): Promise<RecordingImport> {
+  checkRequest(request);
+  if (request.requestKey !== undefined) {
+    const existing = findByKey(sqlite, request.requestKey);
+    // The original job comes back even when its file has gone since: compare paths before inspecting it.
+    if (existing) return replay(existing, request, existing.file_path === request.filePath ? undefined : await realpath(request.filePath).catch(() => undefined));
+  }
+  const file = await inspectAudioFile(request.filePath);
+  const folder = request.folderPath !== undefined ? getFolderByPathOrThrow(sqlite, request.folderPath) : undefined;
+  if (!isWorkerAlive(sqlite, now))
+    throw new UnavailableError(
+      'The Syntheo app is not running, so nothing would process this recording. Start the worker with `syntheo-worker` (or `syntheo worker`), then call import_recording again with the same request_key.',
+    );
+  return insertImport(sqlite, request, file, folder?.id ?? null);
+}
+
+function insertImport(sqlite: Sqlite, request: ImportRequest, file: AudioFileInfo, folderId: string | null): RecordingImport {
+  const jobId = sqlite
+    .transaction((): string => {
+      if (request.requestKey !== undefined) {
+        const existing = findByKey(sqlite, request.requestKey);
+        if (existing) return replay(existing, request, file.path).job_id;
+      }
+      const now = nowIso();
+      const meetingId = newId('meeting');
+      const id = newId('job');
+      // Until the worker reads the duration, the recording is taken to have ended when the file was last written.
+      const startedAt = new Date(file.mtimeMs).toISOString();
+      stmt(sqlite, `INSERT INTO meetings (id, title, started_at, folder_id, source, created_at, updated_at) VALUES (?, ?, ?, ?, 'import', ?, ?)`).run(
+        meetingId,
+        request.title?.trim() ?? titleFromPath(file.path),
+        startedAt,
+        folderId,
+        now,
+        now,
+      );
+      stmt(
+        sqlite,
+        `INSERT INTO recording_imports (id, meeting_id, file_path, file_size, file_mtime_ms, file_format, request_key, status, summary_status, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, 'queued', 'pending', ?, ?)`,
+      ).run(id, meetingId, file.path, file.size, file.mtimeMs, file.format, request.requestKey ?? null, now, now);
+      return id;
+    })
+    .immediate();
+  return getImportOrThrow(sqlite, jobId);
+}

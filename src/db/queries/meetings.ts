@@ -1,0 +1,212 @@
+import type { Sqlite } from '../open.js';
+import { likeFragment, stmt } from '../statements.js';
+import { normalizeIso } from '../time.js';
+import { InvalidInputError, NotFoundError } from '../../errors.js';
+import { getFolderByPathOrThrow, subtreeBounds } from './folders.js';
+import { getImportForMeeting } from './imports.js';
+import { pagination } from './pagination.js';
+import type { ActionItem, MeetingDetail, MeetingListItem, Page, Pagination, Participant, SeriesRef, Summary, TranscriptInfo } from './types.js';
+
+export interface MeetingFilter {
+  /** Fragment of the title or the id, case-insensitive; `%` and `_` are literal. */
+  query?: string;
+  seriesId?: string;
+  /** Includes subfolders. */
+  folderPath?: string;
+  /** ISO date or date-time; meetings that started at or after it. */
+  from?: string;
+  /** ISO date (the whole day is included) or date-time (inclusive). */
+  to?: string;
+  /** Fragment of a participant's name or e-mail, case-insensitive. */
+  participant?: string;
+}
+
+/** Columns of a MeetingListItem over `meetings m`. */
+export const MEETING_ITEM_COLUMNS = `m.id, m.title, m.started_at, m.ended_at,
+  (SELECT f.path FROM folders f WHERE f.id = m.folder_id) AS folder_path,
+  m.series_id,
+  coalesce((SELECT t.word_count FROM transcripts t WHERE t.meeting_id = m.id), 0) AS transcript_word_count,
+  (SELECT count(*) FROM summaries s WHERE s.meeting_id = m.id) AS summary_count,
+  (SELECT j.status FROM recording_imports j WHERE j.meeting_id = m.id ORDER BY j.created_at DESC LIMIT 1) AS processing_status`;
+
+export const NEWEST_FIRST = 'ORDER BY m.started_at DESC, m.id DESC';
+
+interface Compiled {
+  where: string;
+  params: unknown[];
+}
+
+function compileFilter(sqlite: Sqlite, filter: MeetingFilter): Compiled {
+  const clauses: string[] = [];
+  const params: unknown[] = [];
+  if (filter.query !== undefined && filter.query !== '') {
+    const fragment = likeFragment(filter.query);
+    clauses.push(`(m.title LIKE ? ESCAPE '\\' OR m.id LIKE ? ESCAPE '\\')`);
+    params.push(fragment, fragment);
+  }
+  if (filter.seriesId !== undefined) {
+    getSeriesRefOrThrow(sqlite, filter.seriesId, 'list_meetings');
+    clauses.push('m.series_id = ?');
+    params.push(filter.seriesId);
+  }
+  if (filter.folderPath !== undefined) {
+    const folder = getFolderByPathOrThrow(sqlite, filter.folderPath);
+    const [exact, low, high] = subtreeBounds(folder.path);
+    clauses.push('m.folder_id IN (SELECT id FROM folders WHERE path = ? OR (path > ? AND path < ?))');
+    params.push(exact, low, high);
+  }
+  if (filter.from !== undefined) {
+    clauses.push('m.started_at >= ?');
+    params.push(parseBound(filter.from, 'from'));
+  }
+  if (filter.to !== undefined) {
+    const { value, exclusive } = parseUpperBound(filter.to);
+    clauses.push(exclusive ? 'm.started_at < ?' : 'm.started_at <= ?');
+    params.push(value);
+  }
+  if (filter.participant !== undefined && filter.participant !== '') {
+    const fragment = likeFragment(filter.participant);
+    clauses.push(`EXISTS (SELECT 1 FROM participants p WHERE p.meeting_id = m.id AND (p.name LIKE ? ESCAPE '\\' OR p.email LIKE ? ESCAPE '\\'))`);
+    params.push(fragment, fragment);
+  }
+  return { where: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', params };
+}
+
+function parseBound(value: string, name: string): string {
+  const iso = normalizeIso(value);
+  if (iso === undefined) throw new InvalidInputError(`"${name}" must be an ISO 8601 date or date-time such as 2026-11-30 or 2026-11-30T09:00:00Z, got "${value}".`);
+  return iso;
+}
+
+const BARE_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** A bare date includes its whole (UTC) day: `to=2026-11-30` keeps meetings of the 30th. */
+function parseUpperBound(value: string): { value: string; exclusive: boolean } {
+  const iso = parseBound(value, 'to');
+  if (!BARE_DATE.test(value.trim())) return { value: iso, exclusive: false };
+  return { value: new Date(Date.parse(iso) + 86_400_000).toISOString(), exclusive: true };
+}
+
+export function listMeetings(sqlite: Sqlite, filter: MeetingFilter, page: Page): { meetings: MeetingListItem[]; pagination: Pagination } {
+  const { where, params } = compileFilter(sqlite, filter);
+  const meetings = stmt<MeetingListItem>(sqlite, `SELECT ${MEETING_ITEM_COLUMNS} FROM meetings m ${where} ${NEWEST_FIRST} LIMIT ? OFFSET ?`).all(
+    ...params,
+    page.limit,
+    page.offset,
+  );
+  const total = stmt<{ n: number }>(sqlite, `SELECT count(*) AS n FROM meetings m ${where}`).get(...params)!.n;
+  return { meetings, pagination: pagination(page, meetings.length, total) };
+}
+
+export function meetingNotFound(id: string): NotFoundError {
+  return new NotFoundError(`Meeting "${clip(id)}" does not exist. Use list_meetings to find meeting IDs.`);
+}
+
+export function clip(s: string, n = 120): string {
+  return s.length > n ? `${s.slice(0, n)}…` : s;
+}
+
+interface MeetingRowOut {
+  id: string;
+  title: string;
+  started_at: string;
+  ended_at: string | null;
+  folder_path: string | null;
+  series_id: string | null;
+  series_title: string | null;
+  series_cadence: string | null;
+  note: string;
+  speakers: string | null;
+  speaker_context: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export function assertMeetingExists(sqlite: Sqlite, id: string): void {
+  if (stmt(sqlite, 'SELECT 1 FROM meetings WHERE id = ?').get(id) === undefined) throw meetingNotFound(id);
+}
+
+/** The meeting's own fields and its children, shared by get_meeting and export_meeting. */
+export function readMeetingCore(sqlite: Sqlite, id: string) {
+  const row = stmt<MeetingRowOut>(
+    sqlite,
+    `SELECT m.id, m.title, m.started_at, m.ended_at, f.path AS folder_path, m.series_id,
+       s.title AS series_title, s.cadence AS series_cadence, m.note, m.speakers, m.speaker_context, m.created_at, m.updated_at
+     FROM meetings m LEFT JOIN folders f ON f.id = m.folder_id LEFT JOIN series s ON s.id = m.series_id
+     WHERE m.id = ?`,
+  ).get(id);
+  if (!row) throw meetingNotFound(id);
+  const summaries = stmt<Summary>(sqlite, 'SELECT id, title, content, created_at, updated_at FROM summaries WHERE meeting_id = ? ORDER BY position, created_at, id').all(id);
+  const participants = stmt<Participant>(sqlite, 'SELECT name, email, role FROM participants WHERE meeting_id = ? ORDER BY position, id').all(id);
+  const actionItems = stmt<Omit<ActionItem, 'done'> & { done: number }>(
+    sqlite,
+    'SELECT id, text, assignee, due_date, done FROM action_items WHERE meeting_id = ? ORDER BY position, created_at, id',
+  )
+    .all(id)
+    .map((a) => ({ ...a, done: a.done === 1 }));
+  const series: SeriesRef | null = row.series_id ? { id: row.series_id, title: row.series_title ?? '', cadence: row.series_cadence } : null;
+  const optional: { speakers?: string[]; speaker_context?: string } = {};
+  if (row.speakers !== null) optional.speakers = JSON.parse(row.speakers) as string[];
+  if (row.speaker_context !== null) optional.speaker_context = row.speaker_context;
+  return { row, series, summaries, participants, actionItems, optional };
+}
+
+export function getMeetingOrThrow(sqlite: Sqlite, id: string): MeetingDetail {
+  const { row, series, summaries, participants, actionItems, optional } = readMeetingCore(sqlite, id);
+  const transcript = stmt<TranscriptInfo>(sqlite, 'SELECT id, language, word_count FROM transcripts WHERE meeting_id = ?').get(id) ?? null;
+  const pending = stmt<{ n: number }>(sqlite, "SELECT count(*) AS n FROM proposals WHERE meeting_id = ? AND status = 'pending'").get(id)!.n;
+  const recordingImport = getImportForMeeting(sqlite, id);
+  return {
+    id: row.id,
+    title: row.title,
+    started_at: row.started_at,
+    ended_at: row.ended_at,
+    folder_path: row.folder_path,
+    series,
+    note: row.note,
+    summaries,
+    participants,
+    action_items: actionItems,
+    transcript,
+    ...optional,
+    pending_proposal_count: pending,
+    processing_status: recordingImport?.processing_status ?? null,
+    recording_import: recordingImport,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+export function seriesNotFound(id: string, tool = 'list_meetings'): NotFoundError {
+  return new NotFoundError(`Series "${clip(id)}" does not exist. Use ${tool} (each meeting has a series_id) or get_recurring_meeting_history to find series IDs.`);
+}
+
+export function getSeriesRefOrThrow(sqlite: Sqlite, id: string, tool?: string): SeriesRef {
+  const row = stmt<SeriesRef>(sqlite, 'SELECT id, title, cadence FROM series WHERE id = ?').get(id);
+  if (!row) throw seriesNotFound(id, tool);
+  return row;
+}
+
+/** Meetings of the meeting's series, newest first; empty when it belongs to none. */
+export function seriesHistoryOrThrow(
+  sqlite: Sqlite,
+  meetingId: string,
+  page: Page,
+): { meeting_id: string; series: SeriesRef | null; meetings: MeetingListItem[]; pagination: Pagination } {
+  const row = stmt<{ series_id: string | null }>(sqlite, 'SELECT series_id FROM meetings WHERE id = ?').get(meetingId);
+  if (!row) throw meetingNotFound(meetingId);
+  if (row.series_id === null) return { meeting_id: meetingId, series: null, meetings: [], pagination: pagination(page, 0, 0) };
+  const series = getSeriesRefOrThrow(sqlite, row.series_id);
+  const { meetings, total } = seriesMeetings(sqlite, row.series_id, page);
+  return { meeting_id: meetingId, series, meetings, pagination: pagination(page, meetings.length, total) };
+}
+
+export function seriesMeetings(sqlite: Sqlite, seriesId: string, page: Page): { meetings: MeetingListItem[]; total: number } {
+  const meetings = stmt<MeetingListItem>(sqlite, `SELECT ${MEETING_ITEM_COLUMNS} FROM meetings m WHERE m.series_id = ? ${NEWEST_FIRST} LIMIT ? OFFSET ?`).all(
+    seriesId,
+    page.limit,
+    page.offset,
+  );
+  const total = stmt<{ n: number }>(sqlite, 'SELECT count(*) AS n FROM meetings WHERE series_id = ?').get(seriesId)!.n;
+  return { meetings, total };
+}

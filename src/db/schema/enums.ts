@@ -1,0 +1,19 @@
+// Status vocabularies: one array each, shared by the Drizzle columns, the Valibot picklists and the types.
+
+export const PROCESSING_STATUSES = ['queued', 'importing', 'transcribing', 'summarizing', 'done', 'failed'] as const;
+export type ProcessingStatus = (typeof PROCESSING_STATUSES)[number];
+export const TERMINAL_PROCESSING_STATUSES = ['done', 'failed'] as const satisfies readonly ProcessingStatus[];
+export const ACTIVE_PROCESSING_STATUSES = ['importing', 'transcribing', 'summarizing'] as const satisfies readonly ProcessingStatus[];
+
+export const SUMMARY_STATUSES = ['pending', 'done', 'skipped_no_model', 'skipped_too_short', 'failed'] as const;
+export type SummaryStatus = (typeof SUMMARY_STATUSES)[number];
+
+export const PROPOSAL_KINDS = ['summary', 'memo'] as const;
+export type ProposalKind = (typeof PROPOSAL_KINDS)[number];
+
+export const PROPOSAL_STATUSES = ['pending', 'applied', 'declined'] as const;
+export type ProposalStatus = (typeof PROPOSAL_STATUSES)[number];
+
+/** Where a piece of content came from: shown to people, useful when debugging imports. */
+export const CONTENT_SOURCES = ['user', 'import', 'llm', 'proposal', 'demo', 'load'] as const;
+export type ContentSource = (typeof CONTENT_SOURCES)[number];

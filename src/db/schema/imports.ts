@@ -1,0 +1,65 @@
+import { sqliteTable, text, integer, index, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { meetings } from './meetings.js';
+import { PROCESSING_STATUSES, SUMMARY_STATUSES } from './enums.js';
+
+/** A recording import job: enqueued by `import_recording`, driven by `syntheo-worker`. */
+export const recordingImports = sqliteTable(
+  'recording_imports',
+  {
+    id: text('id').primaryKey(),
+    meetingId: text('meeting_id')
+      .notNull()
+      .references(() => meetings.id, { onDelete: 'cascade' }),
+    /** Absolute, symlinks resolved. The file is not copied. */
+    filePath: text('file_path').notNull(),
+    /** Size and mtime at enqueue: the worker refuses a file that changed since. */
+    fileSize: integer('file_size').notNull(),
+    fileMtimeMs: integer('file_mtime_ms').notNull(),
+    /** Sniffed from content: wav, mp3, ogg, mp4, m4a, flac, webm, aac. */
+    fileFormat: text('file_format').notNull(),
+    requestKey: text('request_key'),
+    status: text('status', { enum: PROCESSING_STATUSES }).notNull().default('queued'),
+    summaryStatus: text('summary_status', { enum: SUMMARY_STATUSES }).notNull().default('pending'),
+    error: text('error'),
+    workerId: text('worker_id'),
+    /** ISO time after which a job in an active state is considered abandoned by its worker. */
+    leaseExpiresAt: text('lease_expires_at'),
+    audioDurationMs: integer('audio_duration_ms'),
+    chunksDone: integer('chunks_done'),
+    chunksTotal: integer('chunks_total'),
+    createdAt: text('created_at').notNull(),
+    updatedAt: text('updated_at').notNull(),
+    startedAt: text('started_at'),
+    finishedAt: text('finished_at'),
+  },
+  (t) => [
+    // Same request_key returns the original job; unique (NULLs allowed many times) so two racing processes cannot both insert.
+    uniqueIndex('recording_imports_request_key_idx').on(t.requestKey),
+    // Worker polling: oldest queued job first; lease sweeps over active states.
+    index('recording_imports_status_idx').on(t.status, t.createdAt),
+    // get_meeting: the import of a meeting.
+    index('recording_imports_meeting_idx').on(t.meetingId),
+  ],
+);
+
+/** One row per running worker process; `syntheo mcp` reads heartbeats to know whether the app is open. */
+export const workers = sqliteTable(
+  'workers',
+  {
+    id: text('id').primaryKey(),
+    hostname: text('hostname').notNull(),
+    pid: integer('pid').notNull(),
+    version: text('version').notNull(),
+    concurrency: integer('concurrency').notNull(),
+    startedAt: text('started_at').notNull(),
+    heartbeatAt: text('heartbeat_at').notNull(),
+    stoppedAt: text('stopped_at'),
+  },
+  (t) => [
+    // "Is a worker alive?": the freshest heartbeat.
+    index('workers_heartbeat_idx').on(t.heartbeatAt),
+  ],
+);
+
+export type RecordingImportRow = typeof recordingImports.$inferSelect;
+export type WorkerRow = typeof workers.$inferSelect;

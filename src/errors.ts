@@ -1,0 +1,106 @@
+/**
+ * The domain's one error family. Surfaces map it: src/mcp/errors.ts to JSON-RPC codes,
+ * src/cli to exit codes. Messages are for the person or the model reading them: they name
+ * the thing and say what to do next, and never carry SQL, stack traces or file contents.
+ */
+export type ErrorKind =
+  | 'not_found' // an id or path that does not exist -> MCP -32602, exit 2
+  | 'invalid' // input that cannot be accepted -> MCP -32603, exit 1 (64 for CLI usage)
+  | 'conflict' // valid input that clashes with the current state -> MCP -32603, exit 1
+  | 'unavailable' // the app (worker) or a server is not there -> MCP -32603, exit 1
+  | 'no_database' // read-only command, database missing -> exit 3
+  | 'exists' // export target exists -> exit 4
+  | 'storage'; // database failure -> MCP -32603, exit 1
+
+export class SyntheoError extends Error {
+  override readonly name: string = 'SyntheoError';
+  constructor(
+    readonly kind: ErrorKind,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+export class NotFoundError extends SyntheoError {
+  override readonly name = 'NotFoundError';
+  constructor(message: string) {
+    super('not_found', message);
+  }
+}
+
+export class InvalidInputError extends SyntheoError {
+  override readonly name = 'InvalidInputError';
+  constructor(message: string) {
+    super('invalid', message);
+  }
+}
+
+export class ConflictError extends SyntheoError {
+  override readonly name = 'ConflictError';
+  constructor(message: string) {
+    super('conflict', message);
+  }
+}
+
+export class UnavailableError extends SyntheoError {
+  override readonly name = 'UnavailableError';
+  constructor(message: string) {
+    super('unavailable', message);
+  }
+}
+
+export class StorageError extends SyntheoError {
+  override readonly name = 'StorageError';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('storage', message, options);
+  }
+}
+
+export class NoDatabaseError extends SyntheoError {
+  override readonly name = 'NoDatabaseError';
+  constructor(readonly path: string) {
+    super(
+      'no_database',
+      `No Syntheo database at ${path}. Create one with \`syntheo demo\` (sample data) or by starting \`syntheo mcp\` or \`syntheo-worker\`, or point to another one with --db or SYNTHEO_DB.`,
+    );
+  }
+}
+
+export function isSyntheoError(error: unknown): error is SyntheoError {
+  return error instanceof SyntheoError;
+}
+
+/**
+ * Turns an unexpected error (SQLite, I/O) into a SyntheoError whose message is safe to show.
+ * SQLite busy/locked, disk full, read-only and corruption get a message that says what to do.
+ */
+export function toSyntheoError(error: unknown): SyntheoError {
+  if (error instanceof SyntheoError) return error;
+  const code = (error as { code?: unknown } | null)?.code;
+  switch (code) {
+    case 'SQLITE_BUSY':
+    case 'SQLITE_BUSY_SNAPSHOT':
+    case 'SQLITE_LOCKED':
+      return new StorageError('The database is busy (another Syntheo process holds a long write). Try again in a moment.', { cause: error });
+    case 'SQLITE_FULL':
+      return new StorageError('The disk holding the database is full. Free some space and try again; nothing was written.', { cause: error });
+    case 'SQLITE_READONLY':
+    case 'SQLITE_READONLY_DBMOVED':
+    case 'SQLITE_READONLY_DIRECTORY':
+    case 'SQLITE_CANTOPEN':
+      return new StorageError('The database cannot be written (read-only file or folder). Check its permissions.', { cause: error });
+    case 'SQLITE_CORRUPT':
+    case 'SQLITE_NOTADB':
+      return new StorageError('The database file is damaged or is not a Syntheo database. Restore it from a backup or point to another one with --db.', { cause: error });
+    case 'SQLITE_IOERR':
+      return new StorageError('The database could not be read or written (I/O error). Check the disk.', { cause: error });
+    default:
+      if (typeof code === 'string' && code.startsWith('SQLITE_IOERR'))
+        return new StorageError('The database could not be read or written (I/O error). Check the disk.', { cause: error });
+      if (typeof code === 'string' && code.startsWith('SQLITE_'))
+        return new StorageError(`The database reported an error (${code}).`, { cause: error });
+      return new StorageError('Unexpected internal error.', { cause: error });
+  }
+}
