@@ -38,9 +38,10 @@ export function exportMeetingOrThrow(sqlite: Sqlite, id: string): MeetingExport 
   };
 }
 
-type WordTuple = [idx: number, text: string, start_ms: number | null, end_ms: number | null, speaker: string | null];
+export type WordTuple = [idx: number, text: string, start_ms: number | null, end_ms: number | null, speaker: string | null];
 
-function toSegments(words: WordTuple[]): ExportSegment[] {
+/** Speaker turns of at most SEGMENT_MAX_WORDS words; load() turns them back into the same word rows. */
+export function toSegments(words: readonly WordTuple[]): ExportSegment[] {
   const segments: ExportSegment[] = [];
   let current: ExportSegment | undefined;
   let count = 0;
@@ -67,12 +68,13 @@ export interface LoadResult {
  * Restores exported meetings (one record, an array, or `{ "meetings": [...] }`) with their ids, folders
  * and series, in one transaction. A meeting that exists is replaced, so loading twice changes nothing.
  */
-export async function loadMeetings(sqlite: Sqlite, input: unknown): Promise<LoadResult> {
+export async function loadMeetings(sqlite: Sqlite, input: unknown, options: { source?: 'load' | 'demo' } = {}): Promise<LoadResult> {
   const records = await parseRecords(input);
+  const source = options.source ?? 'load';
   return sqlite
     .transaction((): LoadResult => {
       const out: LoadResult = { meetings: [] };
-      for (const record of records) out.meetings.push(loadOne(sqlite, record));
+      for (const record of records) out.meetings.push(loadOne(sqlite, record, source));
       return out;
     })
     .immediate();
@@ -128,7 +130,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 const SOURCES = new Set(['user', 'import', 'llm', 'proposal', 'demo', 'load']);
 
-function loadOne(sqlite: Sqlite, r: MeetingExport): { id: string; title: string; words: number } {
+function loadOne(sqlite: Sqlite, r: MeetingExport, source: 'load' | 'demo'): { id: string; title: string; words: number } {
   const folderId = r.folder_path !== null ? ensureFolderPath(sqlite, r.folder_path).id : null;
   if (r.series)
     stmt(
@@ -139,7 +141,7 @@ function loadOne(sqlite: Sqlite, r: MeetingExport): { id: string; title: string;
   stmt(
     sqlite,
     `INSERT INTO meetings (id, title, started_at, ended_at, folder_id, series_id, note, speakers, speaker_context, source, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'load', ?, ?)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT(id) DO UPDATE SET title = excluded.title, started_at = excluded.started_at, ended_at = excluded.ended_at,
        folder_id = excluded.folder_id, series_id = excluded.series_id, note = excluded.note, speakers = excluded.speakers,
        speaker_context = excluded.speaker_context, created_at = excluded.created_at, updated_at = excluded.updated_at`,
@@ -153,17 +155,19 @@ function loadOne(sqlite: Sqlite, r: MeetingExport): { id: string; title: string;
     r.note,
     r.speakers ? JSON.stringify(r.speakers) : null,
     r.speaker_context ?? null,
+    source,
     r.created_at,
     r.updated_at,
   );
   for (const table of ['summaries', 'participants', 'action_items', 'transcripts']) stmt(sqlite, `DELETE FROM ${table} WHERE meeting_id = ?`).run(r.id);
   r.summaries.forEach((s, position) =>
-    stmt(sqlite, "INSERT INTO summaries (id, meeting_id, title, content, position, source, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'load', ?, ?)").run(
+    stmt(sqlite, "INSERT INTO summaries (id, meeting_id, title, content, position, source, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)").run(
       s.id,
       r.id,
       s.title,
       s.content,
       position,
+      source,
       s.created_at,
       s.updated_at,
     ),
@@ -181,8 +185,8 @@ function loadOne(sqlite: Sqlite, r: MeetingExport): { id: string; title: string;
   r.action_items.forEach((a, position) =>
     stmt(
       sqlite,
-      "INSERT INTO action_items (id, meeting_id, text, assignee, due_date, done, position, source, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'load', ?)",
-    ).run(a.id, r.id, a.text, a.assignee, a.due_date, a.done ? 1 : 0, position, r.created_at),
+      "INSERT INTO action_items (id, meeting_id, text, assignee, due_date, done, position, source, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    ).run(a.id, r.id, a.text, a.assignee, a.due_date, a.done ? 1 : 0, position, source, r.created_at),
   );
   let words = 0;
   for (const t of r.transcripts) {
@@ -190,7 +194,7 @@ function loadOne(sqlite: Sqlite, r: MeetingExport): { id: string; title: string;
       t.id,
       r.id,
       t.language,
-      SOURCES.has(t.source) ? t.source : 'load',
+      SOURCES.has(t.source) ? t.source : source,
       r.created_at,
       r.updated_at,
     );

@@ -1,0 +1,26 @@
+import type { CommandSpec } from '../framework.js';
+
+export const commands: CommandSpec[] = [
+  {
+    name: 'demo',
+    summary: 'Fill the database with a realistic sample',
+    description:
+      'Fill the database with a realistic sample: ten meetings over the last five weeks in nested folders\n(plus empty ones), a weekly series, transcripts with speakers and word timings, summaries, participants,\naction items and one pending proposal. Running it again replaces the same meetings: nothing is duplicated.',
+    examples: ['syntheo demo', 'syntheo demo --db /tmp/try.db && syntheo --db /tmp/try.db meetings list'],
+    async run(ctx) {
+      const db = ctx.openDb({ create: true });
+      const { loadDemo } = await import('../../demo/dataset.js');
+      const result = await loadDemo(db.sqlite);
+      return {
+        data: { database: db.path, ...result },
+        text: [
+          `Demo data in ${db.path}:`,
+          `  ${result.meetings} meetings, ${result.words} transcript words, ${result.folders.length} folders, series ${result.series}`,
+          `  pending proposal ${result.proposal} (review it with \`syntheo proposals show ${result.proposal}\`)`,
+          '',
+          'Next: `syntheo meetings list`, or connect an assistant to `syntheo mcp` (see the README).',
+        ].join('\n'),
+      };
+    },
+  },
+];

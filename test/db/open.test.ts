@@ -1,0 +1,121 @@
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openDatabase, resolveDbPath, schemaState, APPLICATION_ID } from '../../src/db/open.js';
+import { MIGRATIONS_DIR, PACKAGE_ROOT } from '../../src/package.js';
+import { SyntheoError } from '../../src/errors.js';
+import { tempDir } from '../support/db.js';
+
+const journal = JSON.parse(readFileSync(join(MIGRATIONS_DIR, 'meta', '_journal.json'), 'utf8')) as { entries: unknown[] };
+const cleanups: (() => void)[] = [];
+afterEach(() => cleanups.splice(0).forEach((c) => c()));
+function dir(): string {
+  const t = tempDir();
+  cleanups.push(t.cleanup);
+  return t.dir;
+}
+
+describe('resolveDbPath', () => {
+  it('prefers --db, then SYNTHEO_DB, then the XDG data home', () => {
+    expect(resolveDbPath('/a/b.db', { SYNTHEO_DB: '/c.db' })).toBe('/a/b.db');
+    expect(resolveDbPath(undefined, { SYNTHEO_DB: '/c.db' })).toBe('/c.db');
+    expect(resolveDbPath(undefined, { XDG_DATA_HOME: '/xdg' })).toBe('/xdg/syntheo/syntheo.db');
+    expect(resolveDbPath(undefined, { HOME: process.env.HOME })).toMatch(/\.local\/share\/syntheo\/syntheo\.db$/);
+  });
+});
+
+describe('openDatabase', () => {
+  it('creates a private folder and file, in WAL mode with foreign keys, fully migrated', () => {
+    const path = join(dir(), 'nested', 'deeper', 'syntheo.db');
+    const db = openDatabase(path, { create: true });
+    try {
+      expect(statSync(join(path, '..')).mode & 0o777).toBe(0o700);
+      expect(statSync(path).mode & 0o777).toBe(0o600);
+      expect(db.sqlite.pragma('journal_mode', { simple: true })).toBe('wal');
+      expect(db.sqlite.pragma('foreign_keys', { simple: true })).toBe(1);
+      expect(db.sqlite.pragma('application_id', { simple: true })).toBe(APPLICATION_ID);
+      expect(schemaState(db.sqlite).applied).toBe(journal.entries.length);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('never creates a database for a read-only command', () => {
+    const path = join(dir(), 'missing.db');
+    expect(() => openDatabase(path, { create: false })).toThrow(/No Syntheo database at .*missing\.db/);
+    expect(existsSync(path)).toBe(false);
+  });
+
+  it('refuses a file that is not SQLite, with a message and no stack', () => {
+    const path = join(dir(), 'notes.txt');
+    writeFileSync(path, 'these are my meeting notes, not a database\n'.repeat(100));
+    const error = catchError(() => openDatabase(path, { create: true }));
+    expect(error).toBeInstanceOf(SyntheoError);
+    expect(error.message).toContain('is not a Syntheo database');
+    expect(readFileSync(path, 'utf8')).toContain('these are my meeting notes');
+  });
+
+  it("refuses another application's SQLite database and leaves it untouched", () => {
+    const path = join(dir(), 'other.db');
+    const other = new BetterSqlite3(path);
+    other.exec('CREATE TABLE contacts (name TEXT); INSERT INTO contacts VALUES (1)');
+    other.close();
+    const error = catchError(() => openDatabase(path, { create: true }));
+    expect(error.message).toMatch(/database of another application \(it holds tables contacts\)/);
+    const check = new BetterSqlite3(path);
+    expect(check.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all()).toEqual([{ name: 'contacts' }]);
+    check.close();
+  });
+
+  it('refuses a database migrated by a newer version of Syntheo', () => {
+    const path = join(dir(), 'newer.db');
+    openDatabase(path, { create: true }).close();
+    const raw = new BetterSqlite3(path);
+    raw.prepare('INSERT INTO __drizzle_migrations (hash, created_at) VALUES (?, ?)').run('future', Date.now() + 10 * 365 * 86_400_000);
+    raw.close();
+    const error = catchError(() => openDatabase(path, { create: true }));
+    expect(error.message).toMatch(/migrated by a newer version of Syntheo \(it has 2 schema migrations, this version .* knows 1\)/);
+  });
+
+  it('applies the migrations exactly once when 8 processes open a brand-new file at the same instant', async () => {
+    const path = join(dir(), 'race.db');
+    const script = `
+      const { openDatabase } = await import(${JSON.stringify(join(PACKAGE_ROOT, 'dist', 'src', 'db', 'open.js'))});
+      const wait = Number(process.argv[2]) - Date.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      const db = openDatabase(process.argv[1], { create: true });
+      db.sqlite.prepare("INSERT INTO settings (key, value, updated_at) VALUES (?, 'x', 'now')").run('proc.' + process.pid);
+      db.close();
+    `;
+    const startAt = Date.now() + 1500;
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => {
+        const child = spawn(process.execPath, ['--input-type=module', '-e', script, path, String(startAt)], { stdio: ['ignore', 'pipe', 'pipe'] });
+        let stderr = '';
+        child.stderr.on('data', (d) => (stderr += d));
+        return new Promise<{ code: number | null; stderr: string }>((resolve) => child.on('close', (code) => resolve({ code, stderr })));
+      }),
+    );
+    expect(results.map((r) => r.stderr)).toEqual(Array(8).fill(''));
+    expect(results.map((r) => r.code)).toEqual(Array(8).fill(0));
+    const db = new BetterSqlite3(path);
+    try {
+      expect(db.prepare('SELECT count(*) AS n FROM __drizzle_migrations').get()).toEqual({ n: journal.entries.length });
+      expect(db.prepare("SELECT count(*) AS n FROM settings WHERE key LIKE 'proc.%'").get()).toEqual({ n: 8 });
+      expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+    } finally {
+      db.close();
+    }
+  });
+});
+
+function catchError(fn: () => unknown): Error {
+  try {
+    fn();
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error('expected an error');
+}
