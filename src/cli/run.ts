@@ -152,7 +152,10 @@ function report(error: unknown, json: boolean): number {
   const exitCode = exitCodeFor(shown);
   if (json) process.stdout.write(`${errorEnvelope(errorCode(shown), shown.message, exitCode)}\n`);
   else process.stderr.write(`syntheo: ${shown.message}\n`);
-  if (!known && process.env.SYNTHEO_DEBUG) process.stderr.write(`${(error as Error)?.stack ?? String(error)}\n`);
+  if (process.env.SYNTHEO_DEBUG) {
+    // The underlying error (SQLite, I/O), never shown by default.
+    for (let e: unknown = error; e; e = (e as { cause?: unknown }).cause) process.stderr.write(`${(e as Error)?.stack ?? String(e)}\n`);
+  }
   return exitCode;
 }
 

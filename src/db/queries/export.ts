@@ -5,6 +5,7 @@ import { InvalidInputError } from '../../errors.js';
 import { ensureFolderPath } from './folders.js';
 import { readMeetingCore } from './meetings.js';
 import { allTranscriptWords } from './transcripts.js';
+import { indexTranscript } from './search.js';
 import { EXPORT_FORMAT, type ExportSegment, type ExportTranscript, type MeetingExport } from './types.js';
 
 /** A segment ends where the speaker changes, or after this many words, so exports stay readable. */
@@ -209,6 +210,7 @@ function loadOne(sqlite: Sqlite, r: MeetingExport, source: 'load' | 'demo'): { i
       texts.forEach((text, i) => insert.run(t.id, idx++, text, segment.times[i]![0], segment.times[i]![1], segment.speaker));
     });
     stmt(sqlite, 'UPDATE transcripts SET word_count = ? WHERE id = ?').run(idx, t.id);
+    indexTranscript(sqlite, t.id, r.id);
     words += idx;
   }
   return { id: r.id, title: r.title, words };

@@ -36,13 +36,22 @@ interface Compiled {
   params: unknown[];
 }
 
-function compileFilter(sqlite: Sqlite, filter: MeetingFilter): Compiled {
+/** SQL conditions over `meetings m` for the filters, ANDed; unknown series or folder -> NotFoundError. */
+export function compileMeetingFilter(sqlite: Sqlite, filter: MeetingFilter): Compiled {
   const clauses: string[] = [];
   const params: unknown[] = [];
   if (filter.query !== undefined && filter.query !== '') {
-    const fragment = likeFragment(filter.query);
-    clauses.push(`(m.title LIKE ? ESCAPE '\\' OR m.id LIKE ? ESCAPE '\\')`);
-    params.push(fragment, fragment);
+    if ([...filter.query].length >= 3) {
+      // The trigram index finds a substring of title or id, case-insensitively (Unicode case folding);
+      // quoted, so `%`, `_` and FTS syntax are literal characters.
+      clauses.push('m.id IN (SELECT id FROM meeting_titles WHERE meeting_titles MATCH ?)');
+      params.push(`"${filter.query.replace(/"/g, '""')}"`);
+    } else {
+      // Trigrams need 3 characters; shorter fragments scan titles with LIKE (ASCII case folding).
+      const fragment = likeFragment(filter.query);
+      clauses.push(`(m.title LIKE ? ESCAPE '\\' OR m.id LIKE ? ESCAPE '\\')`);
+      params.push(fragment, fragment);
+    }
   }
   if (filter.seriesId !== undefined) {
     getSeriesRefOrThrow(sqlite, filter.seriesId, 'list_meetings');
@@ -88,7 +97,7 @@ function parseUpperBound(value: string): { value: string; exclusive: boolean } {
 }
 
 export function listMeetings(sqlite: Sqlite, filter: MeetingFilter, page: Page): { meetings: MeetingListItem[]; pagination: Pagination } {
-  const { where, params } = compileFilter(sqlite, filter);
+  const { where, params } = compileMeetingFilter(sqlite, filter);
   const meetings = stmt<MeetingListItem>(sqlite, `SELECT ${MEETING_ITEM_COLUMNS} FROM meetings m ${where} ${NEWEST_FIRST} LIMIT ? OFFSET ?`).all(
     ...params,
     page.limit,

@@ -5,6 +5,7 @@ import { nowIso } from '../time.js';
 import type { ContentSource } from '../schema/enums.js';
 import { assertMeetingExists } from './meetings.js';
 import { pagination } from './pagination.js';
+import { indexTranscript } from './search.js';
 import type { Page, TranscriptPage, TranscriptWord } from './types.js';
 
 type WordTuple = [idx: number, text: string, start_ms: number | null, end_ms: number | null, speaker: string | null];
@@ -106,6 +107,7 @@ export function appendTranscriptWords(sqlite: Sqlite, meetingId: string, words: 
     let idx = transcript.word_count;
     for (const w of clean) insert.run(transcript.id, idx++, w.text, w.startMs, w.endMs, w.speaker);
     stmt(sqlite, 'UPDATE transcripts SET word_count = ?, language = coalesce(language, ?), updated_at = ? WHERE id = ?').run(idx, target.language ?? null, nowIso(), transcript.id);
+    indexTranscript(sqlite, transcript.id, meetingId, transcript.word_count);
     return idx;
   }).immediate();
 }

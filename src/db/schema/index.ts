@@ -6,3 +6,4 @@ export * from './transcripts.js';
 export * from './proposals.js';
 export * from './imports.js';
 export * from './settings.js';
+export * from './search.js';

@@ -1,0 +1,37 @@
+import { sqliteTable, text, integer, index } from 'drizzle-orm/sqlite-core';
+import { meetings } from './meetings.js';
+
+export const SEARCH_KINDS = ['transcript', 'summary', 'note'] as const;
+export type SearchKind = (typeof SEARCH_KINDS)[number];
+
+/**
+ * Searchable passages: transcript speaker turns (at most 60 words), whole summaries and notes.
+ * The FTS5 index `search_fts` (migration 0002, external content on this table) is kept in step by
+ * triggers on this table; summaries and notes reach it through triggers, transcripts through
+ * indexTranscript() where words are written. The integer id stays stable across VACUUM, as
+ * external-content FTS requires.
+ */
+export const searchPassages = sqliteTable(
+  'search_passages',
+  {
+    id: integer('id').primaryKey({ autoIncrement: false }),
+    meetingId: text('meeting_id')
+      .notNull()
+      .references(() => meetings.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: SEARCH_KINDS }).notNull(),
+    /** Transcript, summary or meeting id the passage comes from. */
+    refId: text('ref_id').notNull(),
+    /** First word's offset in the transcript (get_meeting_transcript's `offset`); null for summaries and notes. */
+    wordOffset: integer('word_offset'),
+    speaker: text('speaker'),
+    text: text('text').notNull(),
+  },
+  (t) => [
+    // Replacing a transcript's tail, a summary or a note: its passages by source, in word order.
+    index('search_passages_ref_idx').on(t.refId, t.wordOffset),
+    // Meeting deletion.
+    index('search_passages_meeting_idx').on(t.meetingId),
+  ],
+);
+
+export type SearchPassageRow = typeof searchPassages.$inferSelect;
