@@ -150,3 +150,30 @@ describe('list_meetings query (trigram index)', () => {
     expect(listMeetings(s, { query: 'kickoff' }, page).meetings).toHaveLength(1);
   });
 });
+
+describe('search ranking window', () => {
+  it('pages through more matches than the ranked window, each hit exactly once, phrase hits first within the window', async () => {
+    const { RANK_WINDOW } = await import('../../src/db/queries/search.js');
+    const s = db();
+    const id = makeMeeting(s);
+    // One passage per speaker turn: alternate speakers, one turn of 3 words per passage.
+    const n = RANK_WINDOW + 150;
+    const texts: string[] = [];
+    for (let i = 0; i < n; i++) texts.push(...(i % 500 === 7 ? ['solar', 'panel', `x${i}`] : ['panel', 'solar', `x${i}`]));
+    makeTranscript(s, id, { texts, speakers: ['A', 'B'], turn: 3 });
+    const seen: number[] = [];
+    let offset = 0;
+    let first: ReturnType<typeof searchTranscripts> | undefined;
+    for (;;) {
+      const r = searchTranscripts(s, { query: 'solar panel' }, { limit: 50, offset });
+      first ??= r;
+      seen.push(...r.hits.map((h) => h.offset!));
+      if (r.pagination.next_offset === undefined) break;
+      offset = r.pagination.next_offset;
+    }
+    expect(first!.pagination.total).toBe(n);
+    expect(new Set(seen).size).toBe(n);
+    // Exact phrases in the window (turns 507, 1007, 1507, 2007; the window holds the newest 2000 turns) come first.
+    expect(first!.hits.slice(0, 4).map((h) => h.snippet)).toEqual(['**solar** **panel** x2007', '**solar** **panel** x1507', '**solar** **panel** x1007', '**solar** **panel** x507']);
+  });
+});

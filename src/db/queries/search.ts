@@ -75,8 +75,16 @@ interface HitRow {
 }
 
 /**
- * search_transcripts: passages containing every word of the query, ranked exact phrase first, then by
- * BM25, then newest first; filtered by the meeting filters of list_meetings.
+ * Ranking work is bounded: the newest RANK_WINDOW matching passages are ranked (exact phrase first,
+ * then BM25); older matches follow, newest first. BM25 costs ~1.5 µs a match, so ranking every
+ * passage that says "budget" in ten million words would cost seconds; this costs a few ms at most.
+ */
+export const RANK_WINDOW = 2000;
+
+/**
+ * search_transcripts: passages containing every word of the query, filtered by the meeting filters of
+ * list_meetings. Order: within the newest RANK_WINDOW matches, exact phrase first, then BM25; then
+ * the older matches, newest first. Deterministic, so offsets page consistently.
  */
 export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Page): { hits: SearchHit[]; pagination: Pagination } {
   const terms = queryTerms(filter.query);
@@ -85,24 +93,50 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
   const all = terms.map(quote).join(' ');
   const phrase = quote(terms.join(' '));
   const { where, params } = compileMeetingFilter(sqlite, { ...filter, query: undefined });
-  const meetingClause = where ? `AND ${where.replace(/^WHERE /, '')}` : '';
-  const rows = stmt<HitRow>(
-    sqlite,
-    `SELECT p.id, p.meeting_id, m.title, m.started_at, p.kind, p.ref_id, p.word_offset, p.speaker
-     FROM search_fts f
-     JOIN search_passages p ON p.id = f.rowid
-     JOIN meetings m ON m.id = p.meeting_id
-     WHERE search_fts MATCH ? ${meetingClause}
-     ORDER BY (p.id IN (SELECT rowid FROM search_fts WHERE search_fts MATCH ?)) DESC, f.rank, m.started_at DESC, p.id
-     LIMIT ? OFFSET ?`,
-  ).all(all, ...params, phrase, page.limit, page.offset);
-  const total = stmt<{ n: number }>(
-    sqlite,
-    `SELECT count(*) AS n FROM search_fts f JOIN search_passages p ON p.id = f.rowid JOIN meetings m ON m.id = p.meeting_id WHERE search_fts MATCH ? ${meetingClause}`,
-  ).get(all, ...params)!.n;
-  const snippets = snippetsFor(sqlite, all, rows.map((r) => r.id));
-  const hits = rows.map(
-    (r): SearchHit => ({
+  // Without meeting filters, FTS alone answers (no join per match).
+  const from = where
+    ? `FROM search_fts f JOIN search_passages p ON p.id = f.rowid JOIN meetings m ON m.id = p.meeting_id WHERE search_fts MATCH ? AND ${where.replace(/^WHERE /, '')}`
+    : 'FROM search_fts f WHERE search_fts MATCH ?';
+  const args = [all, ...params];
+
+  const total = stmt<{ n: number }>(sqlite, `SELECT count(*) AS n ${from}`).get(...args)!.n;
+  // The window: newest matches first is how FTS5 walks a doclist cheaply; bm25() only for these rows.
+  const window = stmt<{ id: number; score: number }>(sqlite, `SELECT f.rowid AS id, bm25(search_fts) AS score ${from} ORDER BY f.rowid DESC LIMIT ?`).all(...args, RANK_WINDOW);
+  const boundary = window.at(-1)?.id ?? 0;
+  const exact = new Set<number>();
+  if (terms.length > 1 && window.length > 0) {
+    // Phrase matches that pass the filters are a subset of the matches, so at most RANK_WINDOW of them are in the window.
+    for (const r of stmt<{ id: number }>(sqlite, `SELECT f.rowid AS id ${from} ORDER BY f.rowid DESC LIMIT ?`).all(phrase, ...params, RANK_WINDOW))
+      if (r.id >= boundary) exact.add(r.id);
+  }
+  window.sort((a, b) => Number(exact.has(b.id)) - Number(exact.has(a.id)) || a.score - b.score || b.id - a.id);
+
+  const ids = window.slice(page.offset, page.offset + page.limit).map((r) => r.id);
+  if (ids.length < page.limit && total > window.length) {
+    const older = stmt<{ id: number }>(sqlite, `SELECT f.rowid AS id ${from} AND f.rowid < ? ORDER BY f.rowid DESC LIMIT ? OFFSET ?`).all(
+      ...args,
+      boundary,
+      page.limit - ids.length,
+      Math.max(0, page.offset - window.length),
+    );
+    ids.push(...older.map((r) => r.id));
+  }
+
+  const snippets = snippetsFor(sqlite, all, ids);
+  const rows = new Map(
+    (ids.length
+      ? (sqlite
+          .prepare(
+            `SELECT p.id, p.meeting_id, m.title, m.started_at, p.kind, p.ref_id, p.word_offset, p.speaker
+             FROM search_passages p JOIN meetings m ON m.id = p.meeting_id WHERE p.id IN (${ids.map(() => '?').join(',')})`,
+          )
+          .all(...ids) as HitRow[])
+      : []
+    ).map((r) => [r.id, r]),
+  );
+  const hits = ids.map((id): SearchHit => {
+    const r = rows.get(id)!;
+    return {
       meeting_id: r.meeting_id,
       title: r.title,
       started_at: r.started_at,
@@ -110,9 +144,9 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
       summary_id: r.kind === 'summary' ? r.ref_id : null,
       speaker: r.speaker,
       offset: r.word_offset,
-      snippet: snippets.get(r.id) ?? '',
-    }),
-  );
+      snippet: snippets.get(id) ?? '',
+    };
+  });
   return { hits, pagination: pagination(page, hits.length, total) };
 }
 
