@@ -202,7 +202,9 @@ export async function sendWithRetry(req: HttpRequest): Promise<HttpResponse> {
       const retryAfter = failure instanceof TransientHttpError ? failure.retryAfterMs : null;
       const delay = retryAfter !== null ? Math.min(retryAfter, policy.maxRetryAfterMs) : backoffDelay(attempt - 1, policy, req.random);
       log?.warn({ url: displayUrl(url), attempt, of: policy.retries + 1, delayMs: delay, reason: failure.message }, `${req.service.label} request failed; retrying`);
-      await sleep(delay, undefined, req.signal === undefined ? undefined : { signal: req.signal });
+      await sleep(delay, undefined, req.signal === undefined ? undefined : { signal: req.signal }).catch(() => {
+        throw req.signal?.reason;
+      });
     }
   } finally {
     if (ownDispatcher !== null) void ownDispatcher.close().catch(() => {});
