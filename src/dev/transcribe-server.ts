@@ -233,9 +233,11 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
 }
 
 function sendError(res: ServerResponse, err: ApiError): void {
-  // When we refuse a body we have not read (413), close rather than drain gigabytes.
-  if (err.status === 413) res.setHeader('connection', 'close');
   sendJson(res, err.status, { error: { message: err.message, type: err.type, param: err.param, code: err.code } });
+  // Read and drop the rest of a refused upload: an HTTP/1.1 client still sending it would see the
+  // connection reset (EPIPE) instead of our answer if we closed now.
+  const req = res.req;
+  if (!req.complete) req.resume();
 }
 
 export async function main(argv: string[] = process.argv.slice(2)): Promise<void> {

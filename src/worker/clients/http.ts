@@ -228,22 +228,35 @@ async function sendOnce(req: HttpRequest, url: string, dispatcher: Dispatcher, a
   const limit = req.maxResponseBytes ?? 64 * 1024 * 1024;
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of res.body as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) {
-      res.body.destroy();
-      throw new PermanentHttpError(
-        `${req.service.label} at ${displayUrl(url)} sent a response larger than ${Math.round(limit / 1024 / 1024)} MiB. Check ${req.service.setting}.url.`,
-        'malformed',
-        displayUrl(url),
-        res.statusCode,
-        {},
-        attempt,
-      );
+  try {
+    await readBody();
+  } catch (err) {
+    // A server refusing an upload (413, 401 ...) may answer then reset the connection while we
+    // are still sending: its status is the real answer, not the reset.
+    if (res.statusCode >= 400 && !(err instanceof HttpClientError)) {
+      return { status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks).toString('utf8'), url, attempts: attempt };
     }
-    chunks.push(chunk);
+    throw err;
   }
   return { status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks).toString('utf8'), url, attempts: attempt };
+
+  async function readBody(): Promise<void> {
+    for await (const chunk of res.body as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > limit) {
+        res.body.destroy();
+        throw new PermanentHttpError(
+          `${req.service.label} at ${displayUrl(url)} sent a response larger than ${Math.round(limit / 1024 / 1024)} MiB. Check ${req.service.setting}.url.`,
+          'malformed',
+          displayUrl(url),
+          res.statusCode,
+          {},
+          attempt,
+        );
+      }
+      chunks.push(chunk);
+    }
+  }
 }
 
 /** Reads `{error:{message,type,code,param}}`, `{error:"..."}` (whisper.cpp), `{message,...}` (vLLM), or plain text. */
@@ -271,7 +284,7 @@ export function parseServerError(body: string): ServerErrorInfo {
 function statusError(req: HttpRequest, res: HttpResponse, attempt: number): HttpClientError {
   const url = displayUrl(res.url);
   const server = parseServerError(res.body);
-  const said = server.message !== undefined ? `: ${redact(clip(server.message), req.apiKey)}` : '';
+  const said = server.message !== undefined ? `: ${redact(clip(server.message).replace(/\.$/, ''), req.apiKey)}` : '';
   const who = `${req.service.label} at ${url}`;
   const s = res.status;
   const tries = attempt > 1 ? ` after ${attempt} attempts` : '';
@@ -285,7 +298,10 @@ function statusError(req: HttpRequest, res: HttpResponse, attempt: number): Http
   const key = req.service.apiKeyEnv;
   let hint: string;
   if (s === 401 || s === 403) hint = `The server refused the credentials. Check ${key}.`;
-  else if (s === 404) hint = `Check ${req.service.setting}.url (the server's base URL, without /v1/...)${req.service.setting === 'transcription' ? ' and transcription.api' : ''}, and ${req.service.setting}.model.`;
+  else if (s === 404) {
+    const also = req.service.setting === 'transcription' ? ', transcription.api' : '';
+    hint = `Check ${req.service.setting}.url (the server's base URL, without /v1/...)${also} and ${req.service.setting}.model.`;
+  }
   else if (s === 413) hint = 'The server limits the upload size; the recording has to be sent in smaller pieces.';
   else if (s === 408) hint = 'The server gave up waiting for the request.';
   else hint = `Check ${req.service.setting}.model and ${req.service.setting}.url.`;

@@ -200,9 +200,11 @@ describe('faults', () => {
     );
   });
 
-  it('413 from a size-limited server is permanent', async () => {
+  it('413 from a server that answers early and drops the connection is still a 413', async () => {
     const s = await server({ maxUploadBytes: 10_000 });
-    const err = await transcribe(AUDIO, options(s.url)).catch((e: unknown) => e);
+    const big = join(dir, 'too-big.wav');
+    await writeFile(big, Buffer.alloc(8 * 1024 * 1024));
+    const err = await transcribe(big, options(s.url)).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(PermanentHttpError);
     expect((err as PermanentHttpError).status).toBe(413);
     expect((err as Error).message).toMatch(/HTTP 413.*smaller pieces/);
