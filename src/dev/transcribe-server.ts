@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import PQueue from 'p-queue';
 import { pino } from 'pino';
-import { createLogger, type Logger } from '../log.js';
+import { createLogger, resolveLogLevel, type Logger } from '../log.js';
 import { MultipartError, formatBytes, readMultipart } from './multipart.js';
 import {
   DEBIAN_EN_US_MODEL,
@@ -114,8 +114,7 @@ export async function startTranscribeServer(opts: TranscribeServerOptions = {}):
         fileDestination: ({ field, index }) => (field === 'file' && index === 0 ? join(dir, 'upload') : null),
       }).catch((err: unknown) => {
         if (err instanceof MultipartError) {
-          const type = err.status === 413 ? 'invalid_request_error' : 'invalid_request_error';
-          throw new ApiError(err.status, err.message, type, err.status === 413 ? 'file_too_large' : null);
+          throw new ApiError(err.status, err.message, 'invalid_request_error', err.status === 413 ? 'file_too_large' : null);
         }
         throw err;
       });
@@ -126,7 +125,7 @@ export async function startTranscribeServer(opts: TranscribeServerOptions = {}):
       }
       if (upload.size === 0) throw new ApiError(400, 'The uploaded file is empty.', 'invalid_request_error', 'invalid_file', 'file');
 
-      const format = (field('response_format') ?? 'json') as ResponseFormat;
+      const format = (field('response_format') || 'json') as ResponseFormat;
       if (!RESPONSE_FORMATS.includes(format)) {
         throw new ApiError(400, `response_format '${format}' is not supported by this server. Use one of: ${RESPONSE_FORMATS.join(', ')}.`, 'invalid_request_error', 'unsupported_value', 'response_format');
       }
@@ -267,8 +266,7 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new RangeError(`--port must be 0-65535, got "${values.port}".`);
   if (!(maxMb > 0)) throw new RangeError(`--max-upload-mb must be a positive number, got "${values['max-upload-mb']}".`);
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new RangeError(`--concurrency must be a positive integer, got "${values.concurrency}".`);
-  const level = values['log-level'] ?? process.env.SYNTHEO_LOG_LEVEL ?? 'info';
-  const logger = createLogger(level as Parameters<typeof createLogger>[0], 'transcribe-server');
+  const logger = createLogger(resolveLogLevel(values['log-level'], 'info'), 'transcribe-server');
   const server = await startTranscribeServer({ port, host: values.host, maxUploadBytes: Math.round(maxMb * 1024 * 1024), concurrency, logger });
   process.stdout.write(`${server.url}\n`);
   const stop = (): void => {

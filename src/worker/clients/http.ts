@@ -35,7 +35,8 @@ export type FailureKind =
   | 'network' // connection dropped after it was made
   | 'timeout' // no answer (or a stalled body) within timeoutMs
   | 'status' // an HTTP error status
-  | 'malformed'; // a 2xx whose body we cannot use
+  | 'malformed' // a 2xx whose body we cannot use
+  | 'file'; // the file being uploaded could not be read (moved, changed, deleted)
 
 /** What an OpenAI-style (or llama.cpp / whisper.cpp / vLLM) error body said, when it said anything. */
 export interface ServerErrorInfo {
@@ -344,15 +345,28 @@ function networkError(req: HttpRequest, url: string, err: unknown, attempt: numb
       return new TransientHttpError(`${who} closed the connection before answering (${code})${tries}. Check the server's own log.`, 'network', u, null, {}, attempt);
     case 'ERR_INVALID_URL':
       return new PermanentHttpError(`${req.service.label} URL "${u}" is not valid. ${check}`, 'connect', u, null, {}, attempt);
+    case 'ENOENT':
+    case 'EACCES':
+    case 'EISDIR':
+      return unreadable(req, u, code, attempt);
     default: {
       const message = err instanceof Error ? err.message : String(err);
-      if (err instanceof Error && (err.name === 'NotReadableError' || /file|ENOENT|EACCES/.test(message))) {
-        // openAsBlob refuses to read a file that changed or vanished since the Blob was made.
-        return new PermanentHttpError(`Could not read the recording while sending it to the ${req.service.label.toLowerCase()}: ${clip(message)}. Was it moved or changed?`, 'network', u, null, {}, attempt);
-      }
+      // A file-backed Blob (fs.openAsBlob) refuses to read a file changed since it was opened.
+      if (err instanceof Error && err.name === 'NotReadableError') return unreadable(req, u, 'it changed while being sent', attempt);
       return new TransientHttpError(`${who} could not be reached (${code ?? clip(redact(message, req.apiKey))})${tries}. ${check}`, 'network', u, null, {}, attempt);
     }
   }
+}
+
+function unreadable(req: HttpRequest, url: string, why: string, attempt: number): PermanentHttpError {
+  return new PermanentHttpError(
+    `Could not read the recording while sending it to the ${req.service.label.toLowerCase()} (${why}). Was it moved, replaced or edited during the import?`,
+    'file',
+    url,
+    null,
+    {},
+    attempt,
+  );
 }
 
 function errorCode(err: unknown): string | undefined {

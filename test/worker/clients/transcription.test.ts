@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, truncate, writeFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -208,6 +208,22 @@ describe('faults', () => {
     expect(err).toBeInstanceOf(PermanentHttpError);
     expect((err as PermanentHttpError).status).toBe(413);
     expect((err as Error).message).toMatch(/HTTP 413.*smaller pieces/);
+  });
+
+  it('a recording changed during the upload fails permanently, without retrying', { timeout: 30_000 }, async () => {
+    const s = await server();
+    const file = join(dir, 'changing.wav');
+    await writeFile(file, '');
+    await truncate(file, 200 * 1024 * 1024);
+    const pending = transcribe(file, options(s.url)).catch((e: unknown) => e);
+    setTimeout(() => void appendFile(file, 'more audio'), 30);
+    const err = await pending;
+    expect(err).toBeInstanceOf(PermanentHttpError);
+    expect((err as PermanentHttpError).kind).toBe('file');
+    expect((err as Error).message).toBe(
+      'Could not read the recording while sending it to the transcription server (it changed while being sent). Was it moved, replaced or edited during the import?',
+    );
+    expect(s.requests).toHaveLength(1);
   });
 
   it('a missing recording fails before any request', async () => {
