@@ -1,0 +1,330 @@
+import { openAsBlob } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { basename, extname } from 'node:path';
+import { FormData, type Dispatcher } from 'undici';
+import type { Logger } from '../../log.js';
+import {
+  PermanentHttpError,
+  TRANSCRIPTION_SERVICE,
+  displayUrl,
+  isRecord,
+  malformed,
+  parseJsonBody,
+  sendWithRetry,
+  type HttpResponse,
+  type RetryPolicy,
+} from './http.js';
+
+export type TranscriptionApi = 'openai' | 'whisper.cpp';
+
+export interface TranscriptWord {
+  text: string;
+  startMs: number;
+  endMs: number;
+  speaker: string | null;
+}
+
+export interface Transcript {
+  text: string;
+  language?: string;
+  durationMs?: number;
+  words: TranscriptWord[];
+  /** 'estimated' when the server gave no word times and we spread words over segments or the duration. */
+  timing: 'server' | 'estimated';
+  /** The response_format the server finally answered with. */
+  responseFormat: string;
+}
+
+export interface TranscribeOptions {
+  /** Base URL, e.g. http://127.0.0.1:8178 (OpenAI: https://api.openai.com). */
+  url: string;
+  model?: string;
+  apiKey?: string;
+  api: TranscriptionApi;
+  language?: string;
+  /** How long to wait for the answer once the upload is sent (servers answer only when done). */
+  timeoutMs: number;
+  connectTimeoutMs?: number;
+  retry?: Partial<RetryPolicy>;
+  signal?: AbortSignal;
+  logger?: Logger;
+  dispatcher?: Dispatcher;
+  /** Name sent with the upload; OpenAI picks the decoder from its extension. Default: the file's name. */
+  filename?: string;
+  /** Known duration (e.g. from music-metadata), used to place words when the server gives no times. */
+  durationMs?: number;
+}
+
+/** The recording could not be opened for upload (moved, deleted, unreadable). */
+export class RecordingUnreadableError extends Error {
+  override name = 'RecordingUnreadableError';
+  readonly transient = false;
+}
+
+/** A generous answer deadline for servers that reply only when the whole file is done. */
+export function transcriptionTimeoutMs(durationMs: number | undefined): number {
+  const audio = durationMs ?? 0;
+  return Math.max(10 * 60_000, 2 * audio + 5 * 60_000);
+}
+
+const MIME_BY_EXT: Record<string, string> = {
+  '.wav': 'audio/wav',
+  '.mp3': 'audio/mpeg',
+  '.ogg': 'audio/ogg',
+  '.mp4': 'video/mp4',
+  '.m4a': 'audio/mp4',
+  '.flac': 'audio/flac',
+  '.webm': 'audio/webm',
+  '.aac': 'audio/aac',
+};
+
+export async function transcribe(file: string, opts: TranscribeOptions): Promise<Transcript> {
+  const filename = opts.filename ?? basename(file);
+  let blob: Blob;
+  try {
+    const info = await stat(file);
+    if (!info.isFile()) throw Object.assign(new Error('not a regular file'), { code: 'EISDIR' });
+    // A file-backed Blob: undici streams it from disk part by part, it is never read whole.
+    blob = await openAsBlob(file, { type: MIME_BY_EXT[extname(filename).toLowerCase()] ?? 'application/octet-stream' });
+  } catch (err) {
+    const code = isRecord(err) && typeof err.code === 'string' ? err.code : 'error';
+    throw new RecordingUnreadableError(`Cannot read the recording ${file} (${code}). Was it moved, deleted or made unreadable?`);
+  }
+
+  const formats = opts.api === 'whisper.cpp' ? ['verbose_json'] : openAiFormats(opts.model);
+  for (let i = 0; ; i++) {
+    const format = formats[i]!;
+    try {
+      const res = await post(blob, filename, format, opts);
+      const transcript = normalizeTranscription(parseJsonBody(res, TRANSCRIPTION_SERVICE), { api: opts.api, durationMs: opts.durationMs, responseFormat: format }, res);
+      opts.logger?.debug({ url: displayUrl(res.url), format, words: transcript.words.length, timing: transcript.timing, attempts: res.attempts }, 'transcribed');
+      return transcript;
+    } catch (err) {
+      if (i + 1 < formats.length && rejectsResponseFormat(err)) {
+        opts.logger?.info({ format, next: formats[i + 1], reason: (err as Error).message }, 'transcription server refused the response format; asking for a simpler one');
+        continue;
+      }
+      throw err;
+    }
+  }
+}
+
+/** gpt-4o-*-transcribe answer only json/text; *-diarize answers diarized_json. Others: verbose_json with word times. */
+function openAiFormats(model: string | undefined): string[] {
+  if (model !== undefined && /diariz/i.test(model)) return ['diarized_json', 'json'];
+  return ['verbose_json', 'json'];
+}
+
+async function post(blob: Blob, filename: string, format: string, opts: TranscribeOptions): Promise<HttpResponse> {
+  const whisperCpp = opts.api === 'whisper.cpp';
+  return sendWithRetry({
+    service: TRANSCRIPTION_SERVICE,
+    baseUrl: opts.url,
+    path: whisperCpp ? '/inference' : '/v1/audio/transcriptions',
+    method: 'POST',
+    body: () => {
+      const form = new FormData();
+      form.append('file', blob, filename);
+      form.append('response_format', format);
+      if (opts.model !== undefined && opts.model !== '') form.append('model', opts.model);
+      if (opts.language !== undefined && opts.language !== '') form.append('language', opts.language);
+      if (whisperCpp) {
+        form.append('temperature', '0.0');
+      } else if (format === 'verbose_json') {
+        form.append('timestamp_granularities[]', 'word');
+        form.append('timestamp_granularities[]', 'segment');
+      } else if (format === 'diarized_json') {
+        form.append('chunking_strategy', 'auto'); // required by OpenAI for audio over 30 s
+      }
+      return form;
+    },
+    apiKey: opts.apiKey,
+    timeoutMs: opts.timeoutMs,
+    connectTimeoutMs: opts.connectTimeoutMs,
+    retry: opts.retry,
+    signal: opts.signal,
+    logger: opts.logger,
+    dispatcher: opts.dispatcher,
+  });
+}
+
+function rejectsResponseFormat(err: unknown): boolean {
+  if (!(err instanceof PermanentHttpError) || (err.status !== 400 && err.status !== 422)) return false;
+  const said = `${err.server.param ?? ''} ${err.server.code ?? ''} ${err.server.message ?? ''}`.toLowerCase();
+  return /response_format|timestamp_granularit|verbose_json|diarized_json/.test(said);
+}
+
+interface NormalizeContext {
+  api: TranscriptionApi;
+  durationMs?: number;
+  responseFormat: string;
+}
+
+interface RawWord {
+  text: string;
+  start: number | null;
+  end: number | null;
+  /** whisper.cpp sub-word token that continues the previous word (no leading space). */
+  continues: boolean;
+}
+
+interface RawSegment {
+  start: number | null;
+  end: number | null;
+  text: string;
+  speaker: string | null;
+  words: RawWord[] | null;
+}
+
+/**
+ * Any of the accepted shapes -> words with times in ms:
+ * OpenAI/speaches/Groq verbose_json (top-level `words`), OpenAI diarized_json (segments with
+ * `speaker`, no word times), whisper.cpp verbose_json (sub-word tokens in `segments[].words`),
+ * plain json (`{text}`: words spread over the duration).
+ */
+export function normalizeTranscription(body: unknown, ctx: NormalizeContext, res?: HttpResponse): Transcript {
+  const bad = (what: string): Error =>
+    res !== undefined ? malformed(res, TRANSCRIPTION_SERVICE, what) : new PermanentHttpError(`Transcription response ${what}.`, 'malformed', '');
+  if (!isRecord(body)) throw bad('the JSON body is not an object');
+  const segments = Array.isArray(body.segments) ? body.segments.map(readSegment).filter((s): s is RawSegment => s !== null) : null;
+  const topWords = Array.isArray(body.words) ? body.words.map((w) => readWord(w, false)).filter((w): w is RawWord => w !== null) : null;
+  const rawText = typeof body.text === 'string' ? body.text : null;
+  if (rawText === null && segments === null && topWords === null) throw bad('the body has no transcript (no "text", "segments" or "words")');
+
+  const durationSec = num(body.duration);
+  const durationMs = durationSec !== null ? Math.round(durationSec * 1000) : ctx.durationMs;
+  const language = typeof body.language === 'string' && body.language !== '' ? body.language : undefined;
+
+  let words: TranscriptWord[] = [];
+  let timing: Transcript['timing'] = 'server';
+  if (topWords !== null && topWords.length > 0 && topWords.every((w) => w.start !== null && w.end !== null)) {
+    const speakerAt = speakerLookup(segments);
+    words = topWords.flatMap((w) => cleanWords(w.text).map((text) => ({ text, startMs: ms(w.start!), endMs: ms(w.end!), speaker: speakerAt(w.start!, w.end!) })));
+  } else if (segments !== null && segments.some((s) => s.words !== null && s.words.length > 0)) {
+    for (const seg of segments) {
+      const merged = mergeTokens(seg.words ?? []);
+      if (merged.length > 0 && merged.every((w) => w.start !== null && w.end !== null)) {
+        words.push(...merged.map((w) => ({ text: w.text, startMs: ms(w.start!), endMs: ms(w.end!), speaker: seg.speaker })));
+      } else {
+        timing = 'estimated';
+        const text = merged.length > 0 ? merged.map((w) => w.text).join(' ') : seg.text;
+        words.push(...spread(text, seg.start, seg.end, seg.speaker));
+      }
+    }
+  } else if (segments !== null && segments.length > 0) {
+    timing = 'estimated';
+    for (const seg of segments) words.push(...spread(seg.text, seg.start, seg.end, seg.speaker));
+  } else {
+    timing = 'estimated';
+    const text = rawText ?? (topWords ?? []).map((w) => w.text).join(' ');
+    words = spreadOver(text, 0, durationMs ?? null, null);
+  }
+
+  words = monotonic(words);
+  const text = rawText !== null && rawText.trim() !== '' ? rawText.replace(/\s+/g, ' ').trim() : words.map((w) => w.text).join(' ');
+  const transcript: Transcript = { text, words, timing, responseFormat: ctx.responseFormat };
+  if (language !== undefined) transcript.language = language;
+  if (durationMs !== undefined) transcript.durationMs = durationMs;
+  return transcript;
+}
+
+function readSegment(value: unknown): RawSegment | null {
+  if (!isRecord(value)) return null;
+  const text = typeof value.text === 'string' ? value.text : '';
+  const words = Array.isArray(value.words) ? value.words.map((w) => readWord(w, true)).filter((w): w is RawWord => w !== null) : null;
+  return { start: num(value.start), end: num(value.end), text, speaker: readSpeaker(value.speaker), words };
+}
+
+function readWord(value: unknown, tokens: boolean): RawWord | null {
+  if (!isRecord(value)) return null;
+  const raw = typeof value.word === 'string' ? value.word : typeof value.text === 'string' ? value.text : null;
+  if (raw === null) return null;
+  return { text: raw, start: num(value.start), end: num(value.end), continues: tokens && raw !== '' && !/^\s/.test(raw) };
+}
+
+function readSpeaker(value: unknown): string | null {
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  if (typeof value !== 'string') return null;
+  // whisper.cpp's stereo diarization says "(speaker 1)" or "(speaker ?)".
+  const s = value.trim().replace(/^\((?:speaker\s*)?(.*)\)$/i, '$1').trim();
+  return s === '' || s === '?' ? null : s;
+}
+
+function num(v: unknown): number | null {
+  return typeof v === 'number' && Number.isFinite(v) ? v : null;
+}
+
+function ms(seconds: number): number {
+  return Math.max(0, Math.round(seconds * 1000));
+}
+
+// whisper.cpp control tokens ([_BEG_], [_TT_150], <|endoftext|>) and non-speech tags ([BLANK_AUDIO]).
+const SPECIAL = /^(\[_[A-Z]+_?\d*\]|<\|[^|]*\|>|\[[A-Z_ ]+\])$/;
+
+function cleanWords(text: string): string[] {
+  return text
+    .split(/\s+/)
+    .map((t) => t.trim())
+    .filter((t) => t !== '' && !SPECIAL.test(t));
+}
+
+/** Sub-word tokens -> words: a token starting with a space starts a new word; others extend it. */
+function mergeTokens(tokens: RawWord[]): RawWord[] {
+  const out: RawWord[] = [];
+  for (const tok of tokens) {
+    const bare = tok.text.trim();
+    if (bare === '' || SPECIAL.test(bare)) continue;
+    const last = out[out.length - 1];
+    if (tok.continues && last !== undefined) {
+      last.text += bare;
+      if (tok.end !== null) last.end = last.end === null ? tok.end : Math.max(last.end, tok.end);
+      if (last.start === null) last.start = tok.start;
+    } else {
+      out.push({ text: bare, start: tok.start, end: tok.end, continues: false });
+    }
+  }
+  // A "[BLANK_AUDIO]" arrives as several tokens; drop it once whole.
+  return out.filter((w) => !SPECIAL.test(w.text));
+}
+
+function speakerLookup(segments: RawSegment[] | null): (start: number, end: number) => string | null {
+  const withSpeakers = (segments ?? []).filter((s) => s.speaker !== null && s.start !== null && s.end !== null);
+  if (withSpeakers.length === 0) return () => null;
+  return (start, end) => {
+    const mid = (start + end) / 2;
+    return withSpeakers.find((s) => mid >= s.start! && mid <= s.end!)?.speaker ?? null;
+  };
+}
+
+function spread(text: string, start: number | null, end: number | null, speaker: string | null): TranscriptWord[] {
+  return spreadOver(text, start === null ? 0 : ms(start), end === null ? null : ms(end), speaker);
+}
+
+const ESTIMATED_MS_PER_WORD = 400; // ~150 words a minute, when nothing says how long it lasted
+
+/** Places words one after another over [startMs, endMs], each in proportion to its length. */
+function spreadOver(text: string, startMs: number, endMs: number | null, speaker: string | null): TranscriptWord[] {
+  const tokens = cleanWords(text);
+  if (tokens.length === 0) return [];
+  const span = endMs !== null && endMs > startMs ? endMs - startMs : tokens.length * ESTIMATED_MS_PER_WORD;
+  const weights = tokens.map((t) => t.length + 1);
+  const total = weights.reduce((a, b) => a + b, 0);
+  let at = 0;
+  return tokens.map((t, i) => {
+    const s = startMs + Math.round((at / total) * span);
+    at += weights[i]!;
+    const e = startMs + Math.round((at / total) * span);
+    return { text: t, startMs: s, endMs: e, speaker };
+  });
+}
+
+/** Servers sometimes emit a token a few ms before the previous one; keep times non-decreasing. */
+function monotonic(words: TranscriptWord[]): TranscriptWord[] {
+  let prev = 0;
+  return words.map((w) => {
+    const startMs = Math.max(w.startMs, prev);
+    const endMs = Math.max(w.endMs, startMs);
+    prev = startMs;
+    return { ...w, startMs, endMs };
+  });
+}
