@@ -7,7 +7,6 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import PQueue from 'p-queue';
-import { pino } from 'pino';
 import { createLogger, resolveLogLevel, type Logger } from '../log.js';
 import { MultipartError, formatBytes, readMultipart } from './multipart.js';
 import {
@@ -59,7 +58,7 @@ class ApiError extends Error {
 }
 
 export async function startTranscribeServer(opts: TranscribeServerOptions = {}): Promise<TranscribeServer> {
-  const log = opts.logger ?? pino({ level: 'silent' });
+  const log = opts.logger ?? createLogger('silent');
   const model = opts.model ?? DEBIAN_EN_US_MODEL;
   const maxUploadBytes = opts.maxUploadBytes ?? 512 * 1024 * 1024;
   await checkRecognizerInstalled(model);
