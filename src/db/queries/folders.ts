@@ -99,8 +99,7 @@ export interface FolderFilter {
   query?: string;
 }
 
-const FOLDER_COLUMNS = `f.id, f.path, f.name,
-  (SELECT count(*) FROM meetings m WHERE m.folder_id = f.id) AS meeting_count`;
+const FOLDER_COLUMNS = 'f.id, f.path, f.name, f.meeting_count';
 
 // Tree order: a folder is followed by its children ("/" sorts before any character), case-insensitively.
 const TREE_ORDER = `ORDER BY lower(replace(f.path, '/', char(1))), f.path`;

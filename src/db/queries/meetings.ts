@@ -32,20 +32,26 @@ export const MEETING_ITEM_COLUMNS = `m.id, m.title, m.started_at, m.ended_at,
 export const NEWEST_FIRST = 'ORDER BY m.started_at DESC, m.id DESC';
 
 interface Compiled {
+  /** `meetings m`, or the title index joined to it when a title fragment drives the query. */
+  from: string;
   where: string;
   params: unknown[];
+  /** The title fragment is the only filter: the index alone can count. */
+  onlyTitleMatch: boolean;
 }
 
 /** SQL conditions over `meetings m` for the filters, ANDed; unknown series or folder -> NotFoundError. */
 export function compileMeetingFilter(sqlite: Sqlite, filter: MeetingFilter): Compiled {
   const clauses: string[] = [];
   const params: unknown[] = [];
+  let titleMatch: string | undefined;
   if (filter.query !== undefined && filter.query !== '') {
-    if ([...filter.query].length >= 3) {
+    titleMatch = trigramPhrase(filter.query);
+    if (titleMatch !== undefined) {
       // The trigram index finds a substring of title or id, case-insensitively (Unicode case folding);
-      // quoted, so `%`, `_` and FTS syntax are literal characters.
-      clauses.push('m.id IN (SELECT id FROM meeting_titles WHERE meeting_titles MATCH ?)');
-      params.push(`"${filter.query.replace(/"/g, '""')}"`);
+      // quoted, so `%`, `_` and FTS syntax are literal characters. It drives the query (see listMeetings).
+      clauses.push('meeting_titles MATCH ?');
+      params.push(titleMatch);
     } else {
       // Trigrams need 3 characters; shorter fragments scan titles with LIKE (ASCII case folding).
       const fragment = likeFragment(filter.query);
@@ -74,11 +80,27 @@ export function compileMeetingFilter(sqlite: Sqlite, filter: MeetingFilter): Com
     params.push(value);
   }
   if (filter.participant !== undefined && filter.participant !== '') {
-    const fragment = likeFragment(filter.participant);
-    clauses.push(`EXISTS (SELECT 1 FROM participants p WHERE p.meeting_id = m.id AND (p.name LIKE ? ESCAPE '\\' OR p.email LIKE ? ESCAPE '\\'))`);
-    params.push(fragment, fragment);
+    const phrase = trigramPhrase(filter.participant);
+    if (phrase !== undefined) {
+      clauses.push('m.id IN (SELECT meeting_id FROM participant_index WHERE participant_index MATCH ?)');
+      params.push(`{name email} : ${phrase}`);
+    } else {
+      const fragment = likeFragment(filter.participant);
+      clauses.push(`EXISTS (SELECT 1 FROM participants p WHERE p.meeting_id = m.id AND (p.name LIKE ? ESCAPE '\\' OR p.email LIKE ? ESCAPE '\\'))`);
+      params.push(fragment, fragment);
+    }
   }
-  return { where: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', params };
+  return {
+    from: titleMatch !== undefined ? 'meeting_titles JOIN meetings m ON m.id = meeting_titles.id' : 'meetings m',
+    where: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '',
+    params,
+    onlyTitleMatch: titleMatch !== undefined && clauses.length === 1,
+  };
+}
+
+/** A fragment as an FTS5 trigram phrase (a substring match), or undefined when shorter than 3 characters. */
+function trigramPhrase(fragment: string): string | undefined {
+  return [...fragment].length >= 3 ? `"${fragment.replace(/"/g, '""')}"` : undefined;
 }
 
 function parseBound(value: string, name: string): string {
@@ -97,13 +119,13 @@ function parseUpperBound(value: string): { value: string; exclusive: boolean } {
 }
 
 export function listMeetings(sqlite: Sqlite, filter: MeetingFilter, page: Page): { meetings: MeetingListItem[]; pagination: Pagination } {
-  const { where, params } = compileMeetingFilter(sqlite, filter);
-  const meetings = stmt<MeetingListItem>(sqlite, `SELECT ${MEETING_ITEM_COLUMNS} FROM meetings m ${where} ${NEWEST_FIRST} LIMIT ? OFFSET ?`).all(
+  const { from, where, params, onlyTitleMatch } = compileMeetingFilter(sqlite, filter);
+  const meetings = stmt<MeetingListItem>(sqlite, `SELECT ${MEETING_ITEM_COLUMNS} FROM ${from} ${where} ${NEWEST_FIRST} LIMIT ? OFFSET ?`).all(
     ...params,
     page.limit,
     page.offset,
   );
-  const total = stmt<{ n: number }>(sqlite, `SELECT count(*) AS n FROM meetings m ${where}`).get(...params)!.n;
+  const total = stmt<{ n: number }>(sqlite, onlyTitleMatch ? `SELECT count(*) AS n FROM meeting_titles ${where}` : `SELECT count(*) AS n FROM ${from} ${where}`).get(...params)!.n;
   return { meetings, pagination: pagination(page, meetings.length, total) };
 }
 

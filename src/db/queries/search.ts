@@ -92,7 +92,7 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
   if (terms.length === 0) return { hits: [], pagination: pagination(page, 0, 0) };
   const all = terms.map(quote).join(' ');
   const phrase = quote(terms.join(' '));
-  const { where, params } = compileMeetingFilter(sqlite, { ...filter, query: undefined });
+  const { where, params } = compileMeetingFilter(sqlite, { ...filter, query: undefined }); // from is `meetings m` without a query
   // Without meeting filters, FTS alone answers (no join per match).
   const from = where
     ? `FROM search_fts f JOIN search_passages p ON p.id = f.rowid JOIN meetings m ON m.id = p.meeting_id WHERE search_fts MATCH ? AND ${where.replace(/^WHERE /, '')}`

@@ -1,4 +1,4 @@
-import { sqliteTable, text, index, type AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
+import { sqliteTable, text, integer, index, type AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
 
 export const folders = sqliteTable(
   'folders',
@@ -8,6 +8,8 @@ export const folders = sqliteTable(
     path: text('path').notNull().unique(),
     name: text('name').notNull(),
     parentId: text('parent_id').references((): AnySQLiteColumn => folders.id, { onDelete: 'cascade' }),
+    /** Meetings directly in this folder, kept by triggers (migration 0004): list_folders without counting. */
+    meetingCount: integer('meeting_count').notNull().default(0),
     createdAt: text('created_at').notNull(),
   },
   (t) => [

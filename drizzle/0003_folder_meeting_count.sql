@@ -1,0 +1,1 @@
+ALTER TABLE `folders` ADD `meeting_count` integer DEFAULT 0 NOT NULL;
