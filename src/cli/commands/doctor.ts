@@ -91,12 +91,7 @@ const doctor: CommandSpec = {
       db = ctx.openDb({ create: false });
     } catch (error) {
       if (!(error instanceof SyntheoError)) throw error;
-      checks.push({
-        name: 'database',
-        level: 'fail',
-        message: error instanceof NoDatabaseError ? `No database at ${path}.` : error.message,
-        hint: error instanceof NoDatabaseError ? 'Create one with `syntheo demo` (sample data) or by starting `syntheo mcp` or `syntheo-worker`; or point to another with --db.' : undefined,
-      });
+      checks.push({ name: 'database', level: 'fail', message: error.message });
       return finish(ctx.tty, data, checks, error instanceof NoDatabaseError ? EXIT.noDatabase : EXIT.failed);
     }
     const sqlite = db.sqlite;

@@ -111,7 +111,7 @@ async function waitForJob(ctx: CommandContext, sqlite: Sqlite, first: RecordingI
     for (;;) {
       job = getImportOrThrow(sqlite, first.job_id);
       const key = stateLabel(job);
-      if (live) line(`${c.cyan(key)}  ${elapsed(sinceCreated(job))}`);
+      if (live) line(`${c.cyan(job.processing_status)}  ${elapsed(sinceCreated(job))}${job.progress && job.processing_status === 'transcribing' ? `  ${progressLabel(job)}` : ''}`);
       else if (key !== last) line(`[${elapsed(sinceCreated(job))}] ${key}`);
       last = key;
       if (isTerminal(job)) break;

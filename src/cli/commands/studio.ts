@@ -6,17 +6,25 @@ import { UsageError, optInt, optString, type CommandSpec } from '../framework.js
 import { SyntheoError } from '../../errors.js';
 import { PACKAGE_ROOT } from '../../package.js';
 
-/** drizzle-kit's bin, wherever npm put the package (nested or hoisted). */
+/** drizzle-kit's bin, wherever npm put the package (nested or hoisted). Its exports hide package.json: walk up from its entry. */
 function drizzleKitBin(): string {
   const require = createRequire(join(PACKAGE_ROOT, 'package.json'));
-  let manifest: string;
+  let dir: string;
   try {
-    manifest = require.resolve('drizzle-kit/package.json');
+    dir = dirname(require.resolve('drizzle-kit'));
   } catch {
     throw new SyntheoError('unavailable', 'drizzle-kit is not installed next to Syntheo. Reinstall Syntheo (npm install), or run `npx drizzle-kit studio` yourself with SYNTHEO_DB set.');
   }
-  const bin = (JSON.parse(readFileSync(manifest, 'utf8')) as { bin: string | Record<string, string> }).bin;
-  return join(dirname(manifest), typeof bin === 'string' ? bin : bin['drizzle-kit']!);
+  for (;;) {
+    const manifest = join(dir, 'package.json');
+    if (existsSync(manifest)) {
+      const pkg = JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string; bin?: string | Record<string, string> };
+      if (pkg.name === 'drizzle-kit' && pkg.bin) return join(dir, typeof pkg.bin === 'string' ? pkg.bin : pkg.bin['drizzle-kit']!);
+    }
+    const parent = dirname(dir);
+    if (parent === dir) throw new SyntheoError('unavailable', 'drizzle-kit is installed incompletely (its bin was not found). Reinstall Syntheo.');
+    dir = parent;
+  }
 }
 
 const studio: CommandSpec = {
