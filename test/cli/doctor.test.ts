@@ -48,7 +48,7 @@ const line = (out: string, name: string) => out.split('\n').find((l) => l.slice(
 
 describe('doctor', () => {
   it('ready with a live worker and a reachable transcription server (exit 0)', async () => {
-    fakeWorker(db.sqlite, 8_000);
+    fakeWorker(db.sqlite, 6_000);
     writeSetting(db.sqlite, 'transcription.url', serverUrl);
     const r = await run(['--db', db.path, 'doctor']);
     expect(r.code).toBe(0);

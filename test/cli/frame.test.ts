@@ -19,7 +19,7 @@ beforeAll(() => {
 });
 afterAll(() => tmp.cleanup());
 
-describe.concurrent('help', () => {
+describe('help', () => {
   it('top level lists every group and exits 0', async () => {
     const r = await run(['--help']);
     expect(r.code).toBe(0);
@@ -89,7 +89,7 @@ describe('usage errors exit 64', () => {
   });
 });
 
-describe.concurrent('missing database', () => {
+describe('missing database', () => {
   const reads = [
     ['meetings', 'list'],
     ['meetings', 'get', 'mtg_x'],

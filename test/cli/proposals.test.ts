@@ -26,7 +26,7 @@ describe('proposals show', () => {
     const r = await run(['--db', db.path, 'proposals', 'show', id]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`Proposal: ${id}\nStatus:   pending\nMeeting:  Launch review (${meetingId})\nChanges:  summary ${summaryId}\n`);
-    expect(r.stdout).toMatch(/Proposed: \d{4}-\d\d-\d\d \d\d:\d\d UTC \(just now\) by claude-code 2\.0\n/);
+    expect(r.stdout).toMatch(/Proposed: \d{4}-\d\d-\d\d \d\d:\d\d UTC \((just now|\d+ s ago)\) by claude-code 2\.0\n/);
     expect(r.stdout).toContain(
       [`--- a/summary-${summaryId}.md`, `+++ b/summary-${summaryId}.md`, '@@ -1,3 +1,4 @@', ' Line one', '-Line two', '+Line 2, edited', ' Line three', '+Line four'].join('\n'),
     );
@@ -139,7 +139,7 @@ describe('stale proposals', () => {
 
     const list = await run(['--db', db.path, 'proposals', 'list']);
     const row = list.stdout.split('\n').find((l) => l.startsWith(second));
-    expect(row).toMatch(new RegExp(`^${second}\\s+pending \\(stale\\)\\s+summary ${summaryId}\\s+Launch review \\(${meetingId}\\)\\s+just now$`));
+    expect(row).toMatch(new RegExp(`^${second}\\s+pending \\(stale\\)\\s+summary ${summaryId}\\s+Launch review \\(${meetingId}\\)\\s+(just now|\\d+ s ago)$`));
     expect(list.stdout).not.toContain(first);
     const json = await runJson(db.path, ['proposals', 'list', '--status', 'all']);
     expect(json.body.data.map((p: { id: string; status: string; stale: boolean }) => [p.id, p.status, p.stale])).toEqual(
@@ -164,6 +164,8 @@ describe('stale proposals', () => {
     proposeMemoEdit(db.sqlite, { meetingId: other, content: 'x\n' });
     const a = summaryEdit();
     const b = proposeMemoEdit(db.sqlite, { meetingId, content: 'Memo\n' }).id;
+    // Newest first: make the order certain even when both were created in the same millisecond.
+    db.sqlite.prepare("UPDATE proposals SET created_at = '2026-01-01T00:00:00.000Z' WHERE id = ?").run(a);
     const byMeeting = await runJson(db.path, ['proposals', 'list', '--meeting', meetingId, '--limit', '1']);
     expect(byMeeting.body.data.map((p: { id: string }) => p.id)).toEqual([b]);
     expect(byMeeting.body.pagination).toEqual({ offset: 0, limit: 1, returned: 1, total: 2, next_offset: 1 });
