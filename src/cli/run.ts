@@ -179,6 +179,7 @@ function topHelp(): string {
     ...Object.entries(GLOBAL_OPTIONS).map(([n, o]) => `  ${pad(`--${n}${o.type === 'string' ? ` ${o.value}` : ''}`, 22)}${o.description}`),
     `  ${pad('-V, --version', 22)}Print the version`,
     '',
+    'Exit codes: 0 ok, 1 failed, 2 not found, 3 no database, 4 export target exists, 64 usage error.',
     'Run `syntheo <command> --help` for a command\'s options and examples.',
   ];
   return lines.join('\n');

@@ -161,6 +161,19 @@ describe('imports add --wait (not a terminal)', () => {
     expect(r.stderr).toMatch(/^syntheo: import job_\w+ failed after 0:\d\d: Transcription server answered 400: unsupported audio\n$/);
   });
 
+  it('Ctrl-C stops waiting, not the import (exit 130)', async () => {
+    writeWav(join(audioDir, 'call.wav'));
+    fakeWorker(db.sqlite);
+    const cli = start(['--db', db.path, 'imports', 'add', join(audioDir, 'call.wav'), '--wait']);
+    await driveJob([['transcribing', {}]]);
+    cli.kill('SIGINT');
+    const r = await cli.result;
+    expect(r.code).toBe(130);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines.at(-1)).toMatch(/^Stopped waiting; job_\w+ goes on in the worker\. Follow it with `syntheo imports show job_\w+`\.$/);
+    expect(db.sqlite.prepare('SELECT status FROM recording_imports').pluck().get()).toBe('transcribing');
+  });
+
   it('with --json prints only the final envelope', async () => {
     writeWav(join(audioDir, 'call.wav'));
     fakeWorker(db.sqlite);
