@@ -67,7 +67,7 @@ export interface CommandSpec {
 export interface CommandResult {
   data: unknown;
   pagination?: Pagination;
-  /** Human output; data is printed as JSON when absent. */
+  /** Human output; data is printed as JSON when absent; '' prints nothing. */
   text?: string;
   exitCode?: number;
 }
@@ -183,4 +183,43 @@ export function optInt(options: OptionValues, name: string): number | undefined 
   if (v === undefined) return undefined;
   if (!/^-?\d+$/.test(v.trim())) throw new UsageError(`--${name} must be an integer, got "${v}".`);
   return Number(v);
+}
+
+/** `--limit N` and `--offset N` with the MCP tool's default and clamp in the help. */
+export function pageOptions(rule: { defaultLimit: number; maxLimit: number }, unit = 'results'): Record<string, OptionSpec> {
+  return {
+    limit: { type: 'string', value: 'N', description: `How many ${unit} (default ${rule.defaultLimit}, clamped to 1..${rule.maxLimit})` },
+    offset: { type: 'string', value: 'N', description: `How many ${unit} to skip (default 0)` },
+  };
+}
+
+/** The page flags as given; the query clamps them exactly as the MCP tools do. */
+export function pageFlags(options: OptionValues): { limit?: number; offset?: number } {
+  return { limit: optInt(options, 'limit'), offset: optInt(options, 'offset') };
+}
+
+/** One of `values`, or a usage error naming them. */
+export function optChoice<T extends string>(options: OptionValues, name: string, values: readonly T[]): T | undefined {
+  const v = optString(options, name);
+  if (v === undefined) return undefined;
+  if (!(values as readonly string[]).includes(v)) throw new UsageError(`--${name} must be one of ${values.join(', ')}, got "${v}".`);
+  return v as T;
+}
+
+// Domain messages name the MCP tools (a model reads them); a person at the terminal wants the command.
+const CLI_WORDING: [RegExp, string][] = [
+  [/\bget_recurring_meeting_history\b/g, '`syntheo meetings history`'],
+  [/\bget_meeting_transcript\b/g, '`syntheo meetings transcript`'],
+  [/\blist_meetings\b/g, '`syntheo meetings list`'],
+  [/\blist_folders\b/g, '`syntheo folders list`'],
+  [/\blist_proposals\b/g, '`syntheo proposals list`'],
+  [/\bget_meeting\b/g, '`syntheo meetings get`'],
+  [/the job_id returned by import_recording/g, 'the job ID printed by `syntheo imports add` (see `syntheo imports list`)'],
+  [/then call import_recording again with the same request_key/g, 'then run the same command again'],
+  [/\brequest_key\b/g, '--key'],
+  [/\bfile_path\b/g, 'FILE'],
+];
+
+export function cliWording(message: string): string {
+  return CLI_WORDING.reduce((m, [pattern, replacement]) => m.replace(pattern, replacement), message);
 }

@@ -2,6 +2,7 @@ import { GROUPS } from './commands/index.js';
 import {
   EXIT,
   GLOBAL_OPTIONS,
+  cliWording,
   UsageError,
   commandHelp,
   errorCode,
@@ -24,7 +25,7 @@ export async function main(argv: string[]): Promise<number> {
       process.stdout.write(json ? `${JSON.stringify({ schema_version: 1, command: 'version', data: { version: packageVersion() } })}\n` : `${packageVersion()}\n`);
       return EXIT.ok;
     }
-    const words = argv.filter((a) => !a.startsWith('-'));
+    const words = commandWords(argv);
     const groupName = firstPositional(argv);
     if (groupName === undefined) {
       process.stdout.write(`${topHelp()}\n`);
@@ -50,15 +51,22 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 function firstPositional(argv: string[]): string | undefined {
+  return commandWords(argv)[0];
+}
+
+/** The words that are not flags nor values of the global string options (`--db meetings` names a file). */
+function commandWords(argv: string[]): string[] {
+  const words: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
+    if (a === '--') break;
     if (a === '--db' || a === '--log-level') {
       i++;
       continue;
     }
-    if (!a.startsWith('-')) return a;
+    if (!a.startsWith('-') || a === '-') words.push(a);
   }
-  return undefined;
+  return words;
 }
 
 /** The longest command name whose words follow the group name. */
@@ -137,7 +145,8 @@ async function runCommand(spec: CommandSpec, argv: string[], json: boolean): Pro
     const result = await spec.run(ctx);
     if (result) {
       if (json) process.stdout.write(`${successEnvelope(spec.name, result)}\n`);
-      else process.stdout.write(`${result.text ?? JSON.stringify(result.data, null, 2)}\n`);
+      // text '' means the command already wrote what it had to say (live progress, a child process).
+      else if (result.text !== '') process.stdout.write(`${result.text ?? JSON.stringify(result.data, null, 2)}\n`);
       return result.exitCode ?? EXIT.ok;
     }
     return EXIT.ok;
@@ -150,6 +159,7 @@ function report(error: unknown, json: boolean): number {
   const known = error instanceof UsageError || isSyntheoError(error);
   const shown = known ? (error as Error) : toSyntheoError(error);
   const exitCode = exitCodeFor(shown);
+  if (isSyntheoError(shown)) shown.message = cliWording(shown.message);
   if (json) process.stdout.write(`${errorEnvelope(errorCode(shown), shown.message, exitCode)}\n`);
   else process.stderr.write(`syntheo: ${shown.message}\n`);
   if (process.env.SYNTHEO_DEBUG) {
@@ -172,6 +182,7 @@ function topHelp(): string {
     ...Object.entries(GLOBAL_OPTIONS).map(([n, o]) => `  ${pad(`--${n}${o.type === 'string' ? ` ${o.value}` : ''}`, 22)}${o.description}`),
     `  ${pad('-V, --version', 22)}Print the version`,
     '',
+    'Exit codes: 0 ok, 1 failed, 2 not found, 3 no database, 4 export target exists, 64 usage error.',
     'Run `syntheo <command> --help` for a command\'s options and examples.',
   ];
   return lines.join('\n');

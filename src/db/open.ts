@@ -56,6 +56,8 @@ export function openDatabase(path: string, options: OpenOptions): SyntheoDb {
   try {
     // Busy timeout first: every later statement, journal_mode included, may wait for another process.
     sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    // Before WAL: switching the journal mode rewrites the file header of another app's database.
+    refuseForeign(sqlite, path);
     if (!memory) {
       const mode = sqlite.pragma('journal_mode = WAL', { simple: true });
       if (String(mode).toLowerCase() !== 'wal') throw new SyntheoError('storage', `Could not switch ${path} to WAL mode (got ${String(mode)}).`);
@@ -159,16 +161,19 @@ function ensureSchema(sqlite: Sqlite, path: string): void {
   }
 }
 
+/** Throws for another application's SQLite file: a foreign application_id, or tables but no migrations table. */
+function refuseForeign(sqlite: Sqlite, path: string): boolean {
+  const appId = sqlite.pragma('application_id', { simple: true }) as number;
+  if (appId !== APPLICATION_ID && appId !== 0) throw foreign(path);
+  if (hasTable(sqlite, MIGRATIONS_TABLE)) return true;
+  const tables = sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as { name: string }[];
+  if (tables.length > 0) throw foreign(path, tables.map((t) => t.name));
+  return false;
+}
+
 /** True when nothing is to be applied; throws for a foreign or newer database. */
 function isCurrent(sqlite: Sqlite, path: string, k: KnownMigrations): boolean {
-  const appId = sqlite.pragma('application_id', { simple: true }) as number;
-  const ours = hasTable(sqlite, MIGRATIONS_TABLE);
-  if (appId !== APPLICATION_ID && appId !== 0) throw foreign(path);
-  if (!ours) {
-    const tables = sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as { name: string }[];
-    if (tables.length > 0) throw foreign(path, tables.map((t) => t.name));
-    return false;
-  }
+  if (!refuseForeign(sqlite, path)) return false;
   const state = schemaState(sqlite);
   if (state.latestApplied > k.latest)
     throw new SyntheoError(

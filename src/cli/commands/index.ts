@@ -13,7 +13,13 @@ export interface GroupEntry {
 export const GROUPS: GroupEntry[] = [
   { name: 'mcp', summary: 'Run the MCP server on stdio (what AI assistants spawn)', load: async () => (await import('./mcp.js')).commands },
   { name: 'worker', summary: 'Run the import worker (same as syntheo-worker)', load: async () => (await import('./worker.js')).commands },
+  { name: 'doctor', summary: 'Check the database, the worker and the configured servers', load: async () => (await import('./doctor.js')).commands },
   { name: 'meetings', summary: 'List, show, page through and export meetings', load: async () => (await import('./meetings.js')).commands },
+  { name: 'folders', summary: 'List and create folders', load: async () => (await import('./folders.js')).commands },
+  { name: 'proposals', summary: "Review assistants' proposed edits: show the diff, apply or decline", load: async () => (await import('./proposals.js')).commands },
+  { name: 'imports', summary: 'Import recordings and follow their progress', load: async () => (await import('./imports.js')).commands },
+  { name: 'config', summary: 'Set the transcription and LLM servers and other settings', load: async () => (await import('./config.js')).commands },
   { name: 'load', summary: 'Restore meetings from an export (JSON)', load: async () => (await import('./load.js')).commands },
   { name: 'demo', summary: 'Fill the database with a realistic sample', load: async () => (await import('./demo.js')).commands },
+  { name: 'studio', summary: 'Browse the database with Drizzle Studio', load: async () => (await import('./studio.js')).commands },
 ];

@@ -14,7 +14,7 @@ import type { ProcessingStatus, SummaryStatus } from '../schema/enums.js';
 export const MAX_REQUEST_KEY_BYTES = 200;
 export const MAX_TITLE_LENGTH = 500;
 
-interface ImportRow {
+export interface ImportRow {
   id: string;
   meeting_id: string;
   status: ProcessingStatus;
@@ -33,7 +33,7 @@ interface ImportRow {
   finished_at: string | null;
 }
 
-const IMPORT_COLUMNS = `j.id, j.meeting_id, j.status, j.summary_status, j.error, j.file_path, j.file_format,
+export const IMPORT_COLUMNS = `j.id, j.meeting_id, j.status, j.summary_status, j.error, j.file_path, j.file_format,
   m.title, j.request_key, j.audio_duration_ms, j.chunks_done, j.chunks_total, j.created_at, j.updated_at, j.started_at, j.finished_at`;
 
 export function toRecordingImport(r: ImportRow): RecordingImport {

@@ -1,0 +1,223 @@
+import { accessSync, constants, existsSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import { EXIT, type CommandSpec } from '../framework.js';
+import { paint, relative } from '../text.js';
+import { settingViews } from './config.js';
+import { CONFIG_KEYS, loadConfig, type Config, type ConfigKey } from '../../config.js';
+import { NoDatabaseError, SyntheoError } from '../../errors.js';
+import { schemaState, type SyntheoDb } from '../../db/open.js';
+import { readSettings } from '../../db/queries/settings.js';
+import { latestWorker, HEARTBEAT_FRESH_MS } from '../../db/queries/workers.js';
+import { stmt } from '../../db/statements.js';
+
+/** A configured server that does not answer within this is reported unreachable. */
+export const REACHABLE_TIMEOUT_MS = 2_000;
+
+type Level = 'ok' | 'warn' | 'fail';
+
+export interface Check {
+  name: string;
+  level: Level;
+  message: string;
+  /** What to do about it, when there is something to do. */
+  hint?: string;
+}
+
+interface ServerProbe {
+  url: string;
+  probe: string;
+  reachable: boolean;
+  status?: number;
+  error?: string;
+  ms: number;
+}
+
+/** The URL without user:password, which some people put in it. */
+function safeUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (!u.username && !u.password) return url;
+    u.username = '';
+    u.password = '';
+    return u.toString();
+  } catch {
+    return url;
+  }
+}
+
+/** Any HTTP answer (even 401 or 404) means the server is there; the API key is not sent. */
+async function probe(base: string, path: string): Promise<ServerProbe> {
+  const url = new URL(path, base.endsWith('/') ? base : `${base}/`).toString();
+  const t0 = performance.now();
+  // undici, as the worker's clients: global fetch refuses some ports (9, 6000 ...) that a local server may use.
+  const { request } = await import('undici');
+  try {
+    const response = await request(url, { method: 'GET', signal: AbortSignal.timeout(REACHABLE_TIMEOUT_MS) });
+    await response.body.dump().catch(() => undefined);
+    return { url: safeUrl(base), probe: safeUrl(url), reachable: true, status: response.statusCode, ms: Math.round(performance.now() - t0) };
+  } catch (error) {
+    const e = error as Error & { code?: string };
+    const why = e.name === 'TimeoutError' || e.name === 'AbortError' ? `no answer within ${REACHABLE_TIMEOUT_MS / 1000} s` : (e.code ?? e.message);
+    return { url: safeUrl(base), probe: safeUrl(url), reachable: false, error: why, ms: Math.round(performance.now() - t0) };
+  }
+}
+
+function onPath(command: string, env: NodeJS.ProcessEnv = process.env): string | null {
+  for (const dir of (env.PATH ?? '').split(delimiter)) {
+    if (dir === '') continue;
+    const candidate = join(dir, command);
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // not here
+    }
+  }
+  return null;
+}
+
+const doctor: CommandSpec = {
+  name: 'doctor',
+  summary: 'Check the database, the worker and the configured servers',
+  description:
+    'Check that Syntheo is ready to import recordings: the database and its schema, a worker with a fresh heartbeat,\nthe transcription server (required) and the LLM server reachable within 2 s, ffmpeg for long recordings.\nExit 0 when ready, 1 when not, 3 when there is no database. API keys are never printed.',
+  examples: ['syntheo doctor', 'syntheo --json doctor | jq \'.data.checks[] | select(.level != "ok")\''],
+  async run(ctx) {
+    const path = ctx.dbPath();
+    const checks: Check[] = [];
+    const data: Record<string, unknown> = { database: { path, exists: path === ':memory:' || existsSync(path) } };
+    let db: SyntheoDb | undefined;
+    try {
+      db = ctx.openDb({ create: false });
+    } catch (error) {
+      if (!(error instanceof SyntheoError)) throw error;
+      checks.push({ name: 'database', level: 'fail', message: error.message });
+      return finish(ctx.tty, data, checks, error instanceof NoDatabaseError ? EXIT.noDatabase : EXIT.failed);
+    }
+    const sqlite = db.sqlite;
+    const schema = schemaState(sqlite);
+    const count = (table: string, where = '') => stmt<{ n: number }>(sqlite, `SELECT count(*) AS n FROM ${table} ${where}`).get()!.n;
+    const counts = {
+      meetings: count('meetings'),
+      folders: count('folders'),
+      pending_proposals: count('proposals', "WHERE status = 'pending'"),
+      active_imports: count('recording_imports', "WHERE status NOT IN ('done', 'failed')"),
+    };
+    data.database = { path, exists: true, schema, counts };
+    checks.push({
+      name: 'database',
+      level: 'ok',
+      message: `${path}: schema ${schema.applied}/${schema.known} migrations (latest ${schema.latestKnown}); ${counts.meetings} meetings, ${counts.folders} folders, ${counts.pending_proposals} pending proposals, ${counts.active_imports} imports in progress`,
+    });
+
+    const worker = latestWorker(sqlite);
+    data.worker = worker;
+    if (!worker)
+      checks.push({ name: 'worker', level: 'fail', message: 'No worker is running (none has a heartbeat in this database).', hint: 'Start it with `syntheo-worker` (or `syntheo worker`) and keep it running.' });
+    else
+      checks.push({
+        name: 'worker',
+        level: worker.alive ? 'ok' : 'fail',
+        message: `${worker.alive ? 'Alive' : 'Not running'}: last heartbeat ${relative(Math.max(0, worker.heartbeat_age_ms))} (pid ${worker.pid} on ${worker.hostname}, version ${worker.version})`,
+        hint: worker.alive ? undefined : `A worker counts as alive for ${HEARTBEAT_FRESH_MS / 1000} s after its heartbeat. Start one with \`syntheo-worker\`.`,
+      });
+
+    // Settings are checked one by one, so one bad value does not hide the others.
+    const stored = readSettings(sqlite);
+    const views = settingViews(stored);
+    const bad: string[] = [];
+    for (const v of views) {
+      if (v.secret || v.value === null || v.source === 'default') continue;
+      try {
+        CONFIG_KEYS[v.key as ConfigKey].check(v.value);
+      } catch (error) {
+        bad.push(`${(error as Error).message} (from ${v.source === 'environment' ? v.env : 'the database'})`);
+      }
+    }
+    let config: Config | undefined;
+    if (bad.length) checks.push({ name: 'config', level: 'fail', message: bad.join('\n'), hint: 'Fix it with `syntheo config set KEY VALUE` or the environment variable.' });
+    else config = loadConfig(stored);
+    data.config = views.map(({ key, value, source, secret }) => ({ key, value: value !== null && key.endsWith('.url') ? safeUrl(value) : value, source, secret }));
+
+    const probes: Promise<void>[] = [];
+    if (config) {
+      const t = config.transcription;
+      if (!t.url)
+        checks.push({
+          name: 'transcription',
+          level: 'fail',
+          message: 'No transcription server configured (transcription.url).',
+          hint: 'Set one: `syntheo config set transcription.url http://127.0.0.1:8000` (speaches, whisper.cpp whisper-server, OpenAI, Groq ...).',
+        });
+      else {
+        const slot: Check = { name: 'transcription', level: 'ok', message: '' };
+        checks.push(slot);
+        probes.push(
+          probe(t.url, t.api === 'whisper.cpp' ? '' : 'v1/models').then((p) => {
+            data.transcription = { ...p, api: t.api, model: t.model, api_key_set: t.apiKey !== null };
+            Object.assign(slot, serverCheck('transcription', p, `${t.api} API, model ${t.model}${t.apiKey ? ', API key set' : ''}`));
+          }),
+        );
+      }
+      const l = config.llm;
+      if (!l.url)
+        checks.push({
+          name: 'llm',
+          level: 'warn',
+          message: 'No LLM server configured (llm.url): imports get a transcript but no summary.',
+          hint: 'Set one: `syntheo config set llm.url http://127.0.0.1:11434` and `syntheo config set llm.model MODEL`.',
+        });
+      else {
+        const slot: Check = { name: 'llm', level: 'ok', message: '' };
+        checks.push(slot);
+        probes.push(
+          probe(l.url, 'v1/models').then((p) => {
+            data.llm = { ...p, model: l.model, api_key_set: l.apiKey !== null };
+            Object.assign(slot, serverCheck('llm', p, [l.model ? `model ${l.model}` : '', l.apiKey ? 'API key set' : ''].filter(Boolean).join(', ')));
+            if (p.reachable && !l.model) {
+              slot.level = 'warn';
+              slot.message += ', but llm.model is not set: summaries are skipped (skipped_no_model).';
+              slot.hint = 'Set it: `syntheo config set llm.model MODEL`.';
+            }
+          }),
+        );
+      }
+    }
+    await Promise.all(probes);
+
+    const ffmpeg = onPath('ffmpeg');
+    data.ffmpeg = ffmpeg;
+    checks.push(
+      ffmpeg
+        ? { name: 'ffmpeg', level: 'ok', message: `${ffmpeg} (long recordings are split into chunks)` }
+        : { name: 'ffmpeg', level: 'warn', message: 'ffmpeg is not on PATH: recordings longer than transcription.chunk_seconds or larger than transcription.max_upload_mb will fail.', hint: 'Install it (apt install ffmpeg, brew install ffmpeg).' },
+    );
+    return finish(ctx.tty, data, checks, checks.some((c) => c.level === 'fail') ? EXIT.failed : EXIT.ok);
+  },
+};
+
+function serverCheck(name: string, p: ServerProbe, details: string): Omit<Check, 'name'> {
+  if (p.reachable) return { level: 'ok', message: `${p.url} answers (HTTP ${p.status} in ${p.ms} ms)${details ? `; ${details}` : ''}` };
+  return {
+    level: 'fail',
+    message: `${p.url} is unreachable (${p.error}).`,
+    hint: `Start the ${name === 'llm' ? 'LLM' : 'transcription'} server, or fix the URL with \`syntheo config set ${name}.url URL\`.`,
+  };
+}
+
+const MARK: Record<Level, string> = { ok: '✓', warn: '!', fail: '✗' };
+
+function finish(tty: boolean, data: Record<string, unknown>, checks: Check[], exitCode: number) {
+  const c = paint(tty);
+  const colour = { ok: c.green, warn: c.yellow, fail: c.red };
+  const ready = exitCode === EXIT.ok;
+  const lines = checks.map((k) => {
+    const [first, ...rest] = k.message.split('\n');
+    const head = `${colour[k.level](MARK[k.level])} ${k.name.padEnd(13)} ${first}`;
+    return [head, ...rest.map((r) => `${' '.repeat(16)}${r}`), ...(k.hint ? [`${' '.repeat(16)}${c.dim(k.hint)}`] : [])].join('\n');
+  });
+  lines.push('', ready ? c.green('Ready.') : c.red('Not ready: fix the ✗ lines above.'));
+  return { data: { ready, ...data, checks }, text: lines.join('\n'), exitCode };
+}
+
+export const commands: CommandSpec[] = [doctor];

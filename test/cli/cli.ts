@@ -1,0 +1,105 @@
+// Runs the BUILT CLI (`npm run build` first) as a person or a script would, on a temp database.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { tempDir } from '../support/db.js';
+import type { Sqlite } from '../../src/db/open.js';
+
+export const CLI = fileURLToPath(new URL('../../dist/src/cli/main.js', import.meta.url));
+
+if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` before the CLI tests.`);
+
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunOptions {
+  env?: Record<string, string | undefined>;
+  input?: string;
+  cwd?: string;
+}
+
+/** An environment without the caller's Syntheo settings, and a private XDG home so no real database is touched. */
+export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('SYNTHEO_') && k !== 'NO_COLOR' && k !== 'FORCE_COLOR') env[k] = v;
+  env.XDG_DATA_HOME = isolatedHome;
+  for (const [k, v] of Object.entries(extra)) {
+    if (v === undefined) delete env[k];
+    else env[k] = v;
+  }
+  return env;
+}
+
+const isolatedHome = tempDir('syntheo-xdg-').dir;
+
+export function start(args: string[], options: RunOptions = {}): ChildProcess & { result: Promise<RunResult> } {
+  const child = spawn(process.execPath, [CLI, ...args], { env: cleanEnv(options.env), cwd: options.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  child.stdin.end(options.input ?? '');
+  const result = new Promise<RunResult>((resolvePromise, reject) => {
+    child.once('error', reject);
+    child.once('close', (code, signal) => resolvePromise({ code: code ?? (signal ? 128 : -1), stdout, stderr }));
+  });
+  return Object.assign(child, { result });
+}
+
+/** Async on purpose: tests serve HTTP from this process while the CLI runs. */
+export function run(args: string[], options: RunOptions = {}): Promise<RunResult> {
+  return start(args, options).result;
+}
+
+/** `syntheo --db DB --json ...`, parsed. */
+export async function runJson<T = any>(db: string, args: string[], options: RunOptions = {}): Promise<{ code: number; body: T; stderr: string }> {
+  const r = await run(['--db', db, '--json', ...args], options);
+  let body: T;
+  try {
+    body = JSON.parse(r.stdout) as T;
+  } catch {
+    throw new Error(`stdout is not one JSON document (exit ${r.code}):\n${r.stdout}\nstderr:\n${r.stderr}`);
+  }
+  return { code: r.code, body, stderr: r.stderr };
+}
+
+/** A 1-second 16 kHz mono 16-bit PCM WAV of silence: RIFF header + data. */
+export function writeWav(path: string, seconds = 1): string {
+  const rate = 16_000;
+  const data = Buffer.alloc(rate * 2 * seconds);
+  const header = Buffer.alloc(44);
+  header.write('RIFF', 0);
+  header.writeUInt32LE(36 + data.length, 4);
+  header.write('WAVE', 8);
+  header.write('fmt ', 12);
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(1, 20); // PCM
+  header.writeUInt16LE(1, 22); // mono
+  header.writeUInt32LE(rate, 24);
+  header.writeUInt32LE(rate * 2, 28);
+  header.writeUInt16LE(2, 32);
+  header.writeUInt16LE(16, 34);
+  header.write('data', 36);
+  header.writeUInt32LE(data.length, 40);
+  writeFileSync(path, Buffer.concat([header, data]));
+  return path;
+}
+
+export function dbIn(dir: string, name = 'syntheo.db'): string {
+  return join(dir, name);
+}
+
+/** A stack trace line, which no user-facing output may contain. */
+export const STACK_LINE = /^\s+at .+\(.+:\d+:\d+\)$/m;
+
+/** A worker row with a heartbeat `ageMs` old: what a running `syntheo-worker` keeps fresh. */
+export function fakeWorker(sqlite: Sqlite, ageMs = 0): void {
+  const at = new Date(Date.now() - ageMs).toISOString();
+  sqlite
+    .prepare('INSERT INTO workers (id, hostname, pid, version, concurrency, started_at, heartbeat_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+    .run(`wrk_test${Math.random().toString(36).slice(2, 10)}`, 'testhost', 4242, '0.1.0', 2, at, at);
+}
