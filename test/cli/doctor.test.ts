@@ -5,6 +5,12 @@ import type { AddressInfo } from 'node:net';
 import { fakeWorker, run, runJson } from './cli.js';
 import { openTestDb } from '../support/db.js';
 import { writeSetting } from '../../src/db/queries/settings.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { MIGRATIONS_DIR } from '../../src/package.js';
+
+const journal = JSON.parse(readFileSync(join(MIGRATIONS_DIR, 'meta', '_journal.json'), 'utf8')) as { entries: { tag: string }[] };
+const schemaLine = `schema ${journal.entries.length}/${journal.entries.length} migrations (latest ${journal.entries.at(-1)!.tag})`;
 
 // Stand-ins for the transcription and LLM servers: real HTTP on 127.0.0.1.
 let server: Server;
@@ -52,7 +58,7 @@ describe('doctor', () => {
     writeSetting(db.sqlite, 'transcription.url', serverUrl);
     const r = await run(['--db', db.path, 'doctor']);
     expect(r.code).toBe(0);
-    expect(line(r.stdout, 'database')).toBe(`✓ database      ${db.path}: schema 1/1 migrations (latest 0000_init); 0 meetings, 0 folders, 0 pending proposals, 0 imports in progress`);
+    expect(line(r.stdout, 'database')).toBe(`✓ database      ${db.path}: ${schemaLine}; 0 meetings, 0 folders, 0 pending proposals, 0 imports in progress`);
     expect(line(r.stdout, 'worker')).toMatch(/^✓ worker        Alive: last heartbeat \d+ s ago \(pid 4242 on testhost, version 0\.1\.0\)$/);
     expect(line(r.stdout, 'transcription')).toMatch(new RegExp(`^✓ transcription ${serverUrl} answers \\(HTTP 200 in \\d+ ms\\); openai API, model whisper-1$`));
     expect(line(r.stdout, 'llm')).toBe('! llm           No LLM server configured (llm.url): imports get a transcript but no summary.');
