@@ -1,12 +1,18 @@
-import BetterSqlite3 from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { NoDatabaseError, SyntheoError, toSyntheoError } from '../errors.js';
 import { MIGRATIONS_DIR, packageVersion } from '../package.js';
 
 export type Sqlite = BetterSqlite3.Database;
+
+// Loaded on the first open, not at import: `syntheo mcp` answers initialize and server/discover without it (~15-25 ms).
+const require = createRequire(import.meta.url);
+let driver: typeof BetterSqlite3 | undefined;
+const loadDriver = (): typeof BetterSqlite3 => (driver ??= require('better-sqlite3') as typeof BetterSqlite3);
 
 /** `PRAGMA application_id` of every Syntheo database ('SYNT'): tells ours from another app's SQLite file. */
 export const APPLICATION_ID = 0x53594e54;
@@ -49,7 +55,8 @@ export function openDatabase(path: string, options: OpenOptions): SyntheoDb {
 
   let sqlite: Sqlite;
   try {
-    sqlite = new BetterSqlite3(path, { fileMustExist: !memory });
+    const Driver = loadDriver();
+    sqlite = new Driver(path, { fileMustExist: !memory });
   } catch (error) {
     throw openFailure(path, error);
   }

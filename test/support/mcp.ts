@@ -1,0 +1,86 @@
+// Spawns the BUILT CLI (`node dist/src/cli/main.js mcp --db PATH`) and connects the SDK's own clients:
+// v2 in modern mode (2026-07-28), v2 in legacy mode (initialize), and the v1 SDK client.
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport as V1StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+
+/** The built CLI, found from this file, so tests do not depend on the working directory. */
+export const CLI_PATH = fileURLToPath(new URL('../../dist/src/cli/main.js', import.meta.url));
+export const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+export function assertBuilt(): void {
+  if (!existsSync(CLI_PATH)) throw new Error(`${CLI_PATH} is missing: run \`npm run build\` first (npm test does).`);
+}
+
+export interface SpawnOptions {
+  /** Extra arguments after `mcp --db PATH`, e.g. ['--log-level', 'debug']. */
+  args?: string[];
+  env?: Record<string, string>;
+  clientInfo?: { name: string; version: string };
+}
+
+export function serverArgs(dbPath: string, args: string[] = []): string[] {
+  return [CLI_PATH, 'mcp', '--db', dbPath, ...args];
+}
+
+function childEnv(extra?: Record<string, string>): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
+  delete env.SYNTHEO_DB;
+  delete env.SYNTHEO_LOG_LEVEL;
+  return { ...env, ...extra };
+}
+
+export interface Connected<C> {
+  client: C;
+  /** What the server wrote on stderr so far (logs). */
+  stderr(): string;
+  close(): Promise<void>;
+}
+
+function collect(stream: NodeJS.ReadableStream | null): () => string {
+  let text = '';
+  stream?.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+  return () => text;
+}
+
+export type V2Mode = 'modern' | 'legacy';
+
+/**
+ * A v2 client: `modern` negotiates 2026-07-28 through server/discover (versionNegotiation auto);
+ * `legacy` runs initialize, at `protocolVersion` when given (2025-11-25 by default).
+ */
+export async function connectV2(dbPath: string, mode: V2Mode, options: SpawnOptions & { protocolVersion?: string } = {}): Promise<Connected<Client>> {
+  assertBuilt();
+  const transport = new StdioClientTransport({ command: process.execPath, args: serverArgs(dbPath, options.args), env: childEnv(options.env), stderr: 'pipe' });
+  const stderr = collect(transport.stderr as NodeJS.ReadableStream | null);
+  const client = new Client(options.clientInfo ?? { name: `syntheo-test-${mode}`, version: '1.0.0' }, {
+    ...(mode === 'modern' ? { versionNegotiation: { mode: 'auto' as const } } : {}),
+    ...(options.protocolVersion ? { supportedProtocolVersions: [options.protocolVersion] } : {}),
+  });
+  await client.connect(transport);
+  return { client, stderr, close: () => client.close() };
+}
+
+export async function connectV1(dbPath: string, options: SpawnOptions = {}): Promise<Connected<V1Client>> {
+  assertBuilt();
+  const transport = new V1StdioClientTransport({ command: process.execPath, args: serverArgs(dbPath, options.args), env: childEnv(options.env), stderr: 'pipe' });
+  const stderr = collect(transport.stderr as NodeJS.ReadableStream | null);
+  const client = new V1Client(options.clientInfo ?? { name: 'syntheo-test-v1', version: '1.0.0' });
+  await client.connect(transport);
+  return { client, stderr, close: () => client.close() };
+}
+
+/** The JSON-RPC error code of a rejected call (v1 McpError and v2 ProtocolError both carry `code`). */
+export async function errorOf(promise: Promise<unknown>): Promise<{ code: number; message: string }> {
+  try {
+    await promise;
+  } catch (error) {
+    const { code, message } = error as { code: number; message: string };
+    return { code, message };
+  }
+  throw new Error('Expected the call to fail with a JSON-RPC error, but it succeeded.');
+}
