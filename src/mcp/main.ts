@@ -13,12 +13,14 @@ export interface McpServerOptions {
  */
 export async function runMcpServer({ dbPath, logger }: McpServerOptions): Promise<void> {
   keepStdoutForJsonRpc();
-  const [{ serveStdio }, { createServerFactory }, { LazyDatabase }] = await Promise.all([
+  const [{ serveStdio }, { createServerFactory }, { LazyDatabase }, { PreparingStdioTransport }] = await Promise.all([
     import('@modelcontextprotocol/server/stdio'),
     import('./server.js'),
     import('./database.js'),
+    import('./transport.js'),
   ]);
   const db = new LazyDatabase(dbPath, logger);
+  const { factory, loadSurface } = createServerFactory({ db, logger });
 
   // A bad request or a bug in one handler must not take the server down with it.
   const onRejection = (reason: unknown) => logger.error({ err: reason }, 'unhandled rejection');
@@ -30,9 +32,8 @@ export async function runMcpServer({ dbPath, logger }: McpServerOptions): Promis
     process.stdin.once('end', resolve);
     process.stdin.once('close', resolve);
   });
-  const handle = serveStdio(createServerFactory({ db, logger }), {
-    onerror: (error) => logger.debug({ err: error }, 'protocol'),
-  });
+  const transport = new PreparingStdioTransport(loadSurface, (error) => logger.error({ err: error }, 'cannot load the tools'));
+  const handle = serveStdio(factory, { transport, onerror: (error) => logger.debug({ err: error }, 'protocol') });
   logger.info({ db: dbPath, pid: process.pid }, 'syntheo mcp ready');
 
   await closed;

@@ -18,6 +18,9 @@ export function offsetParam(description = 'Number of results to skip (from pagin
   return v.optional(v.pipe(v.number(), v.metadata({ type: 'integer' }), v.description(description), v.transform((n: number) => clampOffset(n))), 0);
 }
 
+/** list_proposals' status filter (the same list as PROPOSAL_STATUS_FILTERS in queries/proposals, which loads lazily). */
+export const PROPOSAL_STATUS_FILTERS = [...PROPOSAL_STATUSES, 'all'] as const;
+
 export const requiredString = (description: string) => v.pipe(v.string(), v.description(description));
 export const optionalString = (description: string) => v.optional(v.pipe(v.string(), v.description(description)));
 

@@ -9,7 +9,9 @@ export interface ToolContext {
 
 /**
  * One MCP tool: its schemas (Valibot; the dispatcher validates `input` once) and a thin handler that
- * calls a query with the database first and returns the structuredContent.
+ * calls a query with the database first and returns the structuredContent. Handlers import their query
+ * module when first called: every client spawns `syntheo mcp` (modern ones twice), and initialize,
+ * server/discover and tools/list need the schemas only.
  */
 export interface ToolDefinition<I extends v.GenericSchema = v.GenericSchema, O extends v.GenericSchema = v.GenericSchema> {
   readonly name: string;

@@ -1,7 +1,9 @@
 import * as v from 'valibot';
-import { declineProposalOrThrow } from '../../db/queries/proposals.js';
 import { ProposalDetailSchema, proposalIdParam } from '../schema.js';
 import { STAGES_CHANGE, defineTool } from '../tool.js';
+
+// The query module loads with the first call, not at start-up (see ToolDefinition).
+const queries = () => import('../../db/queries/proposals.js');
 
 export const declineProposalTool = defineTool({
   name: 'decline_proposal',
@@ -12,5 +14,5 @@ export const declineProposalTool = defineTool({
   input: v.object({ proposal_id: proposalIdParam }),
   output: ProposalDetailSchema,
   annotations: STAGES_CHANGE,
-  handler: (sqlite, a) => declineProposalOrThrow(sqlite, a.proposal_id),
+  handler: async (sqlite, a) => (await queries()).declineProposalOrThrow(sqlite, a.proposal_id),
 });

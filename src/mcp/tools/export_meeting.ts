@@ -1,7 +1,9 @@
 import * as v from 'valibot';
-import { exportMeetingOrThrow } from '../../db/queries/export.js';
 import { ExportSchema, meetingIdParam } from '../schema.js';
 import { READ_ONLY, defineTool } from '../tool.js';
+
+// The query module loads with the first call, not at start-up (see ToolDefinition).
+const queries = () => import('../../db/queries/export.js');
 
 export const exportMeetingTool = defineTool({
   name: 'export_meeting',
@@ -13,5 +15,5 @@ export const exportMeetingTool = defineTool({
   input: v.object({ meeting_id: meetingIdParam }),
   output: ExportSchema,
   annotations: READ_ONLY,
-  handler: (sqlite, a) => exportMeetingOrThrow(sqlite, a.meeting_id),
+  handler: async (sqlite, a) => (await queries()).exportMeetingOrThrow(sqlite, a.meeting_id),
 });

@@ -1,7 +1,9 @@
 import * as v from 'valibot';
-import { getMeetingOrThrow } from '../../db/queries/meetings.js';
 import { MeetingDetailSchema, meetingIdParam } from '../schema.js';
 import { READ_ONLY, defineTool } from '../tool.js';
+
+// The query module loads with the first call, not at start-up (see ToolDefinition).
+const queries = () => import('../../db/queries/meetings.js');
 
 export const getMeetingTool = defineTool({
   name: 'get_meeting',
@@ -13,5 +15,5 @@ export const getMeetingTool = defineTool({
   input: v.object({ meeting_id: meetingIdParam }),
   output: MeetingDetailSchema,
   annotations: READ_ONLY,
-  handler: (sqlite, a) => getMeetingOrThrow(sqlite, a.meeting_id),
+  handler: async (sqlite, a) => (await queries()).getMeetingOrThrow(sqlite, a.meeting_id),
 });

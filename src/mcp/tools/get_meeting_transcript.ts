@@ -1,8 +1,10 @@
 import * as v from 'valibot';
 import { PAGE_RULES } from '../../db/queries/pagination.js';
-import { getTranscriptPageOrThrow } from '../../db/queries/transcripts.js';
 import { TranscriptPageSchema, limitParam, meetingIdParam, offsetParam } from '../schema.js';
 import { READ_ONLY, defineTool } from '../tool.js';
+
+// The query module loads with the first call, not at start-up (see ToolDefinition).
+const queries = () => import('../../db/queries/transcripts.js');
 
 export const getMeetingTranscriptTool = defineTool({
   name: 'get_meeting_transcript',
@@ -18,5 +20,5 @@ export const getMeetingTranscriptTool = defineTool({
   }),
   output: TranscriptPageSchema,
   annotations: READ_ONLY,
-  handler: (sqlite, a) => getTranscriptPageOrThrow(sqlite, a.meeting_id, { limit: a.limit, offset: a.offset }),
+  handler: async (sqlite, a) => (await queries()).getTranscriptPageOrThrow(sqlite, a.meeting_id, { limit: a.limit, offset: a.offset }),
 });

@@ -1,7 +1,9 @@
 import * as v from 'valibot';
-import { getProposalOrThrow } from '../../db/queries/proposals.js';
 import { ProposalDetailSchema, proposalIdParam } from '../schema.js';
 import { READ_ONLY, defineTool } from '../tool.js';
+
+// The query module loads with the first call, not at start-up (see ToolDefinition).
+const queries = () => import('../../db/queries/proposals.js');
 
 export const getProposalTool = defineTool({
   name: 'get_proposal',
@@ -12,5 +14,5 @@ export const getProposalTool = defineTool({
   input: v.object({ proposal_id: proposalIdParam }),
   output: ProposalDetailSchema,
   annotations: READ_ONLY,
-  handler: (sqlite, a) => getProposalOrThrow(sqlite, a.proposal_id),
+  handler: async (sqlite, a) => (await queries()).getProposalOrThrow(sqlite, a.proposal_id),
 });

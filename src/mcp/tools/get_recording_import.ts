@@ -1,7 +1,9 @@
 import * as v from 'valibot';
-import { getImportOrThrow } from '../../db/queries/imports.js';
 import { RecordingImportSchema, requiredString } from '../schema.js';
 import { READ_ONLY, defineTool } from '../tool.js';
+
+// The query module loads with the first call, not at start-up (see ToolDefinition).
+const queries = () => import('../../db/queries/imports.js');
 
 export const getRecordingImportTool = defineTool({
   name: 'get_recording_import',
@@ -13,5 +15,5 @@ export const getRecordingImportTool = defineTool({
   input: v.object({ job_id: requiredString('The job_id (job_...) returned by import_recording.') }),
   output: RecordingImportSchema,
   annotations: READ_ONLY,
-  handler: (sqlite, a) => getImportOrThrow(sqlite, a.job_id),
+  handler: async (sqlite, a) => (await queries()).getImportOrThrow(sqlite, a.job_id),
 });

@@ -1,8 +1,10 @@
 import * as v from 'valibot';
-import { seriesHistoryOrThrow } from '../../db/queries/meetings.js';
 import { PAGE_RULES } from '../../db/queries/pagination.js';
 import { MeetingListItemSchema, PaginationSchema, SeriesRefSchema, limitParam, meetingIdParam, offsetParam } from '../schema.js';
 import { READ_ONLY, defineTool } from '../tool.js';
+
+// The query module loads with the first call, not at start-up (see ToolDefinition).
+const queries = () => import('../../db/queries/meetings.js');
 
 export const getRecurringMeetingHistoryTool = defineTool({
   name: 'get_recurring_meeting_history',
@@ -17,5 +19,5 @@ export const getRecurringMeetingHistoryTool = defineTool({
   }),
   output: v.object({ meeting_id: v.string(), series: v.nullable(SeriesRefSchema), meetings: v.array(MeetingListItemSchema), pagination: PaginationSchema }),
   annotations: READ_ONLY,
-  handler: (sqlite, a) => seriesHistoryOrThrow(sqlite, a.meeting_id, { limit: a.limit, offset: a.offset }),
+  handler: async (sqlite, a) => (await queries()).seriesHistoryOrThrow(sqlite, a.meeting_id, { limit: a.limit, offset: a.offset }),
 });

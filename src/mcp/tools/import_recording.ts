@@ -1,7 +1,9 @@
 import * as v from 'valibot';
-import { enqueueImport } from '../../db/queries/imports.js';
 import { RecordingImportSchema, optionalString, requiredString } from '../schema.js';
 import { STAGES_CHANGE, defineTool } from '../tool.js';
+
+// The query module loads with the first call, not at start-up (see ToolDefinition).
+const queries = () => import('../../db/queries/imports.js');
 
 export const importRecordingTool = defineTool({
   name: 'import_recording',
@@ -20,5 +22,5 @@ export const importRecordingTool = defineTool({
   }),
   output: RecordingImportSchema,
   annotations: STAGES_CHANGE,
-  handler: (sqlite, a) => enqueueImport(sqlite, { filePath: a.file_path, title: a.title, folderPath: a.folder_path, requestKey: a.request_key }),
+  handler: async (sqlite, a) => (await queries()).enqueueImport(sqlite, { filePath: a.file_path, title: a.title, folderPath: a.folder_path, requestKey: a.request_key }),
 });

@@ -1,8 +1,10 @@
 import * as v from 'valibot';
-import { listFolders } from '../../db/queries/folders.js';
 import { PAGE_RULES } from '../../db/queries/pagination.js';
 import { FolderSchema, PaginationSchema, limitParam, offsetParam, optionalString } from '../schema.js';
 import { READ_ONLY, defineTool } from '../tool.js';
+
+// The query module loads with the first call, not at start-up (see ToolDefinition).
+const queries = () => import('../../db/queries/folders.js');
 
 export const listFoldersTool = defineTool({
   name: 'list_folders',
@@ -18,5 +20,5 @@ export const listFoldersTool = defineTool({
   }),
   output: v.object({ folders: v.array(FolderSchema), pagination: PaginationSchema }),
   annotations: READ_ONLY,
-  handler: (sqlite, a) => listFolders(sqlite, { query: a.query }, { limit: a.limit, offset: a.offset }),
+  handler: async (sqlite, a) => (await queries()).listFolders(sqlite, { query: a.query }, { limit: a.limit, offset: a.offset }),
 });

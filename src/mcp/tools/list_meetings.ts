@@ -1,8 +1,10 @@
 import * as v from 'valibot';
-import { listMeetings } from '../../db/queries/meetings.js';
 import { PAGE_RULES } from '../../db/queries/pagination.js';
 import { MeetingListItemSchema, PaginationSchema, limitParam, offsetParam, optionalString } from '../schema.js';
 import { READ_ONLY, defineTool } from '../tool.js';
+
+// The query module loads with the first call, not at start-up (see ToolDefinition).
+const queries = () => import('../../db/queries/meetings.js');
 
 export const listMeetingsTool = defineTool({
   name: 'list_meetings',
@@ -24,6 +26,6 @@ export const listMeetingsTool = defineTool({
   }),
   output: v.object({ meetings: v.array(MeetingListItemSchema), pagination: PaginationSchema }),
   annotations: READ_ONLY,
-  handler: (sqlite, a) =>
-    listMeetings(sqlite, { query: a.query, seriesId: a.series_id, folderPath: a.folder_path, from: a.from, to: a.to, participant: a.participant }, { limit: a.limit, offset: a.offset }),
+  handler: async (sqlite, a) =>
+    (await queries()).listMeetings(sqlite, { query: a.query, seriesId: a.series_id, folderPath: a.folder_path, from: a.from, to: a.to, participant: a.participant }, { limit: a.limit, offset: a.offset }),
 });

@@ -1,8 +1,10 @@
 import * as v from 'valibot';
 import { PAGE_RULES } from '../../db/queries/pagination.js';
-import { PROPOSAL_STATUS_FILTERS, listProposals } from '../../db/queries/proposals.js';
-import { PaginationSchema, ProposalItemSchema, limitParam, offsetParam, optionalString } from '../schema.js';
+import { PROPOSAL_STATUS_FILTERS, PaginationSchema, ProposalItemSchema, limitParam, offsetParam, optionalString } from '../schema.js';
 import { READ_ONLY, defineTool } from '../tool.js';
+
+// The query module loads with the first call, not at start-up (see ToolDefinition).
+const queries = () => import('../../db/queries/proposals.js');
 
 export const listProposalsTool = defineTool({
   name: 'list_proposals',
@@ -18,5 +20,5 @@ export const listProposalsTool = defineTool({
   }),
   output: v.object({ proposals: v.array(ProposalItemSchema), pagination: PaginationSchema }),
   annotations: READ_ONLY,
-  handler: (sqlite, a) => listProposals(sqlite, { meetingId: a.meeting_id, status: a.status }, { limit: a.limit, offset: a.offset }),
+  handler: async (sqlite, a) => (await queries()).listProposals(sqlite, { meetingId: a.meeting_id, status: a.status }, { limit: a.limit, offset: a.offset }),
 });

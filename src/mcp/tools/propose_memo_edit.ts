@@ -1,7 +1,9 @@
 import * as v from 'valibot';
-import { proposeMemoEdit } from '../../db/queries/proposals.js';
 import { ProposalDetailSchema, meetingIdParam, requiredString } from '../schema.js';
 import { STAGES_CHANGE, defineTool } from '../tool.js';
+
+// The query module loads with the first call, not at start-up (see ToolDefinition).
+const queries = () => import('../../db/queries/proposals.js');
 
 export const proposeMemoEditTool = defineTool({
   name: 'propose_memo_edit',
@@ -16,5 +18,5 @@ export const proposeMemoEditTool = defineTool({
   }),
   output: ProposalDetailSchema,
   annotations: STAGES_CHANGE,
-  handler: (sqlite, a, ctx) => proposeMemoEdit(sqlite, { meetingId: a.meeting_id, content: a.content, proposedBy: ctx.client }),
+  handler: async (sqlite, a, ctx) => (await queries()).proposeMemoEdit(sqlite, { meetingId: a.meeting_id, content: a.content, proposedBy: ctx.client }),
 });

@@ -1,7 +1,9 @@
 import * as v from 'valibot';
-import { proposeSummaryEdit } from '../../db/queries/proposals.js';
 import { ProposalDetailSchema, meetingIdParam, optionalString, requiredString } from '../schema.js';
 import { STAGES_CHANGE, defineTool } from '../tool.js';
+
+// The query module loads with the first call, not at start-up (see ToolDefinition).
+const queries = () => import('../../db/queries/proposals.js');
 
 export const proposeSummaryEditTool = defineTool({
   name: 'propose_summary_edit',
@@ -17,5 +19,5 @@ export const proposeSummaryEditTool = defineTool({
   }),
   output: ProposalDetailSchema,
   annotations: STAGES_CHANGE,
-  handler: (sqlite, a, ctx) => proposeSummaryEdit(sqlite, { meetingId: a.meeting_id, content: a.content, targetId: a.target_id, proposedBy: ctx.client }),
+  handler: async (sqlite, a, ctx) => (await queries()).proposeSummaryEdit(sqlite, { meetingId: a.meeting_id, content: a.content, targetId: a.target_id, proposedBy: ctx.client }),
 });
