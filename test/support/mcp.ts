@@ -84,3 +84,34 @@ export async function errorOf(promise: Promise<unknown>): Promise<{ code: number
   }
   throw new Error('Expected the call to fail with a JSON-RPC error, but it succeeded.');
 }
+
+/** Anything with the SDK's callTool (v1 and v2 clients). */
+export interface ToolCaller {
+  callTool(params: { name: string; arguments?: Record<string, unknown> }): Promise<unknown>;
+}
+
+interface ToolResultShape {
+  content?: { type: string; text?: string }[];
+  structuredContent?: unknown;
+  isError?: boolean;
+}
+
+/**
+ * Calls a tool and returns its structuredContent, after checking what every result must carry:
+ * no isError, and one text block holding the same JSON.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read fields freely
+export async function call<T = any>(client: ToolCaller, name: string, args: Record<string, unknown> = {}): Promise<T> {
+  const result = (await client.callTool({ name, arguments: args })) as ToolResultShape;
+  if (result.isError) throw new Error(`${name} returned isError: ${JSON.stringify(result.content)}`);
+  const texts = (result.content ?? []).filter((c) => c.type === 'text');
+  if (texts.length !== 1) throw new Error(`${name}: expected one text block, got ${texts.length}`);
+  if (JSON.stringify(JSON.parse(texts[0]!.text!)) !== JSON.stringify(result.structuredContent))
+    throw new Error(`${name}: the text block is not the same JSON as structuredContent`);
+  return result.structuredContent as T;
+}
+
+/** The JSON-RPC error of a tool call that must fail. */
+export function callError(client: ToolCaller, name: string, args: Record<string, unknown> = {}): Promise<{ code: number; message: string }> {
+  return errorOf(client.callTool({ name, arguments: args }));
+}
