@@ -115,3 +115,33 @@ export async function call<T = any>(client: ToolCaller, name: string, args: Reco
 export function callError(client: ToolCaller, name: string, args: Record<string, unknown> = {}): Promise<{ code: number; message: string }> {
   return errorOf(client.callTool({ name, arguments: args }));
 }
+
+/**
+ * The reference's clamps on a paged tool, checked on what comes back: limit 0 and -5 become 1, 201 and
+ * 501 and 10^9 stop at `max`, 2.7 is truncated; offset -5 becomes 0 and 10^9 gives an empty last page.
+ * `items` names the array of the result; at least `max + 1` items must match `args`.
+ */
+export async function checkClamps(client: ToolCaller, tool: string, args: Record<string, unknown>, items: string, max: number): Promise<void> {
+  const page = async (extra: Record<string, unknown>) => {
+    const out = await call(client, tool, { ...args, ...extra });
+    return { pagination: out.pagination as { offset: number; limit: number; returned: number; total: number; next_offset?: number }, count: (out[items] as unknown[]).length };
+  };
+  const cases: [number, number][] = [
+    [0, 1],
+    [-5, 1],
+    [201, Math.min(201, max)],
+    [501, Math.min(501, max)],
+    [1e9, max],
+    [2.7, 2],
+  ];
+  for (const [limit, expected] of cases) {
+    const { pagination, count } = await page({ limit });
+    if (pagination.limit !== expected || count !== expected || pagination.returned !== expected || pagination.next_offset !== expected)
+      throw new Error(`${tool} limit ${limit}: expected ${expected} items (next_offset ${expected}), got ${JSON.stringify(pagination)} with ${count} items`);
+  }
+  const negative = await page({ offset: -5, limit: 3 });
+  if (negative.pagination.offset !== 0 || negative.pagination.next_offset !== 3) throw new Error(`${tool} offset -5: ${JSON.stringify(negative.pagination)}`);
+  const beyond = await page({ offset: 1e9 });
+  if (beyond.pagination.offset !== 1e9 || beyond.count !== 0 || beyond.pagination.returned !== 0 || 'next_offset' in beyond.pagination || beyond.pagination.total <= max)
+    throw new Error(`${tool} offset 10^9: ${JSON.stringify(beyond.pagination)}`);
+}
