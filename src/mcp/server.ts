@@ -42,11 +42,14 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
     return server;
   };
 
-  const loadSurface = (): Promise<void> =>
-    (loading ??= import('./surface.js').then(({ installSurface }) => {
+  const loadSurface = (): Promise<void> => {
+    const started = performance.now();
+    return (loading ??= import('./surface.js').then(({ installSurface }) => {
       install = (server) => installSurface(server, deps);
       for (const server of waiting.splice(0)) install(server);
+      deps.logger.debug({ ms: Math.round(performance.now() - started) }, 'tools and resources loaded');
     }));
+  };
 
   return { factory, loadSurface };
 }
