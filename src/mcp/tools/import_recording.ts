@@ -22,5 +22,9 @@ export const importRecordingTool = defineTool({
   }),
   output: RecordingImportSchema,
   annotations: STAGES_CHANGE,
-  handler: async (sqlite, a) => (await queries()).enqueueImport(sqlite, { filePath: a.file_path, title: a.title, folderPath: a.folder_path, requestKey: a.request_key }),
+  // The same path as `syntheo imports add`: file checks, the worker heartbeat, one transaction.
+  handler: async (sqlite, a) => {
+    const request = { filePath: a.file_path, title: a.title, folderPath: a.folder_path, requestKey: a.request_key };
+    return (await queries()).enqueueImport(sqlite, request);
+  },
 });

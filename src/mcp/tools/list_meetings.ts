@@ -26,6 +26,8 @@ export const listMeetingsTool = defineTool({
   }),
   output: v.object({ meetings: v.array(MeetingListItemSchema), pagination: PaginationSchema }),
   annotations: READ_ONLY,
-  handler: async (sqlite, a) =>
-    (await queries()).listMeetings(sqlite, { query: a.query, seriesId: a.series_id, folderPath: a.folder_path, from: a.from, to: a.to, participant: a.participant }, { limit: a.limit, offset: a.offset }),
+  handler: async (sqlite, a) => {
+    const filter = { query: a.query, seriesId: a.series_id, folderPath: a.folder_path, from: a.from, to: a.to, participant: a.participant };
+    return (await queries()).listMeetings(sqlite, filter, { limit: a.limit, offset: a.offset });
+  },
 });

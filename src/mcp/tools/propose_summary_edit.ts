@@ -19,5 +19,8 @@ export const proposeSummaryEditTool = defineTool({
   }),
   output: ProposalDetailSchema,
   annotations: STAGES_CHANGE,
-  handler: async (sqlite, a, ctx) => (await queries()).proposeSummaryEdit(sqlite, { meetingId: a.meeting_id, content: a.content, targetId: a.target_id, proposedBy: ctx.client }),
+  handler: async (sqlite, a, ctx) => {
+    const request = { meetingId: a.meeting_id, content: a.content, targetId: a.target_id, proposedBy: ctx.client };
+    return (await queries()).proposeSummaryEdit(sqlite, request);
+  },
 });
