@@ -1,6 +1,7 @@
 // Spawns the BUILT CLI (`node dist/src/cli/main.js mcp --db PATH`) and connects the SDK's own clients:
 // v2 in modern mode (2026-07-28), v2 in legacy mode (initialize), and the v1 SDK client.
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
@@ -11,8 +12,23 @@ import { StdioClientTransport as V1StdioClientTransport } from '@modelcontextpro
 export const CLI_PATH = fileURLToPath(new URL('../../dist/src/cli/main.js', import.meta.url));
 export const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
+/** Fails early when dist/ is missing or older than src/: the tests spawn the build, not the sources. */
 export function assertBuilt(): void {
   if (!existsSync(CLI_PATH)) throw new Error(`${CLI_PATH} is missing: run \`npm run build\` first (npm test does).`);
+  const built = statSync(CLI_PATH).mtimeMs;
+  const stale = newerThan(join(PACKAGE_ROOT, 'src'), built);
+  if (stale) throw new Error(`${stale} changed after the last build: run \`npm run build\` first (npm test does).`);
+}
+
+function newerThan(dir: string, time: number): string | undefined {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) {
+      const found = newerThan(path, time);
+      if (found) return found;
+    } else if (entry.name.endsWith('.ts') && statSync(path).mtimeMs > time) return path;
+  }
+  return undefined;
 }
 
 export interface SpawnOptions {
