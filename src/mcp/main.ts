@@ -20,7 +20,7 @@ export async function runMcpServer({ dbPath, logger }: McpServerOptions): Promis
     import('./transport.js'),
   ]);
   const db = new LazyDatabase(dbPath, logger);
-  const { factory, loadSurface } = createServerFactory({ db, logger });
+  const { factory, prepare } = createServerFactory({ db, logger });
 
   // A bad request or a bug in one handler must not take the server down with it.
   const onRejection = (reason: unknown) => logger.error({ err: reason }, 'unhandled rejection');
@@ -32,7 +32,7 @@ export async function runMcpServer({ dbPath, logger }: McpServerOptions): Promis
     process.stdin.once('end', resolve);
     process.stdin.once('close', resolve);
   });
-  const transport = new PreparingStdioTransport(loadSurface, (error) => logger.error({ err: error }, 'cannot load the tools'));
+  const transport = new PreparingStdioTransport(prepare, (error) => logger.error({ err: error }, 'cannot load the tools or resources'));
   const handle = serveStdio(factory, { transport, onerror: (error) => logger.debug({ err: error }, 'protocol') });
   logger.info({ db: dbPath, pid: process.pid }, 'syntheo mcp ready');
 

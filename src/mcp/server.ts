@@ -21,37 +21,67 @@ export interface ServerFactory {
   /** What serveStdio calls once per connection (a modern client's discover probe included). */
   factory(): McpServer;
   /**
-   * Loads the tools and resources and installs them on every server built so far (later ones get them
-   * at once). The transport holds back the requests that need them until this resolves.
+   * What must load before `method` can be served: the tools for tools/*, the resources for
+   * resources/*, installed on every server built so far (later ones get them at once). Undefined when
+   * nothing is left to load; the transport holds the request back until the promise settles.
    */
-  loadSurface(): Promise<void>;
+  prepare(method: string): Promise<void> | undefined;
+}
+
+/** A part of the server loaded on first use, then installed on each server instance. */
+class LazyPart {
+  private install: ((server: McpServer) => void) | undefined;
+  private loading: Promise<void> | undefined;
+  private readonly waiting: McpServer[] = [];
+
+  constructor(
+    private readonly name: string,
+    private readonly load: () => Promise<(server: McpServer) => void>,
+    private readonly logger: Logger,
+  ) {}
+
+  add(server: McpServer): void {
+    if (this.install) this.install(server);
+    else this.waiting.push(server);
+  }
+
+  ready(): Promise<void> | undefined {
+    if (this.install) return undefined;
+    const started = performance.now();
+    return (this.loading ??= this.load().then((install) => {
+      this.install = install;
+      for (const server of this.waiting.splice(0)) install(server);
+      this.logger.debug({ part: this.name, ms: Math.round(performance.now() - started) }, 'loaded');
+    }));
+  }
 }
 
 export function createServerFactory(deps: ServerDeps): ServerFactory {
-  let install: ((server: McpServer) => void) | undefined;
-  let loading: Promise<void> | undefined;
-  const waiting: McpServer[] = [];
+  const tools = new LazyPart('tools', async () => {
+    const { installTools } = await import('./tools/install.js');
+    return (server) => installTools(server, deps);
+  }, deps.logger);
+  const resources = new LazyPart('resources', async () => {
+    const { installResources } = await import('./resources/install.js');
+    return (server) => installResources(server, deps);
+  }, deps.logger);
 
-  const factory = (): McpServer => {
-    const server = new McpServer(
-      { name: 'syntheo', title: 'Syntheo', version: packageVersion() },
-      { capabilities: { tools: { listChanged: false }, resources: { listChanged: false } }, instructions: INSTRUCTIONS },
-    );
-    if (install) install(server);
-    else waiting.push(server);
-    return server;
+  return {
+    factory: () => {
+      const server = new McpServer(
+        { name: 'syntheo', title: 'Syntheo', version: packageVersion() },
+        { capabilities: { tools: { listChanged: false }, resources: { listChanged: false } }, instructions: INSTRUCTIONS },
+      );
+      tools.add(server);
+      resources.add(server);
+      return server;
+    },
+    prepare: (method) => {
+      if (method.startsWith('tools/')) return tools.ready();
+      if (method.startsWith('resources/')) return resources.ready();
+      return undefined;
+    },
   };
-
-  const loadSurface = (): Promise<void> => {
-    const started = performance.now();
-    return (loading ??= import('./surface.js').then(({ installSurface }) => {
-      install = (server) => installSurface(server, deps);
-      for (const server of waiting.splice(0)) install(server);
-      deps.logger.debug({ ms: Math.round(performance.now() - started) }, 'tools and resources loaded');
-    }));
-  };
-
-  return { factory, loadSurface };
 }
 
 /** `name/version` as the client introduced itself: per request on 2026-07-28, at initialize before. */

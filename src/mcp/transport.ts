@@ -1,23 +1,19 @@
 import { type JSONRPCMessage, type MessageExtraInfo, type Transport, type TransportSendOptions } from '@modelcontextprotocol/server';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 
-/** Requests a server answers without its tools and resources: the opening exchange. */
-const OPENING = new Set(['initialize', 'server/discover', 'ping']);
-
 /**
- * stdio, holding back the first request that needs the tools or resources (and everything after it, to
- * keep the order) until `prepare` has loaded them. Start-up then costs what the SDK costs: a client's
- * initialize or discover probe is answered before Valibot, the schemas and the tool modules load.
+ * stdio, holding back a request whose handlers are not loaded yet (and everything after it, to keep the
+ * order) until `prepare` has loaded them. Start-up then costs what the SDK costs: a client's initialize
+ * or discover probe is answered before Valibot, the schemas and the tool modules load.
  */
 export class PreparingStdioTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
-  private ready = false;
   private held: [JSONRPCMessage, MessageExtraInfo | undefined][] | undefined;
 
   constructor(
-    private readonly prepare: () => Promise<void>,
+    private readonly prepare: (method: string) => Promise<void> | undefined,
     private readonly onPrepareError: (error: unknown) => void,
     private readonly inner: Transport = new StdioServerTransport(),
   ) {}
@@ -44,18 +40,16 @@ export class PreparingStdioTransport implements Transport {
       this.held.push([message, extra]);
       return;
     }
-    if (this.ready || !('method' in message) || !('id' in message) || OPENING.has(message.method)) {
+    const loading = 'method' in message && 'id' in message ? this.prepare(message.method) : undefined;
+    if (!loading) {
       this.onmessage?.(message, extra);
       return;
     }
     this.held = [[message, extra]];
-    this.prepare()
-      .catch(this.onPrepareError)
-      .finally(() => {
-        this.ready = true;
-        const held = this.held ?? [];
-        this.held = undefined;
-        for (const [m, e] of held) this.onmessage?.(m, e);
-      });
+    loading.catch(this.onPrepareError).finally(() => {
+      const held = this.held ?? [];
+      this.held = undefined;
+      for (const [m, e] of held) this.onmessage?.(m, e);
+    });
   }
 }

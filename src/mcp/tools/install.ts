@@ -1,16 +1,12 @@
-// The tools and resources of the reference, installed on a server. Loaded on the first request that
-// needs them (see transport.ts): initialize and a modern client's discover probe never load Valibot,
-// the schemas or the tool modules.
-import { ProtocolError, ProtocolErrorCode, ResourceTemplate, type CallToolResult, type McpServer, type RegisteredTool } from '@modelcontextprotocol/server';
+// The tools of the reference, installed on a server. Loaded by the first tools/* request (see
+// transport.ts): initialize and a modern client's discover probe never load Valibot or the tool modules.
+import { ProtocolError, ProtocolErrorCode, type CallToolResult, type McpServer, type RegisteredTool } from '@modelcontextprotocol/server';
 import { toStandardJsonSchema } from '@valibot/to-json-schema';
 import * as v from 'valibot';
-import { clientName, type ServerDeps } from './server.js';
-import { invalidParams, toProtocolError } from './errors.js';
-import { RESOURCES } from './resources/index.js';
-import { listMeetingResources } from './resources/list.js';
-import type { ToolDefinition } from './tool.js';
-import { TOOLS } from './tools/index.js';
-import { QueryUriTemplate } from './uri-template.js';
+import { invalidParams, toProtocolError } from '../errors.js';
+import { clientName, type ServerDeps } from '../server.js';
+import type { ToolDefinition } from '../tool.js';
+import { TOOLS } from './index.js';
 
 interface PreparedTool {
   definition: ToolDefinition;
@@ -25,16 +21,9 @@ const PREPARED: readonly PreparedTool[] = TOOLS.map((definition) => ({
   output: toStandardJsonSchema(definition.output),
 }));
 
-const noop = async (): Promise<void> => {};
-
-export function installSurface(server: McpServer, deps: ServerDeps): void {
-  // The lists never change, and a server already connected would otherwise announce each registration.
-  Object.assign(server, { sendToolListChanged: noop, sendResourceListChanged: noop });
-  installTools(server, deps);
-  installResources(server, deps);
-}
-
-function installTools(server: McpServer, deps: ServerDeps): void {
+export function installTools(server: McpServer, deps: ServerDeps): void {
+  // The list never changes, and a server already connected would otherwise announce each registration.
+  Object.assign(server, { sendToolListChanged: async () => {} });
   const byName = new Map<string, { definition: ToolDefinition; registered: RegisteredTool }>();
   for (const { definition, input, output } of PREPARED) {
     // registerTool keeps tools/list generated from the schemas; calls go through the handler below.
@@ -66,33 +55,6 @@ function installTools(server: McpServer, deps: ServerDeps): void {
       const mapped = toProtocolError(error, deps.logger, name);
       deps.logger.info({ tool: name, code: mapped.code, ms: round(performance.now() - started) }, mapped.message);
       throw mapped;
-    }
-  });
-}
-
-function installResources(server: McpServer, deps: ServerDeps): void {
-  for (const resource of RESOURCES) {
-    server.registerResource(
-      resource.name,
-      new ResourceTemplate(new QueryUriTemplate(resource.uriTemplate), { list: undefined }),
-      { title: resource.title, description: resource.description, mimeType: resource.mimeType },
-      async (uri, variables) => {
-        try {
-          const text = await resource.read(await deps.db.sqlite(), variables);
-          return { contents: [{ uri: uri.href, mimeType: resource.mimeType, text }] };
-        } catch (error) {
-          throw toProtocolError(error, deps.logger, `resources/read ${resource.name}`);
-        }
-      },
-    );
-  }
-
-  // The stock resources/list ignores the cursor: recent meetings are paged here.
-  server.server.setRequestHandler('resources/list', async (request) => {
-    try {
-      return await listMeetingResources(await deps.db.sqlite(), request.params?.cursor);
-    } catch (error) {
-      throw toProtocolError(error, deps.logger, 'resources/list');
     }
   });
 }
