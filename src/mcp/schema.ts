@@ -2,6 +2,7 @@
 // judge) and the output shapes of src/db/queries/types.ts, which are the tools' structuredContent.
 import * as v from 'valibot';
 import { clampLimit, clampOffset, type PageRule } from '../db/queries/pagination.js';
+import type { ProposalStatusFilter } from '../db/queries/proposals.js';
 import { PROCESSING_STATUSES, PROPOSAL_KINDS, PROPOSAL_STATUSES, SUMMARY_STATUSES } from '../db/schema/enums.js';
 
 // ---- parameters ---------------------------------------------------------------------------------
@@ -19,7 +20,7 @@ export function offsetParam(description = 'Number of results to skip (from pagin
 }
 
 /** list_proposals' status filter (the same list as PROPOSAL_STATUS_FILTERS in queries/proposals, which loads lazily). */
-export const PROPOSAL_STATUS_FILTERS = [...PROPOSAL_STATUSES, 'all'] as const;
+export const PROPOSAL_STATUS_FILTERS = [...PROPOSAL_STATUSES, 'all'] as const satisfies readonly ProposalStatusFilter[];
 
 export const requiredString = (description: string) => v.pipe(v.string(), v.description(description));
 export const optionalString = (description: string) => v.optional(v.pipe(v.string(), v.description(description)));
