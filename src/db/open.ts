@@ -1,12 +1,17 @@
-import BetterSqlite3 from 'better-sqlite3';
-import { createHash } from 'node:crypto';
+import type BetterSqlite3 from 'better-sqlite3';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { NoDatabaseError, SyntheoError, toSyntheoError } from '../errors.js';
 import { MIGRATIONS_DIR, packageVersion } from '../package.js';
 
 export type Sqlite = BetterSqlite3.Database;
+
+// Loaded on the first open, not at import: `syntheo mcp` answers initialize and server/discover without it (~15-25 ms).
+const require = createRequire(import.meta.url);
+let driver: typeof BetterSqlite3 | undefined;
+const loadDriver = (): typeof BetterSqlite3 => (driver ??= require('better-sqlite3') as typeof BetterSqlite3);
 
 /** `PRAGMA application_id` of every Syntheo database ('SYNT'): tells ours from another app's SQLite file. */
 export const APPLICATION_ID = 0x53594e54;
@@ -49,7 +54,8 @@ export function openDatabase(path: string, options: OpenOptions): SyntheoDb {
 
   let sqlite: Sqlite;
   try {
-    sqlite = new BetterSqlite3(path, { fileMustExist: !memory });
+    const Driver = loadDriver();
+    sqlite = new Driver(path, { fileMustExist: !memory });
   } catch (error) {
     throw openFailure(path, error);
   }
@@ -207,6 +213,9 @@ interface MigrationFile {
   hash: string;
 }
 
+// node:crypto costs ~6 ms to load and is needed only when migrations are applied.
+const sha256 = (text: string): string => (require('node:crypto') as typeof import('node:crypto')).createHash('sha256').update(text).digest('hex');
+
 /** The same reading as drizzle-orm/migrator's readMigrationFiles (same hash), without its import cost. */
 function readMigrationFiles(): MigrationFile[] {
   const journal = JSON.parse(readFileSync(join(MIGRATIONS_DIR, 'meta', '_journal.json'), 'utf8')) as Journal;
@@ -215,7 +224,7 @@ function readMigrationFiles(): MigrationFile[] {
     return {
       sql: query.split('--> statement-breakpoint'),
       folderMillis: entry.when,
-      hash: createHash('sha256').update(query).digest('hex'),
+      hash: sha256(query),
     };
   });
 }

@@ -1,0 +1,20 @@
+import type { Variables } from '@modelcontextprotocol/server';
+import type { Sqlite } from '../../db/open.js';
+
+/** One resource template: read() returns the text of the resource at a matched URI (queries load with the first read). */
+export interface ResourceDefinition {
+  readonly name: string;
+  readonly uriTemplate: string;
+  readonly title: string;
+  readonly description: string;
+  readonly mimeType: string;
+  read(sqlite: Sqlite, variables: Variables): Promise<string>;
+}
+
+/** A template variable as one string (the last one if a client repeated it). */
+export function variable(variables: Variables, name: string): string | undefined {
+  const value = variables[name];
+  return Array.isArray(value) ? value.at(-1) : value;
+}
+
+export const meetingUri = (id: string): string => `syntheo://meetings/${encodeURIComponent(id)}`;

@@ -1,0 +1,180 @@
+// Valibot pieces shared by the tool definitions: parameters (types only: values are the domain's to
+// judge) and the output shapes of src/db/queries/types.ts, which are the tools' structuredContent.
+import * as v from 'valibot';
+import { clampLimit, clampOffset, type PageRule } from '../db/queries/pagination.js';
+import type { ProposalStatusFilter } from '../db/queries/proposals.js';
+import { PROCESSING_STATUSES, PROPOSAL_KINDS, PROPOSAL_STATUSES, SUMMARY_STATUSES } from '../db/schema/enums.js';
+
+// ---- parameters ---------------------------------------------------------------------------------
+
+/**
+ * A page size: any number is accepted and clamped into [1, max] (never rejected), so the JSON Schema
+ * advertises an integer with a default but no bounds. The clamp runs after the advertised part.
+ */
+export function limitParam(rule: PageRule, description = `Page size, clamped between 1 and ${rule.maxLimit}.`) {
+  return v.optional(v.pipe(v.number(), v.metadata({ type: 'integer' }), v.description(description), v.transform((n) => clampLimit(rule, n))), rule.defaultLimit);
+}
+
+export function offsetParam(description = 'Number of results to skip (from pagination.next_offset of the previous page).') {
+  return v.optional(v.pipe(v.number(), v.metadata({ type: 'integer' }), v.description(description), v.transform((n: number) => clampOffset(n))), 0);
+}
+
+/** list_proposals' status filter (the same list as PROPOSAL_STATUS_FILTERS in queries/proposals, which loads lazily). */
+export const PROPOSAL_STATUS_FILTERS = [...PROPOSAL_STATUSES, 'all'] as const satisfies readonly ProposalStatusFilter[];
+
+export const requiredString = (description: string) => v.pipe(v.string(), v.description(description));
+export const optionalString = (description: string) => v.optional(v.pipe(v.string(), v.description(description)));
+
+export const meetingIdParam = requiredString('A meeting ID (mtg_...) returned by a tool such as list_meetings. Never guess one.');
+export const proposalIdParam = requiredString('A proposal ID (prp_...) returned by list_proposals or a propose_* tool.');
+
+// ---- outputs ------------------------------------------------------------------------------------
+
+const int = v.pipe(v.number(), v.metadata({ type: 'integer' }));
+const str = v.string();
+const nullableStr = v.nullable(v.string());
+const nullableInt = v.nullable(int);
+const iso = v.pipe(v.string(), v.description('ISO 8601 date-time, UTC'));
+const nullableIso = v.nullable(iso);
+
+export const PaginationSchema = v.pipe(
+  v.object({
+    offset: int,
+    limit: int,
+    returned: int,
+    total: int,
+    next_offset: v.optional(v.pipe(int, v.description('Offset of the next page; absent on the last page.'))),
+  }),
+  v.description('Absent next_offset means this page reaches the end.'),
+);
+
+const ProcessingStatusSchema = v.picklist(PROCESSING_STATUSES);
+const SummaryStatusSchema = v.picklist(SUMMARY_STATUSES);
+
+export const MeetingListItemSchema = v.object({
+  id: str,
+  title: str,
+  started_at: iso,
+  ended_at: nullableIso,
+  folder_path: v.pipe(nullableStr, v.description('Folder path, null when the meeting is outside any folder.')),
+  series_id: nullableStr,
+  transcript_word_count: int,
+  summary_count: int,
+  processing_status: v.nullable(ProcessingStatusSchema),
+});
+
+export const SeriesRefSchema = v.object({ id: str, title: str, cadence: nullableStr });
+
+export const SummarySchema = v.object({ id: str, title: str, content: str, created_at: iso, updated_at: iso });
+export const ParticipantSchema = v.object({ name: str, email: nullableStr, role: nullableStr });
+export const ActionItemSchema = v.object({ id: str, text: str, assignee: nullableStr, due_date: nullableStr, done: v.boolean() });
+
+export const RecordingImportSchema = v.object({
+  job_id: str,
+  meeting_id: str,
+  processing_status: ProcessingStatusSchema,
+  summary_status: SummaryStatusSchema,
+  error: nullableStr,
+  file_path: str,
+  file_format: str,
+  title: str,
+  request_key: nullableStr,
+  audio_duration_ms: nullableInt,
+  progress: v.nullable(v.object({ chunks_done: int, chunks_total: int })),
+  created_at: iso,
+  updated_at: iso,
+  started_at: nullableIso,
+  finished_at: nullableIso,
+});
+
+const speakerFields = {
+  speakers: v.optional(v.pipe(v.array(str), v.description("Names referenced by the transcript's speaker attributions."))),
+  speaker_context: v.optional(v.pipe(str, v.description('Microphone and call context.'))),
+};
+
+export const MeetingDetailSchema = v.object({
+  id: str,
+  title: str,
+  started_at: iso,
+  ended_at: nullableIso,
+  folder_path: nullableStr,
+  series: v.nullable(SeriesRefSchema),
+  note: v.pipe(str, v.description('The canonical note, Markdown.')),
+  summaries: v.array(SummarySchema),
+  participants: v.array(ParticipantSchema),
+  action_items: v.array(ActionItemSchema),
+  transcript: v.pipe(v.nullable(v.object({ id: str, language: nullableStr, word_count: int })), v.description('Size only; read the words with get_meeting_transcript.')),
+  ...speakerFields,
+  pending_proposal_count: int,
+  processing_status: v.nullable(ProcessingStatusSchema),
+  recording_import: v.nullable(RecordingImportSchema),
+  created_at: iso,
+  updated_at: iso,
+});
+
+export const TranscriptWordSchema = v.object({ index: int, text: str, start_ms: nullableInt, end_ms: nullableInt, speaker: nullableStr });
+
+export const TranscriptPageSchema = v.object({
+  meeting_id: str,
+  text: v.pipe(str, v.description('Words joined by single spaces; a new line "Speaker: " where the speaker changes.')),
+  words: v.array(TranscriptWordSchema),
+  pagination: PaginationSchema,
+});
+
+export const FolderSchema = v.object({ id: str, path: str, name: str, parent_path: nullableStr, meeting_count: int });
+
+export const ExportSchema = v.object({
+  format: v.literal('syntheo.meeting/v1'),
+  id: str,
+  title: str,
+  started_at: iso,
+  ended_at: nullableIso,
+  folder_path: nullableStr,
+  series: v.nullable(SeriesRefSchema),
+  note: str,
+  summaries: v.array(SummarySchema),
+  participants: v.array(ParticipantSchema),
+  action_items: v.array(ActionItemSchema),
+  ...speakerFields,
+  transcripts: v.array(
+    v.object({
+      id: str,
+      language: nullableStr,
+      source: str,
+      word_count: int,
+      segments: v.array(
+        v.object({
+          speaker: nullableStr,
+          start_ms: nullableInt,
+          end_ms: nullableInt,
+          text: str,
+          times: v.pipe(v.array(v.tuple([nullableInt, nullableInt])), v.description('[start_ms, end_ms] of each word of text.')),
+        }),
+      ),
+    }),
+  ),
+  created_at: iso,
+  updated_at: iso,
+});
+
+const proposalItemEntries = {
+  id: str,
+  meeting_id: str,
+  meeting_title: str,
+  kind: v.picklist(PROPOSAL_KINDS),
+  target_id: v.pipe(nullableStr, v.description('Summary ID for a summary edit; null for a note edit or a new summary.')),
+  status: v.picklist(PROPOSAL_STATUSES),
+  stale: v.pipe(v.boolean(), v.description('True when the target changed since the proposal was made.')),
+  proposed_by: nullableStr,
+  created_at: iso,
+  decided_at: nullableIso,
+};
+
+export const ProposalItemSchema = v.object(proposalItemEntries);
+
+export const ProposalDetailSchema = v.object({
+  ...proposalItemEntries,
+  content: str,
+  base_content: nullableStr,
+  diff: v.pipe(str, v.description('Unified diff, current content -> proposed content.')),
+});

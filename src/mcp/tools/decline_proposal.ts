@@ -1,0 +1,18 @@
+import * as v from 'valibot';
+import { ProposalDetailSchema, proposalIdParam } from '../schema.js';
+import { STAGES_CHANGE, defineTool } from '../tool.js';
+
+// The query module loads with the first call, not at start-up (see ToolDefinition).
+const queries = () => import('../../db/queries/proposals.js');
+
+export const declineProposalTool = defineTool({
+  name: 'decline_proposal',
+  title: 'Decline a proposal',
+  description:
+    'Declines a pending proposal, for example one you staged by mistake or that the user rejected; the meeting does not change. ' +
+    'A proposal that was already applied or declined cannot be declined.',
+  input: v.object({ proposal_id: proposalIdParam }),
+  output: ProposalDetailSchema,
+  annotations: STAGES_CHANGE,
+  handler: async (sqlite, a) => (await queries()).declineProposalOrThrow(sqlite, a.proposal_id),
+});

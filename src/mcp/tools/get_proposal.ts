@@ -1,0 +1,18 @@
+import * as v from 'valibot';
+import { ProposalDetailSchema, proposalIdParam } from '../schema.js';
+import { READ_ONLY, defineTool } from '../tool.js';
+
+// The query module loads with the first call, not at start-up (see ToolDefinition).
+const queries = () => import('../../db/queries/proposals.js');
+
+export const getProposalTool = defineTool({
+  name: 'get_proposal',
+  title: 'Get a proposal',
+  description:
+    'A proposal: its status, target, proposed content, the content it was made against and a unified diff (current -> proposed). ' +
+    'Reading it does not apply it; only the user applies proposals, in the app.',
+  input: v.object({ proposal_id: proposalIdParam }),
+  output: ProposalDetailSchema,
+  annotations: READ_ONLY,
+  handler: async (sqlite, a) => (await queries()).getProposalOrThrow(sqlite, a.proposal_id),
+});

@@ -1,0 +1,23 @@
+import * as v from 'valibot';
+import { PAGE_RULES } from '../../db/queries/pagination.js';
+import { MeetingListItemSchema, PaginationSchema, SeriesRefSchema, limitParam, meetingIdParam, offsetParam } from '../schema.js';
+import { READ_ONLY, defineTool } from '../tool.js';
+
+// The query module loads with the first call, not at start-up (see ToolDefinition).
+const queries = () => import('../../db/queries/meetings.js');
+
+export const getRecurringMeetingHistoryTool = defineTool({
+  name: 'get_recurring_meeting_history',
+  title: 'Recurring meeting history',
+  description:
+    'The meetings of the recurring series a meeting belongs to (the meeting itself included), newest first, ' +
+    'to follow a topic or decisions across occurrences. If the meeting belongs to no series, series is null and meetings is empty.',
+  input: v.object({
+    meeting_id: meetingIdParam,
+    limit: limitParam(PAGE_RULES.history),
+    offset: offsetParam(),
+  }),
+  output: v.object({ meeting_id: v.string(), series: v.nullable(SeriesRefSchema), meetings: v.array(MeetingListItemSchema), pagination: PaginationSchema }),
+  annotations: READ_ONLY,
+  handler: async (sqlite, a) => (await queries()).seriesHistoryOrThrow(sqlite, a.meeting_id, { limit: a.limit, offset: a.offset }),
+});

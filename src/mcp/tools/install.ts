@@ -1,0 +1,72 @@
+// The tools of the reference, installed on a server. Loaded by the first tools/* request (see
+// transport.ts): initialize and a modern client's discover probe never load Valibot or the tool modules.
+import { ProtocolError, ProtocolErrorCode, type CallToolResult, type McpServer, type RegisteredTool } from '@modelcontextprotocol/server';
+import { toStandardJsonSchema } from '@valibot/to-json-schema';
+import * as v from 'valibot';
+import { invalidParams, toProtocolError } from '../errors.js';
+import { clientName, type ServerDeps } from '../server.js';
+import type { ToolDefinition } from '../tool.js';
+import { TOOLS } from './index.js';
+
+interface PreparedTool {
+  definition: ToolDefinition;
+  input: ReturnType<typeof toStandardJsonSchema>;
+  output: ReturnType<typeof toStandardJsonSchema>;
+}
+
+// Once per process; the SDK turns them into JSON Schema when tools/list asks.
+const PREPARED: readonly PreparedTool[] = TOOLS.map((definition) => ({
+  definition,
+  input: toStandardJsonSchema(definition.input),
+  output: toStandardJsonSchema(definition.output),
+}));
+
+export function installTools(server: McpServer, deps: ServerDeps): void {
+  // The list never changes, and a server already connected would otherwise announce each registration.
+  Object.assign(server, { sendToolListChanged: async () => {} });
+  const byName = new Map<string, { definition: ToolDefinition; registered: RegisteredTool }>();
+  for (const { definition, input, output } of PREPARED) {
+    // registerTool keeps tools/list generated from the schemas; calls go through the handler below.
+    const registered = server.registerTool(
+      definition.name,
+      { title: definition.title, description: definition.description, inputSchema: input, outputSchema: output, annotations: definition.annotations },
+      () => {
+        throw new ProtocolError(ProtocolErrorCode.InternalError, 'Unreachable: tools/call is dispatched by Syntheo.');
+      },
+    );
+    byName.set(definition.name, { definition, registered });
+  }
+
+  // The stock handler turns every failure into an isError result; the reference wants JSON-RPC errors.
+  server.server.setRequestHandler('tools/call', async (request, ctx) => {
+    const { name } = request.params;
+    const tool = byName.get(name);
+    if (!tool) throw invalidParams(`Unknown tool "${String(name).slice(0, 100)}". Call tools/list for the available tools.`);
+    const parsed = v.safeParse(tool.definition.input, request.params.arguments ?? {});
+    if (!parsed.success) throw invalidParams(`Invalid arguments for ${name}: ${describeIssues(parsed.issues)}`);
+    const started = performance.now();
+    try {
+      const sqlite = await deps.db.sqlite();
+      const out = (await tool.definition.handler(sqlite, parsed.output, { client: clientName(server, ctx) })) as Record<string, unknown>;
+      deps.logger.debug({ tool: name, ms: round(performance.now() - started) }, 'tool call');
+      const result: CallToolResult = { content: [{ type: 'text', text: JSON.stringify(out) }], structuredContent: out };
+      return server.server.projectCallToolResult(result, tool.registered.outputSchemaJson);
+    } catch (error) {
+      const mapped = toProtocolError(error, deps.logger, name);
+      deps.logger.info({ tool: name, code: mapped.code, ms: round(performance.now() - started) }, mapped.message);
+      throw mapped;
+    }
+  });
+}
+
+function describeIssues(issues: readonly v.BaseIssue<unknown>[]): string {
+  return issues
+    .slice(0, 5)
+    .map((issue) => {
+      const path = issue.path?.map((p) => String(p.key)).join('.');
+      return path ? `${path}: ${issue.message}` : issue.message;
+    })
+    .join('; ');
+}
+
+const round = (ms: number): number => Math.round(ms * 100) / 100;

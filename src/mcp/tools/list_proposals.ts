@@ -1,0 +1,24 @@
+import * as v from 'valibot';
+import { PAGE_RULES } from '../../db/queries/pagination.js';
+import { PROPOSAL_STATUS_FILTERS, PaginationSchema, ProposalItemSchema, limitParam, offsetParam, optionalString } from '../schema.js';
+import { READ_ONLY, defineTool } from '../tool.js';
+
+// The query module loads with the first call, not at start-up (see ToolDefinition).
+const queries = () => import('../../db/queries/proposals.js');
+
+export const listProposalsTool = defineTool({
+  name: 'list_proposals',
+  title: 'List proposals',
+  description:
+    'Lists proposed summary and note edits, newest first: pending ones by default, or applied, declined or all. ' +
+    'stale is true when the target changed since the proposal was made. Read one (with its diff) with get_proposal.',
+  input: v.object({
+    meeting_id: optionalString('Restricts results to one meeting (mtg_...).'),
+    status: v.optional(v.pipe(v.picklist(PROPOSAL_STATUS_FILTERS), v.description('pending, applied, declined or all.')), 'pending'),
+    limit: limitParam(PAGE_RULES.proposals),
+    offset: offsetParam(),
+  }),
+  output: v.object({ proposals: v.array(ProposalItemSchema), pagination: PaginationSchema }),
+  annotations: READ_ONLY,
+  handler: async (sqlite, a) => (await queries()).listProposals(sqlite, { meetingId: a.meeting_id, status: a.status }, { limit: a.limit, offset: a.offset }),
+});

@@ -1,0 +1,38 @@
+// The one mapping from domain errors to JSON-RPC codes, and what never reaches a client.
+import { describe, expect, it } from 'vitest';
+import { ConflictError, InvalidInputError, NotFoundError, StorageError, UnavailableError } from '../../src/errors.js';
+import { createLogger } from '../../src/log.js';
+import { toProtocolError } from '../../src/mcp/errors.js';
+
+const logger = createLogger('silent');
+const map = (error: unknown) => {
+  const e = toProtocolError(error, logger, 'test');
+  return { code: e.code, message: e.message, data: e.data };
+};
+
+describe('toProtocolError', () => {
+  it('maps not found to -32602 and every other domain error to -32603, keeping the message', () => {
+    expect(map(new NotFoundError('Meeting "x" does not exist. Use list_meetings to find meeting IDs.'))).toEqual({
+      code: -32602,
+      message: 'Meeting "x" does not exist. Use list_meetings to find meeting IDs.',
+      data: { kind: 'not_found' },
+    });
+    for (const [error, kind] of [
+      [new InvalidInputError('content is empty.'), 'invalid'],
+      [new ConflictError('already declined'), 'conflict'],
+      [new UnavailableError('Start syntheo-worker'), 'unavailable'],
+      [new StorageError('disk full'), 'storage'],
+    ] as const)
+      expect(map(error)).toEqual({ code: -32603, message: error.message, data: { kind } });
+  });
+
+  it('never passes on SQL, paths or stack traces from unexpected errors', () => {
+    const sqlite = Object.assign(new Error('UNIQUE constraint failed: recording_imports.request_key'), { code: 'SQLITE_CONSTRAINT_UNIQUE' });
+    expect(map(sqlite)).toEqual({ code: -32603, message: 'The database reported an error (SQLITE_CONSTRAINT_UNIQUE).', data: { kind: 'storage' } });
+    const busy = Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
+    expect(map(busy).message).toMatch(/busy .*Try again/);
+    const bug = new TypeError("Cannot read properties of undefined (reading 'x') at /home/me/secret/file.ts:12");
+    expect(map(bug)).toEqual({ code: -32603, message: 'Unexpected internal error.', data: { kind: 'storage' } });
+    expect(map('a thrown string')).toMatchObject({ code: -32603, message: 'Unexpected internal error.' });
+  });
+});
