@@ -3,7 +3,7 @@
 import * as v from 'valibot';
 import { clampLimit, clampOffset, type PageRule } from '../db/queries/pagination.js';
 import type { ProposalStatusFilter } from '../db/queries/proposals.js';
-import { PROCESSING_STATUSES, PROPOSAL_KINDS, PROPOSAL_STATUSES, SUMMARY_STATUSES } from '../db/schema/enums.js';
+import { PROCESSING_STATUSES, PROPOSAL_KINDS, PROPOSAL_STATUSES, SEARCH_KINDS, SUMMARY_STATUSES } from '../db/schema/enums.js';
 
 // ---- parameters ---------------------------------------------------------------------------------
 
@@ -177,4 +177,15 @@ export const ProposalDetailSchema = v.object({
   content: str,
   base_content: nullableStr,
   diff: v.pipe(str, v.description('Unified diff, current content -> proposed content.')),
+});
+
+export const SearchHitSchema = v.object({
+  meeting_id: str,
+  title: str,
+  started_at: iso,
+  kind: v.pipe(v.picklist(SEARCH_KINDS), v.description('Where the passage comes from: transcript, summary or note.')),
+  summary_id: v.pipe(nullableStr, v.description('The summary ID for a summary hit, else null.')),
+  speaker: nullableStr,
+  offset: v.pipe(nullableInt, v.description('For a transcript hit: pass it as get_meeting_transcript offset to read the passage in context. Null otherwise.')),
+  snippet: v.pipe(str, v.description('The matching passage, matched words in **bold**, cut with …')),
 });

@@ -6,6 +6,7 @@ import type { LazyDatabase } from './database.js';
 export const INSTRUCTIONS = [
   "Syntheo is the user's local meeting memory: meetings with their note, summaries, participants, action items and transcripts, stored on this computer.",
   '- IDs (mtg_, ser_, sum_, prp_, job_...) come from tool results: find meetings with list_meetings (query, folder_path from list_folders, series_id), then read them with get_meeting and get_meeting_transcript. Never guess or build an ID.',
+  '- To find when something was discussed and what was said, use search_transcripts; its transcript hits give the offset to read the passage with get_meeting_transcript.',
   "- An empty list means nothing matched: say so. Don't invent meetings, quotes, decisions or action items; cite what the tools returned.",
   '- Lists and transcripts are paged: follow pagination.next_offset until it is absent.',
   '- propose_summary_edit and propose_memo_edit only stage a proposal: the server never applies it, the user reviews and applies it in the app. Say that it awaits their review.',

@@ -22,6 +22,7 @@ const TOOL_NAMES = [
   'decline_proposal',
   'import_recording',
   'get_recording_import',
+  'search_transcripts',
 ];
 
 type Param = 'string' | ['integer', number] | ['enum', string[], string];
@@ -50,6 +51,12 @@ const REFERENCE: Record<string, { access: 'read' | 'write'; required: string[]; 
   decline_proposal: { access: 'write', required: ['proposal_id'], params: { proposal_id: 'string' } },
   import_recording: { access: 'write', required: ['file_path'], params: { file_path: 'string', title: 'string', folder_path: 'string', request_key: 'string' } },
   get_recording_import: { access: 'read', required: ['job_id'], params: { job_id: 'string' } },
+  // Beyond the reference: Syntheo's own read tool (issue 9).
+  search_transcripts: {
+    access: 'read',
+    required: ['query'],
+    params: { query: 'string', folder_path: 'string', series_id: 'string', from: 'string', to: 'string', participant: 'string', ...page(10) },
+  },
 };
 
 let db: ReturnType<typeof openTestDb>;
@@ -85,7 +92,7 @@ describe('each kind of client lists the tools and calls a read tool', () => {
       try {
         expect(client.getNegotiatedProtocolVersion()).toBe(version);
         const { tools } = await client.listTools();
-        expect(tools).toHaveLength(13);
+        expect(tools).toHaveLength(TOOL_NAMES.length);
         const list = await call(client, 'list_meetings', {});
         expect(list.meetings.map((m: { title: string }) => m.title)).toEqual(['Quarterly planning']);
         expect(list.meetings[0].folder_path).toBe('Projets');
@@ -280,7 +287,7 @@ describe('the database', () => {
           const first = await callError(client, 'list_meetings', {});
           expect(first.code).toBe(-32603);
           expect(first.message).toMatch(expected);
-          expect((await client.listTools()).tools).toHaveLength(13);
+          expect((await client.listTools()).tools).toHaveLength(TOOL_NAMES.length);
           expect((await callError(client, 'get_meeting', { meeting_id: 'mtg_x' })).code).toBe(-32603);
           expect((await errorOf(client.readResource({ uri: 'syntheo://meetings/mtg_x' }))).code).toBe(-32603);
         } finally {

@@ -1,6 +1,6 @@
 import type { Sqlite } from '../open.js';
 import { stmt } from '../statements.js';
-import type { SearchKind } from '../schema/search.js';
+import type { SearchKind } from '../schema/enums.js';
 import { compileMeetingFilter, type MeetingFilter } from './meetings.js';
 import { pagination } from './pagination.js';
 import type { Page, Pagination } from './types.js';

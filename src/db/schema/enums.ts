@@ -17,3 +17,7 @@ export type ProposalStatus = (typeof PROPOSAL_STATUSES)[number];
 /** Where a piece of content came from: shown to people, useful when debugging imports. */
 export const CONTENT_SOURCES = ['user', 'import', 'llm', 'proposal', 'demo', 'load'] as const;
 export type ContentSource = (typeof CONTENT_SOURCES)[number];
+
+/** Where a search passage comes from. */
+export const SEARCH_KINDS = ['transcript', 'summary', 'note'] as const;
+export type SearchKind = (typeof SEARCH_KINDS)[number];

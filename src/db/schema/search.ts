@@ -1,8 +1,7 @@
 import { sqliteTable, text, integer, index } from 'drizzle-orm/sqlite-core';
 import { meetings } from './meetings.js';
+import { SEARCH_KINDS } from './enums.js';
 
-export const SEARCH_KINDS = ['transcript', 'summary', 'note'] as const;
-export type SearchKind = (typeof SEARCH_KINDS)[number];
 
 /**
  * Searchable passages: transcript speaker turns (at most 60 words), whole summaries and notes.

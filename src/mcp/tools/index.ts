@@ -12,8 +12,9 @@ import { listMeetingsTool } from './list_meetings.js';
 import { listProposalsTool } from './list_proposals.js';
 import { proposeMemoEditTool } from './propose_memo_edit.js';
 import { proposeSummaryEditTool } from './propose_summary_edit.js';
+import { searchTranscriptsTool } from './search_transcripts.js';
 
-/** Every tool of the reference, in its order. */
+/** Every tool of the reference, in its order, then Syntheo's own. */
 export const TOOLS: readonly ToolDefinition[] = [
   listMeetingsTool,
   listFoldersTool,
@@ -28,4 +29,5 @@ export const TOOLS: readonly ToolDefinition[] = [
   declineProposalTool,
   importRecordingTool,
   getRecordingImportTool,
+  searchTranscriptsTool,
 ];
