@@ -1,5 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Sqlite } from './open.js';
+import { InvalidInputError } from '../errors.js';
 
 const cache = new WeakMap<Sqlite, Map<string, BetterSqlite3.Statement>>();
 
@@ -26,4 +27,21 @@ export function immediate<T>(sqlite: Sqlite, work: () => T): T {
 /** Escapes `%`, `_` and `\\` so a user's fragment is matched literally by `LIKE ... ESCAPE '\\'`. */
 export function likeFragment(fragment: string): string {
   return `%${fragment.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** Longest search fragment: far beyond any title or phrase, short enough to keep one query cheap. */
+export const MAX_FRAGMENT_CHARS = 1_000;
+
+/**
+ * A fragment to match with LIKE or FTS5. Both read text only up to a NUL character (FTS5 then fails
+ * with a syntax error, LIKE matches everything before it), so a fragment holding one is refused; so
+ * is a fragment longer than MAX_FRAGMENT_CHARS (a 10 MB phrase held the server for seconds, and
+ * SQLite refuses LIKE patterns over 50,000 bytes).
+ */
+export function matchFragment(fragment: string, parameter: string): string {
+  if (fragment.includes('\0'))
+    throw new InvalidInputError(`${parameter} contains a NUL character (U+0000), which no title, name or path holds. Remove it and search again.`);
+  if (fragment.length > MAX_FRAGMENT_CHARS)
+    throw new InvalidInputError(`${parameter} is ${fragment.length} characters long; the limit is ${MAX_FRAGMENT_CHARS}. Search with a shorter fragment.`);
+  return fragment;
 }

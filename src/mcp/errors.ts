@@ -2,6 +2,8 @@ import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { SyntheoError, toSyntheoError } from '../errors.js';
 import type { Logger } from '../log.js';
 
+const MAX_MESSAGE = 1_000;
+
 /**
  * The one mapping from the domain's errors to JSON-RPC, as the reference says: an ID or path that does
  * not exist is "invalid params" (-32602); validation failures, conflicts, the app being closed and
@@ -13,7 +15,9 @@ export function toProtocolError(error: unknown, logger: Logger, where: string): 
   if (!(error instanceof SyntheoError)) logger.error({ err: error, where }, 'unexpected error');
   const known = toSyntheoError(error);
   const code = known.kind === 'not_found' ? ProtocolErrorCode.InvalidParams : ProtocolErrorCode.InternalError;
-  return new ProtocolError(code, known.message, { kind: known.kind });
+  // Domain messages clip what they quote; this bounds any that does not.
+  const message = known.message.length > MAX_MESSAGE ? `${known.message.slice(0, MAX_MESSAGE)}…` : known.message;
+  return new ProtocolError(code, message, { kind: known.kind });
 }
 
 /** A parameter of the wrong type (the schema's part of validation): -32602. */

@@ -32,7 +32,11 @@ export async function runMcpServer({ dbPath, logger }: McpServerOptions): Promis
     process.stdin.once('end', resolve);
     process.stdin.once('close', resolve);
   });
-  const transport = new PreparingStdioTransport(prepare, (error) => logger.error({ err: error }, 'cannot load the tools or resources'));
+  const transport = new PreparingStdioTransport({
+    prepare,
+    onPrepareError: (error) => logger.error({ err: error }, 'cannot load the tools or resources'),
+    onRejected: (reason, line) => logger.debug({ line: line.length > 200 ? `${line.slice(0, 200)}…` : line }, reason),
+  });
   const handle = serveStdio(factory, { transport, onerror: (error) => logger.debug({ err: error }, 'protocol') });
   logger.info({ db: dbPath, pid: process.pid }, 'syntheo mcp ready');
 

@@ -1,5 +1,5 @@
 import type { Sqlite } from '../open.js';
-import { immediate, likeFragment, stmt } from '../statements.js';
+import { immediate, likeFragment, matchFragment, stmt } from '../statements.js';
 import { newId } from '../ids.js';
 import { nowIso } from '../time.js';
 import { InvalidInputError, NotFoundError } from '../../errors.js';
@@ -18,7 +18,7 @@ export function normalizeFolderPath(path: string): string {
   while (segments.length > 0 && segments.at(-1) === '') segments.pop();
   while (segments.length > 0 && segments[0] === '') segments.shift();
   if (segments.length === 0) throw new InvalidInputError('A folder path cannot be empty. Use names separated by "/", for example Projets/Lancement.');
-  if (segments.some((s) => s === '')) throw new InvalidInputError(`Folder path "${path}" has an empty segment ("//"). Use names separated by a single "/".`);
+  if (segments.some((s) => s === '')) throw new InvalidInputError(`Folder path "${truncate(path)}" has an empty segment ("//"). Use names separated by a single "/".`);
   if (segments.length > MAX_FOLDER_DEPTH) throw new InvalidInputError(`Folder path "${truncate(path)}" is ${segments.length} levels deep; the limit is ${MAX_FOLDER_DEPTH}.`);
   for (const s of segments) {
     if (s.length > MAX_FOLDER_NAME) throw new InvalidInputError(`Folder name "${truncate(s)}" is longer than ${MAX_FOLDER_NAME} characters.`);
@@ -105,7 +105,7 @@ const FOLDER_COLUMNS = 'f.id, f.path, f.name, f.meeting_count';
 const TREE_ORDER = `ORDER BY lower(replace(f.path, '/', char(1))), f.path`;
 
 export function listFolders(sqlite: Sqlite, filter: FolderFilter, page: Page): { folders: Folder[]; pagination: Pagination } {
-  const query = filter.query !== undefined && filter.query !== '' ? likeFragment(filter.query) : null;
+  const query = filter.query !== undefined && filter.query !== '' ? likeFragment(matchFragment(filter.query, 'query')) : null;
   const where = query === null ? '' : `WHERE f.path LIKE ? ESCAPE '\\'`;
   const params = query === null ? [] : [query];
   const rows = stmt<Omit<Folder, 'parent_path'>>(sqlite, `SELECT ${FOLDER_COLUMNS} FROM folders f ${where} ${TREE_ORDER} LIMIT ? OFFSET ?`).all(

@@ -1,5 +1,5 @@
 import type { Sqlite } from '../open.js';
-import { likeFragment, stmt } from '../statements.js';
+import { likeFragment, matchFragment, stmt } from '../statements.js';
 import { normalizeIso } from '../time.js';
 import { InvalidInputError, NotFoundError } from '../../errors.js';
 import { getFolderByPathOrThrow, subtreeBounds } from './folders.js';
@@ -46,7 +46,7 @@ export function compileMeetingFilter(sqlite: Sqlite, filter: MeetingFilter): Com
   const params: unknown[] = [];
   let titleMatch: string | undefined;
   if (filter.query !== undefined && filter.query !== '') {
-    titleMatch = trigramPhrase(filter.query);
+    titleMatch = trigramPhrase(matchFragment(filter.query, 'query'));
     if (titleMatch !== undefined) {
       // The trigram index finds a substring of title or id, case-insensitively (Unicode case folding);
       // quoted, so `%`, `_` and FTS syntax are literal characters. It drives the query (see listMeetings).
@@ -80,7 +80,7 @@ export function compileMeetingFilter(sqlite: Sqlite, filter: MeetingFilter): Com
     params.push(value);
   }
   if (filter.participant !== undefined && filter.participant !== '') {
-    const phrase = trigramPhrase(filter.participant);
+    const phrase = trigramPhrase(matchFragment(filter.participant, 'participant'));
     if (phrase !== undefined) {
       clauses.push('m.id IN (SELECT meeting_id FROM participant_index WHERE participant_index MATCH ?)');
       params.push(`{name email} : ${phrase}`);
@@ -105,7 +105,7 @@ function trigramPhrase(fragment: string): string | undefined {
 
 function parseBound(value: string, name: string): string {
   const iso = normalizeIso(value);
-  if (iso === undefined) throw new InvalidInputError(`"${name}" must be an ISO 8601 date or date-time such as 2026-11-30 or 2026-11-30T09:00:00Z, got "${value}".`);
+  if (iso === undefined) throw new InvalidInputError(`"${name}" must be an ISO 8601 date or date-time such as 2026-11-30 or 2026-11-30T09:00:00Z, got "${clip(value)}".`);
   return iso;
 }
 

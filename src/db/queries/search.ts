@@ -1,5 +1,5 @@
 import type { Sqlite } from '../open.js';
-import { stmt } from '../statements.js';
+import { matchFragment, stmt } from '../statements.js';
 import type { SearchKind } from '../schema/enums.js';
 import { compileMeetingFilter, type MeetingFilter } from './meetings.js';
 import { pagination } from './pagination.js';
@@ -87,7 +87,7 @@ export const RANK_WINDOW = 2000;
  * the older matches, newest first. Deterministic, so offsets page consistently.
  */
 export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Page): { hits: SearchHit[]; pagination: Pagination } {
-  const terms = queryTerms(filter.query);
+  const terms = queryTerms(matchFragment(filter.query, 'query'));
   // Nothing searchable (only punctuation): no passage can match.
   if (terms.length === 0) return { hits: [], pagination: pagination(page, 0, 0) };
   const all = terms.map(quote).join(' ');

@@ -63,10 +63,14 @@ function describeIssues(issues: readonly v.BaseIssue<unknown>[]): string {
   return issues
     .slice(0, 5)
     .map((issue) => {
-      const path = issue.path?.map((p) => String(p.key)).join('.');
-      return path ? `${path}: ${issue.message}` : issue.message;
+      const path = clipText(issue.path?.map((p) => String(p.key)).join('.') ?? '', 100);
+      // Valibot quotes the received value: a 10 MB argument must not come back in the message.
+      const message = clipText(issue.message, 200);
+      return path ? `${path}: ${message}` : message;
     })
     .join('; ');
 }
+
+const clipText = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max)}…` : text);
 
 const round = (ms: number): number => Math.round(ms * 100) / 100;
