@@ -1,8 +1,9 @@
-import { open, realpath } from 'node:fs/promises';
+import { open, realpath, stat as statPath } from 'node:fs/promises';
 import { basename, extname, isAbsolute } from 'node:path';
-import { constants } from 'node:fs';
+import { constants, type Stats } from 'node:fs';
 import { InvalidInputError } from '../errors.js';
 import { AUDIO_FORMAT_LIST, SNIFF_BYTES, describeContent, id3Size, sniffAudio, type AudioFormat } from './sniff.js';
+import { MPEG_HEAD_BYTES, truncationOf } from './truncation.js';
 
 export interface AudioFileInfo {
   /** Absolute, symlinks resolved. */
@@ -17,8 +18,8 @@ export const MAX_PATH_BYTES = 4096;
 
 /**
  * Checks an import's file as SPEC §4 says: absolute path, exists, a regular file once symlinks are
- * resolved, readable, non-empty, and one of the eight formats by its content. Every refusal says why
- * and what to do; nothing here reads more than the first few KB.
+ * resolved, readable, non-empty, one of the eight formats by its content, and not visibly cut short
+ * (see truncation.ts). Every refusal says why and what to do; nothing here reads more than the first few KB.
  */
 export async function inspectAudioFile(filePath: string): Promise<AudioFileInfo> {
   const shown = filePath.length > 200 ? `${filePath.slice(0, 200)}…` : filePath;
@@ -34,35 +35,53 @@ export async function inspectAudioFile(filePath: string): Promise<AudioFileInfo>
   } catch (error) {
     throw new InvalidInputError(fileError(error, shown));
   }
+  // Refused before opening: opening a device can have effects of its own, and a socket cannot be opened.
+  try {
+    checkRegular(await statPath(real), shown);
+  } catch (error) {
+    throw error instanceof InvalidInputError ? error : new InvalidInputError(fileError(error, shown));
+  }
   let handle;
   try {
-    // O_NONBLOCK: opening a FIFO must not wait for a writer; we refuse non-regular files just after.
+    // O_NONBLOCK: should the path become a FIFO since, opening it must not wait for a writer.
     handle = await open(real, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {
     throw new InvalidInputError(fileError(error, shown));
   }
   try {
     const stat = await handle.stat();
-    if (stat.isDirectory()) throw new InvalidInputError(`file_path "${shown}" is a directory. Give the path of an audio file.`);
-    if (!stat.isFile()) throw new InvalidInputError(`file_path "${shown}" is not a regular file (it is a device, pipe or socket). Give the path of an audio file.`);
+    checkRegular(stat, shown);
     if (stat.size === 0) throw new InvalidInputError(`The file "${shown}" is empty (0 bytes). Check that the recording finished saving.`);
     const head = Buffer.alloc(Math.min(SNIFF_BYTES, stat.size));
     await handle.read(head, 0, head.length, 0);
     let format = sniffAudio(head);
     const tag = id3Size(head);
-    if (format === null && tag >= head.length && tag < stat.size) {
-      const after = Buffer.alloc(Math.min(64, stat.size - tag));
+    // The first bytes after an ID3 tag: the first MPEG frame, with its Xing/Info header.
+    let afterTag: Uint8Array | undefined = tag > 0 && tag + MPEG_HEAD_BYTES <= head.length ? head.subarray(tag) : undefined;
+    if (tag > 0 && !afterTag && tag < stat.size) {
+      const after = Buffer.alloc(Math.min(MPEG_HEAD_BYTES, stat.size - tag));
       await handle.read(after, 0, after.length, tag);
-      format = sniffAudio(head, after);
+      afterTag = after;
+      if (format === null) format = sniffAudio(head, after);
     }
+    if (format === null && tag >= stat.size)
+      throw new InvalidInputError(`The file "${shown}" is cut short: it ends inside its ID3 tag, before any audio. Copy or download it again completely.`);
     if (format === null)
       throw new InvalidInputError(
         `The file "${shown}" is not a supported recording: ${describeContent(head)}. Syntheo imports ${AUDIO_FORMAT_LIST} files (detected from their content, not their name).`,
       );
+    const truncated = truncationOf(format, head, stat.size, tag > 0 ? afterTag : head, tag);
+    if (truncated)
+      throw new InvalidInputError(`The file "${shown}" is cut short: ${truncated}. Wait until it is completely copied or downloaded (or export it again), then import it.`);
     return { path: real, size: stat.size, mtimeMs: Math.trunc(stat.mtimeMs), format };
   } finally {
     await handle.close();
   }
+}
+
+function checkRegular(stat: Stats, shown: string): void {
+  if (stat.isDirectory()) throw new InvalidInputError(`file_path "${shown}" is a directory. Give the path of an audio file.`);
+  if (!stat.isFile()) throw new InvalidInputError(`file_path "${shown}" is not a regular file (it is a device, pipe or socket). Give the path of an audio file.`);
 }
 
 function fileError(error: unknown, shown: string): string {

@@ -75,7 +75,7 @@ export async function connectTapped(dbPath: string, options: { mode?: 'modern' |
   const mode = options.mode ?? 'modern';
   const transport = new StdioClientTransport({ command: process.execPath, args: serverArgs(dbPath, options.args), env: childEnv(options.env), stderr: 'pipe' });
   let stderr = '';
-  (transport.stderr as NodeJS.ReadableStream).on('data', (c: Buffer) => (stderr += c.toString()));
+  (transport.stderr as unknown as NodeJS.ReadableStream).on('data', (c: Buffer) => (stderr += c.toString()));
   const stdout = new StdoutChecker();
   // Tap the session child's stdout as soon as it is spawned (an instance property: a modern client's
   // discover probe runs on a sibling process, which needs the base class's prototype untouched).
@@ -106,9 +106,9 @@ export class RawSession {
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   private nextId = 1_000_000;
 
-  constructor(dbPath: string, args: string[] = [], env: Record<string, string> = {}) {
+  constructor(dbPath: string, args: string[] = [], env: Record<string, string> = {}, user?: { uid: number; gid: number }) {
     assertBuilt();
-    this.child = spawn(process.execPath, serverArgs(dbPath, args), { stdio: ['pipe', 'pipe', 'pipe'], env: childEnv(env) });
+    this.child = spawn(process.execPath, serverArgs(dbPath, args), { stdio: ['pipe', 'pipe', 'pipe'], env: childEnv(env), ...user });
     this.child.stdout!.on('data', (c: Buffer) => this.stdout.feed(c));
     this.child.stderr!.on('data', (c: Buffer) => (this.stderrText += c.toString()));
     // A server that dies must fail the test, not crash the runner with EPIPE.
@@ -151,9 +151,13 @@ export class RawSession {
 
   /** Sends a request with a fresh id and waits for its response. */
   async request(method: string, params?: unknown): Promise<JsonRpcMessage> {
+    return this.requestWithin(method, params);
+  }
+
+  async requestWithin(method: string, params?: unknown, ms = 15_000): Promise<JsonRpcMessage> {
     const id = this.nextId++;
     await this.write(JSON.stringify({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) }));
-    return this.response(id);
+    return this.response(id, ms);
   }
 
   /** Everything written so far has been read and answered: a ping sent now comes back. */
