@@ -8,8 +8,12 @@ import type { StageContext } from './context.js';
 // Stage 3: a Markdown summary and action items from the LLM. Whatever happens here, the import is
 // `done`: the transcript is what was asked for; a failed summary says why in `error`.
 
-/** Below this many words there is nothing worth summarising (`skipped_too_short`). */
-export const MIN_SUMMARY_WORDS = 20;
+/**
+ * Below this many words there is nothing to summarise (`skipped_too_short`): about five seconds of
+ * speech. Not more: a dozen-word voice memo ("ask Maria for the revised numbers by Wednesday") still
+ * holds an action item worth extracting.
+ */
+export const MIN_SUMMARY_WORDS = 12;
 
 export async function summarizeMeeting(ctx: StageContext): Promise<JobOutcome> {
   const outcome = await decide(ctx);
