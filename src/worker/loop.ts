@@ -97,6 +97,17 @@ export function startLoop(opts: LoopOptions): WorkerLoop {
   const sweeper = setInterval(sweep, tuning.sweepMs);
   const polling = poll();
 
+  /** Resolves when the queue is idle or after ms (sooner if `cut` aborts), leaving no timer behind. */
+  const idleWithin = async (ms: number, cut?: AbortSignal): Promise<void> => {
+    const timer = new AbortController();
+    const signal = cut === undefined ? timer.signal : AbortSignal.any([timer.signal, cut]);
+    try {
+      await Promise.race([queue.onIdle(), sleep(ms, undefined, { signal }).catch(() => {})]);
+    } finally {
+      timer.abort();
+    }
+  };
+
   let stopped: Promise<void> | null = null;
   return {
     running: () => inFlight.size,
@@ -111,13 +122,13 @@ export function startLoop(opts: LoopOptions): WorkerLoop {
         await polling;
         if (inFlight.size > 0) {
           log.info({ jobs: inFlight.size, graceMs }, 'stopping: waiting for imports in flight');
-          await Promise.race([queue.onIdle(), sleep(graceMs, undefined, { signal: graceOver.signal }).catch(() => {})]);
+          await idleWithin(graceMs, graceOver.signal);
         }
         if (inFlight.size > 0) {
           const reason = `the worker was stopped (${why}) and this import did not finish within the ${Math.round(graceMs / 1000)} s grace period`;
           for (const job of inFlight.values()) job.abort.abort(new ShutdownError(reason));
           // Aborted jobs write their interruption and unwind at once; a job stuck elsewhere is written down here.
-          await Promise.race([queue.onIdle(), sleep(5_000)]);
+          await idleWithin(5_000);
           for (const job of inFlight.values()) interruptJob(sqlite, job.lease, job.stage, reason);
         }
         clearInterval(ticker);
