@@ -40,25 +40,32 @@ export class ContextTooSmallError extends Error {
 }
 
 export async function summarizeTranscript(words: readonly SpokenWord[], opts: MapReduceOptions): Promise<MapReduceResult> {
-  const budget = opts.contextTokens - answerReserve(opts.contextTokens);
+  let budget = opts.contextTokens - answerReserve(opts.contextTokens);
   let requests = 0;
   const whole = transcriptText(words);
-  if (promptTokens(buildSummaryPrompt({ kind: 'transcript', transcript: whole, meetingTitle: opts.meetingTitle })) <= budget) {
+  let wholeTokens: number | null = null;
+  const wholePrompt = promptTokens(buildSummaryPrompt({ kind: 'transcript', transcript: whole, meetingTitle: opts.meetingTitle }));
+  if (wholePrompt <= budget) {
     try {
       requests++;
       return { summary: await summarize(whole, opts), parts: 1, requests };
     } catch (error) {
-      if (asContextLengthError(error) === null) throw error;
-      opts.logger?.info({ reason: (error as Error).message }, 'transcript did not fit the model context after all; summarising it in parts');
+      const tooLong = asContextLengthError(error);
+      if (tooLong === null) throw error;
+      opts.logger?.info({ reason: tooLong.message }, 'transcript did not fit the model context after all; summarising it in parts');
+      // Believe the server: its own context size when it says, else at most half of what it refused.
+      if (tooLong.contextTokens !== null) budget = Math.min(budget, tooLong.contextTokens - answerReserve(tooLong.contextTokens));
+      else wholeTokens = estimateTokens(whole);
     }
   }
 
   const instructions = promptTokens(buildSummaryPrompt({ kind: 'part', transcript: '', part: 99, parts: 99, meetingTitle: opts.meetingTitle }));
-  const partTokens = budget - instructions;
+  let partTokens = budget - instructions;
   if (partTokens < 32)
     throw new ContextTooSmallError(
       `llm.context_tokens (${opts.contextTokens}) leaves no room for the transcript once the instructions (~${instructions} tokens) and the answer (~${answerReserve(opts.contextTokens)} tokens) are counted. Set it to the model's real context size.`,
     );
+  if (wholeTokens !== null) partTokens = Math.min(partTokens, Math.max(32, Math.floor(wholeTokens / 2)));
   const ranges = planParts(words, partTokens * 4);
   const partials: Summary[] = [];
   for (let i = 0; i < ranges.length; i++) {
