@@ -37,7 +37,7 @@ export const commands: CommandSpec[] = [
         server = await startTranscribeServer({ port, host: optString(ctx.options, 'host') ?? '127.0.0.1', maxUploadBytes: Math.round(maxMb * 1024 * 1024), concurrency, logger });
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
-        if (code === 'EADDRINUSE') throw new UsageError(`Port ${port} is in use. Pick another with --port (and point transcription.url at it).`);
+        if (code === 'EADDRINUSE') throw new UnavailableError(`Port ${port} is in use. Pick another with --port (and point transcription.url at it).`);
         // Missing pocketsphinx/ffmpeg: the message names the apt packages.
         throw new UnavailableError(error instanceof Error ? error.message : String(error));
       }
