@@ -73,7 +73,7 @@ export async function runJob(envir: JobEnvironment, running: RunningJob): Promis
       return;
     }
     if (error instanceof ShutdownError) {
-      const written = interruptJob(envir.sqlite, lease, running.stage, error.why);
+      const written = interruptJob(envir.sqlite, lease, running.stage, error.shutdown);
       log.warn({ ...facts, status: 'failed', ms, written }, 'import interrupted by shutdown');
       return;
     }

@@ -125,11 +125,11 @@ export function startLoop(opts: LoopOptions): WorkerLoop {
           await idleWithin(graceMs, graceOver.signal);
         }
         if (inFlight.size > 0) {
-          const reason = `the worker was stopped (${why}) and this import did not finish within the ${Math.round(graceMs / 1000)} s grace period`;
-          for (const job of inFlight.values()) job.abort.abort(new ShutdownError(reason));
+          const cause = { signal: why, graceMs };
+          for (const job of inFlight.values()) job.abort.abort(new ShutdownError(cause));
           // Aborted jobs write their interruption and unwind at once; a job stuck elsewhere is written down here.
           await idleWithin(5_000);
-          for (const job of inFlight.values()) interruptJob(sqlite, job.lease, job.stage, reason);
+          for (const job of inFlight.values()) interruptJob(sqlite, job.lease, job.stage, cause);
         }
         clearInterval(ticker);
         clearInterval(sweeper);

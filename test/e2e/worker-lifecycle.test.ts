@@ -70,7 +70,7 @@ describe('a worker killed mid-transcription', () => {
     const job = await waitForImport(db.sqlite, queued.job_id, { timeoutMs: 10_000 });
     expect(job).toMatchObject({ processing_status: 'failed', summary_status: 'failed' });
     expect(job.error).toBe(
-      'Interrupted: the worker processing it stopped (it was killed, crashed, or lost its lease) while transcribing. The meeting and the transcript stored so far are kept; the job will not restart by itself. To process the recording again, import it again with a new request_key.',
+      'Interrupted: the worker processing this import stopped while transcribing (it was killed, crashed, or lost its lease). The meeting and the transcript stored so far are kept; the job will not restart by itself. To process the recording again, import it again with a new request_key.',
     );
     // Written down by the new worker's sweep, not only derived when read.
     await next.waitForLog((l) => l.msg === 'imports of a worker that stopped were marked interrupted' && (l.jobs as string[]).includes(queued.job_id));
@@ -154,7 +154,7 @@ describe('SIGTERM', () => {
     const job = await waitForImport(db.sqlite, hanging.job_id, { timeoutMs: 1 });
     expect(job.processing_status).toBe('failed');
     expect(job.error).toBe(
-      'Interrupted: the worker was stopped (SIGTERM) and this import did not finish within the 1 s grace period while transcribing. The meeting and the transcript stored so far are kept; the job will not restart by itself. To process the recording again, import it again with a new request_key.',
+      'Interrupted: the worker was stopped (SIGTERM) while transcribing, and this import did not finish within the 1 s grace period. The meeting and the transcript stored so far are kept; the job will not restart by itself. To process the recording again, import it again with a new request_key.',
     );
     expect((await waitForImport(db.sqlite, queued.job_id, { until: () => true })).processing_status).toBe('queued');
     expect(s.requests).toHaveLength(1);

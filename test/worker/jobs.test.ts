@@ -85,7 +85,7 @@ describe('leases', () => {
     const derived = getImportOrThrow(db.sqlite, job.id);
     expect(derived).toMatchObject({ processing_status: 'failed', summary_status: 'failed', finished_at: expiredAt, audio_duration_ms: 6375 });
     expect(derived.error).toBe(
-      'Interrupted: the worker processing it stopped (it was killed, crashed, or lost its lease) while transcribing. The meeting and the transcript stored so far are kept; the job will not restart by itself. To process the recording again, import it again with a new request_key.',
+      'Interrupted: the worker processing this import stopped while transcribing (it was killed, crashed, or lost its lease). The meeting and the transcript stored so far are kept; the job will not restart by itself. To process the recording again, import it again with a new request_key.',
     );
     // Nothing was written by reading it.
     expect(db.sqlite.prepare('SELECT status FROM recording_imports WHERE id = ?').get(job.id)).toEqual({ status: 'transcribing' });

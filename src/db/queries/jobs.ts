@@ -265,13 +265,21 @@ export function failJob(sqlite: Sqlite, lease: JobLease, error: string, now = Da
 // ---------------------------------------------------------------------------------------------
 // Interruptions
 
-/** The one wording of an interruption, written by the sweep and derived by readers. */
-export function interruptedError(stage: string, why = 'the worker processing it stopped (it was killed, crashed, or lost its lease)'): string {
-  return (
-    `Interrupted: ${why} while ${stage === 'importing' ? 'reading the recording' : stage}. ` +
-    'The meeting and the transcript stored so far are kept; the job will not restart by itself. ' +
-    'To process the recording again, import it again with a new request_key.'
-  );
+/** Why a graceful stop interrupted a job. */
+export interface ShutdownCause {
+  /** "SIGTERM", "SIGINT" ... */
+  signal: string;
+  graceMs: number;
+}
+
+/** The one wording of an interruption, written by the sweep and by a stopping worker, and derived by readers. */
+export function interruptedError(stage: string, shutdown?: ShutdownCause): string {
+  const during = stage === 'importing' ? 'reading the recording' : stage;
+  const what =
+    shutdown === undefined
+      ? `the worker processing this import stopped while ${during} (it was killed, crashed, or lost its lease)`
+      : `the worker was stopped (${shutdown.signal}) while ${during}, and this import did not finish within the ${shutdown.graceMs >= 1000 ? `${Math.round(shutdown.graceMs / 1000)} s` : `${shutdown.graceMs} ms`} grace period`;
+  return `Interrupted: ${what}. The meeting and the transcript stored so far are kept; the job will not restart by itself. To process the recording again, import it again with a new request_key.`;
 }
 
 /** Writes down jobs whose lease expired (their worker died) as failed/interrupted. Returns how many. */
@@ -301,6 +309,6 @@ export function sweepExpiredLeases(sqlite: Sqlite, now = Date.now()): string[] {
 }
 
 /** Graceful stop: a job still ours after the grace period is written down as interrupted, saying why. */
-export function interruptJob(sqlite: Sqlite, lease: JobLease, stage: string, why: string, now = Date.now()): boolean {
-  return failJob(sqlite, lease, interruptedError(stage, why), now);
+export function interruptJob(sqlite: Sqlite, lease: JobLease, stage: string, cause: ShutdownCause, now = Date.now()): boolean {
+  return failJob(sqlite, lease, interruptedError(stage, cause), now);
 }
