@@ -11,7 +11,7 @@ import type { RecordingImport, TranscriptWord } from '../../src/db/queries/types
 import { answerReserve } from '../../src/worker/map-reduce.js';
 import { transcribe, type TranscriptWord as HeardWord } from '../../src/worker/clients/transcription.js';
 import { openTestDb } from '../support/db.js';
-import { startFakeTranscriptionServer } from '../support/fake-transcription-server.js';
+import { fault, startFakeTranscriptionServer } from '../support/fake-transcription-server.js';
 import { buildLongRecording, type Placement } from '../support/long-recording.js';
 import { promptTokens, startLlmServer } from '../support/llm-server.js';
 import { PASSAGES, fixturePath } from '../support/speech-fixtures.js';
@@ -161,7 +161,7 @@ describe('a 21-minute recording', () => {
     // No worker runs: the expired lease alone makes it read as interrupted.
     const job = await waitForImport(db.sqlite, queued.job_id, { timeoutMs: 5_000 });
     expect(job.processing_status).toBe('failed');
-    expect(job.error).toMatch(/^Interrupted: .* while transcribing\. The meeting and the transcript stored so far are kept/);
+    expect(job.error).toMatch(/^Interrupted: the worker processing this import stopped while transcribing \(it was killed, crashed, or lost its lease\)\. The meeting and the transcript stored so far are kept/);
     const kept = job.progress!.chunks_done;
     expect(kept).toBeGreaterThanOrEqual(4);
     expect(kept).toBeLessThan(11);
@@ -178,6 +178,35 @@ describe('a 21-minute recording', () => {
       expect(keywords[0].map((k) => k.text)).toEqual(keywords[1].map((k) => k.text));
     }
     expect(getMeetingOrThrow(db.sqlite, job.meeting_id).transcript?.word_count).toBe(words.length);
+  });
+});
+
+describe('a chunked import stopped with SIGTERM', () => {
+  it('keeps the stored chunks and the held-back tail of the last one', async () => {
+    // A scripted server: the first three chunks are answered, the next ones never. Each answer is a
+    // word every second over the whole chunk, so every chunk has words in its shared tail.
+    const fake = await startFakeTranscriptionServer();
+    cleanups.push(() => fake.close());
+    const heard = Array.from({ length: 13 }, (_, i) => ({ word: `w${i}`, start: i + 0.2, end: i + 0.6 }));
+    const answer = { task: 'transcribe', language: 'english', duration: 12.5, text: heard.map((h) => h.word).join(' '), words: heard };
+    fake.script(fault.reply(answer), fault.reply(answer), fault.reply(answer), fault.hang(), fault.hang(), fault.hang());
+    const db = testDb({ 'transcription.url': fake.url, 'transcription.chunk_seconds': '10' });
+    const silence = join(db.dir, 'silence.wav');
+    await buildLongRecording(silence, [], 60_000);
+    const w = await worker(db.path, { SYNTHEO_WORKER_GRACE_MS: '0' });
+    const queued = await enqueueImport(db.sqlite, { filePath: silence });
+    await waitForImport(db.sqlite, queued.job_id, { until: (j) => j.progress?.chunks_done === 3 && fake.requests.length === 5 });
+    w.proc.kill('SIGTERM');
+    expect(await w.exited).toEqual({ code: 0, signal: null });
+
+    const job = await waitForImport(db.sqlite, queued.job_id, { timeoutMs: 1 });
+    expect(job).toMatchObject({ processing_status: 'failed', progress: { chunks_done: 3, chunks_total: 6 } });
+    expect(job.error).toMatch(/^Interrupted: the worker was stopped \(SIGTERM\) while transcribing, and this import did not finish within the 0 ms grace period\. The meeting and the transcript stored so far are kept/);
+    // Chunk 3 covers 17.5-30 s; its last 2.5 s are shared with chunk 4 and were held back until the stop.
+    const words = allWords(db.sqlite, job.meeting_id);
+    expect(words.at(-1)).toMatchObject({ text: 'w12', start_ms: 29_700 });
+    expect(words.filter((x) => x.start_ms! >= 27_500).map((x) => x.text)).toEqual(['w10', 'w11', 'w12']);
+    for (let i = 1; i < words.length; i++) expect(words[i]!.start_ms!).toBeGreaterThan(words[i - 1]!.start_ms!);
   });
 });
 
