@@ -85,7 +85,8 @@ describe('an import through the worker, per format', () => {
     expect(Date.parse(meeting.ended_at!) - Date.parse(meeting.started_at)).toBe(job.audio_duration_ms);
     expect(meeting.processing_status).toBe('done');
 
-    const outcome = worker.logs.find((l) => l.msg === 'import done' && l.jobId === job.job_id);
+    // The outcome line follows the commit; it may still be in the pipe.
+    const outcome = await worker.waitForLog((l) => l.msg === 'import done' && l.jobId === job.job_id, 5_000);
     expect(outcome).toMatchObject({ status: 'done', summaryStatus: 'done', stage: 'summarizing' });
     expect(outcome!.ms).toBeTypeOf('number');
   });
