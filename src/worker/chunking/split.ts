@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { access, open, type FileHandle } from 'node:fs/promises';
+import { access, open, rm, type FileHandle } from 'node:fs/promises';
 import { constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { JobFailure } from '../errors.js';
@@ -119,17 +119,12 @@ export async function* splitIntoChunks(input: string, opts: SplitOptions): Async
       const onlyOverlap = c.index > 0 && c.written <= overlap;
       const chunk = await closeChunk(c);
       if (!onlyOverlap || c.index === 0) yield chunk;
-      else await removeQuietly(chunk.path);
+      else await rm(chunk.path, { force: true });
     }
   } finally {
     if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
     for (const c of open_) await c.file.close().catch(() => {});
   }
-}
-
-async function removeQuietly(path: string): Promise<void> {
-  const { rm } = await import('node:fs/promises');
-  await rm(path, { force: true });
 }
 
 /** Canonical 44-byte header of 16 kHz mono 16-bit PCM. */

@@ -7,10 +7,9 @@ import { transcribe, type TranscribeOptions, type Transcript } from '../clients/
 import { HttpClientError } from '../clients/http.js';
 import { JobFailure } from '../errors.js';
 import type { StageContext } from '../pipeline/context.js';
-import type { AudioInfo } from '../pipeline/importing.js';
-import { checkUnchanged } from '../pipeline/importing.js';
+import { checkUnchanged, type AudioInfo } from '../pipeline/importing.js';
 import type { TranscriptionResult } from '../pipeline/transcribing.js';
-import { speakersOf, toNewWords } from '../pipeline/transcribing.js';
+import { speakersOf, toNewWords } from '../pipeline/words.js';
 import { OverlapMerger } from './merge.js';
 import type { ChunkPlan } from './plan.js';
 import { findProgram, splitIntoChunks, type AudioChunk } from './split.js';

@@ -1,18 +1,19 @@
 import { titleFromPath } from '../../audio/file.js';
 import { finishTranscription } from '../../db/queries/jobs.js';
-import type { NewWord } from '../../db/queries/transcripts.js';
-import { transcribe, transcriptionTimeoutMs, type TranscribeOptions, type TranscriptWord } from '../clients/transcription.js';
+import { transcribe, transcriptionTimeoutMs, type TranscribeOptions } from '../clients/transcription.js';
 import { transcribeInChunks } from '../chunking/transcribe-chunks.js';
 import { chunkPlan } from '../chunking/plan.js';
 import { JobFailure } from '../errors.js';
 import type { StageContext } from './context.js';
 import type { AudioInfo } from './importing.js';
+import { speakersOf, toNewWords } from './words.js';
 
 // Stage 2: the recording goes to the transcription server (streamed from disk), in one request or, for a
 // long or large recording, in overlapping chunks; the words are stored with their times and speakers.
 
 export interface TranscriptionResult {
   words: number;
+  /** Chunks transcribed; null when the recording went in one request. */
   chunks: number | null;
 }
 
@@ -51,15 +52,4 @@ export function clientOptions(ctx: StageContext, audioMs: number): TranscribeOpt
     // OpenAI picks its decoder from the name: give the extension of the sniffed format.
     filename: `${titleFromPath(ctx.job.filePath)}.${ctx.job.fileFormat}`,
   };
-}
-
-export function toNewWords(words: readonly TranscriptWord[], shiftMs = 0): NewWord[] {
-  return words.map((w) => ({ text: w.text, startMs: w.startMs + shiftMs, endMs: w.endMs + shiftMs, speaker: w.speaker }));
-}
-
-/** Distinct speakers in order of first appearance. */
-export function speakersOf(words: readonly NewWord[]): string[] {
-  const seen = new Set<string>();
-  for (const w of words) if (w.speaker !== null) seen.add(w.speaker);
-  return [...seen];
 }
