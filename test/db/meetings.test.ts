@@ -62,3 +62,22 @@ describe('folder meeting counts', () => {
     ]);
   });
 });
+
+describe('imported meetings', () => {
+  it('read an active job whose lease expired as failed, in lists and in the detail', async () => {
+    const { getMeetingOrThrow } = await import('../../src/db/queries/meetings.js');
+    const s = db();
+    const id = makeMeeting(s, { title: 'Imported' });
+    const past = new Date(Date.now() - 60_000).toISOString();
+    s.prepare(
+      `INSERT INTO recording_imports (id, meeting_id, file_path, file_size, file_mtime_ms, file_format, status, summary_status, worker_id, lease_expires_at, created_at, updated_at)
+       VALUES ('job_x', ?, '/tmp/a.wav', 10, 0, 'wav', 'transcribing', 'pending', 'wrk_gone', ?, ?, ?)`,
+    ).run(id, past, past, past);
+    expect(listMeetings(s, {}, page).meetings[0]!.processing_status).toBe('failed');
+    const detail = getMeetingOrThrow(s, id);
+    expect(detail.processing_status).toBe('failed');
+    expect(detail.recording_import!.error).toMatch(/^Interrupted/);
+    s.prepare("UPDATE recording_imports SET lease_expires_at = ? WHERE id = 'job_x'").run(new Date(Date.now() + 60_000).toISOString());
+    expect(listMeetings(s, {}, page).meetings[0]!.processing_status).toBe('transcribing');
+  });
+});

@@ -8,6 +8,7 @@ import { inspectAudioFile, titleFromPath, type AudioFileInfo } from '../../audio
 import { getFolderByPathOrThrow } from './folders.js';
 import { clip } from './meetings.js';
 import { isWorkerAlive } from './workers.js';
+import { ACTIVE_STATUSES, interruptedError } from './jobs.js';
 import type { RecordingImport } from './types.js';
 import type { ProcessingStatus, SummaryStatus } from '../schema/enums.js';
 
@@ -31,18 +32,26 @@ export interface ImportRow {
   updated_at: string;
   started_at: string | null;
   finished_at: string | null;
+  lease_expires_at: string | null;
 }
 
 export const IMPORT_COLUMNS = `j.id, j.meeting_id, j.status, j.summary_status, j.error, j.file_path, j.file_format,
-  m.title, j.request_key, j.audio_duration_ms, j.chunks_done, j.chunks_total, j.created_at, j.updated_at, j.started_at, j.finished_at`;
+  m.title, j.request_key, j.audio_duration_ms, j.chunks_done, j.chunks_total, j.created_at, j.updated_at, j.started_at, j.finished_at,
+  j.lease_expires_at`;
 
-export function toRecordingImport(r: ImportRow): RecordingImport {
+/**
+ * The row as clients see it. An active job whose lease has run out is reported as failed/interrupted
+ * (derived, nothing written): no worker can move it any more (see jobs.ts), and a client polling while
+ * no worker runs would otherwise wait forever. The next worker's sweep writes the same thing down.
+ */
+export function toRecordingImport(r: ImportRow, now = Date.now()): RecordingImport {
+  const interrupted = isActive(r.status) && r.lease_expires_at !== null && Date.parse(r.lease_expires_at) <= now;
   return {
     job_id: r.id,
     meeting_id: r.meeting_id,
-    processing_status: r.status,
-    summary_status: r.summary_status,
-    error: r.error,
+    processing_status: interrupted ? 'failed' : r.status,
+    summary_status: interrupted && r.summary_status === 'pending' ? 'failed' : r.summary_status,
+    error: interrupted ? interruptedError(r.status) : r.error,
     file_path: r.file_path,
     file_format: r.file_format,
     title: r.title,
@@ -52,8 +61,12 @@ export function toRecordingImport(r: ImportRow): RecordingImport {
     created_at: r.created_at,
     updated_at: r.updated_at,
     started_at: r.started_at,
-    finished_at: r.finished_at,
+    finished_at: interrupted ? r.lease_expires_at : r.finished_at,
   };
+}
+
+function isActive(status: ProcessingStatus): boolean {
+  return (ACTIVE_STATUSES as readonly string[]).includes(status);
 }
 
 export function getImportOrThrow(sqlite: Sqlite, jobId: string): RecordingImport {

@@ -1,0 +1,314 @@
+import { hostname } from 'node:os';
+import type { Sqlite } from '../open.js';
+import { stmt } from '../statements.js';
+import { newId } from '../ids.js';
+import type { ProcessingStatus, SummaryStatus } from '../schema/enums.js';
+import { appendTranscriptWords, type NewWord } from './transcripts.js';
+
+// The worker's writes: its registration and heartbeat, claims, leases, stage transitions and terminal
+// states of recording imports.
+//
+// Lease invariant: a job in an active state whose lease_expires_at is in the past is interrupted, for
+// good. Every write the worker makes to a job it holds is guarded by `worker_id = me AND status = <stage>
+// AND lease_expires_at > now`, so once the lease has run out no worker can move the job again; the sweep
+// only writes down what is already true, and readers can derive "interrupted" from the row alone
+// (toRecordingImport does).
+
+export const ACTIVE_STATUSES = ['importing', 'transcribing', 'summarizing'] as const;
+export type ActiveStatus = (typeof ACTIVE_STATUSES)[number];
+const ACTIVE_SQL = "('importing', 'transcribing', 'summarizing')";
+
+/** The job was taken from us (lease expired and swept, or another state was written): stop working on it. */
+export class LeaseLostError extends Error {
+  override readonly name = 'LeaseLostError';
+  constructor(readonly jobId: string) {
+    super(`The lease on import ${jobId} was lost (it expired, or the job was marked interrupted); this worker stopped working on it.`);
+  }
+}
+
+export interface ClaimedJob {
+  id: string;
+  meetingId: string;
+  filePath: string;
+  fileSize: number;
+  fileMtimeMs: number;
+  fileFormat: string;
+  createdAt: string;
+}
+
+/** Who holds a job and until when; passed to every guarded write. */
+export interface JobLease {
+  jobId: string;
+  workerId: string;
+  leaseMs: number;
+}
+
+const iso = (ms: number): string => new Date(ms).toISOString();
+
+// ---------------------------------------------------------------------------------------------
+// Workers
+
+export interface WorkerRegistration {
+  id: string;
+  concurrency: number;
+  version: string;
+}
+
+export function registerWorker(sqlite: Sqlite, reg: WorkerRegistration, now = Date.now()): void {
+  stmt(sqlite, 'INSERT INTO workers (id, hostname, pid, version, concurrency, started_at, heartbeat_at) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
+    reg.id,
+    hostname(),
+    process.pid,
+    reg.version,
+    reg.concurrency,
+    iso(now),
+    iso(now),
+  );
+}
+
+export function heartbeatWorker(sqlite: Sqlite, workerId: string, now = Date.now()): void {
+  stmt(sqlite, 'UPDATE workers SET heartbeat_at = ? WHERE id = ?').run(iso(now), workerId);
+}
+
+/** A clean exit: `syntheo mcp` stops counting this worker as alive at once. */
+export function markWorkerStopped(sqlite: Sqlite, workerId: string, now = Date.now()): void {
+  stmt(sqlite, 'UPDATE workers SET stopped_at = ?, heartbeat_at = ? WHERE id = ?').run(iso(now), iso(now), workerId);
+}
+
+export function newWorkerId(): string {
+  return newId('worker');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Claims and leases
+
+/** Cheap read before a claim, so an idle worker polls without taking the write lock. */
+export function hasQueuedJob(sqlite: Sqlite): boolean {
+  return stmt(sqlite, "SELECT 1 FROM recording_imports WHERE status = 'queued' LIMIT 1").get() !== undefined;
+}
+
+interface ClaimRow {
+  id: string;
+  meeting_id: string;
+  file_path: string;
+  file_size: number;
+  file_mtime_ms: number;
+  file_format: string;
+  created_at: string;
+}
+
+/**
+ * Claims the oldest queued job with one statement: SQLite runs an UPDATE under the database write lock,
+ * so two processes can never both see the same job as queued and both take it.
+ */
+export function claimNextJob(sqlite: Sqlite, workerId: string, leaseMs: number, now = Date.now()): ClaimedJob | null {
+  const row = stmt<ClaimRow>(
+    sqlite,
+    `UPDATE recording_imports
+        SET status = 'importing', worker_id = ?, lease_expires_at = ?, started_at = ?, updated_at = ?
+      WHERE id = (SELECT id FROM recording_imports WHERE status = 'queued' ORDER BY created_at, id LIMIT 1)
+        AND status = 'queued'
+      RETURNING id, meeting_id, file_path, file_size, file_mtime_ms, file_format, created_at`,
+  ).get(workerId, iso(now + leaseMs), iso(now), iso(now));
+  if (!row) return null;
+  return {
+    id: row.id,
+    meetingId: row.meeting_id,
+    filePath: row.file_path,
+    fileSize: row.file_size,
+    fileMtimeMs: row.file_mtime_ms,
+    fileFormat: row.file_format,
+    createdAt: row.created_at,
+  };
+}
+
+/** Extends the lease; false when the job is no longer ours (expired, swept, or finished): abort it. */
+export function renewLease(sqlite: Sqlite, lease: JobLease, now = Date.now()): boolean {
+  return (
+    stmt(
+      sqlite,
+      `UPDATE recording_imports SET lease_expires_at = ?
+        WHERE id = ? AND worker_id = ? AND status IN ${ACTIVE_SQL} AND lease_expires_at > ?`,
+    ).run(iso(now + lease.leaseMs), lease.jobId, lease.workerId, iso(now)).changes === 1
+  );
+}
+
+/**
+ * The guard of every write to a held job, run inside the write's transaction: moves the job to `to`
+ * (or keeps it in `from`), renews the lease, and throws LeaseLostError when the job is not ours.
+ */
+function guard(sqlite: Sqlite, lease: JobLease, from: ActiveStatus, to: ProcessingStatus, extra = '', params: unknown[] = [], now = Date.now()): void {
+  const done = to === 'done' || to === 'failed';
+  const changes = stmt(
+    sqlite,
+    `UPDATE recording_imports
+        SET status = ?, updated_at = ?, lease_expires_at = ?${done ? ', finished_at = ?' : ''}${extra}
+      WHERE id = ? AND worker_id = ? AND status = ? AND lease_expires_at > ?`,
+  ).run(to, iso(now), done ? null : iso(now + lease.leaseMs), ...(done ? [iso(now)] : []), ...params, lease.jobId, lease.workerId, from, iso(now)).changes;
+  if (changes !== 1) throw new LeaseLostError(lease.jobId);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Stage transitions
+
+export interface AudioFacts {
+  durationMs: number;
+  /** When the recording ended: the file's last modification. */
+  endedAtMs: number;
+}
+
+/** importing -> transcribing: the duration, and the meeting's times (it started `duration` before the file was last written). */
+export function recordAudioFacts(sqlite: Sqlite, lease: JobLease, meetingId: string, facts: AudioFacts): void {
+  sqlite
+    .transaction(() => {
+      guard(sqlite, lease, 'importing', 'transcribing', ', audio_duration_ms = ?', [facts.durationMs]);
+      stmt(sqlite, 'UPDATE meetings SET started_at = ?, ended_at = ?, updated_at = ? WHERE id = ?').run(
+        iso(facts.endedAtMs - facts.durationMs),
+        iso(facts.endedAtMs),
+        iso(Date.now()),
+        meetingId,
+      );
+    })
+    .immediate();
+}
+
+export interface TranscriptBatch {
+  words: readonly NewWord[];
+  language: string | null;
+  /** Chunked transcription: chunks stored after this batch, and the (possibly revised) total. */
+  progress?: { chunksDone: number; chunksTotal: number };
+}
+
+/** Stores a batch of words while transcribing, atomically with the lease check and the progress. Returns the word count. */
+export function appendJobWords(sqlite: Sqlite, lease: JobLease, meetingId: string, batch: TranscriptBatch): number {
+  return sqlite
+    .transaction(() => {
+      const p = batch.progress;
+      guard(sqlite, lease, 'transcribing', 'transcribing', p ? ', chunks_done = ?, chunks_total = ?' : '', p ? [p.chunksDone, p.chunksTotal] : []);
+      return appendTranscriptWords(sqlite, meetingId, batch.words, { source: 'import', language: batch.language });
+    })
+    .immediate();
+}
+
+/** Chunked transcription starts: progress 0 / total. */
+export function startChunkProgress(sqlite: Sqlite, lease: JobLease, chunksTotal: number): void {
+  sqlite.transaction(() => guard(sqlite, lease, 'transcribing', 'transcribing', ', chunks_done = 0, chunks_total = ?', [chunksTotal])).immediate();
+}
+
+/**
+ * transcribing -> summarizing. `words` (may be empty) are appended in the same transaction, so a
+ * single-request transcript appears at once with the state change; speakers go on the meeting.
+ */
+export function finishTranscription(sqlite: Sqlite, lease: JobLease, meetingId: string, batch: TranscriptBatch, speakers: string[]): number {
+  return sqlite
+    .transaction(() => {
+      const p = batch.progress;
+      guard(sqlite, lease, 'transcribing', 'summarizing', p ? ', chunks_done = ?, chunks_total = ?' : '', p ? [p.chunksDone, p.chunksTotal] : []);
+      const count = appendTranscriptWords(sqlite, meetingId, batch.words, { source: 'import', language: batch.language });
+      if (speakers.length > 0) stmt(sqlite, 'UPDATE meetings SET speakers = ?, updated_at = ? WHERE id = ?').run(JSON.stringify(speakers), iso(Date.now()), meetingId);
+      return count;
+    })
+    .immediate();
+}
+
+export interface GeneratedSummary {
+  markdown: string;
+  actionItems: { text: string; assignee: string | null; dueDate: string | null }[];
+}
+
+export interface JobOutcome {
+  summaryStatus: Exclude<SummaryStatus, 'pending'>;
+  summary?: GeneratedSummary;
+  /** Shown in `error` although the import succeeded: why the summary failed. */
+  note?: string;
+}
+
+/** summarizing -> done, with the summary and action items in the same transaction. */
+export function completeJob(sqlite: Sqlite, lease: JobLease, meetingId: string, outcome: JobOutcome): void {
+  sqlite
+    .transaction(() => {
+      guard(sqlite, lease, 'summarizing', 'done', ', summary_status = ?, error = ?', [outcome.summaryStatus, outcome.note ?? null]);
+      if (outcome.summary === undefined) return;
+      const now = iso(Date.now());
+      const nextSummary = stmt<{ p: number }>(sqlite, 'SELECT coalesce(max(position) + 1, 0) AS p FROM summaries WHERE meeting_id = ?').get(meetingId)!.p;
+      stmt(sqlite, "INSERT INTO summaries (id, meeting_id, title, content, position, source, created_at, updated_at) VALUES (?, ?, 'Summary', ?, ?, 'llm', ?, ?)").run(
+        newId('summary'),
+        meetingId,
+        outcome.summary.markdown,
+        nextSummary,
+        now,
+        now,
+      );
+      let position = stmt<{ p: number }>(sqlite, 'SELECT coalesce(max(position) + 1, 0) AS p FROM action_items WHERE meeting_id = ?').get(meetingId)!.p;
+      const insert = stmt(sqlite, "INSERT INTO action_items (id, meeting_id, text, assignee, due_date, done, position, source, created_at) VALUES (?, ?, ?, ?, ?, 0, ?, 'llm', ?)");
+      for (const item of outcome.summary.actionItems) insert.run(newId('actionItem'), meetingId, item.text, item.assignee, item.dueDate, position++, now);
+    })
+    .immediate();
+}
+
+/**
+ * Any active state -> failed, with a message for the person. A summary not yet made will not be made:
+ * `pending` becomes `failed`. False when the job was no longer ours (nothing written).
+ */
+export function failJob(sqlite: Sqlite, lease: JobLease, error: string, now = Date.now()): boolean {
+  return (
+    stmt(
+      sqlite,
+      `UPDATE recording_imports
+          SET status = 'failed', error = ?, updated_at = ?, finished_at = ?, lease_expires_at = NULL,
+              summary_status = CASE summary_status WHEN 'pending' THEN 'failed' ELSE summary_status END
+        WHERE id = ? AND worker_id = ? AND status IN ${ACTIVE_SQL} AND lease_expires_at > ?`,
+    ).run(error, iso(now), iso(now), lease.jobId, lease.workerId, iso(now)).changes === 1
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Interruptions
+
+/** Why a graceful stop interrupted a job. */
+export interface ShutdownCause {
+  /** "SIGTERM", "SIGINT" ... */
+  signal: string;
+  graceMs: number;
+}
+
+/** The one wording of an interruption, written by the sweep and by a stopping worker, and derived by readers. */
+export function interruptedError(stage: string, shutdown?: ShutdownCause): string {
+  const during = stage === 'importing' ? 'reading the recording' : stage;
+  const what =
+    shutdown === undefined
+      ? `the worker processing this import stopped while ${during} (it was killed, crashed, or lost its lease)`
+      : `the worker was stopped (${shutdown.signal}) while ${during}, and this import did not finish within the ${shutdown.graceMs >= 1000 ? `${Math.round(shutdown.graceMs / 1000)} s` : `${shutdown.graceMs} ms`} grace period`;
+  return `Interrupted: ${what}. The meeting and the transcript stored so far are kept; the job will not restart by itself. To process the recording again, import it again with a new request_key.`;
+}
+
+/** Writes down jobs whose lease expired (their worker died) as failed/interrupted. Returns how many. */
+export function sweepExpiredLeases(sqlite: Sqlite, now = Date.now()): string[] {
+  const at = iso(now);
+  const expired = stmt<{ id: string; status: ActiveStatus; lease_expires_at: string }>(
+    sqlite,
+    `SELECT id, status, lease_expires_at FROM recording_imports WHERE status IN ${ACTIVE_SQL} AND lease_expires_at <= ?`,
+  ).all(at);
+  if (expired.length === 0) return [];
+  const swept: string[] = [];
+  sqlite
+    .transaction(() => {
+      for (const job of expired) {
+        const changes = stmt(
+          sqlite,
+          `UPDATE recording_imports
+              SET status = 'failed', error = ?, updated_at = ?, finished_at = lease_expires_at, lease_expires_at = NULL,
+                  summary_status = CASE summary_status WHEN 'pending' THEN 'failed' ELSE summary_status END
+            WHERE id = ? AND status = ? AND lease_expires_at <= ?`,
+        ).run(interruptedError(job.status), at, job.id, job.status, at).changes;
+        if (changes === 1) swept.push(job.id);
+      }
+    })
+    .immediate();
+  return swept;
+}
+
+/** Graceful stop: a job still ours after the grace period is written down as interrupted, saying why. */
+export function interruptJob(sqlite: Sqlite, lease: JobLease, stage: string, cause: ShutdownCause, now = Date.now()): boolean {
+  return failJob(sqlite, lease, interruptedError(stage, cause), now);
+}

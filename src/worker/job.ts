@@ -1,0 +1,100 @@
+import type { Sqlite } from '../db/open.js';
+import { LeaseLostError, failJob, interruptJob, type ActiveStatus, type ClaimedJob, type JobLease } from '../db/queries/jobs.js';
+import { readSettings } from '../db/queries/settings.js';
+import { loadConfig, type Config, type ConfigKey } from '../config.js';
+import { isSyntheoError, toSyntheoError } from '../errors.js';
+import type { Logger } from '../log.js';
+import { HttpClientError, redact } from './clients/http.js';
+import { RecordingUnreadableError } from './clients/transcription.js';
+import { JobFailure, ShutdownError } from './errors.js';
+import type { StageContext } from './pipeline/context.js';
+import { importRecording } from './pipeline/importing.js';
+import { summarizeMeeting } from './pipeline/summarizing.js';
+import { transcribeRecording } from './pipeline/transcribing.js';
+import type { WorkerTuning } from './tuning.js';
+
+// One import from claim to done/failed: the stages in order, each leaving durable state behind, and
+// exactly one outcome line in the log.
+
+export interface JobEnvironment {
+  sqlite: Sqlite;
+  workerId: string;
+  tuning: WorkerTuning;
+  env: NodeJS.ProcessEnv;
+  flags: Partial<Record<ConfigKey, string>>;
+  logger: Logger;
+}
+
+/** A job in flight, as the loop sees it (lease renewal, shutdown). */
+export interface RunningJob {
+  readonly job: ClaimedJob;
+  readonly lease: JobLease;
+  readonly abort: AbortController;
+  stage: ActiveStatus;
+}
+
+const STAGE_LABEL: Record<ActiveStatus, string> = {
+  importing: 'Reading the recording failed',
+  transcribing: 'Transcription failed',
+  summarizing: 'Summarising failed',
+};
+
+export async function runJob(envir: JobEnvironment, running: RunningJob): Promise<void> {
+  const { job, lease } = running;
+  const started = Date.now();
+  const base = envir.logger.child({ jobId: job.id });
+  let log = base.child({ stage: running.stage });
+  let config: Config | undefined;
+  const facts: Record<string, unknown> = {};
+  const enter = (stage: ActiveStatus): StageContext => {
+    running.stage = stage;
+    log = base.child({ stage });
+    return { sqlite: envir.sqlite, job, lease, config: config!, tuning: envir.tuning, signal: running.abort.signal, log };
+  };
+  try {
+    // Settings are read per job, so `syntheo config set` applies without restarting the worker.
+    try {
+      config = loadConfig(readSettings(envir.sqlite), envir.env, envir.flags);
+    } catch (error) {
+      throw new JobFailure(`The configuration is invalid: ${(error as Error).message}`);
+    }
+    const audio = await importRecording(enter('importing'));
+    facts.audioMs = audio.durationMs;
+    const transcript = await transcribeRecording(enter('transcribing'), audio);
+    facts.words = transcript.words;
+    if (transcript.chunks !== null) facts.chunks = transcript.chunks;
+    const outcome = await summarizeMeeting(enter('summarizing'));
+    log.info({ ...facts, status: 'done', summaryStatus: outcome.summaryStatus, ms: Date.now() - started, ...(outcome.note ? { summaryError: outcome.note } : {}) }, 'import done');
+  } catch (raw) {
+    const error = running.abort.signal.aborted ? running.abort.signal.reason : raw;
+    const ms = Date.now() - started;
+    if (error instanceof LeaseLostError) {
+      log.warn({ ...facts, ms }, 'import abandoned: the lease was lost (the job was marked interrupted, or expired while this worker was stalled)');
+      return;
+    }
+    if (error instanceof ShutdownError) {
+      const written = interruptJob(envir.sqlite, lease, running.stage, error.shutdown);
+      log.warn({ ...facts, status: 'failed', ms, written }, 'import interrupted by shutdown');
+      return;
+    }
+    const message = redactSecrets(describeFailure(error, running.stage, log), config);
+    const written = failJob(envir.sqlite, lease, message);
+    log.warn({ ...facts, status: 'failed', ms, error: message, ...(written ? {} : { written }) }, 'import failed');
+  }
+}
+
+/** A message for the person reading get_recording_import: what failed and what to do; never a stack trace. */
+function describeFailure(error: unknown, stage: ActiveStatus, log: Logger): string {
+  if (error instanceof JobFailure) return error.message;
+  if (error instanceof HttpClientError || error instanceof RecordingUnreadableError) return `${STAGE_LABEL[stage]}: ${error.message}`;
+  if (isSyntheoError(error)) return `${STAGE_LABEL[stage]}: ${error.message}`;
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && code.startsWith('SQLITE')) return `${STAGE_LABEL[stage]}: ${toSyntheoError(error).message}`;
+  log.error({ err: error }, 'unexpected error in an import');
+  return `${STAGE_LABEL[stage]}: unexpected error (${error instanceof Error ? error.message : String(error)}). See the worker's log for details.`;
+}
+
+function redactSecrets(message: string, config: Config | undefined): string {
+  if (config === undefined) return message;
+  return redact(redact(message, config.transcription.apiKey ?? undefined), config.llm.apiKey ?? undefined);
+}

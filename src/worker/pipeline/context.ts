@@ -1,0 +1,19 @@
+import type { Sqlite } from '../../db/open.js';
+import type { ClaimedJob, JobLease } from '../../db/queries/jobs.js';
+import type { Config } from '../../config.js';
+import type { Logger } from '../../log.js';
+import type { WorkerTuning } from '../tuning.js';
+
+/** What every stage gets: the job it works on, the lease that guards its writes, and a way to stop. */
+export interface StageContext {
+  readonly sqlite: Sqlite;
+  readonly job: ClaimedJob;
+  readonly lease: JobLease;
+  /** Read when the job was claimed: `syntheo config set` applies from the next job on. */
+  readonly config: Config;
+  readonly tuning: WorkerTuning;
+  /** Aborted when the lease is lost or the worker stops after its grace period. */
+  readonly signal: AbortSignal;
+  /** Carries { jobId, stage }. */
+  readonly log: Logger;
+}

@@ -1,0 +1,90 @@
+import { openAsBlob } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { parseBlob } from 'music-metadata';
+import { AUDIO_FORMATS, AUDIO_FORMAT_LIST, type AudioFormat } from '../../audio/sniff.js';
+import { recordAudioFacts } from '../../db/queries/jobs.js';
+import { JobFailure } from '../errors.js';
+import type { StageContext } from './context.js';
+
+// Stage 1: the recording is still the one import_recording saw, and it has a duration.
+
+export interface AudioInfo {
+  durationMs: number;
+  format: AudioFormat;
+  size: number;
+}
+
+/** MIME type per sniffed format: music-metadata then picks its parser from the content we detected, not the file name. */
+const MIME: Record<AudioFormat, string> = {
+  wav: 'audio/wav',
+  mp3: 'audio/mpeg',
+  ogg: 'audio/ogg',
+  mp4: 'video/mp4',
+  m4a: 'audio/mp4',
+  flac: 'audio/flac',
+  webm: 'audio/webm',
+  aac: 'audio/aac',
+};
+
+const AGAIN = 'Import it again with a new request_key';
+
+export async function importRecording(ctx: StageContext): Promise<AudioInfo> {
+  const { job } = ctx;
+  await checkUnchanged(job.filePath, job.fileSize, job.fileMtimeMs, 'since import_recording');
+  if (!(AUDIO_FORMATS as readonly string[]).includes(job.fileFormat))
+    throw new JobFailure(`The recording ${job.filePath} was queued as "${job.fileFormat}", which is not one of the supported formats (${AUDIO_FORMAT_LIST}).`);
+  const format = job.fileFormat as AudioFormat;
+  const durationMs = await readDurationMs(job.filePath, format);
+  ctx.signal.throwIfAborted();
+  recordAudioFacts(ctx.sqlite, ctx.lease, job.meetingId, { durationMs, endedAtMs: job.fileMtimeMs });
+  ctx.log.debug({ durationMs, format }, 'recording checked');
+  return { durationMs, format, size: job.fileSize };
+}
+
+/** The file must be where it was, with the same size and modification time. */
+export async function checkUnchanged(path: string, size: number, mtimeMs: number, since: string): Promise<void> {
+  let info;
+  try {
+    info = await stat(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR')
+      throw new JobFailure(`The recording ${path} vanished ${since} (it was moved, renamed or deleted). Put it back, or ${AGAIN.toLowerCase()} and the file's new path.`);
+    throw new JobFailure(`The recording ${path} cannot be read any more (${code ?? 'error'}). Check its permissions, then ${AGAIN.toLowerCase()}.`);
+  }
+  if (!info.isFile()) throw new JobFailure(`${path} is no longer a regular file. ${AGAIN} once the recording is back.`);
+  const changes: string[] = [];
+  if (info.size !== size) changes.push(`its size went from ${size} to ${info.size} bytes`);
+  if (Math.trunc(info.mtimeMs) !== mtimeMs) changes.push(`it was modified at ${new Date(info.mtimeMs).toISOString()}`);
+  if (changes.length > 0)
+    throw new JobFailure(
+      `The file changed ${since}: ${changes.join(' and ')}, so it is not the recording that was queued. If the new content is the recording you want, wait until it is completely written, then ${AGAIN.toLowerCase()}.`,
+    );
+}
+
+async function readDurationMs(path: string, format: AudioFormat): Promise<number> {
+  const describe = `The recording ${path} (${format.toUpperCase()})`;
+  let seconds: number | undefined;
+  let hasAudio: boolean | undefined;
+  try {
+    const blob = await openAsBlob(path, { type: MIME[format] });
+    // Cheap first (headers, tables of contents); a full scan only when they do not say (raw ADTS AAC, some MP3).
+    let meta = await parseBlob(blob, { duration: false, skipCovers: true });
+    if (!isUsable(meta.format.duration)) meta = await parseBlob(blob, { duration: true, skipCovers: true });
+    seconds = meta.format.duration;
+    hasAudio = meta.format.hasAudio;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message.replace(/: \/.*$/, '') : String(error);
+    throw new JobFailure(`${describe} could not be read as audio (${reason}). The file may be damaged or truncated; check that it plays, then import it again with a new request_key.`);
+  }
+  if (hasAudio === false) throw new JobFailure(`${describe} has no audio track. Export the meeting's audio (${AUDIO_FORMAT_LIST}) and import that.`);
+  if (!isUsable(seconds))
+    throw new JobFailure(
+      `${describe} has no readable duration (${seconds === undefined ? 'unknown' : String(seconds)}). The file may be damaged, truncated or still being written; check that it plays, then import it again with a new request_key.`,
+    );
+  return Math.round(seconds * 1000);
+}
+
+function isUsable(seconds: number | undefined): seconds is number {
+  return seconds !== undefined && Number.isFinite(seconds) && seconds > 0;
+}

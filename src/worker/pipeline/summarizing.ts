@@ -1,0 +1,59 @@
+import { completeJob, type JobOutcome } from '../../db/queries/jobs.js';
+import { allTranscriptWords } from '../../db/queries/transcripts.js';
+import { stmt } from '../../db/statements.js';
+import { HttpClientError } from '../clients/http.js';
+import { ContextTooSmallError, summarizeTranscript } from '../map-reduce.js';
+import type { StageContext } from './context.js';
+
+// Stage 3: a Markdown summary and action items from the LLM. Whatever happens here, the import is
+// `done`: the transcript is what was asked for; a failed summary says why in `error`.
+
+/**
+ * Below this many words there is nothing to summarise (`skipped_too_short`): about five seconds of
+ * speech. Not more: a dozen-word voice memo ("ask Maria for the revised numbers by Wednesday") still
+ * holds an action item worth extracting.
+ */
+export const MIN_SUMMARY_WORDS = 12;
+
+export async function summarizeMeeting(ctx: StageContext): Promise<JobOutcome> {
+  const outcome = await decide(ctx);
+  completeJob(ctx.sqlite, ctx.lease, ctx.job.meetingId, outcome);
+  return outcome;
+}
+
+async function decide(ctx: StageContext): Promise<JobOutcome> {
+  const llm = ctx.config.llm;
+  if (llm.model === null) return { summaryStatus: 'skipped_no_model' };
+  const transcript = stmt<{ id: string; word_count: number }>(ctx.sqlite, 'SELECT id, word_count FROM transcripts WHERE meeting_id = ?').get(ctx.job.meetingId);
+  if (transcript === undefined || transcript.word_count < MIN_SUMMARY_WORDS) return { summaryStatus: 'skipped_too_short' };
+  if (llm.url === null)
+    return failed('llm.model is set but llm.url is not. Set it with `syntheo config set llm.url http://127.0.0.1:11434` (Ollama) or the SYNTHEO_LLM_URL environment variable of the worker.');
+
+  const words = allTranscriptWords(ctx.sqlite, transcript.id).map(([, text, , , speaker]) => ({ text, speaker }));
+  const title = stmt<{ title: string }>(ctx.sqlite, 'SELECT title FROM meetings WHERE id = ?').get(ctx.job.meetingId)?.title;
+  const started = Date.now();
+  try {
+    const result = await summarizeTranscript(words, {
+      url: llm.url,
+      model: llm.model,
+      apiKey: llm.apiKey ?? undefined,
+      timeoutMs: llm.timeoutMs,
+      contextTokens: llm.contextTokens,
+      retry: ctx.tuning.retry,
+      meetingTitle: title,
+      signal: ctx.signal,
+      logger: ctx.log,
+    });
+    ctx.log.debug({ parts: result.parts, requests: result.requests, ms: Date.now() - started, actionItems: result.summary.actionItems.length }, 'summary made');
+    return { summaryStatus: 'done', summary: { markdown: result.summary.summaryMarkdown, actionItems: result.summary.actionItems } };
+  } catch (error) {
+    if (ctx.signal.aborted) throw ctx.signal.reason;
+    if (error instanceof HttpClientError || error instanceof ContextTooSmallError) return failed(error.message);
+    ctx.log.error({ err: error }, 'summary failed unexpectedly');
+    return failed(`unexpected error (${error instanceof Error ? error.message : String(error)}); see the worker's log.`);
+  }
+}
+
+function failed(reason: string): JobOutcome {
+  return { summaryStatus: 'failed', note: `The import succeeded (the transcript is stored) but the summary failed: ${reason}` };
+}

@@ -1,0 +1,247 @@
+import { appendFile, copyFile, unlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { enqueueImport } from '../../src/db/queries/imports.js';
+import { getMeetingOrThrow } from '../../src/db/queries/meetings.js';
+import { deleteSetting, writeSetting } from '../../src/db/queries/settings.js';
+import { getTranscriptPageOrThrow } from '../../src/db/queries/transcripts.js';
+import type { RecordingImport } from '../../src/db/queries/types.js';
+import { openTestDb } from '../support/db.js';
+import { BUDGET_WORDS, fault, layout, startFakeTranscriptionServer, type FakeTranscriptionOptions, type FakeTranscriptionServer } from '../support/fake-transcription-server.js';
+import { startLlmServer, type LlmServer } from '../support/llm-server.js';
+import { fixturePath } from '../support/speech-fixtures.js';
+import { startWorker, waitForImport, type WorkerProcess } from '../support/worker-process.js';
+
+// Faults, end to end through one spawned worker: the settings are read per job, so each test points the
+// worker at its own scripted server. Retries use the short test knobs (2 retries, 50-200 ms backoff).
+
+const API_KEY = 'sk-test-secret-key-8731';
+let db: ReturnType<typeof openTestDb>;
+let worker: WorkerProcess;
+let n = 0;
+const servers: { close(): Promise<void> }[] = [];
+
+beforeAll(async () => {
+  db = openTestDb();
+  worker = await startWorker(db.path, { env: { SYNTHEO_TRANSCRIPTION_API_KEY: API_KEY } });
+});
+afterAll(async () => {
+  expect(await worker?.stop()).toEqual({ code: 0, signal: null });
+  db?.cleanup();
+});
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+  for (const key of ['transcription.url', 'transcription.model', 'transcription.timeout_seconds', 'llm.url', 'llm.model']) deleteSetting(db.sqlite, key);
+});
+
+async function transcriptionServer(opts: FakeTranscriptionOptions = {}): Promise<FakeTranscriptionServer> {
+  const s = await startFakeTranscriptionServer(opts);
+  servers.push(s);
+  writeSetting(db.sqlite, 'transcription.url', s.url);
+  return s;
+}
+
+async function llmServer(): Promise<LlmServer> {
+  const s = await startLlmServer();
+  servers.push(s);
+  writeSetting(db.sqlite, 'llm.url', s.url);
+  writeSetting(db.sqlite, 'llm.model', 'test-model');
+  return s;
+}
+
+async function recording(): Promise<string> {
+  const file = join(db.dir, `rec-${++n}.mp3`);
+  await copyFile(fixturePath('budget', 'mp3'), file);
+  return file;
+}
+
+async function importAndWait(file?: string): Promise<RecordingImport> {
+  const queued = await enqueueImport(db.sqlite, { filePath: file ?? (await recording()) });
+  return waitForImport(db.sqlite, queued.job_id, { timeoutMs: 20_000 });
+}
+
+/** Runs `change` while the worker is frozen, so it cannot claim the job before the change. */
+async function whileFrozen<T>(change: () => Promise<T>): Promise<T> {
+  process.kill(worker.pid, 'SIGSTOP');
+  try {
+    return await change();
+  } finally {
+    process.kill(worker.pid, 'SIGCONT');
+  }
+}
+
+// OpenAI's verbose_json words come without their punctuation.
+const said = BUDGET_WORDS.map((w) => w.text.replace(/[.,]$/, '')).join(' ');
+const transcriptOf = (job: RecordingImport) => getTranscriptPageOrThrow(db.sqlite, job.meeting_id, { offset: 0, limit: 500 });
+
+describe('transient failures are retried inside the job', () => {
+  it('500 then success: done, two requests', async () => {
+    const s = await transcriptionServer();
+    s.script(fault.status(500, 'The server had an error while processing your request.'));
+    const job = await importAndWait();
+    expect(job).toMatchObject({ processing_status: 'done', summary_status: 'skipped_no_model', error: null });
+    expect(s.requests.map((r) => r.status)).toEqual([500, 200]);
+    expect(transcriptOf(job).text).toBe(said);
+  });
+
+  it('429 with Retry-After: waits as told, then done', async () => {
+    const s = await transcriptionServer();
+    s.script(fault.rateLimit(1));
+    const job = await importAndWait();
+    expect(job.processing_status).toBe('done');
+    expect(s.requests.map((r) => r.status)).toEqual([429, 200]);
+    expect(s.requests[1]!.receivedAt - s.requests[0]!.receivedAt).toBeGreaterThanOrEqual(950);
+  });
+});
+
+describe('permanent failures fail the job with a message a person can act on', () => {
+  it('400: failed at once, the server message quoted, no retry', async () => {
+    const s = await transcriptionServer();
+    s.script(fault.status(400, 'Invalid file format. Supported formats: flac, mp3, wav.'));
+    const job = await importAndWait();
+    expect(job).toMatchObject({ processing_status: 'failed', summary_status: 'failed' });
+    expect(job.error).toBe(
+      `Transcription failed: Transcription server at ${s.url}/v1/audio/transcriptions rejected the request (HTTP 400: Invalid file format. Supported formats: flac, mp3, wav). Check transcription.model and transcription.url.`,
+    );
+    expect(s.requests).toHaveLength(1);
+    // The meeting stays, with no transcript.
+    expect(getMeetingOrThrow(db.sqlite, job.meeting_id)).toMatchObject({ processing_status: 'failed', transcript: null });
+  });
+
+  it('a malformed 200 (not JSON)', async () => {
+    const s = await transcriptionServer();
+    s.script(fault.malformed('<html><body>502 Bad Gateway</body></html>'));
+    const job = await importAndWait();
+    expect(job.processing_status).toBe('failed');
+    expect(job.error).toBe(
+      `Transcription failed: Transcription server at ${s.url}/v1/audio/transcriptions answered HTTP 200 with a body that is not JSON (starts "<html><body>502 Bad Gateway</body></html>"). Check that transcription.url points at the right kind of server.`,
+    );
+  });
+
+  it('a refused connection, after the retries', async () => {
+    const s = await transcriptionServer();
+    await s.close(); // nothing listens there any more
+    const job = await importAndWait();
+    expect(job.processing_status).toBe('failed');
+    expect(job.error).toBe(
+      `Transcription failed: Transcription server at ${s.url}/v1/audio/transcriptions refused the connection (ECONNREFUSED) (3 attempts). Is it running? Check transcription.url.`,
+    );
+  });
+
+  it('a server that never answers, bounded by transcription.timeout_seconds', async () => {
+    const s = await transcriptionServer();
+    s.script(fault.hang());
+    writeSetting(db.sqlite, 'transcription.timeout_seconds', '1');
+    const started = Date.now();
+    const job = await importAndWait();
+    expect(Date.now() - started).toBeLessThan(8_000);
+    expect(job.processing_status).toBe('failed');
+    expect(job.error).toMatch(/^Transcription failed: Transcription server at .* sent no answer within 1 s \(waiting for a response\)\. It may be overloaded/);
+    expect(s.requests).toHaveLength(1);
+  });
+
+  it('never stores the API key in the error', async () => {
+    const s = await transcriptionServer();
+    s.script(fault.status(401, `Incorrect API key provided: ${API_KEY}.`));
+    const job = await importAndWait();
+    expect(s.requests[0]!.headers.authorization).toBe(`Bearer ${API_KEY}`);
+    expect(job.error).toBe(
+      `Transcription failed: Transcription server at ${s.url}/v1/audio/transcriptions rejected the request (HTTP 401: Incorrect API key provided: [redacted]). The server refused the credentials. Check SYNTHEO_TRANSCRIPTION_API_KEY.`,
+    );
+  });
+
+  it('no transcription server configured', async () => {
+    const job = await importAndWait();
+    expect(job.processing_status).toBe('failed');
+    expect(job.error).toMatch(/^No transcription server is configured\. Set one with `syntheo config set transcription\.url http:\/\/127\.0\.0\.1:8178`/);
+  });
+});
+
+describe('the recording itself', () => {
+  it('deleted after enqueue: failed, the file named', async () => {
+    await transcriptionServer();
+    const file = await recording();
+    const queued = await whileFrozen(async () => {
+      const job = await enqueueImport(db.sqlite, { filePath: file });
+      await unlink(file);
+      return job;
+    });
+    const job = await waitForImport(db.sqlite, queued.job_id);
+    expect(job.processing_status).toBe('failed');
+    expect(job.error).toBe(
+      `The recording ${file} vanished since import_recording (it was moved, renamed or deleted). Put it back, or import it again with a new request_key and the file's new path.`,
+    );
+  });
+
+  it('changed after enqueue: failed, saying how', async () => {
+    const s = await transcriptionServer();
+    const file = await recording();
+    const queued = await whileFrozen(async () => {
+      const job = await enqueueImport(db.sqlite, { filePath: file });
+      await appendFile(file, Buffer.alloc(1000));
+      return job;
+    });
+    const job = await waitForImport(db.sqlite, queued.job_id);
+    expect(job.processing_status).toBe('failed');
+    expect(job.error).toMatch(/^The file changed since import_recording: its size went from 26120 to 27120 bytes and it was modified at .*, so it is not the recording that was queued\./);
+    expect(s.requests).toHaveLength(0);
+  });
+
+  it('a WAV with no audio in it: failed, no duration', async () => {
+    const s = await transcriptionServer();
+    const file = join(db.dir, 'empty.wav');
+    const header = Buffer.alloc(44);
+    header.write('RIFF', 0, 'latin1');
+    header.writeUInt32LE(36, 4);
+    header.write('WAVEfmt ', 8, 'latin1');
+    header.writeUInt32LE(16, 16);
+    header.writeUInt16LE(1, 20);
+    header.writeUInt16LE(1, 22);
+    header.writeUInt32LE(16000, 24);
+    header.writeUInt32LE(32000, 28);
+    header.writeUInt16LE(2, 32);
+    header.writeUInt16LE(16, 34);
+    header.write('data', 36, 'latin1');
+    await writeFile(file, header);
+    const job = await importAndWait(file);
+    expect(job.processing_status).toBe('failed');
+    expect(job.error).toMatch(new RegExp(`^The recording ${file} \\(WAV\\) has no readable duration`));
+    expect(s.requests).toHaveLength(0);
+  });
+});
+
+describe('summaries', () => {
+  it('LLM down: the import is done, the summary failed, and error says why', async () => {
+    await transcriptionServer();
+    const llm = await llmServer();
+    await llm.close();
+    const job = await importAndWait();
+    expect(job).toMatchObject({ processing_status: 'done', summary_status: 'failed' });
+    expect(job.error).toBe(
+      `The import succeeded (the transcript is stored) but the summary failed: LLM server at ${llm.url}/v1/chat/completions refused the connection (ECONNREFUSED) (3 attempts). Is it running? Check llm.url.`,
+    );
+    expect(transcriptOf(job).text).toBe(said);
+  });
+
+  it('too short to summarise: skipped_too_short, the LLM is not asked', async () => {
+    await transcriptionServer({ words: layout('Call me back tomorrow.', 'A', 0.2) });
+    const llm = await llmServer();
+    const job = await importAndWait();
+    expect(job).toMatchObject({ processing_status: 'done', summary_status: 'skipped_too_short', error: null });
+    expect(llm.requests).toHaveLength(0);
+  });
+
+  it('diarized transcription: speakers stored on the words and the meeting', async () => {
+    const s = await transcriptionServer();
+    writeSetting(db.sqlite, 'transcription.model', 'gpt-4o-transcribe-diarize');
+    const llm = await llmServer();
+    const job = await importAndWait();
+    expect(s.requests[0]!.fields!.response_format).toEqual(['diarized_json']);
+    expect(job).toMatchObject({ processing_status: 'done', summary_status: 'done' });
+    const meeting = getMeetingOrThrow(db.sqlite, job.meeting_id);
+    expect(meeting.speakers).toEqual(['A', 'B']);
+    expect(transcriptOf(job).text).toBe('A: The budget review moves to Thursday.\nB: Maria will send the revised numbers to the finance team before Wednesday.');
+    expect(meeting.action_items).toMatchObject([{ text: 'Maria will send the revised numbers to the finance team before Wednesday', assignee: 'Maria', due_date: null, done: false }]);
+    expect(llm.chats()[0]!.messages[1]!.content).toContain('B: Maria will send');
+  });
+});

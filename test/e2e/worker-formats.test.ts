@@ -1,0 +1,93 @@
+import { copyFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTranscribeServer, type TranscribeServer } from '../../src/dev/transcribe-server.js';
+import { enqueueImport } from '../../src/db/queries/imports.js';
+import { getMeetingOrThrow } from '../../src/db/queries/meetings.js';
+import { writeSetting } from '../../src/db/queries/settings.js';
+import { getTranscriptPageOrThrow } from '../../src/db/queries/transcripts.js';
+import type { RecordingImport } from '../../src/db/queries/types.js';
+import { openTestDb } from '../support/db.js';
+import { defaultSummary, startLlmServer, type LlmServer } from '../support/llm-server.js';
+import { FORMATS, PASSAGES, fixturePath } from '../support/speech-fixtures.js';
+import { normalizeWords } from '../support/wer.js';
+import { startWorker, waitForImport, type WorkerProcess } from '../support/worker-process.js';
+
+// Whole processes: a job enqueued with enqueueImport (what import_recording and `syntheo imports add`
+// call) -> a spawned `syntheo worker` -> the pocketsphinx transcription server -> the loopback LLM
+// server -> the durable state a client polls. One import per format, each with a different passage.
+
+const KEYWORDS = PASSAGES.flatMap((p) => p.keywords);
+let db: ReturnType<typeof openTestDb>;
+let speech: TranscribeServer;
+let llm: LlmServer;
+let worker: WorkerProcess;
+const cases = FORMATS.map((format, i) => ({ format, passage: PASSAGES[i % PASSAGES.length]! }));
+const queued = new Map<string, RecordingImport>();
+
+beforeAll(async () => {
+  db = openTestDb();
+  [speech, llm] = await Promise.all([
+    startTranscribeServer({ concurrency: 2 }),
+    // The model's answer quotes the transcript it was given, and makes one action item per keyword it heard.
+    startLlmServer({
+      reply: (body) => {
+        const summary = defaultSummary(body);
+        const transcript = body.messages.at(-1)!.content.split('Transcript:')[1] ?? '';
+        const heard = KEYWORDS.filter((k) => normalizeWords(transcript).includes(k)).slice(0, 2);
+        return JSON.stringify({ ...summary, action_items: heard.map((k) => ({ text: `Follow up on ${k}`, assignee: null, due_date: null })) });
+      },
+    }),
+  ]);
+  writeSetting(db.sqlite, 'transcription.url', speech.url);
+  writeSetting(db.sqlite, 'transcription.model', 'pocketsphinx-en-us');
+  writeSetting(db.sqlite, 'llm.url', llm.url);
+  writeSetting(db.sqlite, 'llm.model', 'test-model');
+  worker = await startWorker(db.path);
+  // All eight queued at once: the worker runs two at a time, as configured by default.
+  for (const { format, passage } of cases) {
+    // A name that does not give the format away: the worker goes by the sniffed content.
+    const file = join(db.dir, `meeting-${format}.recording`);
+    await copyFile(fixturePath(passage.name, format), file);
+    queued.set(format, await enqueueImport(db.sqlite, { filePath: file, title: `Weekly ${format}` }));
+  }
+});
+
+afterAll(async () => {
+  const exit = await worker?.stop();
+  expect(exit).toEqual({ code: 0, signal: null });
+  await Promise.all([speech?.close(), llm?.close()]);
+  db?.cleanup();
+});
+
+
+describe('an import through the worker, per format', () => {
+  it.each(cases)('$format ($passage.name): done, keywords with increasing times, summary and action items stored', { timeout: 60_000 }, async ({ format, passage }) => {
+    const job = await waitForImport(db.sqlite, queued.get(format)!.job_id);
+    expect(job).toMatchObject({ processing_status: 'done', summary_status: 'done', error: null, file_format: format, progress: null });
+    expect(job.audio_duration_ms).toBeGreaterThan(5500);
+    expect(job.audio_duration_ms).toBeLessThan(7000);
+
+    const { words, text } = getTranscriptPageOrThrow(db.sqlite, job.meeting_id, { offset: 0, limit: 500 });
+    const heard = words.map((w) => w.text.toLowerCase());
+    expect(passage.keywords.filter((k) => !heard.includes(k))).toEqual([]);
+    for (let i = 1; i < words.length; i++) expect(words[i]!.start_ms!).toBeGreaterThan(words[i - 1]!.start_ms!);
+    expect(words.at(-1)!.end_ms!).toBeLessThanOrEqual(job.audio_duration_ms!);
+
+    const meeting = getMeetingOrThrow(db.sqlite, job.meeting_id);
+    expect(meeting.summaries).toHaveLength(1);
+    expect(meeting.summaries[0]!.title).toBe('Summary');
+    expect(meeting.summaries[0]!.content).toContain(`## Weekly ${format}`);
+    expect(meeting.summaries[0]!.content).toContain(`- Opening words: "${text.split(' ').slice(0, 8).join(' ')}"`);
+    const expected = KEYWORDS.filter((k) => heard.includes(k)).slice(0, 2);
+    expect(meeting.action_items.map((a) => a.text)).toEqual(expected.map((k) => `Follow up on ${k}`));
+    // The meeting spans the recording, ending when the file was last written.
+    expect(Date.parse(meeting.ended_at!) - Date.parse(meeting.started_at)).toBe(job.audio_duration_ms);
+    expect(meeting.processing_status).toBe('done');
+
+    // The outcome line follows the commit; it may still be in the pipe.
+    const outcome = await worker.waitForLog((l) => l.msg === 'import done' && l.jobId === job.job_id, 5_000);
+    expect(outcome).toMatchObject({ status: 'done', summaryStatus: 'done', stage: 'summarizing' });
+    expect(outcome!.ms).toBeTypeOf('number');
+  });
+});
