@@ -95,6 +95,31 @@ export function checkSetting(key: string, value: string): asserts key is ConfigK
     );
   if (!isConfigKey(key)) throw new InvalidInputError(`Unknown setting "${key}". Known settings: ${Object.keys(CONFIG_KEYS).join(', ')}.`);
   CONFIG_KEYS[key].check(value);
+  // A password in a URL is a secret like an API key: the environment may hold it, the database may not.
+  if (key.endsWith('.url') && urlPassword(value) !== '')
+    throw new InvalidInputError(
+      `${key} contains a password (user:password@host), and settings are stored in the database in clear. Give this URL in the environment instead (${CONFIG_KEYS[key].env}), where it is never stored nor printed, or put a bearer token in ${key.startsWith('llm.') ? SECRET_ENV['llm.api_key'] : SECRET_ENV['transcription.api_key']}.`,
+    );
+}
+
+function urlPassword(value: string): string {
+  try {
+    return new URL(value).password;
+  } catch {
+    return '';
+  }
+}
+
+/** A URL as it may be shown: its password, if any, replaced by ****. */
+export function maskUrlPassword(value: string): string {
+  try {
+    const u = new URL(value);
+    if (u.password === '') return value;
+    u.password = '****';
+    return u.toString();
+  } catch {
+    return value;
+  }
 }
 
 export interface ConfigSource {

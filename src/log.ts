@@ -38,8 +38,9 @@ const require = createRequire(import.meta.url);
  * synchronous so a crash keeps the last line. pino itself (~45 ms to import) is loaded on the first
  * line that is actually written, which keeps `syntheo mcp` start-up cheap at the default level.
  */
-export function createLogger(level: LogLevel = 'warn', name = 'syntheo'): Logger {
+export function createLogger(level: LogLevel = 'warn', name = 'syntheo', env: NodeJS.ProcessEnv = process.env): Logger {
   let real: PinoLogger | undefined;
+  const censor = secretCensor(env);
   const root = (): PinoLogger => {
     if (!real) {
       const { pino } = require('pino') as typeof import('pino');
@@ -50,6 +51,7 @@ export function createLogger(level: LogLevel = 'warn', name = 'syntheo'): Logger
           base: { pid: process.pid },
           redact: { paths: REDACT, censor: '[redacted]' },
           timestamp: pino.stdTimeFunctions.isoTime,
+          ...(censor ? { hooks: { streamWrite: censor } } : {}),
         },
         pino.destination({ fd: 2, sync: true }),
       );
@@ -57,6 +59,29 @@ export function createLogger(level: LogLevel = 'warn', name = 'syntheo'): Logger
     return real;
   };
   return lazyLogger(level, () => root() as unknown as Logger);
+}
+
+/** Environment variables whose values never reach a log line. */
+export const SECRET_ENV_VARS = ['SYNTHEO_TRANSCRIPTION_API_KEY', 'SYNTHEO_LLM_API_KEY'] as const;
+
+/**
+ * The key paths above catch a key passed as a field; this catches it anywhere else in a line (a
+ * server's error message quoting the Authorization header, an error's cause...), as written in JSON.
+ */
+function secretCensor(env: NodeJS.ProcessEnv): ((line: string) => string) | undefined {
+  const values = new Set<string>();
+  for (const name of SECRET_ENV_VARS) {
+    const value = env[name];
+    // Too short to be a key, and replacing it would shred ordinary text.
+    if (value === undefined || value.length < 8) continue;
+    values.add(value);
+    values.add(JSON.stringify(value).slice(1, -1));
+  }
+  if (values.size === 0) return undefined;
+  return (line) => {
+    for (const value of values) if (line.includes(value)) line = line.split(value).join('[redacted]');
+    return line;
+  };
 }
 
 function lazyLogger(level: LogLevel, resolve: () => Logger): Logger {

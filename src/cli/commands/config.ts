@@ -1,6 +1,6 @@
 import type { CommandSpec } from '../framework.js';
 import { table } from '../text.js';
-import { CONFIG_KEYS, SECRET_ENV, checkSetting, effectiveSettings, isConfigKey, loadConfig, type ConfigKey } from '../../config.js';
+import { CONFIG_KEYS, SECRET_ENV, checkSetting, effectiveSettings, isConfigKey, loadConfig, maskUrlPassword, type ConfigKey } from '../../config.js';
 import { InvalidInputError, NotFoundError } from '../../errors.js';
 import { deleteSetting, readSettings, writeSetting } from '../../db/queries/settings.js';
 
@@ -52,9 +52,11 @@ export function settingViews(stored: Record<string, string>, env: NodeJS.Process
     const spec = CONFIG_KEYS[key];
     const found = effective[key];
     const fallback = found ? null : defaultValue(key, stored);
+    const value = found?.value ?? fallback;
     return {
       key,
-      value: found?.value ?? fallback,
+      // A URL from the environment may carry a password: never printed.
+      value: value !== null && key.endsWith('.url') ? maskUrlPassword(value) : value,
       source: found?.from ?? (fallback !== null ? 'default' : null),
       env: spec.env,
       secret: false,

@@ -128,6 +128,8 @@ export interface HttpResponse {
   body: string;
   url: string;
   attempts: number;
+  /** The API key the request carried: whatever quotes the body must redact it. */
+  secret?: string;
 }
 
 /** Joins a configured base URL and an API path without doubling or dropping slashes. */
@@ -235,11 +237,11 @@ async function sendOnce(req: HttpRequest, url: string, dispatcher: Dispatcher, a
     // A server refusing an upload (413, 401 ...) may answer then reset the connection while we
     // are still sending: its status is the real answer, not the reset.
     if (res.statusCode >= 400 && !(err instanceof HttpClientError)) {
-      return { status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks).toString('utf8'), url, attempts: attempt };
+      return { status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks).toString('utf8'), url, attempts: attempt, secret: req.apiKey };
     }
     throw err;
   }
-  return { status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks).toString('utf8'), url, attempts: attempt };
+  return { status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks).toString('utf8'), url, attempts: attempt, secret: req.apiKey };
 
   async function readBody(): Promise<void> {
     for await (const chunk of res.body as AsyncIterable<Buffer>) {
@@ -284,8 +286,10 @@ export function parseServerError(body: string): ServerErrorInfo {
 
 function statusError(req: HttpRequest, res: HttpResponse, attempt: number): HttpClientError {
   const url = displayUrl(res.url);
-  const server = parseServerError(res.body);
-  const said = server.message !== undefined ? `: ${redact(clip(server.message).replace(/\.$/, ''), req.apiKey)}` : '';
+  // Servers echo headers back (proxies, debug pages): the key goes before anything is parsed or cut.
+  const server = parseServerError(redact(res.body, req.apiKey));
+  if (server.message !== undefined) server.message = redact(server.message, req.apiKey);
+  const said = server.message !== undefined ? `: ${clip(server.message).replace(/\.$/, '')}` : '';
   const who = `${req.service.label} at ${url}`;
   const s = res.status;
   const tries = attempt > 1 ? ` after ${attempt} attempts` : '';
@@ -415,7 +419,7 @@ export function parseJsonBody(res: HttpResponse, service: Service): unknown {
   try {
     return JSON.parse(res.body);
   } catch {
-    const start = clip(res.body, 60);
+    const start = clip(redact(res.body, res.secret), 60);
     throw new PermanentHttpError(
       `${service.label} at ${displayUrl(res.url)} answered HTTP ${res.status} with a body that is not JSON (${start === '' ? 'empty' : `starts "${start}"`}). Check that ${service.setting}.url points at the right kind of server.`,
       'malformed',

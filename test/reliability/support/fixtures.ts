@@ -34,22 +34,24 @@ export function seed(sqlite: Sqlite): Seeded {
   return { meetings: [twoSummaries, oneSummary, noSummary], twoSummaries, oneSummary, noSummary, summaries, series, proposals, folders: ['Projets', 'Projets/Lancement', 'Clients/ACME/2026'] };
 }
 
-/** Stands for a running `syntheo-worker`: a heartbeat row kept fresh until the returned stop() is called. */
+/** One heartbeat of a pretend `syntheo-worker`: the app counts as open for the next 15 s. */
+export function heartbeat(sqlite: Sqlite, id = 'wrk_reliability'): void {
+  const now = new Date().toISOString();
+  sqlite
+    .prepare(
+      `INSERT INTO workers (id, hostname, pid, version, concurrency, started_at, heartbeat_at) VALUES (?, 'test-host', ?, '0.1.0', 2, ?, ?)
+       ON CONFLICT(id) DO UPDATE SET heartbeat_at = excluded.heartbeat_at, stopped_at = NULL`,
+    )
+    .run(id, process.pid, now, now);
+}
+
+/** Stands for a running `syntheo-worker`: a heartbeat kept fresh until the returned stop() is called. */
 export function keepWorkerAlive(sqlite: Sqlite, id = 'wrk_reliability'): () => void {
-  const beat = () => {
-    const now = new Date().toISOString();
-    sqlite
-      .prepare(
-        `INSERT INTO workers (id, hostname, pid, version, concurrency, started_at, heartbeat_at) VALUES (?, 'test-host', ?, '0.1.0', 2, ?, ?)
-         ON CONFLICT(id) DO UPDATE SET heartbeat_at = excluded.heartbeat_at, stopped_at = NULL`,
-      )
-      .run(id, process.pid, now, now);
-  };
-  beat();
-  const timer = setInterval(beat, 2_000);
+  heartbeat(sqlite, id);
+  const timer = setInterval(() => heartbeat(sqlite, id), 2_000);
   return () => {
     clearInterval(timer);
-    sqlite.prepare('UPDATE workers SET stopped_at = ? WHERE id = ?').run(new Date().toISOString(), id);
+    if (sqlite.open) sqlite.prepare('UPDATE workers SET stopped_at = ? WHERE id = ?').run(new Date().toISOString(), id);
   };
 }
 
