@@ -86,11 +86,27 @@ export function toSyntheoError(error: unknown): SyntheoError {
       return new StorageError('The database is busy (another Syntheo process holds a long write). Try again in a moment.', { cause: error });
     case 'SQLITE_FULL':
       return new StorageError('The disk holding the database is full. Free some space and try again; nothing was written.', { cause: error });
-    case 'SQLITE_READONLY':
-    case 'SQLITE_READONLY_DBMOVED':
     case 'SQLITE_READONLY_DIRECTORY':
+      return new StorageError(
+        "The folder holding the database is read-only: SQLite cannot create the database's -wal and -shm files there. Make the folder writable by the user running Syntheo, then try again.",
+        { cause: error },
+      );
+    case 'SQLITE_READONLY_DBMOVED':
+      return new StorageError(
+        'The database file was moved, renamed or deleted while Syntheo had it open; nothing was saved. Restart Syntheo (for syntheo mcp, the MCP client) so that it opens the database where it is now.',
+        { cause: error },
+      );
+    case 'SQLITE_READONLY':
+    case 'SQLITE_READONLY_RECOVERY':
+    case 'SQLITE_READONLY_CANTLOCK':
+    case 'SQLITE_READONLY_CANTINIT':
+    case 'SQLITE_READONLY_ROLLBACK':
+      return new StorageError(
+        'The database is read-only for this process: it can be read, but nothing can be saved. Make the database file (and its -wal and -shm files, if present) writable by the user running Syntheo, then try again.',
+        { cause: error },
+      );
     case 'SQLITE_CANTOPEN':
-      return new StorageError('The database cannot be written (read-only file or folder). Check its permissions.', { cause: error });
+      return new StorageError('The database file cannot be opened: it is missing, or a folder on its path cannot be entered. Check the path and its permissions.', { cause: error });
     case 'SQLITE_CORRUPT':
     case 'SQLITE_NOTADB':
       return new StorageError('The database file is damaged or is not a Syntheo database. Restore it from a backup or point to another one with --db.', { cause: error });

@@ -1,8 +1,8 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, mkdirSync, openSync, readFileSync, statfsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { NoDatabaseError, SyntheoError, toSyntheoError } from '../errors.js';
 import { MIGRATIONS_DIR, packageVersion } from '../package.js';
 
@@ -89,7 +89,16 @@ export function openDatabase(path: string, options: OpenOptions): SyntheoDb {
 
 /** Folder 0700 and file 0600: meetings are private. Racing creators are fine (EEXIST). */
 function createPrivateFile(path: string): void {
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  try {
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'error';
+    throw new SyntheoError(
+      'storage',
+      `Cannot open the Syntheo database at ${path} (${code}). Check that its folder exists or can be created and that you can read and write it, or point to another file with --db or SYNTHEO_DB.`,
+      { cause: error },
+    );
+  }
   try {
     closeSync(openSync(path, 'wx', 0o600));
   } catch (error) {
@@ -102,12 +111,41 @@ function openFailure(path: string, error: unknown): SyntheoError {
   const code = (error as { code?: string }).code;
   if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT')
     return new SyntheoError('storage', `${path} is not a Syntheo database: it is not SQLite, or it is damaged or encrypted. Point to another file with --db.`, { cause: error });
+  if (code === 'SQLITE_READONLY_DIRECTORY' || (code === 'SQLITE_CANTOPEN' && existsSync(path) && !writable(dirname(path))))
+    return new SyntheoError(
+      'storage',
+      `Cannot use the database at ${path}: its folder ${dirname(path)} is not writable, and SQLite needs to create ${basename(path)}-wal and ${basename(path)}-shm there. Make the folder writable by the user running Syntheo, or move the database to a writable folder.`,
+      { cause: error },
+    );
   if (code === 'SQLITE_CANTOPEN' || code === 'EACCES' || code === 'EISDIR' || code === 'ENOTDIR')
     return new SyntheoError('storage', `Cannot open the database at ${path} (${code}). Check that the path is a file you can read and write.`, { cause: error });
   if (code === 'SQLITE_READONLY' || code === 'EROFS')
     return new SyntheoError('storage', `The database at ${path} is read-only. Syntheo needs to write to it (and to the -wal and -shm files beside it); check the file and folder permissions.`, { cause: error });
+  // Opening writes too (the -shm index, WAL recovery): on a full disk that fails as an I/O error.
+  if (typeof code === 'string' && code.startsWith('SQLITE_IOERR') && freeBytes(dirname(path)) < LOW_SPACE_BYTES)
+    return new SyntheoError('storage', `Cannot open the database at ${path}: the disk holding it is full. Free some space, then try again; nothing was changed.`, { cause: error });
   const mapped = toSyntheoError(error);
   return new SyntheoError(mapped.kind, `${path}: ${mapped.message}`, { cause: error });
+}
+
+const LOW_SPACE_BYTES = 1024 * 1024;
+
+function freeBytes(dir: string): number {
+  try {
+    const s = statfsSync(dir);
+    return s.bavail * s.bsize;
+  } catch {
+    return Infinity;
+  }
+}
+
+function writable(path: string): boolean {
+  try {
+    accessSync(path, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 interface Journal {

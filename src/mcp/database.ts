@@ -40,6 +40,19 @@ export class LazyDatabase {
     return this.db;
   }
 
+  /**
+   * After a failed call: a connection that found the file read-only stays read-only for its whole
+   * life (SQLite falls back to O_RDONLY at open), so it is dropped and the next call opens the file
+   * afresh; making the file writable is then enough, as for a failed open.
+   */
+  discardAfter(error: unknown): void {
+    const code = (error as { code?: unknown } | null)?.code;
+    if (typeof code === 'string' && code.startsWith('SQLITE_READONLY') && code !== 'SQLITE_READONLY_DBMOVED') {
+      this.logger.info({ path: this.path, code }, 'database connection dropped after a read-only failure; the next call reopens it');
+      this.close();
+    }
+  }
+
   close(): void {
     this.db?.close();
     this.db = undefined;

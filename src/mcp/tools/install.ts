@@ -52,6 +52,7 @@ export function installTools(server: McpServer, deps: ServerDeps): void {
       const result: CallToolResult = { content: [{ type: 'text', text: JSON.stringify(out) }], structuredContent: out };
       return server.server.projectCallToolResult(result, tool.registered.outputSchemaJson);
     } catch (error) {
+      deps.db.discardAfter(error);
       const mapped = toProtocolError(error, deps.logger, name);
       deps.logger.info({ tool: name, code: mapped.code, ms: round(performance.now() - started) }, mapped.message);
       throw mapped;
