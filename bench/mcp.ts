@@ -235,7 +235,12 @@ async function serverSideBudgets(sqlite: Sqlite, longestMeetingId: string, calls
   };
   const q = time((i) => JSON.stringify(listMeetings(sqlite, { query: fragments[i % fragments.length]! }, { limit: 20, offset: 0 })), calls);
   const e = time(() => JSON.stringify(exportMeetingOrThrow(sqlite, longestMeetingId)), 30);
+  const { searchTranscripts } = await import('../src/db/queries/search.js');
+  const words = (sqlite.prepare("SELECT text FROM transcript_words WHERE transcript_id = (SELECT id FROM transcripts ORDER BY id LIMIT 1 OFFSET 3) AND length(text) > 6 LIMIT 200").all() as { text: string }[]).map((r) => r.text);
+  const pairs = words.map((w, i) => (i % 2 ? w : `${w} ${words[(i + 1) % words.length]}`));
+  const s = time((i) => JSON.stringify(searchTranscripts(sqlite, { query: pairs[i % pairs.length]! }, { limit: 10, offset: 0 })), Math.min(calls, 300));
   return [
+    { name: 'server-side search_transcripts (1-2 words)', value: ms(median(s)), detail: `p99 ${ms(quantile(s, 0.99))}`, budget: '< 20 ms', ok: median(s) < 20 },
     { name: 'server-side list_meetings query fragment', value: ms(median(q)), detail: `p99 ${ms(quantile(q, 0.99))}`, budget: '< 5 ms', ok: median(q) < 5 },
     { name: 'server-side export_meeting, longest transcript', value: ms(median(e), 1), detail: `p99 ${ms(quantile(e, 0.99), 1)}`, budget: '< 50 ms', ok: median(e) < 50 },
   ];
