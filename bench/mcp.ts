@@ -3,7 +3,8 @@
 // the server-side budgets (list_meetings query, export of the longest transcript).
 //   node dist/bench/mcp.js --db bench/.data/large.db [--calls 1000]
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client } from '@modelcontextprotocol/client';
@@ -95,8 +96,8 @@ function workloads(sqlite: Sqlite, calls: number): { list: Workload[]; longest: 
   return { list, longest };
 }
 
-async function connect(args: string[]): Promise<{ client: Client; close: () => Promise<void> }> {
-  const transport = new StdioClientTransport({ command: process.execPath, args, stderr: 'ignore', cwd: PACKAGE_ROOT });
+async function connect(args: string[], env: Record<string, string> = {}): Promise<{ client: Client; close: () => Promise<void> }> {
+  const transport = new StdioClientTransport({ command: process.execPath, args, stderr: 'ignore', cwd: PACKAGE_ROOT, env: { ...(process.env as Record<string, string>), ...env } });
   const client = new Client({ name: 'syntheo-bench', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
   await client.connect(transport);
   return { client, close: () => client.close() };
@@ -130,6 +131,26 @@ async function measure(client: Client, baseline: Client, calls: (i: number) => C
     ours.push(performance.now() - t0);
   }
   return { ours, base };
+}
+
+/**
+ * The payload's own cost: one of our answers, stored and served verbatim by the baseline server (no
+ * database, no query), timed the same way. What a tool costs beyond it is Syntheo's work.
+ */
+async function payloadFloor(client: Client, call: Call, dir: string, count: number): Promise<{ p50: number; kb: string }> {
+  if (call.kind !== 'tool') throw new Error('tools only');
+  const result = await client.callTool({ name: call.name, arguments: call.args });
+  const file = join(dir, 'canned.json');
+  writeFileSync(file, JSON.stringify(result));
+  const canned = await connect([BASELINE], { SYNTHEO_BENCH_CANNED: file });
+  const noop = await connect([BASELINE]);
+  try {
+    const { ours } = await measure(canned.client, noop.client, () => tool('canned', {}), count);
+    return { p50: median(ours), kb: (Buffer.byteLength(JSON.stringify(result)) / 1024).toFixed(1) };
+  } finally {
+    await canned.close();
+    await noop.close();
+  }
 }
 
 /** spawn -> first response (initialize at 2025-11-25): medians over `runs`, the two servers alternating. */
@@ -187,21 +208,25 @@ export async function benchMcp(options: { db: string; calls: number; startupRuns
   const rows: Row[] = [];
   const baseline = await connect([BASELINE]);
   const syntheo = await connect([CLI, 'mcp', '--db', options.db]);
+  const scratch = mkdtempSync(join(tmpdir(), 'syntheo-bench-'));
   const p50s = new Map<string, number>();
   const allBase: number[] = [];
   for (const w of list) {
-    const { ours, base } = await measure(syntheo.client, baseline.client, w.calls, w.count ?? options.calls);
+    const count = w.count ?? options.calls;
+    const { ours, base } = await measure(syntheo.client, baseline.client, w.calls, count);
     allBase.push(...base);
     const p50 = median(ours);
     p50s.set(w.name, p50);
     const ratio = p50 / median(base);
+    const floor = w.calls(0).kind === 'tool' ? await payloadFloor(syntheo.client, w.calls(0), scratch, Math.min(count, 300)) : undefined;
     rows.push({
       name: w.name,
       value: ms(p50),
-      detail: `p99 ${ms(quantile(ours, 0.99))}, ${ratio.toFixed(2)}x baseline (${ms(median(base))}), n=${ours.length}`,
+      detail: `p99 ${ms(quantile(ours, 0.99))}, ${ratio.toFixed(2)}x baseline (${ms(median(base))})${floor ? `, ${(p50 / floor.p50).toFixed(2)}x the same ${floor.kb} KB answered from memory (${ms(floor.p50)})` : ''}, n=${ours.length}`,
       ...(w.read ? { budget: '<= 1.5x baseline', ok: ratio <= 1.5 } : {}),
     });
   }
+  rmSync(scratch, { recursive: true, force: true });
   await syntheo.close();
   await baseline.close();
   const baselineP50 = median(allBase);
@@ -235,7 +260,12 @@ async function serverSideBudgets(sqlite: Sqlite, longestMeetingId: string, calls
   };
   const q = time((i) => JSON.stringify(listMeetings(sqlite, { query: fragments[i % fragments.length]! }, { limit: 20, offset: 0 })), calls);
   const e = time(() => JSON.stringify(exportMeetingOrThrow(sqlite, longestMeetingId)), 30);
+  const { searchTranscripts } = await import('../src/db/queries/search.js');
+  const words = (sqlite.prepare("SELECT text FROM transcript_words WHERE transcript_id = (SELECT id FROM transcripts ORDER BY id LIMIT 1 OFFSET 3) AND length(text) > 6 LIMIT 200").all() as { text: string }[]).map((r) => r.text);
+  const pairs = words.map((w, i) => (i % 2 ? w : `${w} ${words[(i + 1) % words.length]}`));
+  const s = time((i) => JSON.stringify(searchTranscripts(sqlite, { query: pairs[i % pairs.length]! }, { limit: 10, offset: 0 })), Math.min(calls, 300));
   return [
+    { name: 'server-side search_transcripts (1-2 words)', value: ms(median(s)), detail: `p99 ${ms(quantile(s, 0.99))}`, budget: '< 20 ms', ok: median(s) < 20 },
     { name: 'server-side list_meetings query fragment', value: ms(median(q)), detail: `p99 ${ms(quantile(q, 0.99))}`, budget: '< 5 ms', ok: median(q) < 5 },
     { name: 'server-side export_meeting, longest transcript', value: ms(median(e), 1), detail: `p99 ${ms(quantile(e, 0.99), 1)}`, budget: '< 50 ms', ok: median(e) < 50 },
   ];

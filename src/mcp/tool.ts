@@ -33,3 +33,12 @@ export const READ_ONLY: ToolAnnotations = { readOnlyHint: true, idempotentHint: 
 
 /** Stages something for the user (a proposal, an import job); never changes or deletes a meeting. */
 export const STAGES_CHANGE: ToolAnnotations = { readOnlyHint: false, idempotentHint: false, destructiveHint: false, openWorldHint: false };
+
+/**
+ * A module loaded on first use and kept: handlers call it on every request, and a bare `import()`
+ * would go through the module loader each time.
+ */
+export function lazy<T>(load: () => Promise<T>): () => Promise<T> {
+  let loaded: Promise<T> | undefined;
+  return () => (loaded ??= load());
+}

@@ -32,6 +32,7 @@ export const transcriptWords = sqliteTable(
     endMs: integer('end_ms'),
     speaker: text('speaker'),
   },
+  // Stored WITHOUT ROWID (migration 0005, which Drizzle cannot express): clustered on this key.
   (t) => [primaryKey({ columns: [t.transcriptId, t.idx] })],
 );
 

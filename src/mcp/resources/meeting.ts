@@ -1,3 +1,5 @@
+import { getMeetingOrThrow } from '../../db/queries/meetings.js';
+import { meetingMarkdown } from '../../render/markdown.js';
 import { variable, type ResourceDefinition } from './resource.js';
 
 export const meetingResource: ResourceDefinition = {
@@ -6,8 +8,5 @@ export const meetingResource: ResourceDefinition = {
   title: 'Meeting',
   description: 'Meeting details in Markdown (note, summaries, participants, action items), without the transcript text.',
   mimeType: 'text/markdown',
-  read: async (sqlite, vars) => {
-    const [{ getMeetingOrThrow }, { meetingMarkdown }] = await Promise.all([import('../../db/queries/meetings.js'), import('../../render/markdown.js')]);
-    return meetingMarkdown(getMeetingOrThrow(sqlite, variable(vars, 'meeting_id') ?? ''));
-  },
+  read: (sqlite, vars) => meetingMarkdown(getMeetingOrThrow(sqlite, variable(vars, 'meeting_id') ?? '')),
 };

@@ -1,14 +1,14 @@
 import type { Variables } from '@modelcontextprotocol/server';
 import type { Sqlite } from '../../db/open.js';
 
-/** One resource template: read() returns the text of the resource at a matched URI (queries load with the first read). */
+/** One resource template: read() returns the text of the resource at a matched URI (this module family loads with the first resources/* request). */
 export interface ResourceDefinition {
   readonly name: string;
   readonly uriTemplate: string;
   readonly title: string;
   readonly description: string;
   readonly mimeType: string;
-  read(sqlite: Sqlite, variables: Variables): Promise<string>;
+  read(sqlite: Sqlite, variables: Variables): string | Promise<string>;
 }
 
 /** A template variable as one string (the last one if a client repeated it). */

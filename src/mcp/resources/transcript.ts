@@ -1,4 +1,5 @@
 import { PAGE_RULES, clampPage } from '../../db/queries/pagination.js';
+import { getTranscriptPageOrThrow } from '../../db/queries/transcripts.js';
 import { invalidParams } from '../errors.js';
 import { variable, type ResourceDefinition } from './resource.js';
 
@@ -8,9 +9,8 @@ export const transcriptResource: ResourceDefinition = {
   title: 'Meeting transcript page',
   description: `A bounded page of the transcript as plain text: offset in words (default 0), limit defaults to ${PAGE_RULES.transcript.defaultLimit} and is clamped to ${PAGE_RULES.transcript.maxLimit} words. Use get_meeting_transcript to get the timed words.`,
   mimeType: 'text/plain',
-  read: async (sqlite, vars) => {
+  read: (sqlite, vars) => {
     const page = clampPage(PAGE_RULES.transcript, numberParam(vars, 'limit'), numberParam(vars, 'offset'));
-    const { getTranscriptPageOrThrow } = await import('../../db/queries/transcripts.js');
     return getTranscriptPageOrThrow(sqlite, variable(vars, 'meeting_id') ?? '', page).text;
   },
 };

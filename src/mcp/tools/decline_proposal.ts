@@ -1,9 +1,9 @@
 import * as v from 'valibot';
 import { ProposalDetailSchema, proposalIdParam } from '../schema.js';
-import { STAGES_CHANGE, defineTool } from '../tool.js';
+import { STAGES_CHANGE, defineTool, lazy } from '../tool.js';
 
 // The query module loads with the first call, not at start-up (see ToolDefinition).
-const queries = () => import('../../db/queries/proposals.js');
+const queries = lazy(() => import('../../db/queries/proposals.js'));
 
 export const declineProposalTool = defineTool({
   name: 'decline_proposal',

@@ -1,9 +1,9 @@
 import * as v from 'valibot';
 import { MeetingDetailSchema, meetingIdParam } from '../schema.js';
-import { READ_ONLY, defineTool } from '../tool.js';
+import { READ_ONLY, defineTool, lazy } from '../tool.js';
 
 // The query module loads with the first call, not at start-up (see ToolDefinition).
-const queries = () => import('../../db/queries/meetings.js');
+const queries = lazy(() => import('../../db/queries/meetings.js'));
 
 export const getMeetingTool = defineTool({
   name: 'get_meeting',

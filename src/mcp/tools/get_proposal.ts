@@ -1,9 +1,9 @@
 import * as v from 'valibot';
 import { ProposalDetailSchema, proposalIdParam } from '../schema.js';
-import { READ_ONLY, defineTool } from '../tool.js';
+import { READ_ONLY, defineTool, lazy } from '../tool.js';
 
 // The query module loads with the first call, not at start-up (see ToolDefinition).
-const queries = () => import('../../db/queries/proposals.js');
+const queries = lazy(() => import('../../db/queries/proposals.js'));
 
 export const getProposalTool = defineTool({
   name: 'get_proposal',

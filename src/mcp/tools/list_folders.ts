@@ -1,10 +1,10 @@
 import * as v from 'valibot';
 import { PAGE_RULES } from '../../db/queries/pagination.js';
 import { FolderSchema, PaginationSchema, limitParam, offsetParam, optionalString } from '../schema.js';
-import { READ_ONLY, defineTool } from '../tool.js';
+import { READ_ONLY, defineTool, lazy } from '../tool.js';
 
 // The query module loads with the first call, not at start-up (see ToolDefinition).
-const queries = () => import('../../db/queries/folders.js');
+const queries = lazy(() => import('../../db/queries/folders.js'));
 
 export const listFoldersTool = defineTool({
   name: 'list_folders',

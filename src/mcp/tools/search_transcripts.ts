@@ -1,9 +1,9 @@
 import * as v from 'valibot';
 import { PAGE_RULES } from '../../db/queries/pagination.js';
 import { PaginationSchema, SearchHitSchema, limitParam, offsetParam, optionalString, requiredString } from '../schema.js';
-import { READ_ONLY, defineTool } from '../tool.js';
+import { READ_ONLY, defineTool, lazy } from '../tool.js';
 
-const queries = () => import('../../db/queries/search.js');
+const queries = lazy(() => import('../../db/queries/search.js'));
 
 export const searchTranscriptsTool = defineTool({
   name: 'search_transcripts',

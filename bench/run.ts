@@ -1,0 +1,46 @@
+// `npm run bench`: one table of every benchmark and its budget. `--smoke` runs tiny sizes (seconds),
+// which CI does so the benchmarks keep working; the numbers then mean nothing.
+import { existsSync, mkdirSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { dirname, join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { generate } from './generate.js';
+import { benchMcp } from './mcp.js';
+import { benchWorker } from './worker.js';
+import { printTable, type Row } from './stats.js';
+import { PACKAGE_ROOT } from '../src/package.js';
+
+const { values } = parseArgs({
+  options: {
+    smoke: { type: 'boolean', default: false },
+    meetings: { type: 'string' },
+    words: { type: 'string' },
+    db: { type: 'string' },
+    calls: { type: 'string' },
+    only: { type: 'string' },
+  },
+});
+const smoke = values.smoke!;
+const meetings = Number(values.meetings ?? (smoke ? 1000 : 100_000));
+const words = Number(values.words ?? (smoke ? 60_000 : 10_000_000));
+const db = values.db ?? join(PACKAGE_ROOT, 'bench', '.data', smoke ? 'smoke.db' : `bench-${meetings}-${words}.db`);
+const calls = Number(values.calls ?? (smoke ? 30 : 1000));
+
+const rows: Row[] = [];
+const started = performance.now();
+if (!existsSync(db) || smoke) {
+  mkdirSync(dirname(db), { recursive: true });
+  process.stderr.write(`Generating ${meetings} meetings / ${words} words into ${db}\n`);
+  const g = generate({ meetings, words, longest: Math.min(30_000, Math.floor(words / 4)), seed: 1, out: db, progress: !smoke });
+  rows.push({ name: 'generate', value: `${g.seconds.toFixed(1)} s`, detail: `${g.meetings} meetings, ${g.words} words` });
+}
+if (!values.only || values.only === 'mcp') {
+  const mcp = await benchMcp({ db, calls, startupRuns: smoke ? 3 : 15 });
+  rows.push(...mcp.rows);
+}
+if (!values.only || values.only === 'worker') rows.push(...(await benchWorker({ jobs: smoke ? 5 : 40, uploadMb: smoke ? 16 : 1024 })));
+
+const machine = `${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
+process.stdout.write(`${printTable(`Syntheo benchmarks — ${meetings} meetings, ${words} words — ${machine}`, rows)}\n`);
+const over = rows.filter((r) => r.ok === false);
+process.stdout.write(`\n${over.length === 0 ? 'Every budget met.' : `${over.length} budget(s) not met: ${over.map((r) => r.name).join('; ')}`} (${((performance.now() - started) / 1000).toFixed(0)} s)\n`);
