@@ -73,6 +73,8 @@ export function openDatabase(path: string, options: OpenOptions): SyntheoDb {
     sqlite.pragma('cache_size = -65536');
     // WAL + NORMAL: a process crash loses nothing committed; fsync happens at checkpoints.
     sqlite.pragma('synchronous = NORMAL');
+    // A WAL that grew in a busy period is cut back to this size when it is next rewound (it never shrinks otherwise).
+    sqlite.pragma(`journal_size_limit = ${64 * 1024 * 1024}`);
     ensureSchema(sqlite, path);
   } catch (error) {
     sqlite.close();

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import PQueue from 'p-queue';
+import { MAX_WAL_FRAMES, checkpointIfLarge } from '../db/checkpoint.js';
 import type { Sqlite } from '../db/open.js';
 import { LeaseLostError, claimNextJob, hasQueuedJob, heartbeatWorker, interruptJob, renewLease, sweepExpiredLeases } from '../db/queries/jobs.js';
 import type { Logger } from '../log.js';
@@ -8,7 +9,7 @@ import { runJob, type JobEnvironment, type RunningJob } from './job.js';
 
 // Polls for queued jobs and claims one whenever a slot is free (never more than it can start, so
 // another worker can take the rest), runs them with p-queue, renews the heartbeat and the leases, and
-// sweeps the expired leases of dead workers.
+// sweeps the expired leases of dead workers, and keeps the write-ahead log from growing without bound.
 
 export interface LoopOptions extends JobEnvironment {
   concurrency: number;
@@ -53,6 +54,13 @@ export function startLoop(opts: LoopOptions): WorkerLoop {
       if (swept.length > 0) log.warn({ jobs: swept }, 'imports of a worker that stopped were marked interrupted');
     } catch (error) {
       log.warn({ err: error }, 'could not sweep expired leases');
+    }
+    // The worker is the one process that always runs: it keeps the WAL from growing without bound.
+    try {
+      const checkpoint = checkpointIfLarge(sqlite);
+      if (checkpoint.frames >= MAX_WAL_FRAMES) log.info(checkpoint, 'write-ahead log checkpointed and truncated');
+    } catch (error) {
+      log.warn({ err: error }, 'could not checkpoint the write-ahead log');
     }
   };
 
