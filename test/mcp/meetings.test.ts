@@ -92,7 +92,7 @@ describe('list_meetings', () => {
     const pages: unknown[] = [];
     let offset: number | undefined = 0;
     while (offset !== undefined) {
-      const out = await call(client, 'list_meetings', { folder_path: 'Bulk', limit: 100, offset });
+      const out: any = await call(client, 'list_meetings', { folder_path: 'Bulk', limit: 100, offset });
       pages.push(out.pagination);
       seen.push(...titles(out));
       offset = out.pagination.next_offset;
@@ -164,7 +164,7 @@ describe('list_folders', () => {
     let offset: number | undefined = 0;
     let pages = 0;
     while (offset !== undefined) {
-      const out = await call(client, 'list_folders', { query: 'Many/', limit: 90, offset });
+      const out: any = await call(client, 'list_folders', { query: 'Many/', limit: 90, offset });
       paths.push(...out.folders.map((f: { path: string }) => f.path));
       offset = out.pagination.next_offset;
       pages++;
@@ -236,7 +236,7 @@ describe('get_meeting_transcript', () => {
       let offset: number | undefined = 0;
       while (offset !== undefined) {
         offsets.push(offset);
-        const out = await call(client, 'get_meeting_transcript', { meeting_id: ids.interview, offset, ...(limit ? { limit } : {}) });
+        const out: any = await call(client, 'get_meeting_transcript', { meeting_id: ids.interview, offset, ...(limit ? { limit } : {}) });
         expect(out.text.replace(/^(Alice|Bob): /gm, '').split(/[ \n]/)).toEqual(out.words.map((w: { text: string }) => w.text));
         collected.push(...out.words);
         offset = out.pagination.next_offset;
