@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import PQueue from 'p-queue';
 import { MAX_WAL_FRAMES, checkpointIfLarge } from '../db/checkpoint.js';
 import type { Sqlite } from '../db/open.js';
+import { removeStaleChunkDirs } from './chunking/stale-dirs.js';
 import { LeaseLostError, claimNextJob, hasQueuedJob, heartbeatWorker, interruptJob, renewLease, sweepExpiredLeases } from '../db/queries/jobs.js';
 import type { Logger } from '../log.js';
 import { ShutdownError } from './errors.js';
@@ -100,6 +101,12 @@ export function startLoop(opts: LoopOptions): WorkerLoop {
   };
 
   sweep();
+  try {
+    const removed = removeStaleChunkDirs(sqlite);
+    if (removed.length > 0) log.info({ removed }, 'removed the chunk folders of interrupted imports');
+  } catch (error) {
+    log.warn({ err: error }, 'could not remove stale chunk folders');
+  }
   tick();
   const ticker = setInterval(tick, tuning.renewMs);
   const sweeper = setInterval(sweep, tuning.sweepMs);

@@ -1,3 +1,4 @@
+import { afterAll } from 'vitest';
 // Runs the BUILT CLI (`npm run build` first) as a person or a script would, on a temp database.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
@@ -34,7 +35,10 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS
   return env;
 }
 
-const isolatedHome = tempDir('syntheo-xdg-').dir;
+const isolated = tempDir('syntheo-xdg-');
+const isolatedHome = isolated.dir;
+// One private data home per test file, removed when the file's tests end.
+afterAll(isolated.cleanup);
 
 export function start(args: string[], options: RunOptions = {}): ChildProcess & { result: Promise<RunResult> } {
   const child = spawn(process.execPath, [CLI, ...args], { env: cleanEnv(options.env), cwd: options.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
