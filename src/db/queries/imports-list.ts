@@ -19,7 +19,7 @@ export function listImports(sqlite: Sqlite, filter: { status: ImportStatusFilter
   const params = statuses ?? [];
   const rows = stmt<ImportRow>(
     sqlite,
-    `SELECT ${IMPORT_COLUMNS} FROM recording_imports j JOIN meetings m ON m.id = j.meeting_id ${where} ORDER BY j.created_at DESC, j.id DESC LIMIT ? OFFSET ?`,
+    `SELECT ${IMPORT_COLUMNS} FROM recording_imports j CROSS JOIN meetings m ON m.id = j.meeting_id ${where} ORDER BY j.created_at DESC, j.id DESC LIMIT ? OFFSET ?`,
   ).all(...params, page.limit, page.offset);
   const total = stmt<{ n: number }>(sqlite, `SELECT count(*) AS n FROM recording_imports j ${where}`).get(...params)!.n;
   return { imports: rows.map(toRecordingImport), pagination: pagination(page, rows.length, total) };

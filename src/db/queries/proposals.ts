@@ -145,7 +145,8 @@ export function listProposals(sqlite: Sqlite, filter: ProposalFilter, page: Page
   const where = clauses.length ? `WHERE ${clauses.join(' AND ')}` : '';
   const rows = stmt<ProposalRow>(
     sqlite,
-    `SELECT ${ITEM_COLUMNS} FROM proposals p JOIN meetings m ON m.id = p.meeting_id ${where} ORDER BY p.created_at DESC, p.id DESC LIMIT ? OFFSET ?`,
+    // CROSS JOIN keeps proposals the outer loop: left to itself the planner may walk every meeting.
+    `SELECT ${ITEM_COLUMNS} FROM proposals p CROSS JOIN meetings m ON m.id = p.meeting_id ${where} ORDER BY p.created_at DESC, p.id DESC LIMIT ? OFFSET ?`,
   ).all(...params, page.limit, page.offset);
   const total = stmt<{ n: number }>(sqlite, `SELECT count(*) AS n FROM proposals p ${where}`).get(...params)!.n;
   return { proposals: rows.map(toItem), pagination: pagination(page, rows.length, total) };

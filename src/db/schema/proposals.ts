@@ -28,6 +28,8 @@ export const proposals = sqliteTable(
     index('proposals_meeting_status_idx').on(t.meetingId, t.status, sql`${t.createdAt} desc`),
     // list_proposals across meetings by status, newest first.
     index('proposals_status_idx').on(t.status, sql`${t.createdAt} desc`),
+    // list_proposals with status `all`, newest first.
+    index('proposals_created_idx').on(sql`${t.createdAt} desc`, sql`${t.id} desc`),
   ],
 );
 

@@ -1,0 +1,1 @@
+CREATE INDEX `proposals_created_idx` ON `proposals` ("created_at" desc,"id" desc);
