@@ -65,8 +65,10 @@ function writeWav(path: string, bytes: number, seed = 0): void {
   closeSync(fd);
 }
 
+/** SYNTHEO_BENCH_CPU_PROF=DIR writes a V8 CPU profile of each worker into DIR (to see where a job's time goes). */
 function startWorker(db: string, env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, [CLI, 'worker', '--db', db, '--log-level', 'warn'], { env: { ...process.env, SYNTHEO_WORKER_POLL_MS: '20', ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const prof = process.env.SYNTHEO_BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.SYNTHEO_BENCH_CPU_PROF}`] : [];
+  return spawn(process.execPath, [...prof, CLI, 'worker', '--db', db, '--log-level', 'warn'], { env: { ...process.env, SYNTHEO_WORKER_POLL_MS: '20', ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
 }
 
 async function until(check: () => boolean, timeoutMs: number, what: string): Promise<void> {
