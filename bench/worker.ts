@@ -12,6 +12,7 @@ import { enqueueImport, getImportOrThrow } from '../src/db/queries/imports.js';
 import { writeSetting } from '../src/db/queries/settings.js';
 import { isWorkerAlive } from '../src/db/queries/workers.js';
 import { PACKAGE_ROOT } from '../src/package.js';
+import { wavHeader } from '../src/audio/wav.js';
 import { median, ms, type Row } from './stats.js';
 
 const CLI = join(PACKAGE_ROOT, 'dist', 'src', 'cli', 'main.js');
@@ -45,19 +46,7 @@ async function instantServers(): Promise<{ url: string; uploads: { bytes: number
 
 /** A valid 16 kHz mono 16-bit WAV of `bytes` of PCM; sparse on disk, so 1 GiB costs nothing to make. */
 function writeWav(path: string, bytes: number, seed = 0): void {
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0);
-  header.writeUInt32LE(Math.min(0xffffffff, 36 + bytes), 4);
-  header.write('WAVEfmt ', 8);
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(1, 22);
-  header.writeUInt32LE(16000, 24);
-  header.writeUInt32LE(32000, 28);
-  header.writeUInt16LE(2, 32);
-  header.writeUInt16LE(16, 34);
-  header.write('data', 36);
-  header.writeUInt32LE(bytes, 40);
+  const header = wavHeader(bytes);
   const fd = openSync(path, 'w');
   writeSync(fd, header);
   writeSync(fd, Buffer.from([seed & 0xff, seed >> 8])); // distinct content per file

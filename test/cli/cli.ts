@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tempDir } from '../support/db.js';
 import type { Sqlite } from '../../src/db/open.js';
+import { writeWav as writeSharedWav } from '../support/wav.js';
 
 export const CLI = fileURLToPath(new URL('../../dist/src/cli/main.js', import.meta.url));
 
@@ -71,26 +72,9 @@ export async function runJson<T = any>(db: string, args: string[], options: RunO
   return { code: r.code, body, stderr: r.stderr };
 }
 
-/** A 1-second 16 kHz mono 16-bit PCM WAV of silence: RIFF header + data. */
+/** A 1-second 16 kHz mono 16-bit PCM WAV of silence. */
 export function writeWav(path: string, seconds = 1): string {
-  const rate = 16_000;
-  const data = Buffer.alloc(rate * 2 * seconds);
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0);
-  header.writeUInt32LE(36 + data.length, 4);
-  header.write('WAVE', 8);
-  header.write('fmt ', 12);
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20); // PCM
-  header.writeUInt16LE(1, 22); // mono
-  header.writeUInt32LE(rate, 24);
-  header.writeUInt32LE(rate * 2, 28);
-  header.writeUInt16LE(2, 32);
-  header.writeUInt16LE(16, 34);
-  header.write('data', 36);
-  header.writeUInt32LE(data.length, 40);
-  writeFileSync(path, Buffer.concat([header, data]));
-  return path;
+  return writeSharedWav(path, seconds, 'silence');
 }
 
 export function dbIn(dir: string, name = 'syntheo.db'): string {

@@ -11,6 +11,7 @@ import { BUDGET_WORDS, fault, layout, startFakeTranscriptionServer, type FakeTra
 import { startLlmServer, type LlmServer } from '../support/llm-server.js';
 import { fixturePath } from '../support/speech-fixtures.js';
 import { startWorker, waitForImport, type WorkerProcess } from '../support/worker-process.js';
+import { wavHeader } from '../../src/audio/wav.js';
 
 // Faults, end to end through one spawned worker: the settings are read per job, so each test points the
 // worker at its own scripted server. Retries use the short test knobs (2 retries, 50-200 ms backoff).
@@ -190,18 +191,7 @@ describe('the recording itself', () => {
   it('a WAV with no audio in it: failed, no duration', async () => {
     const s = await transcriptionServer();
     const file = join(db.dir, 'empty.wav');
-    const header = Buffer.alloc(44);
-    header.write('RIFF', 0, 'latin1');
-    header.writeUInt32LE(36, 4);
-    header.write('WAVEfmt ', 8, 'latin1');
-    header.writeUInt32LE(16, 16);
-    header.writeUInt16LE(1, 20);
-    header.writeUInt16LE(1, 22);
-    header.writeUInt32LE(16000, 24);
-    header.writeUInt32LE(32000, 28);
-    header.writeUInt16LE(2, 32);
-    header.writeUInt16LE(16, 34);
-    header.write('data', 36, 'latin1');
+    const header = wavHeader(0);
     await writeFile(file, header);
     const job = await importAndWait(file);
     expect(job.processing_status).toBe('failed');

@@ -7,29 +7,8 @@ import type { Client } from '@modelcontextprotocol/client';
 import { ensureFolderPath } from '../../src/db/queries/folders.js';
 import { openTestDb } from '../support/db.js';
 import { call, callError, connectV2 } from '../support/mcp.js';
+import { writeWav } from '../support/wav.js';
 
-/** A small valid WAV: RIFF/WAVE header, 16-bit mono PCM at 16 kHz, a 440 Hz tone. */
-function writeWav(path: string, seconds = 0.25): string {
-  const rate = 16_000;
-  const data = Buffer.alloc(Math.round(rate * seconds) * 2);
-  for (let i = 0; i < data.length / 2; i++) data.writeInt16LE(Math.round(Math.sin((2 * Math.PI * 440 * i) / rate) * 8000), i * 2);
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0, 'ascii');
-  header.writeUInt32LE(36 + data.length, 4);
-  header.write('WAVE', 8, 'ascii');
-  header.write('fmt ', 12, 'ascii');
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20); // PCM
-  header.writeUInt16LE(1, 22); // mono
-  header.writeUInt32LE(rate, 24);
-  header.writeUInt32LE(rate * 2, 28);
-  header.writeUInt16LE(2, 32);
-  header.writeUInt16LE(16, 34);
-  header.write('data', 36, 'ascii');
-  header.writeUInt32LE(data.length, 40);
-  writeFileSync(path, Buffer.concat([header, data]));
-  return path;
-}
 
 let db: ReturnType<typeof openTestDb>;
 let client: Client;

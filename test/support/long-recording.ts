@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { fixturePath } from './speech-fixtures.js';
+import { wavHeader } from '../../src/audio/wav.js';
 
 // A long recording made of the spoken fixtures laid on digital silence at chosen times: the WAV
 // fixtures are 16 kHz mono 16-bit, so placing a passage is copying its samples at an offset.
@@ -26,19 +27,7 @@ export async function buildLongRecording(out: string, placements: Placement[], t
   for (const p of placements) if (!samples.has(p.passage)) samples.set(p.passage, await pcm(p.passage));
   const body = Buffer.alloc(totalMs * BYTES_PER_MS);
   for (const p of placements) samples.get(p.passage)!.copy(body, p.atMs * BYTES_PER_MS);
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0, 'latin1');
-  header.writeUInt32LE(36 + body.length, 4);
-  header.write('WAVEfmt ', 8, 'latin1');
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(1, 22);
-  header.writeUInt32LE(16_000, 24);
-  header.writeUInt32LE(32_000, 28);
-  header.writeUInt16LE(2, 32);
-  header.writeUInt16LE(16, 34);
-  header.write('data', 36, 'latin1');
-  header.writeUInt32LE(body.length, 40);
+  const header = wavHeader(body.length);
   const wav = `${out}.tmp.wav`;
   await writeFile(wav, Buffer.concat([header, body]));
   try {

@@ -3,7 +3,7 @@ import { stmt } from '../statements.js';
 import { newId } from '../ids.js';
 import { InvalidInputError } from '../../errors.js';
 import { ensureFolderPath } from './folders.js';
-import { readMeetingCore } from './meetings.js';
+import { readMeetingRecord } from './meetings.js';
 import { indexTranscript } from './search.js';
 import { EXPORT_FORMAT, type ExportSegment, type ExportTranscript, type MeetingExport } from './types.js';
 
@@ -12,30 +12,14 @@ export const SEGMENT_MAX_WORDS = 100;
 
 /** The full record of export_meeting and `syntheo meetings export`: what `syntheo load` restores. */
 export function exportMeetingOrThrow(sqlite: Sqlite, id: string): MeetingExport {
-  const { row, series, summaries, participants, actionItems, optional } = readMeetingCore(sqlite, id);
+  const record = readMeetingRecord(sqlite, id);
   const transcripts = stmt<{ id: string; language: string | null; source: string; word_count: number }>(
     sqlite,
     'SELECT id, language, source, word_count FROM transcripts WHERE meeting_id = ?',
   )
     .all(id)
     .map((t): ExportTranscript => ({ ...t, segments: transcriptSegments(sqlite, t.id) }));
-  return {
-    format: EXPORT_FORMAT,
-    id: row.id,
-    title: row.title,
-    started_at: row.started_at,
-    ended_at: row.ended_at,
-    folder_path: row.folder_path,
-    series,
-    note: row.note,
-    summaries,
-    participants,
-    action_items: actionItems,
-    ...optional,
-    transcripts,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-  };
+  return { format: EXPORT_FORMAT, ...record, transcripts };
 }
 
 export type WordTuple = [idx: number, text: string, start_ms: number | null, end_ms: number | null, speaker: string | null];

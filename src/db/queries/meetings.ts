@@ -5,7 +5,7 @@ import { InvalidInputError, NotFoundError } from '../../errors.js';
 import { getFolderByPathOrThrow, subtreeBounds } from './folders.js';
 import { getImportForMeeting } from './imports.js';
 import { pagination } from './pagination.js';
-import type { ActionItem, MeetingDetail, MeetingListItem, Page, Pagination, Participant, SeriesRef, Summary, TranscriptInfo } from './types.js';
+import type { ActionItem, MeetingDetail, MeetingListItem, MeetingRecord, Page, Pagination, Participant, SeriesRef, Summary, TranscriptInfo } from './types.js';
 
 export interface MeetingFilter {
   /** Fragment of the title or the id, case-insensitive; `%` and `_` are literal. */
@@ -159,8 +159,8 @@ export function assertMeetingExists(sqlite: Sqlite, id: string): void {
   if (stmt(sqlite, 'SELECT 1 FROM meetings WHERE id = ?').get(id) === undefined) throw meetingNotFound(id);
 }
 
-/** The meeting's own fields and its children, shared by get_meeting and export_meeting. */
-export function readMeetingCore(sqlite: Sqlite, id: string) {
+/** The meeting's own fields and its children: what get_meeting and export_meeting share. */
+export function readMeetingRecord(sqlite: Sqlite, id: string): MeetingRecord {
   const row = stmt<MeetingRowOut>(
     sqlite,
     `SELECT m.id, m.title, m.started_at, m.ended_at, f.path AS folder_path, m.series_id,
@@ -169,44 +169,40 @@ export function readMeetingCore(sqlite: Sqlite, id: string) {
      WHERE m.id = ?`,
   ).get(id);
   if (!row) throw meetingNotFound(id);
-  const summaries = stmt<Summary>(sqlite, 'SELECT id, title, content, created_at, updated_at FROM summaries WHERE meeting_id = ? ORDER BY position, created_at, id').all(id);
-  const participants = stmt<Participant>(sqlite, 'SELECT name, email, role FROM participants WHERE meeting_id = ? ORDER BY position, id').all(id);
-  const actionItems = stmt<Omit<ActionItem, 'done'> & { done: number }>(
-    sqlite,
-    'SELECT id, text, assignee, due_date, done FROM action_items WHERE meeting_id = ? ORDER BY position, created_at, id',
-  )
-    .all(id)
-    .map((a) => ({ ...a, done: a.done === 1 }));
-  const series: SeriesRef | null = row.series_id ? { id: row.series_id, title: row.series_title ?? '', cadence: row.series_cadence } : null;
-  const optional: { speakers?: string[]; speaker_context?: string } = {};
-  if (row.speakers !== null) optional.speakers = JSON.parse(row.speakers) as string[];
-  if (row.speaker_context !== null) optional.speaker_context = row.speaker_context;
-  return { row, series, summaries, participants, actionItems, optional };
-}
-
-export function getMeetingOrThrow(sqlite: Sqlite, id: string): MeetingDetail {
-  const { row, series, summaries, participants, actionItems, optional } = readMeetingCore(sqlite, id);
-  const transcript = stmt<TranscriptInfo>(sqlite, 'SELECT id, language, word_count FROM transcripts WHERE meeting_id = ?').get(id) ?? null;
-  const pending = stmt<{ n: number }>(sqlite, "SELECT count(*) AS n FROM proposals WHERE meeting_id = ? AND status = 'pending'").get(id)!.n;
-  const recordingImport = getImportForMeeting(sqlite, id);
-  return {
+  const record: MeetingRecord = {
     id: row.id,
     title: row.title,
     started_at: row.started_at,
     ended_at: row.ended_at,
     folder_path: row.folder_path,
-    series,
+    series: row.series_id ? { id: row.series_id, title: row.series_title ?? '', cadence: row.series_cadence } : null,
     note: row.note,
-    summaries,
-    participants,
-    action_items: actionItems,
-    transcript,
-    ...optional,
-    pending_proposal_count: pending,
-    processing_status: recordingImport?.processing_status ?? null,
-    recording_import: recordingImport,
+    summaries: stmt<Summary>(sqlite, 'SELECT id, title, content, created_at, updated_at FROM summaries WHERE meeting_id = ? ORDER BY position, created_at, id').all(id),
+    participants: stmt<Participant>(sqlite, 'SELECT name, email, role FROM participants WHERE meeting_id = ? ORDER BY position, id').all(id),
+    action_items: stmt<Omit<ActionItem, 'done'> & { done: number }>(
+      sqlite,
+      'SELECT id, text, assignee, due_date, done FROM action_items WHERE meeting_id = ? ORDER BY position, created_at, id',
+    )
+      .all(id)
+      .map((a) => ({ ...a, done: a.done === 1 })),
     created_at: row.created_at,
     updated_at: row.updated_at,
+  };
+  // Present only when known (the reference calls them optional).
+  if (row.speakers !== null) record.speakers = JSON.parse(row.speakers) as string[];
+  if (row.speaker_context !== null) record.speaker_context = row.speaker_context;
+  return record;
+}
+
+export function getMeetingOrThrow(sqlite: Sqlite, id: string): MeetingDetail {
+  const record = readMeetingRecord(sqlite, id);
+  const recordingImport = getImportForMeeting(sqlite, id);
+  return {
+    ...record,
+    transcript: stmt<TranscriptInfo>(sqlite, 'SELECT id, language, word_count FROM transcripts WHERE meeting_id = ?').get(id) ?? null,
+    pending_proposal_count: stmt<{ n: number }>(sqlite, "SELECT count(*) AS n FROM proposals WHERE meeting_id = ? AND status = 'pending'").get(id)!.n,
+    processing_status: recordingImport?.processing_status ?? null,
+    recording_import: recordingImport,
   };
 }
 

@@ -88,7 +88,8 @@ export interface TranscriptInfo {
   word_count: number;
 }
 
-export interface MeetingDetail {
+/** What get_meeting and export_meeting share: the meeting's own fields and its children. */
+export interface MeetingRecord {
   id: string;
   title: string;
   started_at: string;
@@ -100,15 +101,20 @@ export interface MeetingDetail {
   summaries: Summary[];
   participants: Participant[];
   action_items: ActionItem[];
+  /** Names the transcript's speaker attributions refer to, when known. */
+  speakers?: string[];
+  /** Microphone and call context, when known. */
+  speaker_context?: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface MeetingDetail extends MeetingRecord {
   /** The transcript's size; its words come from get_meeting_transcript. Null when there is none. */
   transcript: TranscriptInfo | null;
-  speakers?: string[];
-  speaker_context?: string;
   pending_proposal_count: number;
   processing_status: ProcessingStatus | null;
   recording_import: RecordingImport | null;
-  created_at: string;
-  updated_at: string;
 }
 
 export interface TranscriptWord {
@@ -158,23 +164,9 @@ export interface ExportSegment {
 
 export const EXPORT_FORMAT = 'syntheo.meeting/v1' as const;
 
-export interface MeetingExport {
+export interface MeetingExport extends MeetingRecord {
   format: typeof EXPORT_FORMAT;
-  id: string;
-  title: string;
-  started_at: string;
-  ended_at: string | null;
-  folder_path: string | null;
-  series: SeriesRef | null;
-  note: string;
-  summaries: Summary[];
-  participants: Participant[];
-  action_items: ActionItem[];
-  speakers?: string[];
-  speaker_context?: string;
   transcripts: ExportTranscript[];
-  created_at: string;
-  updated_at: string;
 }
 
 export interface ProposalItem {

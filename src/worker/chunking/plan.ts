@@ -4,8 +4,11 @@ import type { Config } from '../../config.js';
 // recording: every server accepts WAV, Whisper models hear 16 kHz mono anyway, a chunk's size is known
 // in advance (32,000 bytes a second), and cutting decoded samples is exact for all eight formats.
 
-export const CHUNK_SAMPLE_RATE = 16_000;
-export const CHUNK_BYTES_PER_SECOND = CHUNK_SAMPLE_RATE * 2;
+import { PCM_BYTES_PER_SECOND, PCM_SAMPLE_RATE } from '../../audio/wav.js';
+
+/** Chunks are 16 kHz mono 16-bit PCM WAV (src/audio/wav.ts). */
+export const CHUNK_SAMPLE_RATE = PCM_SAMPLE_RATE;
+export const CHUNK_BYTES_PER_SECOND = PCM_BYTES_PER_SECOND;
 /** WAV header and slack under max_upload_mb. */
 const UPLOAD_SLACK_BYTES = 64 * 1024;
 /**

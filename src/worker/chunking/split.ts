@@ -4,6 +4,7 @@ import { constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { JobFailure } from '../errors.js';
 import { CHUNK_BYTES_PER_SECOND, CHUNK_SAMPLE_RATE } from './plan.js';
+import { wavHeader } from '../../audio/wav.js';
 
 // ffmpeg decodes the recording once, from the start, to 16 kHz mono PCM on a pipe; we cut the samples
 // into overlapping WAV files as they arrive. Exact for every format (no seeking), and the pipe's
@@ -125,23 +126,4 @@ export async function* splitIntoChunks(input: string, opts: SplitOptions): Async
     if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
     for (const c of open_) await c.file.close().catch(() => {});
   }
-}
-
-/** Canonical 44-byte header of 16 kHz mono 16-bit PCM. */
-export function wavHeader(dataBytes: number): Buffer {
-  const h = Buffer.alloc(44);
-  h.write('RIFF', 0, 'latin1');
-  h.writeUInt32LE(36 + dataBytes, 4);
-  h.write('WAVE', 8, 'latin1');
-  h.write('fmt ', 12, 'latin1');
-  h.writeUInt32LE(16, 16);
-  h.writeUInt16LE(1, 20); // PCM
-  h.writeUInt16LE(1, 22); // mono
-  h.writeUInt32LE(CHUNK_SAMPLE_RATE, 24);
-  h.writeUInt32LE(CHUNK_BYTES_PER_SECOND, 28);
-  h.writeUInt16LE(2, 32);
-  h.writeUInt16LE(16, 34);
-  h.write('data', 36, 'latin1');
-  h.writeUInt32LE(dataBytes, 40);
-  return h;
 }

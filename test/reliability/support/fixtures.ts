@@ -59,25 +59,4 @@ export function count(sqlite: Sqlite, table: string, where = ''): number {
   return (sqlite.prepare(`SELECT count(*) AS n FROM ${table} ${where}`).get() as { n: number }).n;
 }
 
-/** A valid 16 kHz mono PCM WAV with a tone. */
-export function writeWav(path: string, seconds = 0.25): string {
-  const rate = 16_000;
-  const data = Buffer.alloc(Math.round(rate * seconds) * 2);
-  for (let i = 0; i < data.length / 2; i++) data.writeInt16LE(Math.round(Math.sin((2 * Math.PI * 440 * i) / rate) * 8000), i * 2);
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0, 'ascii');
-  header.writeUInt32LE(36 + data.length, 4);
-  header.write('WAVE', 8, 'ascii');
-  header.write('fmt ', 12, 'ascii');
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(1, 22);
-  header.writeUInt32LE(rate, 24);
-  header.writeUInt32LE(rate * 2, 28);
-  header.writeUInt16LE(2, 32);
-  header.writeUInt16LE(16, 34);
-  header.write('data', 36, 'ascii');
-  header.writeUInt32LE(data.length, 40);
-  writeFileSync(path, Buffer.concat([header, data]));
-  return path;
-}
+export { writeWav } from '../../support/wav.js';
