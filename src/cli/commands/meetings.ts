@@ -7,6 +7,7 @@ import { PAGE_RULES, clampPage } from '../../db/queries/pagination.js';
 import { exportMarkdown, meetingMarkdown } from '../../render/markdown.js';
 import type { MeetingExport, MeetingListItem } from '../../db/queries/types.js';
 import { writeFileAtomic } from '../files.js';
+import { MEETING_FILTER_OPTIONS, hasMeetingFilter, meetingFilter } from '../filters.js';
 
 const MEETING_COLUMNS: Column<MeetingListItem>[] = [
   { header: 'ID', value: (m) => m.id },
@@ -30,11 +31,7 @@ const list: CommandSpec = {
     'List meetings, newest first, with the filters and paging of the MCP tool list_meetings.\nFilters combine with AND. --folder includes subfolders; --to with a bare date includes that whole day (UTC).',
   options: {
     query: { type: 'string', value: 'Q', description: 'Fragment of the title or the ID, case-insensitive' },
-    folder: { type: 'string', value: 'PATH', description: 'Folder path (see `syntheo folders list`), subfolders included' },
-    series: { type: 'string', value: 'ID', description: 'Recurring series ID (ser_...)' },
-    from: { type: 'string', value: 'DATE', description: 'Started at or after this ISO date or date-time' },
-    to: { type: 'string', value: 'DATE', description: 'Started at or before this ISO date (whole day) or date-time' },
-    participant: { type: 'string', value: 'P', description: "Fragment of a participant's name or e-mail" },
+    ...MEETING_FILTER_OPTIONS,
     ...pageOptions(PAGE_RULES.meetings, 'meetings'),
   },
   examples: [
@@ -49,18 +46,11 @@ const list: CommandSpec = {
     const o = ctx.options;
     const result = listMeetings(
       db.sqlite,
-      {
-        query: optString(o, 'query'),
-        folderPath: optString(o, 'folder'),
-        seriesId: optString(o, 'series'),
-        from: optString(o, 'from'),
-        to: optString(o, 'to'),
-        participant: optString(o, 'participant'),
-      },
+      { query: optString(o, 'query'), ...meetingFilter(o) },
       clampPage(PAGE_RULES.meetings, limit, offset),
     );
     const p = result.pagination;
-    const filtered = ['query', 'folder', 'series', 'from', 'to', 'participant'].some((k) => o[k] !== undefined);
+    const filtered = o.query !== undefined || hasMeetingFilter(o);
     const text =
       p.total === 0
         ? filtered

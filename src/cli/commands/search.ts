@@ -1,4 +1,5 @@
-import { optString, pageFlags, pageOptions, type CommandSpec } from '../framework.js';
+import { pageFlags, pageOptions, type CommandSpec } from '../framework.js';
+import { MEETING_FILTER_OPTIONS, meetingFilter } from '../filters.js';
 import { pageFooter, paint, shortTime } from '../text.js';
 import { searchTranscripts, type SearchHit } from '../../db/queries/search.js';
 import { PAGE_RULES, clampPage } from '../../db/queries/pagination.js';
@@ -16,22 +17,17 @@ const search: CommandSpec = {
     'Full-text search over every transcript, summary and note (MCP: search_transcripts). Passages that contain\nevery word match; the exact phrase ranks first. Quotes, *, - and NEAR are plain text. Filters combine with AND.\nRead a transcript hit in context with `syntheo meetings transcript ID --offset N`.',
   positionals: [{ name: 'query', required: true, variadic: true, description: 'Words to find' }],
   options: {
-    folder: { type: 'string', value: 'PATH', description: 'Folder path, subfolders included' },
-    series: { type: 'string', value: 'ID', description: 'Recurring series ID (ser_...)' },
-    from: { type: 'string', value: 'DATE', description: 'Meetings started at or after this ISO date or date-time' },
-    to: { type: 'string', value: 'DATE', description: 'Meetings started at or before this ISO date (whole day) or date-time' },
-    participant: { type: 'string', value: 'P', description: "Fragment of a participant's name or e-mail" },
+    ...MEETING_FILTER_OPTIONS,
     ...pageOptions(PAGE_RULES.search, 'hits'),
   },
   examples: ['syntheo search budget review', 'syntheo search "pricing tiers" --folder Acme/Product --from 2026-01-01', "syntheo --json search onboarding | jq '.data[0]'"],
   run(ctx) {
     const { limit, offset } = pageFlags(ctx.options);
     const db = ctx.openDb({ create: false });
-    const o = ctx.options;
     const query = ctx.positionals.join(' ');
     const result = searchTranscripts(
       db.sqlite,
-      { query, folderPath: optString(o, 'folder'), seriesId: optString(o, 'series'), from: optString(o, 'from'), to: optString(o, 'to'), participant: optString(o, 'participant') },
+      { query, ...meetingFilter(ctx.options) },
       clampPage(PAGE_RULES.search, limit, offset),
     );
     const p = result.pagination;
