@@ -170,14 +170,16 @@ describe('a chunked import cut short', () => {
 
   it('by kill -9 keeps every chunk already stored', async () => {
     const { fake, db, silence } = await scripted();
-    const w = await worker(db.path, { SYNTHEO_WORKER_LEASE_MS: '1000' });
+    // Short enough for a quick test, long enough that a loaded CI machine does not miss renewals.
+    const w = await worker(db.path, { SYNTHEO_WORKER_LEASE_MS: '3000' });
     const queued = await enqueueImport(db.sqlite, { filePath: silence });
-    await waitForImport(db.sqlite, queued.job_id, { until: (j) => j.progress?.chunks_done === 3 && fake.requests.length === 5 });
+    const inFlight = await waitForImport(db.sqlite, queued.job_id, { until: (j) => (j.progress?.chunks_done === 3 && fake.requests.length === 5) || j.processing_status === 'failed', timeoutMs: 30_000 });
+    expect(inFlight.processing_status, inFlight.error ?? '').toBe('transcribing');
     w.proc.kill('SIGKILL');
     await w.exited;
 
     // No worker runs: the expired lease alone makes it read as interrupted.
-    const job = await waitForImport(db.sqlite, queued.job_id, { timeoutMs: 5_000 });
+    const job = await waitForImport(db.sqlite, queued.job_id, { timeoutMs: 10_000 });
     expect(job).toMatchObject({ processing_status: 'failed', progress: { chunks_done: 3, chunks_total: 6 } });
     expect(job.error).toMatch(/^Interrupted: the worker processing this import stopped while transcribing \(it was killed, crashed, or lost its lease\)\. The meeting and the transcript stored so far are kept/);
     // Chunks 1-3 (0-30 s) are stored, except the last 2.5 s that chunk 3 shares with chunk 4, which waited for it.

@@ -55,11 +55,13 @@ describe('a worker killed mid-transcription', () => {
     const db = testDb();
     const s = await fakeServer(db);
     s.script(fault.hang());
-    const env = { SYNTHEO_WORKER_LEASE_MS: '1000' };
+    // Short enough for a quick test, long enough that a loaded CI machine does not miss renewals.
+    const env = { SYNTHEO_WORKER_LEASE_MS: '3000' };
     const first = await worker(db.path, env);
     const [file, second] = await copies(db, 2);
     const queued = await enqueueImport(db.sqlite, { filePath: file!, title: 'Killed mid-way' });
-    await waitForImport(db.sqlite, queued.job_id, { until: (j) => isTranscribing(j) && s.requests.length === 1 });
+    const inFlight = await waitForImport(db.sqlite, queued.job_id, { until: (j) => (isTranscribing(j) && s.requests.length === 1) || j.processing_status === 'failed', timeoutMs: 30_000 });
+    expect(inFlight.processing_status, inFlight.error ?? '').toBe('transcribing');
 
     first.proc.kill('SIGKILL');
     expect(await first.exited).toEqual({ code: null, signal: 'SIGKILL' });
