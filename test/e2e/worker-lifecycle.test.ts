@@ -69,7 +69,7 @@ describe('a worker killed mid-transcription', () => {
     expect(latestWorker(db.sqlite)?.id).toBeDefined();
 
     const next = await worker(db.path, env);
-    const job = await waitForImport(db.sqlite, queued.job_id, { timeoutMs: 10_000 });
+    const job = await waitForImport(db.sqlite, queued.job_id, { timeoutMs: 15_000 });
     expect(job).toMatchObject({ processing_status: 'failed', summary_status: 'failed' });
     expect(job.error).toBe(
       'Interrupted: the worker processing this import stopped while transcribing (it was killed, crashed, or lost its lease). The meeting and the transcript stored so far are kept; the job will not restart by itself. To process the recording again, import it again with a new request_key.',
@@ -82,7 +82,10 @@ describe('a worker killed mid-transcription', () => {
 
     // The new worker does its own work, and only that: one request per job in all.
     const other = await enqueueImport(db.sqlite, { filePath: second! });
-    expect((await waitForImport(db.sqlite, other.job_id)).processing_status).toBe('done');
+    const otherDone = await waitForImport(db.sqlite, other.job_id, { timeoutMs: 25_000 }).catch((error: Error) => {
+      throw new Error(`${error.message}\nworker stderr:\n${next.stderr().slice(-3000)}`);
+    });
+    expect(otherDone.processing_status).toBe('done');
     expect(s.requests.map((r) => r.file?.filename)).toEqual(['meeting-00.mp3', 'meeting-01.mp3']);
     expect(next.logs.filter((l) => l.msg === 'import claimed').map((l) => l.jobId)).toEqual([other.job_id]);
   });
