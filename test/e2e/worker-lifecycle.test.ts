@@ -60,7 +60,12 @@ describe('a worker killed mid-transcription', () => {
     const first = await worker(db.path, env);
     const [file, second] = await copies(db, 2);
     const queued = await enqueueImport(db.sqlite, { filePath: file!, title: 'Killed mid-way' });
-    const inFlight = await waitForImport(db.sqlite, queued.job_id, { until: (j) => (isTranscribing(j) && s.requests.length === 1) || j.processing_status === 'failed', timeoutMs: 30_000 });
+    // pending() === 0: the server has read the whole upload and taken the hang fault; killing earlier
+    // (mid-upload, on a loaded machine) would leave the fault queued for the next worker's request.
+    const inFlight = await waitForImport(db.sqlite, queued.job_id, {
+      until: (j) => (isTranscribing(j) && s.requests.length === 1 && s.pending() === 0) || j.processing_status === 'failed',
+      timeoutMs: 30_000,
+    });
     expect(inFlight.processing_status, inFlight.error ?? '').toBe('transcribing');
 
     first.proc.kill('SIGKILL');
