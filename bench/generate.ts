@@ -3,7 +3,7 @@
 // Same arguments -> same database (ids, titles, words, timings). Progress on stderr.
 import { existsSync, rmSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { openDatabase, type Sqlite } from '../src/db/open.js';
+import { openDatabase } from '../src/db/open.js';
 import { PASSAGE_MAX_WORDS } from '../src/db/queries/search.js';
 
 export interface GenerateOptions {

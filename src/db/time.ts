@@ -3,10 +3,6 @@ export function nowIso(): string {
   return new Date().toISOString();
 }
 
-export function isoAfter(ms: number, from = Date.now()): string {
-  return new Date(from + ms).toISOString();
-}
-
 /** Normalises any parseable date or date-time to the stored form; undefined when unparseable. */
 export function normalizeIso(value: string): string | undefined {
   const trimmed = value.trim();

@@ -4,9 +4,9 @@ import { readSettings } from '../db/queries/settings.js';
 import { loadConfig, type Config, type ConfigKey } from '../config.js';
 import { isSyntheoError, toSyntheoError } from '../errors.js';
 import type { Logger } from '../log.js';
-import { HttpClientError, redact } from './clients/http.js';
+import { HttpClientError } from './clients/http.js';
 import { RecordingUnreadableError } from './clients/transcription.js';
-import { JobFailure, ShutdownError } from './errors.js';
+import { JobFailure, ShutdownError, redactSecrets } from './errors.js';
 import type { StageContext } from './pipeline/context.js';
 import { importRecording } from './pipeline/importing.js';
 import { summarizeMeeting } from './pipeline/summarizing.js';
@@ -92,9 +92,4 @@ function describeFailure(error: unknown, stage: ActiveStatus, log: Logger): stri
   if (typeof code === 'string' && code.startsWith('SQLITE')) return `${STAGE_LABEL[stage]}: ${toSyntheoError(error).message}`;
   log.error({ err: error }, 'unexpected error in an import');
   return `${STAGE_LABEL[stage]}: unexpected error (${error instanceof Error ? error.message : String(error)}). See the worker's log for details.`;
-}
-
-function redactSecrets(message: string, config: Config | undefined): string {
-  if (config === undefined) return message;
-  return redact(redact(message, config.transcription.apiKey ?? undefined), config.llm.apiKey ?? undefined);
 }

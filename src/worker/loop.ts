@@ -1,10 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import PQueue from 'p-queue';
 import { MAX_WAL_FRAMES, checkpointIfLarge } from '../db/checkpoint.js';
-import type { Sqlite } from '../db/open.js';
 import { removeStaleChunkDirs } from './chunking/stale-dirs.js';
 import { LeaseLostError, claimNextJob, hasQueuedJob, heartbeatWorker, interruptJob, renewLease, sweepExpiredLeases } from '../db/queries/jobs.js';
-import type { Logger } from '../log.js';
 import { ShutdownError } from './errors.js';
 import { runJob, type JobEnvironment, type RunningJob } from './job.js';
 

@@ -1,7 +1,7 @@
-import { afterAll } from 'vitest';
 // Runs the BUILT CLI (`npm run build` first) as a person or a script would, on a temp database.
+import { afterAll } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tempDir } from '../support/db.js';

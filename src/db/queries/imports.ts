@@ -8,9 +8,9 @@ import { inspectAudioFile, titleFromPath, type AudioFileInfo } from '../../audio
 import { getFolderByPathOrThrow } from './folders.js';
 import { clip } from './meetings.js';
 import { isWorkerAlive } from './workers.js';
-import { ACTIVE_STATUSES, interruptedError } from './jobs.js';
+import { interruptedError } from './jobs.js';
 import type { RecordingImport } from './types.js';
-import type { ProcessingStatus, SummaryStatus } from '../schema/enums.js';
+import { isActiveStatus, type ProcessingStatus, type SummaryStatus } from '../schema/enums.js';
 
 export const MAX_REQUEST_KEY_BYTES = 200;
 export const MAX_TITLE_LENGTH = 500;
@@ -45,7 +45,7 @@ export const IMPORT_COLUMNS = `j.id, j.meeting_id, j.status, j.summary_status, j
  * no worker runs would otherwise wait forever. The next worker's sweep writes the same thing down.
  */
 export function toRecordingImport(r: ImportRow, now = Date.now()): RecordingImport {
-  const interrupted = isActive(r.status) && r.lease_expires_at !== null && Date.parse(r.lease_expires_at) <= now;
+  const interrupted = isActiveStatus(r.status) && r.lease_expires_at !== null && Date.parse(r.lease_expires_at) <= now;
   return {
     job_id: r.id,
     meeting_id: r.meeting_id,
@@ -65,9 +65,6 @@ export function toRecordingImport(r: ImportRow, now = Date.now()): RecordingImpo
   };
 }
 
-function isActive(status: ProcessingStatus): boolean {
-  return (ACTIVE_STATUSES as readonly string[]).includes(status);
-}
 
 export function getImportOrThrow(sqlite: Sqlite, jobId: string): RecordingImport {
   const row = stmt<ImportRow>(sqlite, `SELECT ${IMPORT_COLUMNS} FROM recording_imports j JOIN meetings m ON m.id = j.meeting_id WHERE j.id = ?`).get(jobId);

@@ -2,7 +2,7 @@ import { hostname } from 'node:os';
 import type { Sqlite } from '../open.js';
 import { stmt } from '../statements.js';
 import { newId } from '../ids.js';
-import type { ProcessingStatus, SummaryStatus } from '../schema/enums.js';
+import { ACTIVE_STATUSES_SQL as ACTIVE_SQL, type ActiveStatus, type ProcessingStatus, type SummaryStatus } from '../schema/enums.js';
 import { appendTranscriptWords, type NewWord } from './transcripts.js';
 
 // The worker's writes: its registration and heartbeat, claims, leases, stage transitions and terminal
@@ -14,9 +14,7 @@ import { appendTranscriptWords, type NewWord } from './transcripts.js';
 // only writes down what is already true, and readers can derive "interrupted" from the row alone
 // (toRecordingImport does).
 
-export const ACTIVE_STATUSES = ['importing', 'transcribing', 'summarizing'] as const;
-export type ActiveStatus = (typeof ACTIVE_STATUSES)[number];
-const ACTIVE_SQL = "('importing', 'transcribing', 'summarizing')";
+export type { ActiveStatus };
 
 /** The job was taken from us (lease expired and swept, or another state was written): stop working on it. */
 export class LeaseLostError extends Error {

@@ -1,4 +1,5 @@
 import type { Sqlite } from '../open.js';
+import { ACTIVE_STATUSES_SQL } from '../schema/enums.js';
 import { likeFragment, matchFragment, stmt } from '../statements.js';
 import { normalizeIso } from '../time.js';
 import { InvalidInputError, NotFoundError } from '../../errors.js';
@@ -27,7 +28,7 @@ export const MEETING_ITEM_COLUMNS = `m.id, m.title, m.started_at, m.ended_at,
   m.series_id,
   coalesce((SELECT t.word_count FROM transcripts t WHERE t.meeting_id = m.id), 0) AS transcript_word_count,
   (SELECT count(*) FROM summaries s WHERE s.meeting_id = m.id) AS summary_count,
-  (SELECT CASE WHEN j.status IN ('importing', 'transcribing', 'summarizing') AND j.lease_expires_at <= strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+  (SELECT CASE WHEN j.status IN ${ACTIVE_STATUSES_SQL} AND j.lease_expires_at <= strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
             THEN 'failed' ELSE j.status END -- an expired lease reads as interrupted, as in toRecordingImport
    FROM recording_imports j WHERE j.meeting_id = m.id ORDER BY j.created_at DESC LIMIT 1) AS processing_status`;
 

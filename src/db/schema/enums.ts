@@ -2,8 +2,16 @@
 
 export const PROCESSING_STATUSES = ['queued', 'importing', 'transcribing', 'summarizing', 'done', 'failed'] as const;
 export type ProcessingStatus = (typeof PROCESSING_STATUSES)[number];
-export const TERMINAL_PROCESSING_STATUSES = ['done', 'failed'] as const satisfies readonly ProcessingStatus[];
+/** A worker holds the job (under a lease) in these states. */
 export const ACTIVE_PROCESSING_STATUSES = ['importing', 'transcribing', 'summarizing'] as const satisfies readonly ProcessingStatus[];
+export type ActiveStatus = (typeof ACTIVE_PROCESSING_STATUSES)[number];
+
+export function isActiveStatus(status: string): status is ActiveStatus {
+  return (ACTIVE_PROCESSING_STATUSES as readonly string[]).includes(status);
+}
+
+/** `('importing', 'transcribing', 'summarizing')`, for SQL. */
+export const ACTIVE_STATUSES_SQL = `(${ACTIVE_PROCESSING_STATUSES.map((s) => `'${s}'`).join(', ')})`;
 
 export const SUMMARY_STATUSES = ['pending', 'done', 'skipped_no_model', 'skipped_too_short', 'failed'] as const;
 export type SummaryStatus = (typeof SUMMARY_STATUSES)[number];

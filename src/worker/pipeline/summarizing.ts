@@ -1,7 +1,8 @@
 import { completeJob, type JobOutcome } from '../../db/queries/jobs.js';
 import { allTranscriptWords } from '../../db/queries/transcripts.js';
 import { stmt } from '../../db/statements.js';
-import { HttpClientError, redact } from '../clients/http.js';
+import { HttpClientError } from '../clients/http.js';
+import { redactSecrets } from '../errors.js';
 import { ContextTooSmallError, summarizeTranscript } from '../map-reduce.js';
 import type { StageContext } from './context.js';
 
@@ -18,7 +19,7 @@ export const MIN_SUMMARY_WORDS = 12;
 export async function summarizeMeeting(ctx: StageContext): Promise<JobOutcome> {
   const outcome = await decide(ctx);
   // The note is stored and shown: whatever a server said in it, the API keys stay out.
-  if (outcome.note !== undefined) outcome.note = redact(redact(outcome.note, ctx.config.llm.apiKey ?? undefined), ctx.config.transcription.apiKey ?? undefined);
+  if (outcome.note !== undefined) outcome.note = redactSecrets(outcome.note, ctx.config);
   completeJob(ctx.sqlite, ctx.lease, ctx.job.meetingId, outcome);
   return outcome;
 }

@@ -1,5 +1,4 @@
 // The database and the files the reliability suites attack.
-import { writeFileSync } from 'node:fs';
 import type { Sqlite } from '../../../src/db/open.js';
 import { makeActionItem, makeMeeting, makeParticipant, makeSeries, makeSummary, makeTranscript } from '../../support/factories.js';
 import { proposeMemoEdit, proposeSummaryEdit } from '../../../src/db/queries/proposals.js';
