@@ -39,6 +39,7 @@ describe('npm run bench --smoke', () => {
         'server-side search_transcripts (1-2 words)',
         'server-side export_meeting, longest transcript',
         'start-up: spawn -> initialize answered',
+        'start-up: spawn -> server/discover answered',
         'worker: overhead per job (wall / jobs)',
         'transcript near the end / offset 0 (server-side)',
         'worker: peak RSS increase during the upload',
