@@ -26,7 +26,7 @@ export async function main(argv: string[]): Promise<number> {
       return EXIT.ok;
     }
     const words = commandWords(argv);
-    const groupName = firstPositional(argv);
+    const groupName = words[0];
     if (groupName === undefined) {
       process.stdout.write(`${topHelp()}\n`);
       return argv.includes('--help') || argv.includes('-h') ? EXIT.ok : EXIT.usage;
@@ -34,14 +34,14 @@ export async function main(argv: string[]): Promise<number> {
     const group = GROUPS.find((g) => g.name === groupName);
     if (!group) throw new UsageError(`Unknown command "${groupName}". Run \`syntheo --help\` for the list.`);
     const specs = await group.load();
-    const spec = pickCommand(specs, group.name, words);
+    const spec = pickCommand(specs, words);
     if (!spec) {
       const help = groupHelp(group.name, group.summary, specs);
       if (argv.includes('--help') || argv.includes('-h')) {
         process.stdout.write(`${help}\n`);
         return EXIT.ok;
       }
-      const verb = words[words.indexOf(group.name) + 1];
+      const verb = words[1];
       throw new UsageError(verb ? `Unknown command "${group.name} ${verb}".\n\n${help}` : `Missing a command after "${group.name}".\n\n${help}`);
     }
     return await runCommand(spec, stripCommandWords(argv, spec.name), json);
@@ -50,9 +50,8 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-function firstPositional(argv: string[]): string | undefined {
-  return commandWords(argv)[0];
-}
+/** Global options that take a value (`--db PATH`): their value is never a command word. */
+const GLOBAL_VALUE_FLAGS = new Set(Object.entries(GLOBAL_OPTIONS).flatMap(([name, o]) => (o.type === 'string' ? [`--${name}`] : [])));
 
 /** The words that are not flags nor values of the global string options (`--db meetings` names a file). */
 function commandWords(argv: string[]): string[] {
@@ -60,7 +59,7 @@ function commandWords(argv: string[]): string[] {
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === '--') break;
-    if (a === '--db' || a === '--log-level') {
+    if (GLOBAL_VALUE_FLAGS.has(a)) {
       i++;
       continue;
     }
@@ -69,11 +68,10 @@ function commandWords(argv: string[]): string[] {
   return words;
 }
 
-/** The longest command name whose words follow the group name. */
-function pickCommand(specs: CommandSpec[], group: string, words: string[]): CommandSpec | undefined {
-  const start = words.indexOf(group);
+/** The longest command name that the command words start with. */
+function pickCommand(specs: CommandSpec[], words: string[]): CommandSpec | undefined {
   const sorted = [...specs].sort((a, b) => b.name.split(' ').length - a.name.split(' ').length);
-  return sorted.find((s) => s.name.split(' ').every((w, i) => words[start + i] === w));
+  return sorted.find((s) => s.name.split(' ').every((w, i) => words[i] === w));
 }
 
 /** Removes the command's own words (first occurrences, in order), leaving flags and positionals. */
@@ -84,7 +82,7 @@ function stripCommandWords(argv: string[], name: string): string[] {
     let i = from;
     while (i < rest.length) {
       const a = rest[i]!;
-      if (a === '--db' || a === '--log-level') {
+      if (GLOBAL_VALUE_FLAGS.has(a)) {
         i += 2;
         continue;
       }
