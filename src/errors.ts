@@ -10,7 +10,8 @@ export type ErrorKind =
   | 'unavailable' // the app (worker) or a server is not there -> MCP -32603, exit 1
   | 'no_database' // read-only command, database missing -> exit 3
   | 'exists' // export target exists -> exit 4
-  | 'storage'; // database failure -> MCP -32603, exit 1
+  | 'storage' // database failure -> MCP -32603, exit 1
+  | 'internal'; // a bug: safe message, details in the log -> MCP -32603, exit 1
 
 export class SyntheoError extends Error {
   override readonly name: string = 'SyntheoError';
@@ -117,6 +118,6 @@ export function toSyntheoError(error: unknown): SyntheoError {
         return new StorageError('The database could not be read or written (I/O error). Check the disk.', { cause: error });
       if (typeof code === 'string' && code.startsWith('SQLITE_'))
         return new StorageError(`The database reported an error (${code}).`, { cause: error });
-      return new StorageError('Unexpected internal error.', { cause: error });
+      return new SyntheoError('internal', 'Unexpected internal error.', { cause: error });
   }
 }

@@ -23,6 +23,7 @@ const EXIT_BY_KIND: Record<ErrorKind, number> = {
   no_database: EXIT.noDatabase,
   exists: EXIT.exists,
   storage: EXIT.failed,
+  internal: EXIT.failed,
 };
 
 /** Bad command line: exit 64 with the command's usage. */

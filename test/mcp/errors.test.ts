@@ -32,7 +32,7 @@ describe('toProtocolError', () => {
     const busy = Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
     expect(map(busy).message).toMatch(/busy .*Try again/);
     const bug = new TypeError("Cannot read properties of undefined (reading 'x') at /home/me/secret/file.ts:12");
-    expect(map(bug)).toEqual({ code: -32603, message: 'Unexpected internal error.', data: { kind: 'storage' } });
+    expect(map(bug)).toEqual({ code: -32603, message: 'Unexpected internal error.', data: { kind: 'internal' } });
     expect(map('a thrown string')).toMatchObject({ code: -32603, message: 'Unexpected internal error.' });
   });
 });
