@@ -125,12 +125,11 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
   const snippets = snippetsFor(sqlite, all, ids);
   const rows = new Map(
     (ids.length
-      ? (sqlite
-          .prepare(
-            `SELECT p.id, p.meeting_id, m.title, m.started_at, p.kind, p.ref_id, p.word_offset, p.speaker
-             FROM search_passages p JOIN meetings m ON m.id = p.meeting_id WHERE p.id IN (${ids.map(() => '?').join(',')})`,
-          )
-          .all(...ids) as HitRow[])
+      ? stmt<HitRow>(
+          sqlite,
+          `SELECT p.id, p.meeting_id, m.title, m.started_at, p.kind, p.ref_id, p.word_offset, p.speaker
+           FROM search_passages p JOIN meetings m ON m.id = p.meeting_id WHERE p.id IN (${ids.map(() => '?').join(',')})`,
+        ).all(...ids)
       : []
     ).map((r) => [r.id, r]),
   );
@@ -153,8 +152,10 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
 /** Snippets for the page only: snippet() costs a passage read each, so never for every match. */
 function snippetsFor(sqlite: Sqlite, match: string, ids: number[]): Map<number, string> {
   if (ids.length === 0) return new Map();
-  const rows = sqlite
-    .prepare(`SELECT rowid AS id, snippet(search_fts, 0, '**', '**', '…', 24) AS snippet FROM search_fts WHERE search_fts MATCH ? AND rowid IN (${ids.map(() => '?').join(',')})`)
-    .all(match, ...ids) as { id: number; snippet: string }[];
+  // At most one statement shape per page size (the cache keeps them).
+  const rows = stmt<{ id: number; snippet: string }>(
+    sqlite,
+    `SELECT rowid AS id, snippet(search_fts, 0, '**', '**', '…', 24) AS snippet FROM search_fts WHERE search_fts MATCH ? AND rowid IN (${ids.map(() => '?').join(',')})`,
+  ).all(match, ...ids);
   return new Map(rows.map((r) => [r.id, r.snippet.replace(/\s*\n+\s*/g, ' ')]));
 }
