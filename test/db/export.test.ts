@@ -1,17 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { exportMeetingOrThrow, loadMeetings } from '../../src/db/queries/export.js';
 import { getTranscriptPageOrThrow } from '../../src/db/queries/transcripts.js';
 import { loadDemo } from '../../src/demo/dataset.js';
-import { openTestDb } from '../support/db.js';
+import { testDbs } from '../support/db.js';
 import { makeMeeting, makeTranscript } from '../support/factories.js';
 
-const open: ReturnType<typeof openTestDb>[] = [];
-afterEach(() => open.splice(0).forEach((d) => d.cleanup()));
-const db = () => {
-  const d = openTestDb();
-  open.push(d);
-  return d.sqlite;
-};
+const db = testDbs();
 const ids = (sqlite: ReturnType<typeof db>) => (sqlite.prepare('SELECT id FROM meetings ORDER BY id').all() as { id: string }[]).map((r) => r.id);
 
 describe('export -> load -> export', () => {

@@ -1,16 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { listMeetings } from '../../src/db/queries/meetings.js';
 import { listFolders, ensureFolderPath } from '../../src/db/queries/folders.js';
-import { openTestDb } from '../support/db.js';
+import { testDbs } from '../support/db.js';
 import { makeMeeting, makeParticipant } from '../support/factories.js';
 
-const open: ReturnType<typeof openTestDb>[] = [];
-afterEach(() => open.splice(0).forEach((d) => d.cleanup()));
-const db = () => {
-  const d = openTestDb();
-  open.push(d);
-  return d.sqlite;
-};
+const db = testDbs();
 const page = { limit: 50, offset: 0 };
 
 describe('list_meetings participant filter', () => {

@@ -1,19 +1,13 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { searchTranscripts, PASSAGE_MAX_WORDS } from '../../src/db/queries/search.js';
 import { listMeetings } from '../../src/db/queries/meetings.js';
 import { getTranscriptPageOrThrow, appendTranscriptWords } from '../../src/db/queries/transcripts.js';
 import { applyProposalOrThrow, proposeMemoEdit, proposeSummaryEdit } from '../../src/db/queries/proposals.js';
 import { loadDemo } from '../../src/demo/dataset.js';
-import { openTestDb } from '../support/db.js';
+import { testDbs } from '../support/db.js';
 import { makeMeeting, makeParticipant, makeSummary, makeTranscript } from '../support/factories.js';
 
-const open: ReturnType<typeof openTestDb>[] = [];
-afterEach(() => open.splice(0).forEach((d) => d.cleanup()));
-const db = () => {
-  const d = openTestDb();
-  open.push(d);
-  return d.sqlite;
-};
+const db = testDbs();
 const page = { limit: 10, offset: 0 };
 const words = (text: string) => text.split(' ');
 

@@ -1,3 +1,4 @@
+import { afterEach } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,4 +21,18 @@ export function openTestDb(): SyntheoDb & { dir: string; cleanup(): void } {
       cleanup();
     },
   });
+}
+
+/**
+ * `const db = testDbs();` in a test file: each `db()` opens a fresh migrated database, closed and
+ * removed after the test that opened it.
+ */
+export function testDbs(): () => SyntheoDb['sqlite'] {
+  const open: ReturnType<typeof openTestDb>[] = [];
+  afterEach(() => open.splice(0).forEach((d) => d.cleanup()));
+  return () => {
+    const d = openTestDb();
+    open.push(d);
+    return d.sqlite;
+  };
 }
