@@ -10,6 +10,7 @@ import { fixturePath } from '../support/speech-fixtures.js';
 
 const VIDEO = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'video');
 const HAS_FFMPEG = ['ffmpeg', 'ffprobe'].every((p) => spawnSync(p, ['-version'], { stdio: 'ignore' }).status === 0);
+if (!HAS_FFMPEG) console.warn('test/ingest/ffmpeg.test.ts: ffmpeg tests skipped: ffmpeg/ffprobe not on PATH (Debian package `ffmpeg`)');
 
 async function mediaErrorOf(p: Promise<unknown>): Promise<MediaError> {
   try {
