@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
@@ -205,6 +205,25 @@ describe('Whisper JSON', () => {
     expect(t.language).toBe('en');
   });
 
+  it('WhisperX: whole words without leading spaces stay apart, each with its own speaker; a word without times falls back to the segment', () => {
+    const json = {
+      segments: [
+        { start: 0.5, end: 2.0, text: 'Hello everyone', speaker: 'SPEAKER_00', words: [{ word: 'Hello', start: 0.5, end: 0.9, score: 0.9, speaker: 'SPEAKER_00' }, { word: 'everyone', start: 1.0, end: 1.6, score: 0.9, speaker: 'SPEAKER_01' }] },
+        { start: 2.0, end: 3.0, text: 'in 2026', speaker: 'SPEAKER_01', words: [{ word: 'in', start: 2.0, end: 2.2, speaker: 'SPEAKER_01' }, { word: '2026' }] },
+      ],
+      language: 'en',
+    };
+    const t = parseTranscript(utf8(JSON.stringify(json)));
+    expect(t.words.map((w) => [w.text, w.speaker, w.estimated])).toEqual([
+      ['Hello', 'SPEAKER_00', false],
+      ['everyone', 'SPEAKER_01', false],
+      ['in', 'SPEAKER_01', true],
+      ['2026', 'SPEAKER_01', true],
+    ]);
+    expect(t.words[1]).toMatchObject({ startMs: 1000, endMs: 1600 });
+    expect(t.speakers).toEqual(['SPEAKER_00', 'SPEAKER_01']);
+  });
+
   it('plain json ({text}) spreads words over the duration', () => {
     const t = parseTranscript(utf8('{"text": "one two three four", "duration": 8}'));
     expect(t.words.map((w) => [w.text, w.startMs])).toEqual([
@@ -322,6 +341,8 @@ describe('limits', () => {
     const deep = `{"segments": ${'['.repeat(70)}${']'.repeat(70)}}`;
     expect(errorOf(() => parseTranscript(utf8(deep))).problem).toBe('the JSON is nested deeper than 64 levels');
     expect(errorOf(() => parseTranscript(utf8(`{"text": "x", "a": ${'['.repeat(100_000)}`))).problem).toBe('the JSON is nested deeper than 64 levels');
+    const longCue = `1\n00:00:01,000 --> 00:00:02,000\n${'word\n'.repeat(30)}`;
+    expect(errorOf(() => parseTranscript(utf8(longCue), { limits: { maxWordsPerCue: 20 } }))).toMatchObject({ line: 24, problem: 'a cue holds more than 20 lines' });
     const speakerLines = Array.from({ length: 5 }, (_, i) => `Zoë Martin: line ${i}`).join('\n');
     expect(errorOf(() => parseTranscript(utf8(speakerLines), { limits: { maxCues: 4 } }))).toMatchObject({ line: 5, problem: 'the file holds more than 4 turns' });
   });
@@ -370,6 +391,13 @@ describe('sniffTranscript', () => {
 
   it.each(FORMATS.map((f) => [f]))('the %s speech fixtures are not transcripts', (format) => {
     for (const p of PASSAGES) expect(sniffTranscript(readFileSync(fixturePath(p.name, format)).subarray(0, 8192))).toBeNull();
+  });
+
+  it('the video fixtures (MKV, MOV, AVI, MPEG-TS, WMA, MP4) are not transcripts', () => {
+    const video = join(DIR, '..', 'video');
+    const files = readdirSync(video);
+    expect(files.length).toBeGreaterThanOrEqual(6);
+    for (const f of files) expect([f, sniffTranscript(readFileSync(join(video, f)))]).toEqual([f, null]);
   });
 
   it('random binary is not a transcript (3,000 seeded heads)', () => {

@@ -16,7 +16,8 @@ const TIMING = /^[\d:.,]+[ \t]*-->/;
  * (audio, video, binary, prose). Malformed files of a known format are still detected, so that
  * parsing can say which line is wrong.
  */
-export function sniffTranscript(head: Uint8Array): TranscriptFormat | null {
+export function sniffTranscript(bytes: Uint8Array): TranscriptFormat | null {
+  const head = bytes.subarray(0, TRANSCRIPT_SNIFF_BYTES);
   if (head.length === 0 || sniffAudio(head) !== null) return null;
   const text = decodeText(head, true);
   if (text === null) return null;

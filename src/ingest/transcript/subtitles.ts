@@ -74,7 +74,7 @@ function parseSubtitles(text: string, format: SubtitleFormat, limits: Transcript
             : `expected a cue timing like "00:00:01${format === 'srt' ? ',' : '.'}000 --> 00:00:04${format === 'srt' ? ',' : '.'}000", found ${quote(at.text.trim())}`,
         );
       }
-      last.payload.push(...b);
+      for (const l of b) last.payload.push(l);
       return;
     }
     const timing = parseTimingLine(b[t]!.text, format, b[t]!.no);
@@ -91,6 +91,7 @@ function parseSubtitles(text: string, format: SubtitleFormat, limits: Transcript
     }
     first = false;
     if (line.text.trim() === '') endBlock();
+    else if (block.length > limits.maxWordsPerCue + 2) throw new TranscriptFileError(format, line.no, `a cue holds more than ${limits.maxWordsPerCue} lines`);
     else block.push(line);
   }
   endBlock();

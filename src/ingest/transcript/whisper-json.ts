@@ -19,6 +19,8 @@ interface Token {
   endMs: number | null;
   /** A whisper.cpp sub-word token that continues the previous word (no leading space). */
   continues: boolean;
+  /** WhisperX names a speaker per word. */
+  speaker?: string | null;
 }
 
 interface Segment {
@@ -106,7 +108,9 @@ function word(v: Json, where: string, tokenised: boolean): Token {
   if (!isObj(v)) throw bad(`${where} is not an object`);
   const raw = typeof v.word === 'string' ? v.word : typeof v.text === 'string' ? v.text : null;
   if (raw === null) throw bad(`${where} has no "word" text`);
-  return { text: raw, startMs: seconds(v.start, `${where}.start`, true), endMs: seconds(v.end, `${where}.end`, true), continues: tokenised && raw !== '' && !/^\s/u.test(raw) };
+  const w: Token = { text: raw, startMs: seconds(v.start, `${where}.start`, true), endMs: seconds(v.end, `${where}.end`, true), continues: tokenised && raw !== '' && !/^\s/u.test(raw) };
+  if (v.speaker !== undefined) w.speaker = speakerOf(v.speaker);
+  return w;
 }
 
 function openaiSegment(v: Json, i: number): Segment {
@@ -137,8 +141,12 @@ function cppSegment(v: Json, i: number): Segment {
 // whisper.cpp control tokens ([_BEG_], [_TT_150], <|endoftext|>) and non-speech tags ([BLANK_AUDIO]).
 const SPECIAL = /^(\[_[A-Z]+_?\d*\]|<\|[^|]*\|>|\[[A-Z_ ]+\])$/;
 
-/** Sub-word tokens -> words: a token starting with a space starts a word; others extend it. */
+/**
+ * Sub-word tokens -> words: a token starting with a space starts a word; others extend it. Files
+ * whose words carry no leading spaces at all (WhisperX) hold whole words: nothing is merged.
+ */
 function mergeTokens(toks: Token[]): Token[] {
+  if (!toks.some((t) => /^\s/u.test(t.text))) toks = toks.map((t) => ({ ...t, continues: false }));
   const out: Token[] = [];
   for (const tok of toks) {
     const bare = tok.text.trim();
@@ -161,7 +169,7 @@ function segmentWords(seg: Segment): ParsedWord[] {
       const endMs = Math.max(startMs, Math.min(w.endMs!, seg.endMs));
       const parts = tokens(w.text);
       const times = parts.length === 1 ? [[startMs, endMs] as [number, number]] : spreadTimes(parts, startMs, endMs);
-      return parts.map((text, i) => ({ text, startMs: times[i]![0], endMs: times[i]![1], speaker: seg.speaker, estimated: parts.length > 1 }));
+      return parts.map((text, i) => ({ text, startMs: times[i]![0], endMs: times[i]![1], speaker: w.speaker ?? seg.speaker, estimated: parts.length > 1 }));
     });
   }
   const text = merged.length > 0 ? merged.map((w) => w.text).join(' ') : seg.text;
