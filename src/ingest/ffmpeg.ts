@@ -48,8 +48,9 @@ export type ExtractCodec = 'opus' | 'flac';
 
 export interface ExtractOptions extends RunOptions {
   /**
-   * 'opus' (default): Opus in OGG at 24 kbit/s, about 11 MB an hour, read by OpenAI and
-   * faster-whisper servers. 'flac': lossless, about 5 times larger, for servers that decode only
+   * 'opus' (default): Opus in OGG at 24 kbit/s (constrained VBR, so steady tones or noise do not
+   * inflate it), about 11 MB an hour: OpenAI's 25 MiB upload limit holds 2 hours. Read by OpenAI,
+   * faster-whisper/speaches, Groq, and anything that decodes with ffmpeg. 'flac': lossless, about 5 times larger, for servers that decode only
    * WAV/MP3/FLAC (whisper.cpp's server without --convert).
    */
   codec?: ExtractCodec;
@@ -65,7 +66,8 @@ export interface ExtractedAudio {
 }
 
 export const PROBE_TIMEOUT_MS = 30_000;
-export const EXTRACT_TIMEOUT_MS = 30 * 60_000;
+/** Default bound for one extraction: 10 minutes, or half the recording's length when that is longer. */
+export const EXTRACT_MIN_TIMEOUT_MS = 10 * 60_000;
 const MAX_PROBE_OUTPUT = 1024 * 1024; // ffprobe's JSON for a file with many streams is a few KB
 const OPUS_BITRATE = '24k';
 
@@ -195,14 +197,14 @@ export async function extractAudio(path: string, outPath: string, opts: ExtractO
   const part = `${resolve(outPath)}.part`;
   const encode =
     codec === 'opus'
-      ? ['-c:a', 'libopus', '-b:a', OPUS_BITRATE, '-application', 'voip', '-f', 'ogg']
+      ? ['-c:a', 'libopus', '-b:a', OPUS_BITRATE, '-vbr', 'constrained', '-application', 'voip', '-f', 'ogg']
       : ['-c:a', 'flac', '-sample_fmt', 's16', '-compression_level', '8', '-f', 'flac'];
   const args = [
     '-nostdin', '-hide_banner', '-loglevel', 'error', '-protocol_whitelist', 'file', '-i', input(path),
     '-map', '0:a:0', '-vn', '-sn', '-dn', '-map_metadata', '-1', '-ac', '1', '-ar', '16000', ...encode, '-y', `file:${part}`,
   ];
   try {
-    const res = await run(opts.ffmpegPath ?? 'ffmpeg', args, { signal: opts.signal, timeoutMs: opts.timeoutMs ?? EXTRACT_TIMEOUT_MS, maxStdout: 64 * 1024 });
+    const res = await run(opts.ffmpegPath ?? 'ffmpeg', args, { signal: opts.signal, timeoutMs: opts.timeoutMs ?? Math.max(EXTRACT_MIN_TIMEOUT_MS, (info.durationMs ?? 0) / 2), maxStdout: 64 * 1024 });
     if (res.code !== 0) throw new MediaError('unreadable', `ffmpeg could not extract the audio track (${lastError(res.stderr, resolve(path))}).`);
     const out = await probe(part, { signal: opts.signal, ffprobePath: opts.ffprobePath });
     await rename(part, outPath);
