@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, truncateSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
@@ -329,7 +329,14 @@ describe('limits', () => {
     writeFileSync(path, `WEBVTT\n\n00:00:01.000 --> 00:00:02.000\n${'word '.repeat(300)}\n`);
     await expect(readTranscriptFile(path, { limits: { maxBytes: 1024 } })).rejects.toMatchObject({ line: null, problem: 'the file is 2 KB, more than the 1 KB a transcript may be' });
     expect((await readTranscriptFile(path)).words).toHaveLength(300);
+  });
+
+  it('the default limit is 50 MB: a 60 MB file is refused from its size alone (a sparse file: nothing is read)', async () => {
+    const path = join(dir, 'huge.vtt');
+    writeFileSync(path, 'WEBVTT\n\n');
+    truncateSync(path, 60 * 1024 * 1024);
     expect(TRANSCRIPT_LIMITS.maxBytes).toBe(50 * 1024 * 1024);
+    await expect(readTranscriptFile(path)).rejects.toMatchObject({ line: null, problem: 'the file is 60.0 MB, more than the 50.0 MB a transcript may be' });
   });
 
   it('lines, cues, words per cue, words and JSON depth are bounded', () => {
