@@ -184,6 +184,9 @@ function creationTime(...tagSets: Array<Record<string, string> | undefined>): st
   return null;
 }
 
+export const noAudio = (info: MediaInfo): MediaError =>
+  new MediaError('no_audio', `This ${info.hasVideo ? 'video file' : 'file'} has no audio track, so there is nothing to transcribe.`);
+
 /**
  * Writes the first audio track of `path` to `outPath` as mono 16 kHz audio (see ExtractOptions.codec).
  * Refuses a file without an audio track. The output appears only when complete (written beside it,
@@ -192,8 +195,7 @@ function creationTime(...tagSets: Array<Record<string, string> | undefined>): st
 export async function extractAudio(path: string, outPath: string, opts: ExtractOptions = {}): Promise<ExtractedAudio> {
   const codec = opts.codec ?? 'opus';
   const info = await probe(path, { signal: opts.signal, ffprobePath: opts.ffprobePath });
-  if (!info.hasAudio)
-    throw new MediaError('no_audio', `This ${info.hasVideo ? 'video file' : 'file'} has no audio track, so there is nothing to transcribe.`);
+  if (!info.hasAudio) throw noAudio(info);
   const part = `${resolve(outPath)}.part`;
   const encode =
     codec === 'opus'
