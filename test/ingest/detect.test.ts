@@ -1,28 +1,16 @@
-import { spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { detectHead, inspectMedia, sniffContainer } from '../../src/ingest/detect.js';
-import { MediaError } from '../../src/ingest/ffmpeg.js';
 import { tempDir } from '../support/db.js';
+import { HAS_FFMPEG, mediaErrorOf, noteFfmpegSkip } from '../support/media.js';
 import { FORMATS, fixturePath } from '../support/speech-fixtures.js';
 
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures');
 const head = (path: string): Uint8Array => readFileSync(path).subarray(0, 8192);
-const HAS_FFMPEG = ['ffmpeg', 'ffprobe'].every((p) => spawnSync(p, ['-version'], { stdio: 'ignore' }).status === 0);
-if (!HAS_FFMPEG) console.warn('test/ingest/detect.test.ts: ffmpeg tests skipped: ffmpeg/ffprobe not on PATH (Debian package `ffmpeg`)');
+noteFfmpegSkip('test/ingest/detect.test.ts');
 const NO_FFPROBE = { ffprobePath: '/nonexistent/ffprobe' };
-
-async function mediaErrorOf(p: Promise<unknown>): Promise<MediaError> {
-  try {
-    await p;
-  } catch (e) {
-    expect(e).toBeInstanceOf(MediaError);
-    return e as MediaError;
-  }
-  throw new Error('expected a MediaError');
-}
 
 describe('detectHead', () => {
   it.each(FORMATS.map((f) => [f]))('the spoken %s fixture is that audio format', (format) => {

@@ -1,26 +1,16 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sniffAudio } from '../../src/audio/sniff.js';
-import { MediaError, extractAudio, probe, type MediaInfo } from '../../src/ingest/ffmpeg.js';
+import { extractAudio, probe, type MediaInfo } from '../../src/ingest/ffmpeg.js';
 import { tempDir } from '../support/db.js';
+import { HAS_FFMPEG, mediaErrorOf, noteFfmpegSkip } from '../support/media.js';
 import { fixturePath } from '../support/speech-fixtures.js';
 
 const VIDEO = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'video');
-const HAS_FFMPEG = ['ffmpeg', 'ffprobe'].every((p) => spawnSync(p, ['-version'], { stdio: 'ignore' }).status === 0);
-if (!HAS_FFMPEG) console.warn('test/ingest/ffmpeg.test.ts: ffmpeg tests skipped: ffmpeg/ffprobe not on PATH (Debian package `ffmpeg`)');
-
-async function mediaErrorOf(p: Promise<unknown>): Promise<MediaError> {
-  try {
-    await p;
-  } catch (e) {
-    expect(e).toBeInstanceOf(MediaError);
-    return e as MediaError;
-  }
-  throw new Error('expected a MediaError');
-}
+noteFfmpegSkip('test/ingest/ffmpeg.test.ts');
 
 describe('when ffmpeg is missing', () => {
   it('probe and extractAudio say to install the Debian package `ffmpeg`', async () => {
