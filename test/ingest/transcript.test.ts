@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync, truncateSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -329,6 +330,12 @@ describe('limits', () => {
     writeFileSync(path, `WEBVTT\n\n00:00:01.000 --> 00:00:02.000\n${'word '.repeat(300)}\n`);
     await expect(readTranscriptFile(path, { limits: { maxBytes: 1024 } })).rejects.toMatchObject({ line: null, problem: 'the file is 2 KB, more than the 1 KB a transcript may be' });
     expect((await readTranscriptFile(path)).words).toHaveLength(300);
+  });
+
+  it('a FIFO is refused at once, not waited on', async () => {
+    const path = join(dir, 'pipe.vtt');
+    execFileSync('mkfifo', [path]);
+    await expect(readTranscriptFile(path)).rejects.toMatchObject({ problem: 'it is not a regular file' });
   });
 
   it('the default limit is 50 MB: a 60 MB file is refused from its size alone (a sparse file: nothing is read)', async () => {

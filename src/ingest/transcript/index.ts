@@ -1,3 +1,4 @@
+import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { TRANSCRIPT_LIMITS, TranscriptFileError, type ParsedTranscript, type TranscriptFormat, type TranscriptLimits } from './model.js';
 import { parseSpeakerText } from './speaker-text.js';
@@ -50,9 +51,12 @@ const sizeText = (bytes: number): string => (bytes < 1048576 ? `${Math.ceil(byte
 /** Reads and parses a transcript file, refusing one over the size limit before reading it whole. */
 export async function readTranscriptFile(path: string, opts: ParseOptions = {}): Promise<ParsedTranscript> {
   const limits: TranscriptLimits = { ...TRANSCRIPT_LIMITS, ...opts.limits };
-  const file = await open(path, 'r');
+  // O_NONBLOCK: a FIFO must not make us wait for a writer; it is then refused as not a regular file.
+  const file = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
-    const { size } = await file.stat();
+    const info = await file.stat();
+    if (!info.isFile()) throw new TranscriptFileError(opts.format ?? null, null, 'it is not a regular file');
+    const { size } = info;
     if (size > limits.maxBytes) throw tooLarge(opts.format ?? null, size, limits);
     // Read at most one byte past the limit: the file may grow between stat and read.
     const buf = Buffer.alloc(Math.min(size, limits.maxBytes) + 1);
