@@ -204,6 +204,8 @@ export class PreparingStdioTransport implements Transport {
     const timeout = this.options.drainAtEofMs ?? DRAIN_AT_EOF_MS;
     this.drainTimer = setTimeout(() => {
       this.options.onDrainTimeout?.(this.unansweredCount);
+      // A client that stopped reading must not keep the process alive with what is still unwritten.
+      if (this.stdout.writableLength > 0) this.stdout.destroy();
       void this.close();
     }, timeout);
     this.drainTimer.unref();
