@@ -7,8 +7,9 @@ export interface McpServerOptions {
 }
 
 /**
- * `syntheo mcp`: serves MCP on stdio until the client closes stdin. Modern clients get 2026-07-28
- * (server/discover); older ones negotiate 2025-11-25, 2025-06-18 or 2025-03-26 by initialize.
+ * `syntheo mcp`: serves MCP on stdio until the client closes stdin and every request it sent is
+ * answered. Modern clients get 2026-07-28 (server/discover); older ones negotiate 2025-11-25,
+ * 2025-06-18 or 2025-03-26 by initialize.
  * stdout carries JSON-RPC only: logs go to stderr, and so does any stray console output.
  */
 export async function runMcpServer({ dbPath, logger }: McpServerOptions): Promise<void> {
@@ -28,19 +29,17 @@ export async function runMcpServer({ dbPath, logger }: McpServerOptions): Promis
   process.on('unhandledRejection', onRejection);
   process.on('uncaughtException', onException);
 
-  const closed = new Promise<void>((resolve) => {
-    process.stdin.once('end', resolve);
-    process.stdin.once('close', resolve);
-  });
   const transport = new PreparingStdioTransport({
     prepare,
     onPrepareError: (error) => logger.error({ err: error }, 'cannot load the tools or resources'),
     onRejected: (reason, line) => logger.debug({ line: line.length > 200 ? `${line.slice(0, 200)}…` : line }, reason),
+    onDrainTimeout: (unanswered) => logger.warn({ unanswered }, 'input ended; requests still unanswered after the grace period are dropped'),
   });
   const handle = serveStdio(factory, { transport, onerror: (error) => logger.debug({ err: error }, 'protocol') });
   logger.info({ db: dbPath, pid: process.pid }, 'syntheo mcp ready');
 
-  await closed;
+  // Closes once the client has closed stdin and every request read before that is answered.
+  await transport.closed;
   await handle.close().catch((error: unknown) => logger.debug({ err: error }, 'close'));
   db.close();
   process.off('unhandledRejection', onRejection);

@@ -1,18 +1,20 @@
 import { Transform, type TransformCallback } from 'node:stream';
-import { parseJSONRPCMessage, type JSONRPCErrorResponse, type RequestId } from '@modelcontextprotocol/server';
+import { parseJSONRPCMessage, type JSONRPCErrorResponse, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/server';
 
 /** Longest line (one JSON-RPC message) accepted on stdin: the SDK's own limit. */
 export const MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
 
-const NEWLINE = Buffer.from('\n');
+/** What the guard passes on, in the order of the lines: a message to serve, or the error that answers a bad line. */
+export type GuardOutput = { message: JSONRPCMessage } | { reply: JSONRPCErrorResponse };
 
 /**
- * Sits between stdin and the SDK's stdio transport and passes on only lines that are one valid
- * JSON-RPC message. Left to itself the SDK drops a non-JSON line or an invalid request without an
- * answer (the client waits forever), and closes the whole connection on a line over 10 MiB (the
- * process exits). Here each of those gets the JSON-RPC error it deserves, written by `reply`, and the
- * next line is read as usual: -32700 for a line that is not JSON, -32600 for a batch, an invalid
- * message (with its id when it has a valid one) or a line over the limit.
+ * Turns the bytes of stdin into parsed JSON-RPC messages, one per line (object mode: its reader pulls
+ * them one at a time, so back-pressure reaches stdin). Left to itself the SDK drops a non-JSON line or
+ * an invalid request without an answer (the client waits forever), and closes the whole connection on
+ * a line over 10 MiB (the process exits). Here each of those yields the JSON-RPC error it deserves, in
+ * line order, and the next line is read as usual: -32700 for a line that is not JSON, -32600 for a
+ * batch, an invalid message (with its id when it has a valid one) or a line over the limit. A last
+ * line without its newline is still read at end of input.
  */
 export class StdinGuard extends Transform {
   private parts: Buffer[] = [];
@@ -20,11 +22,8 @@ export class StdinGuard extends Transform {
   /** Inside a line over the limit: dropped up to its newline. */
   private skipping = false;
 
-  constructor(
-    private readonly reply: (response: JSONRPCErrorResponse) => void,
-    private readonly onRejected: (reason: string, line: string) => void = () => {},
-  ) {
-    super();
+  constructor(private readonly onRejected: (reason: string, line: string) => void = () => {}) {
+    super({ readableObjectMode: true });
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
@@ -35,6 +34,11 @@ export class StdinGuard extends Transform {
       start = nl + 1;
     }
     this.append(chunk.subarray(start));
+    done();
+  }
+
+  override _flush(done: TransformCallback): void {
+    if (this.skipping || this.size > 0) this.endLine();
     done();
   }
 
@@ -62,6 +66,7 @@ export class StdinGuard extends Transform {
     const text = line.toString('utf8');
     if (text.trim() === '') return;
     let value: unknown;
+    let message: JSONRPCMessage;
     try {
       value = JSON.parse(text);
     } catch {
@@ -73,28 +78,28 @@ export class StdinGuard extends Transform {
       return;
     }
     try {
-      parseJSONRPCMessage(value);
+      message = parseJSONRPCMessage(value);
     } catch {
-      const message = value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : {};
+      const fields = value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : {};
       // An invalid response is not answered: there is no request of ours to tie an error to.
-      if ('result' in message || ('error' in message && !('method' in message))) {
+      if ('result' in fields || ('error' in fields && !('method' in fields))) {
         this.onRejected('invalid response', text);
         return;
       }
       this.reject(
-        validId(message.id),
+        validId(fields.id),
         -32600,
         'Invalid Request: expected {"jsonrpc": "2.0", "id": a string or an integer, "method": a string, "params": an object (optional)}.',
         text,
       );
       return;
     }
-    this.push(Buffer.concat([line, NEWLINE], line.length + 1));
+    this.push({ message } satisfies GuardOutput);
   }
 
   private reject(id: RequestId | undefined, code: number, message: string, line: string): void {
     this.onRejected(message, line);
-    this.reply({ jsonrpc: '2.0', ...(id !== undefined ? { id } : {}), error: { code, message } });
+    this.push({ reply: { jsonrpc: '2.0', ...(id !== undefined ? { id } : {}), error: { code, message } } } satisfies GuardOutput);
   }
 }
 

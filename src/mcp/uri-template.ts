@@ -2,9 +2,10 @@ import { UriTemplate, type Variables } from '@modelcontextprotocol/server';
 
 /**
  * A URI template `scheme://literal/{var}/more{?a,b}` whose match() reads the query the way clients
- * write it: any of the query variables, all or none, in any order, among other parameters, and
- * percent-decodes every value. The SDK's own match needs every query variable, in template order,
- * and leaves values encoded. resources/templates/list still shows the RFC 6570 form (toString).
+ * write it: any of the query variables, all or none, in any order, among other parameters (the last
+ * of a repeated one wins), and percent-decodes every value. The SDK's own match needs every query
+ * variable, in template order, and leaves values encoded. resources/templates/list still shows the
+ * RFC 6570 form (toString).
  */
 export class QueryUriTemplate extends UriTemplate {
   private readonly pathPattern: RegExp;
@@ -44,11 +45,12 @@ export class QueryUriTemplate extends UriTemplate {
       variables[name] = value;
     }
     if (q >= 0 && this.queryNames.length > 0) {
-      // URLSearchParams percent-decodes (and reads "+" as a space, as forms do).
+      // URLSearchParams percent-decodes (and reads "+" as a space, as forms do). A repeated key: the
+      // last one wins, as when a client appends an override to a URI it was given.
       const params = new URLSearchParams(bare.slice(q + 1));
       for (const name of this.queryNames) {
-        const value = params.get(name);
-        if (value !== null) variables[name] = value;
+        const value = params.getAll(name).at(-1);
+        if (value !== undefined) variables[name] = value;
       }
     }
     return variables;

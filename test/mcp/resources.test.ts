@@ -91,6 +91,11 @@ describe('syntheo://meetings/{meeting_id}/transcript{?offset,limit}', () => {
     expect(wordsOf((await text(`${base()}?offset=2.9&limit=1.5`)).text)).toEqual(['w2']);
   });
 
+  it('takes the last value of a repeated query key', async () => {
+    expect(wordsOf((await text(`${base()}?offset=1&limit=2&offset=5`)).text)).toEqual(range(5, 7));
+    expect(wordsOf((await text(`${base()}?limit=lots&limit=3`)).text)).toEqual(range(0, 3));
+  });
+
   it('answers -32602 for a non-numeric value or an unknown meeting', async () => {
     expect(await errorOf(client.readResource({ uri: `${base()}?limit=lots` }))).toMatchObject({ code: -32602, message: expect.stringContaining('limit must be a number') });
     expect((await errorOf(client.readResource({ uri: 'syntheo://meetings/mtg_unknown/transcript?limit=5' }))).code).toBe(-32602);

@@ -19,6 +19,12 @@ describe('QueryUriTemplate', () => {
     expect(transcript.match(`${base}?x=1&offset=5&y=2#top`)).toEqual({ meeting_id: 'mtg_1', offset: '5' });
   });
 
+  it('takes the last value of a repeated query key', () => {
+    const base = 'syntheo://meetings/mtg_1/transcript';
+    expect(transcript.match(`${base}?offset=1&offset=5`)).toEqual({ meeting_id: 'mtg_1', offset: '5' });
+    expect(transcript.match(`${base}?offset=1&limit=2&offset=&limit=9`)).toEqual({ meeting_id: 'mtg_1', offset: '', limit: '9' });
+  });
+
   it('percent-decodes path and query values', () => {
     expect(transcript.match('syntheo://meetings/mtg%5F1/transcript?offset=%31%32')).toEqual({ meeting_id: 'mtg_1', offset: '12' });
     expect(meeting.match('syntheo://meetings/a%20b')).toEqual({ meeting_id: 'a b' });

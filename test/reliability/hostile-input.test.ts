@@ -291,7 +291,13 @@ describe('raw stdin', () => {
           const answers = session.messages().filter((m) => m.id === id);
           expect(answers, `responses to id ${JSON.stringify(id)}`).toHaveLength(1);
         }
-        for (const m of session.messages()) if (m.error) expect(PROTOCOL_CODES, JSON.stringify(m).slice(0, 300)).toContain(m.error.code);
+        for (const m of session.messages()) {
+          if (!m.error) continue;
+          expect(PROTOCOL_CODES, JSON.stringify(m).slice(0, 300)).toContain(m.error.code);
+          // One line a person or a model can read, whatever was sent.
+          expect(m.error.message, JSON.stringify(m).slice(0, 300)).not.toMatch(/[\n\r]/);
+          expect(m.error.message.length, JSON.stringify(m).slice(0, 300)).toBeLessThanOrEqual(300);
+        }
         expect(isAlive(session.pid)).toBe(true);
         expect(session.stdout.violations).toEqual([]);
         expect(session.stdout.unterminated).toBe('');
