@@ -1,5 +1,6 @@
 import {
   EXIT,
+  GLOBAL_NAMES,
   GLOBAL_OPTIONS,
   cliWording,
   UsageError,
@@ -20,7 +21,7 @@ import { isSyntheoError, toSyntheoError } from '../errors.js';
 import { packageVersion } from '../package.js';
 
 export async function main(argv: string[]): Promise<number> {
-  const json = argv.includes('--json');
+  let json = argv.includes('--json');
   try {
     if (argv.includes('--version') || argv.includes('-V')) {
       process.stdout.write(json ? `${JSON.stringify({ schema_version: 1, command: 'version', data: { version: packageVersion() } })}\n` : `${packageVersion()}\n`);
@@ -37,6 +38,8 @@ export async function main(argv: string[]): Promise<number> {
       }
       throw new UsageError(`Missing a command after "${found.group.name}".\n\n${help}`);
     }
+    // A command that has no JSON output (mcp, worker...) reports even a stray --json as text on stderr.
+    if (!(found.spec.globals ?? GLOBAL_NAMES).includes('json')) json = false;
     return await runCommand(found.spec, stripCommandWords(argv, found.spec.name), json);
   } catch (error) {
     return report(error, json);
