@@ -66,6 +66,8 @@ export interface CommandSpec {
   globals?: readonly GlobalName[];
   /** Log level when neither --log-level nor $SYNTHEO_LOG_LEVEL is given (default warn). */
   defaultLogLevel?: LogLevel;
+  /** `name` on its log lines (default syntheo). */
+  logName?: string;
   run(ctx: CommandContext): Promise<CommandResult | void> | CommandResult | void;
 }
 

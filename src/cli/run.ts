@@ -122,7 +122,7 @@ async function runCommand(spec: CommandSpec, argv: string[], json: boolean): Pro
   }
   // --no-color wins over --color when both are given.
   const colourFlag = parsed.options['no-color'] === true ? false : parsed.options.color === true ? true : undefined;
-  const logger = createLogger(level, 'syntheo', process.env, logFormat(colourFlag));
+  const logger = createLogger(level, spec.logName ?? 'syntheo', process.env, logFormat(colourFlag));
   const { openDatabase, resolveDbPath } = await import('../db/open.js');
   const dbFlag = optString(parsed.options, 'db');
   const opened: { close(): void }[] = [];

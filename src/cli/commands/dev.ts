@@ -25,6 +25,7 @@ export const commands: CommandSpec[] = [
     ],
     globals: ['log-level', 'color', 'no-color'],
     defaultLogLevel: 'info',
+    logName: 'transcribe-server',
     async run(ctx) {
       const port = optInt(ctx.options, 'port') ?? 8178;
       const concurrency = optInt(ctx.options, 'concurrency') ?? 1;

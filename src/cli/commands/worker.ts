@@ -24,6 +24,7 @@ export const commands: CommandSpec[] = [
     // A daemon: --json has nothing to print, and one info line per import is its normal output.
     globals: ['db', 'log-level', 'color', 'no-color'],
     defaultLogLevel: 'info',
+    logName: 'syntheo-worker',
     async run(ctx) {
       const concurrency = optString(ctx.options, 'concurrency');
       const grace = optInt(ctx.options, 'grace-seconds');
