@@ -3,6 +3,7 @@ import type { Logger, LogLevel } from '../log.js';
 import type { SyntheoDb } from '../db/open.js';
 import type { Pagination } from '../db/queries/types.js';
 import { SyntheoError, type ErrorKind } from '../errors.js';
+import { GROUPS, type GroupEntry } from './commands/index.js';
 
 export const JSON_SCHEMA_VERSION = 1;
 
@@ -312,4 +313,36 @@ const CLI_WORDING: [RegExp, string][] = [
 
 export function cliWording(message: string): string {
   return CLI_WORDING.reduce((m, [pattern, replacement]) => m.replace(pattern, replacement), message);
+}
+
+/** What command words name: one command, or a group of them (`syntheo meetings`). */
+export type Resolved = { spec: CommandSpec; group: GroupEntry } | { spec?: undefined; group: GroupEntry; specs: CommandSpec[] };
+
+/**
+ * The command the words name, by the longest match; a usage error naming the mistake and the closest valid
+ * command ("did you mean meetings list?") otherwise. `words` are the command words only (no flags).
+ */
+export async function resolveCommand(words: readonly string[], how = 'syntheo'): Promise<Resolved> {
+  const [first, verb] = words;
+  const group = GROUPS.find((g) => g.name === first);
+  if (!group) {
+    const guess = closest(first!, GROUPS.map((g) => g.name));
+    let suggestion = guess;
+    if (guess && verb !== undefined) {
+      const specs = await GROUPS.find((g) => g.name === guess)!.load();
+      const verbs = specs.filter((s) => s.name.includes(' ')).map((s) => s.name.split(' ')[1]!);
+      const v = verbs.includes(verb) ? verb : closest(verb, verbs);
+      if (v) suggestion = `${guess} ${v}`;
+    }
+    throw new UsageError(`Unknown command "${first}"${suggestion ? `: did you mean \`${how} ${suggestion}\`?` : '.'} Run \`syntheo help\` for the list.`);
+  }
+  const specs = await group.load();
+  const sorted = [...specs].sort((a, b) => b.name.split(' ').length - a.name.split(' ').length);
+  const spec = sorted.find((s) => s.name.split(' ').every((w, i) => words[i] === w));
+  if (spec) return { spec, group };
+  if (verb === undefined) return { group, specs };
+  const guess = closest(verb, specs.map((s) => s.name.split(' ')[1] ?? ''));
+  throw new UsageError(
+    `Unknown command "${group.name} ${verb}"${guess ? `: did you mean \`${how} ${group.name} ${guess}\`?` : '.'} Run \`syntheo help ${group.name}\` for its commands.`,
+  );
 }

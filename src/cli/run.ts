@@ -10,12 +10,12 @@ import {
   errorEnvelope,
   exitCodeFor,
   parseCommandArgs,
+  resolveCommand,
   successEnvelope,
   optString,
   type CommandContext,
   type CommandSpec,
 } from './framework.js';
-import { groupHelp, resolveCommand, topHelp } from './commands/help.js';
 import { toTerminal, wantsColour, canRedraw } from './terminal.js';
 import { isSyntheoError, toSyntheoError } from '../errors.js';
 import { packageVersion } from '../package.js';
@@ -28,9 +28,10 @@ export async function main(argv: string[]): Promise<number> {
       return EXIT.ok;
     }
     const words = commandWords(argv);
-    if (words.length === 0) return topLevel(argv);
+    if (words.length === 0) return await topLevel(argv);
     const found = await resolveCommand(words);
     if (!found.spec) {
+      const { groupHelp } = await import('./commands/help.js');
       const help = groupHelp(found.group, found.specs);
       if (argv.includes('--help') || argv.includes('-h')) {
         process.stdout.write(`${help}\n`);
@@ -47,7 +48,7 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 /** `syntheo` with flags and no command: help, or a one-line usage error naming the unknown flag. */
-function topLevel(argv: string[]): number {
+async function topLevel(argv: string[]): Promise<number> {
   const flags = argv.filter((a) => a.startsWith('-') && a !== '-');
   const known = new Set(Object.entries(GLOBAL_OPTIONS).flatMap(([n, o]) => [`--${n}`, ...(o.short ? [`-${o.short}`] : [])]));
   const unknown = flags.find((f) => f !== '--' && !known.has(f.replace(/=.*$/, '')));
@@ -56,6 +57,7 @@ function topLevel(argv: string[]): number {
     const named = guess === '-V' ? '-V (--version)' : guess === '-h' ? '-h (--help)' : guess;
     throw new UsageError(`Unknown option ${unknown}${named ? `: did you mean ${named}?` : '.'} Run \`syntheo --help\` for the options.`);
   }
+  const { topHelp } = await import('./commands/help.js');
   if (argv.includes('--help') || argv.includes('-h')) {
     process.stdout.write(`${topHelp()}\n`);
     return EXIT.ok;

@@ -1,29 +1,32 @@
 // What reaches a person's terminal: untrusted text made inert, and colour by the usual conventions.
 // Every human output (results, progress, errors, pretty logs) goes through toTerminal(); JSON never does.
-import { getRandomValues } from 'node:crypto';
 import { neutralise } from '../text/terminal.js';
 
 export { neutralise };
 
 // Colours are marked with a per-process random tag from the Private Use Area, turned into SGR escapes only
 // after neutralise(): text from the database cannot know the tag, so it cannot forge a colour.
-const TAG = Array.from(getRandomValues(new Uint16Array(4)), (n) => String.fromCharCode(0xe000 + (n % 0x1000))).join('');
-const MARK = new RegExp(`${TAG}([\\uF000-\\uF0FF])`, 'g');
+// Made on first use (Web Crypto loads only then): no paint, no marks to find.
+let tag: { text: string; marks: RegExp } | undefined;
 
 function mark(sgr: number): string {
-  return `${TAG}${String.fromCharCode(0xf000 + sgr)}`;
+  if (!tag) {
+    const text = Array.from(crypto.getRandomValues(new Uint16Array(4)), (n) => String.fromCharCode(0xe000 + (n % 0x1000))).join('');
+    tag = { text, marks: new RegExp(`${text}([\\uF000-\\uF0FF])`, 'g') };
+  }
+  return `${tag.text}${String.fromCharCode(0xf000 + sgr)}`;
 }
 
 /** Text with its colour marks removed (for measuring). */
 export function unmarked(text: string): string {
-  return text.includes(TAG) ? text.replace(MARK, '') : text;
+  return tag && text.includes(tag.text) ? text.replace(tag.marks, '') : text;
 }
 
 /** The one door to a terminal: neutralised, with colour marks turned into escapes when colour is on. */
 export function toTerminal(text: string, colour: boolean): string {
   const safe = neutralise(text);
-  if (!safe.includes(TAG)) return safe;
-  return safe.replace(MARK, (_, c: string) => (colour ? `\x1b[${c.charCodeAt(0) - 0xf000}m` : ''));
+  if (!tag || !safe.includes(tag.text)) return safe;
+  return safe.replace(tag.marks, (_, c: string) => (colour ? `\x1b[${c.charCodeAt(0) - 0xf000}m` : ''));
 }
 
 /** Colours for human output; plain text when off. Marks only: toTerminal() renders them. */

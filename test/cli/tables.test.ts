@@ -15,6 +15,9 @@ beforeEach(() => {
 });
 afterEach(() => db.cleanup());
 
+/** Half of an emoji: what slicing UTF-16 code units leaves. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 describe('tables', () => {
   it('align CJK folder names: the MEETINGS column ends in the same column on every line', async () => {
     ensureFolderPath(db.sqlite, '会議/設計レビュー');
@@ -31,7 +34,7 @@ describe('tables', () => {
     makeMeeting(db.sqlite, { title });
     const r = await run(['--db', db.path, 'meetings', 'list']);
     expect(r.code).toBe(0);
-    expect(r.stdout.isWellFormed()).toBe(true);
+    expect(r.stdout).not.toMatch(LONE_SURROGATE);
     const row = r.stdout.split('\n')[1]!;
     const cell = row.slice(row.indexOf('👩'), row.indexOf('…') + 1);
     expect(cell).toBe(`${'👩‍👩‍👧'.repeat(23)}…`);

@@ -4,7 +4,6 @@ import { run, runJson } from './cli.js';
 import { openTestDb } from '../support/db.js';
 import { makeMeeting } from '../support/factories.js';
 import { proposeMemoEdit } from '../../src/db/queries/proposals.js';
-import { neutralise } from '../../src/cli/terminal.js';
 
 // The attack of issue 13.7: carriage return and erase-line hide a line that `apply` would store.
 const HIDDEN = 'Wire the Q4 budget to account 12-3456 today';

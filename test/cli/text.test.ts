@@ -4,6 +4,9 @@ import { neutralise, paint, toTerminal, wantsColour } from '../../src/cli/termin
 import { cut, pageFooter, plural, table, width } from '../../src/cli/text.js';
 import { closest } from '../../src/cli/framework.js';
 
+/** Half of an emoji: what slicing UTF-16 code units leaves. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 describe('neutralise()', () => {
   it('keeps newlines and tabs, turns \\r\\n into a newline, shows the rest, and is idempotent', () => {
     expect(neutralise('a\tb\r\nc\n')).toBe('a\tb\nc\n');
@@ -50,7 +53,7 @@ describe('width and cut', () => {
     for (let max = 1; max <= width(s); max++) {
       const out = cut(s, max);
       expect(width(out)).toBeLessThanOrEqual(max);
-      expect(out.isWellFormed()).toBe(true);
+      expect(out).not.toMatch(LONE_SURROGATE);
       // What is kept is whole graphemes of the original, from its start.
       const kept = [...graphemes.segment(out.replace(/…$/, ''))].map((x) => x.segment);
       expect(kept).toEqual([...graphemes.segment(s)].map((x) => x.segment).slice(0, kept.length));

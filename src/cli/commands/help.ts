@@ -1,38 +1,6 @@
 import { GROUPS, type GroupEntry } from './index.js';
-import { GLOBAL_OPTIONS, UsageError, closest, commandHelp, pad, type CommandSpec } from '../framework.js';
+import { GLOBAL_OPTIONS, UsageError, commandHelp, pad, resolveCommand, type CommandSpec } from '../framework.js';
 import { packageVersion } from '../../package.js';
-
-/** What command words name: one command, or a group of them (`syntheo meetings`). */
-export type Resolved = { spec: CommandSpec; group: GroupEntry } | { spec?: undefined; group: GroupEntry; specs: CommandSpec[] };
-
-/**
- * The command the words name, by the longest match; a usage error naming the mistake and the closest valid
- * command ("did you mean meetings list?") otherwise. `words` are the command words only (no flags).
- */
-export async function resolveCommand(words: readonly string[], how = 'syntheo'): Promise<Resolved> {
-  const [first, verb] = words;
-  const group = GROUPS.find((g) => g.name === first);
-  if (!group) {
-    const guess = closest(first!, GROUPS.map((g) => g.name));
-    let suggestion = guess;
-    if (guess && verb !== undefined) {
-      const specs = await GROUPS.find((g) => g.name === guess)!.load();
-      const verbs = specs.filter((s) => s.name.includes(' ')).map((s) => s.name.split(' ')[1]!);
-      const v = verbs.includes(verb) ? verb : closest(verb, verbs);
-      if (v) suggestion = `${guess} ${v}`;
-    }
-    throw new UsageError(`Unknown command "${first}"${suggestion ? `: did you mean \`${how} ${suggestion}\`?` : '.'} Run \`syntheo help\` for the list.`);
-  }
-  const specs = await group.load();
-  const sorted = [...specs].sort((a, b) => b.name.split(' ').length - a.name.split(' ').length);
-  const spec = sorted.find((s) => s.name.split(' ').every((w, i) => words[i] === w));
-  if (spec) return { spec, group };
-  if (verb === undefined) return { group, specs };
-  const guess = closest(verb, specs.map((s) => s.name.split(' ')[1] ?? ''));
-  throw new UsageError(
-    `Unknown command "${group.name} ${verb}"${guess ? `: did you mean \`${how} ${group.name} ${guess}\`?` : '.'} Run \`syntheo help ${group.name}\` for its commands.`,
-  );
-}
 
 export function topHelp(): string {
   const globals = Object.entries(GLOBAL_OPTIONS).map(([n, o]) => `  ${pad(`${o.short ? `-${o.short}, ` : ''}--${n}${o.type === 'string' ? ` ${o.value}` : ''}`, 22)}${o.description}`);
