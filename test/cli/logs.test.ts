@@ -1,6 +1,7 @@
 // Logs: readable lines on a person's terminal, NDJSON when piped or under systemd; `syntheo mcp` says it waits.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { HAS_SCRIPT, run, runInTerminal, start, startInTerminal } from './cli.js';
 import { openTestDb } from '../support/db.js';
@@ -30,9 +31,11 @@ describe('worker logs', () => {
     expect(started).toMatchObject({ level: 30, name: 'syntheo-worker', db: db.path, concurrency: 2 });
   });
 
-  it.skipIf(!HAS_SCRIPT)('on a terminal: one readable line per entry, coloured unless NO_COLOR', async () => {
-    const plain = await workerOutput(startInTerminal(['--db', db.path, 'worker'], { env: { NO_COLOR: '1' } }));
-    expect(plain).toMatch(new RegExp(`^\\d\\d:\\d\\d:\\d\\d INFO  worker started workerId=wrk_\\w+ db=${db.path.replace(/[.]/g, '\\.')} concurrency=2 `, 'm'));
+  it.skipIf(!HAS_SCRIPT)('on a terminal: one readable line per entry, terminal-safe, coloured unless NO_COLOR', async () => {
+    // A file name is untrusted text too: its escape is shown, not obeyed.
+    const odd = join(db.dir, 'a\x1b[2Jb.db');
+    const plain = await workerOutput(startInTerminal(['--db', odd, 'worker'], { env: { NO_COLOR: '1' } }));
+    expect(plain).toMatch(/^\d\d:\d\d:\d\d INFO  worker started workerId=wrk_\w+ db=\S+\/a␛\[2Jb\.db concurrency=2 /m);
     expect(plain).not.toContain('{"level"');
     expect(plain).not.toContain('\x1b');
     const coloured = await workerOutput(startInTerminal(['--db', db.path, 'worker']));
