@@ -45,6 +45,31 @@ describe('bash completion', () => {
   });
 });
 
+const has = (shell: string) => spawnSync(shell, ['--version'], { stdio: 'ignore' }).status === 0;
+const HAS_ZSH = has('zsh');
+const HAS_FISH = has('fish');
+if (!HAS_ZSH || !HAS_FISH) console.warn(`completion tests in a real shell skipped: ${[HAS_ZSH ? '' : 'zsh', HAS_FISH ? '' : 'fish'].filter(Boolean).join(' and ')} missing (apt install zsh fish)`);
+
+describe.skipIf(!HAS_ZSH)('zsh completion in zsh', () => {
+  it('parses, and the function offers the verbs of a group (as bashcompinit calls it, in sh emulation)', async () => {
+    const file = join(tmp.dir, '_syntheo');
+    writeFileSync(file, (await run(['completion', 'zsh'])).stdout);
+    expect(spawnSync('zsh', ['-n', file], { encoding: 'utf8' }).status).toBe(0);
+    const r = spawnSync('zsh', ['-fc', `source ${JSON.stringify(file)}; COMP_WORDS=(syntheo imports s); COMP_CWORD=2; emulate sh -c _syntheo; print -l -- $COMPREPLY`], { encoding: 'utf8' });
+    expect(r.stdout.split('\n').filter(Boolean)).toEqual(['add', 'show', 'list']);
+  });
+});
+
+describe.skipIf(!HAS_FISH)('fish completion in fish', () => {
+  it('parses, and completes a verb and an option', async () => {
+    const file = join(tmp.dir, 'syntheo.fish');
+    writeFileSync(file, (await run(['completion', 'fish'])).stdout);
+    expect(spawnSync('fish', ['--no-execute', file]).status).toBe(0);
+    const r = spawnSync('fish', ['--no-config', '-c', `source ${JSON.stringify(file)}; complete -C 'syntheo meetings tr'; complete -C 'syntheo proposals apply --fo'`], { encoding: 'utf8' });
+    expect(r.stdout.split('\n').filter(Boolean).map((l) => l.split('\t')[0])).toEqual(['transcript', '--force']);
+  });
+});
+
 describe('zsh and fish', () => {
   it('zsh wraps the same function through bashcompinit; fish lists verbs per group', async () => {
     const zsh = await run(['completion', 'zsh']);
