@@ -2,7 +2,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { EXIT, optBool, optChoice, optString, pageFlags, pageOptions, type CommandContext, type CommandResult, type CommandSpec } from '../framework.js';
-import { ago, elapsed, fields, pageFooter, paint, shortTime, table } from '../text.js';
+import { ago, elapsed, fields, pageFooter, paint, plural, shortTime, table } from '../text.js';
 import { toTerminal } from '../terminal.js';
 import type { Sqlite } from '../../db/open.js';
 import { enqueueImport, getImportOrThrow } from '../../db/queries/imports.js';
@@ -142,7 +142,7 @@ async function waitForJob(ctx: CommandContext, sqlite: Sqlite, first: RecordingI
   const words = wordCount(sqlite, job.meeting_id);
   return {
     data: job,
-    text: `Done in ${took}: "${job.title}" (${job.meeting_id}), ${words} words, summary ${job.summary_status}.\nSee it with \`syntheo meetings get ${job.meeting_id}\`.`,
+    text: `Done in ${took}: "${job.title}" (${job.meeting_id}), ${plural(words, 'word')}, summary ${job.summary_status}.\nSee it with \`syntheo meetings get ${job.meeting_id}\`.`,
   };
 }
 
