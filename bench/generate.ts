@@ -2,7 +2,6 @@
 //   node dist/bench/generate.js --meetings 100000 --words 10000000 --out bench/.data/large.db [--seed 1]
 // Same arguments -> same database (ids, titles, words, timings). Progress on stderr.
 import { existsSync, rmSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { openDatabase } from '../src/db/open.js';
 import { PASSAGE_MAX_WORDS } from '../src/db/queries/search.js';
 
@@ -206,14 +205,13 @@ function progressBar(enabled: boolean) {
 
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { values } = parseArgs({
-    options: {
-      meetings: { type: 'string', default: '100000' },
-      words: { type: 'string', default: '10000000' },
-      longest: { type: 'string', default: '30000' },
-      seed: { type: 'string', default: '1' },
-      out: { type: 'string', default: 'bench/.data/large.db' },
-    },
+  const { benchArgs } = await import('./args.js');
+  const values = benchArgs('generate', 'Write a large deterministic Syntheo database for the benchmarks (same arguments, same database).', {
+    meetings: { type: 'string', value: 'N', default: '100000', description: 'Meetings' },
+    words: { type: 'string', value: 'N', default: '10000000', description: 'Transcript words in all' },
+    longest: { type: 'string', value: 'N', default: '30000', description: 'Words of the longest transcript' },
+    seed: { type: 'string', value: 'N', default: '1', description: 'Random seed' },
+    out: { type: 'string', value: 'FILE', default: 'bench/.data/large.db', description: 'Database file (replaced)' },
   });
   const result = generate({ meetings: Number(values.meetings), words: Number(values.words), longest: Number(values.longest), seed: Number(values.seed), out: values.out! });
   process.stdout.write(`${JSON.stringify(result)}\n`);

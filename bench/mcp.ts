@@ -6,7 +6,6 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { openDatabase, type Sqlite } from '../src/db/open.js';
@@ -322,7 +321,12 @@ async function serverSideBudgets(sqlite: Sqlite, longestMeetingId: string, calls
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { values } = parseArgs({ options: { db: { type: 'string', default: 'bench/.data/large.db' }, calls: { type: 'string', default: '1000' }, 'startup-runs': { type: 'string', default: '15' } } });
+  const { benchArgs } = await import('./args.js');
+  const values = benchArgs('mcp', 'Benchmark `syntheo mcp`: start-up, and tool calls on a generated database.', {
+    db: { type: 'string', value: 'FILE', default: 'bench/.data/large.db', description: 'Database made by generate.js' },
+    calls: { type: 'string', value: 'N', default: '1000', description: 'Calls per measured tool' },
+    'startup-runs': { type: 'string', value: 'N', default: '15', description: 'Start-ups measured' },
+  });
   if (!existsSync(values.db!)) throw new Error(`${values.db} does not exist: generate it with node dist/bench/generate.js`);
   const { printTable } = await import('./stats.js');
   const result = await benchMcp({ db: values.db!, calls: Number(values.calls), startupRuns: Number(values['startup-runs']) });

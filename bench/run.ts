@@ -3,22 +3,20 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { benchArgs } from './args.js';
 import { generate } from './generate.js';
 import { benchMcp } from './mcp.js';
 import { benchWorker } from './worker.js';
 import { printTable, type Row } from './stats.js';
 import { PACKAGE_ROOT } from '../src/package.js';
 
-const { values } = parseArgs({
-  options: {
-    smoke: { type: 'boolean', default: false },
-    meetings: { type: 'string' },
-    words: { type: 'string' },
-    db: { type: 'string' },
-    calls: { type: 'string' },
-    only: { type: 'string' },
-  },
+const values = benchArgs('run', 'Run every benchmark and print one table with its budgets (`npm run bench`).', {
+  smoke: { type: 'boolean', default: false, description: 'Tiny sizes (seconds), to check the benchmarks still work; the numbers mean nothing' },
+  meetings: { type: 'string', value: 'N', description: 'Meetings in the generated database (default 100000; 1000 with --smoke)' },
+  words: { type: 'string', value: 'N', description: 'Transcript words (default 10000000; 60000 with --smoke)' },
+  db: { type: 'string', value: 'FILE', description: 'Database to use (generated when missing)' },
+  calls: { type: 'string', value: 'N', description: 'Calls per measured tool (default 1000; 30 with --smoke)' },
+  only: { type: 'string', value: 'NAME', description: 'Only one benchmark: mcp or worker' },
 });
 const smoke = values.smoke!;
 const meetings = Number(values.meetings ?? (smoke ? 1000 : 100_000));

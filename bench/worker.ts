@@ -6,7 +6,6 @@ import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync, ftru
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { openDatabase, type Sqlite } from '../src/db/open.js';
 import { enqueueImport, getImportOrThrow } from '../src/db/queries/imports.js';
 import { writeSetting } from '../src/db/queries/settings.js';
@@ -154,7 +153,11 @@ export async function benchWorker(options: { jobs: number; uploadMb: number }): 
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { values } = parseArgs({ options: { jobs: { type: 'string', default: '40' }, 'upload-mb': { type: 'string', default: '1024' } } });
+  const { benchArgs } = await import('./args.js');
+  const values = benchArgs('worker', 'Benchmark syntheo-worker: imports through loopback transcription and LLM servers.', {
+    jobs: { type: 'string', value: 'N', default: '40', description: 'Imports to run' },
+    'upload-mb': { type: 'string', value: 'N', default: '1024', description: 'Size of the large-upload test (MB)' },
+  });
   const { printTable } = await import('./stats.js');
   const rows = await benchWorker({ jobs: Number(values.jobs), uploadMb: Number(values['upload-mb']) });
   process.stdout.write(`${printTable('syntheo-worker', rows)}\n`);

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import type { Logger as PinoLogger } from 'pino';
+import { neutralise } from './text/terminal.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -38,12 +39,19 @@ const require = createRequire(import.meta.url);
  * synchronous so a crash keeps the last line. pino itself (~45 ms to import) is loaded on the first
  * line that is actually written, which keeps `syntheo mcp` start-up cheap at the default level.
  */
-export function createLogger(level: LogLevel = 'warn', name = 'syntheo', env: NodeJS.ProcessEnv = process.env): Logger {
+export interface LogFormat {
+  /** One readable line per entry (a person's terminal) instead of NDJSON. */
+  pretty: boolean;
+  colour: boolean;
+}
+
+export function createLogger(level: LogLevel = 'warn', name = 'syntheo', env: NodeJS.ProcessEnv = process.env, format?: LogFormat): Logger {
   let real: PinoLogger | undefined;
   const censor = secretCensor(env);
   const root = (): PinoLogger => {
     if (!real) {
       const { pino } = require('pino') as typeof import('pino');
+      const destination = format?.pretty ? prettyStream(format.colour) : pino.destination({ fd: 2, sync: true });
       real = pino(
         {
           name,
@@ -53,12 +61,50 @@ export function createLogger(level: LogLevel = 'warn', name = 'syntheo', env: No
           timestamp: pino.stdTimeFunctions.isoTime,
           ...(censor ? { hooks: { streamWrite: censor } } : {}),
         },
-        pino.destination({ fd: 2, sync: true }),
+        destination,
       );
     }
     return real;
   };
   return lazyLogger(level, () => root() as unknown as Logger);
+}
+
+const PRETTY_LEVELS: Record<number, [label: string, sgr: number]> = { 10: ['TRACE', 2], 20: ['DEBUG', 2], 30: ['INFO ', 36], 40: ['WARN ', 33], 50: ['ERROR', 31], 60: ['FATAL', 31] };
+const OMITTED = new Set(['level', 'time', 'pid', 'hostname', 'name', 'msg']);
+
+/**
+ * `12:03:04 INFO  import done jobId=job_... ms=2300` on fd 2, synchronously: pino's JSON line (already
+ * redacted) reformatted, with untrusted text (file names, server errors) made inert for the terminal.
+ */
+function prettyStream(colour: boolean): { write(line: string): void } {
+  const { writeSync } = require('node:fs') as typeof import('node:fs');
+  // A log line is one line: newlines inside a message are shown, not acted on.
+  const safe = (s: string) => neutralise(s).replace(/\n/g, '\u2424');
+  const sgr = (code: number, s: string) => (colour ? `\x1b[${code}m${s}\x1b[0m` : s);
+  const value = (v: unknown): string => {
+    if (typeof v === 'string') return /[\s="]/.test(v) || v === '' ? JSON.stringify(v) : v;
+    if (v && typeof v === 'object' && 'message' in v && typeof (v as { message: unknown }).message === 'string') return JSON.stringify((v as { message: string }).message);
+    return JSON.stringify(v) ?? String(v);
+  };
+  return {
+    write(line: string) {
+      let entry: Record<string, unknown>;
+      try {
+        entry = JSON.parse(line) as Record<string, unknown>;
+      } catch {
+        writeSync(2, safe(line.trimEnd()) + '\n');
+        return;
+      }
+      const [label, code] = PRETTY_LEVELS[entry.level as number] ?? ['?    ', 0];
+      const time = typeof entry.time === 'string' ? entry.time.slice(11, 19) : '';
+      const rest = Object.entries(entry)
+        .filter(([k]) => !OMITTED.has(k))
+        .map(([k, v]) => `${k}=${value(v)}`)
+        .join(' ');
+      const msg = typeof entry.msg === 'string' ? entry.msg : '';
+      writeSync(2, `${sgr(2, time)} ${sgr(code, label)} ${safe(msg)}${rest ? ` ${sgr(2, safe(rest))}` : ''}\n`);
+    },
+  };
 }
 
 /** Environment variables whose values never reach a log line. */

@@ -1,8 +1,9 @@
 import { parseArgs } from 'node:util';
-import type { Logger } from '../log.js';
+import type { Logger, LogLevel } from '../log.js';
 import type { SyntheoDb } from '../db/open.js';
 import type { Pagination } from '../db/queries/types.js';
 import { SyntheoError, type ErrorKind } from '../errors.js';
+import { GROUPS, type GroupEntry } from './commands/index.js';
 
 export const JSON_SCHEMA_VERSION = 1;
 
@@ -62,6 +63,12 @@ export interface CommandSpec {
   positionals?: PositionalSpec[];
   options?: Record<string, OptionSpec>;
   examples: string[];
+  /** The global options that act on this command (default: all). Others are refused, and not shown in its help. */
+  globals?: readonly GlobalName[];
+  /** Log level when neither --log-level nor $SYNTHEO_LOG_LEVEL is given (default warn). */
+  defaultLogLevel?: LogLevel;
+  /** `name` on its log lines (default syntheo). */
+  logName?: string;
   run(ctx: CommandContext): Promise<CommandResult | void> | CommandResult | void;
 }
 
@@ -79,6 +86,8 @@ export interface GlobalOptions {
   db?: string;
   json: boolean;
   logLevel?: string;
+  /** --color (true) or --no-color (false); undefined when neither was given. */
+  colour?: boolean;
 }
 
 export interface CommandContext {
@@ -88,46 +97,127 @@ export interface CommandContext {
   readonly global: GlobalOptions;
   readonly json: boolean;
   readonly logger: Logger;
-  /** Whether stdout is a terminal (colours, live progress). */
+  /** Whether stdout is a terminal (and not --json). */
   readonly tty: boolean;
+  /** Whether human output on stdout is coloured (--color/--no-color, FORCE_COLOR, NO_COLOR, TERM, terminal). */
+  readonly colour: boolean;
+  /** Whether a live progress line may be redrawn in place on stdout (a terminal that is not TERM=dumb). */
+  readonly live: boolean;
+  /** The effective log level (flag, environment, else the command's default). */
+  readonly logLevel: LogLevel;
   /** Opens the database; `create` for commands that write (SPEC §1), else exit 3 when missing. */
   openDb(options: { create: boolean }): SyntheoDb;
   /** Database path as resolved from --db / SYNTHEO_DB / XDG. */
   dbPath(): string;
-  /** Writes a line to stdout (human mode) — for progress output of long commands. */
+  /** Writes a line to stdout (human mode), made terminal-safe: for progress output of long commands. */
   print(line: string): void;
+  /** Writes text to stdout as is but terminal-safe (human mode): live progress, content a command prints itself. */
+  write(text: string): void;
+  /** Writes a line to stderr, terminal-safe: a command's failure or warning. */
+  warn(line: string): void;
 }
 
-export const GLOBAL_OPTIONS: Record<string, OptionSpec> = {
+export const GLOBAL_NAMES = ['db', 'json', 'log-level', 'color', 'no-color'] as const;
+export type GlobalName = (typeof GLOBAL_NAMES)[number];
+
+/** Global options as shown on the top-level help; `log-level` says each command's own default in its help. */
+export const GLOBAL_OPTIONS: Record<GlobalName | 'help', OptionSpec> = {
   db: { type: 'string', value: 'PATH', description: 'Database file (default: $SYNTHEO_DB, else $XDG_DATA_HOME/syntheo/syntheo.db)' },
   json: { type: 'boolean', description: 'Print one JSON document: {"schema_version":1,"command",...,"data"} or {"schema_version":1,"error"}' },
-  'log-level': { type: 'string', value: 'LEVEL', description: 'Log level on stderr: fatal, error, warn (default), info, debug, trace, silent (or $SYNTHEO_LOG_LEVEL)' },
+  'log-level': { type: 'string', value: 'LEVEL', description: logLevelHelp('warn') },
+  color: { type: 'boolean', description: 'Colour the output even when it is not a terminal (e.g. through less -R; also FORCE_COLOR=1)' },
+  'no-color': { type: 'boolean', description: 'No colour (also NO_COLOR=1, TERM=dumb, or output not a terminal)' },
   help: { type: 'boolean', short: 'h', description: 'Show help' },
 };
 
+function logLevelHelp(fallback: LogLevel): string {
+  return `Log level on stderr: fatal, error, warn, info, debug, trace, silent (default ${fallback}, or $SYNTHEO_LOG_LEVEL)`;
+}
+
+/** The options a command accepts: its own, the global ones that act on it, and -h. */
+export function commandOptions(spec: CommandSpec): Record<string, OptionSpec> {
+  const globals = spec.globals ?? GLOBAL_NAMES;
+  const out: Record<string, OptionSpec> = { ...spec.options };
+  for (const name of globals) out[name] = name === 'log-level' ? { ...GLOBAL_OPTIONS[name], description: logLevelHelp(spec.defaultLogLevel ?? 'warn') } : GLOBAL_OPTIONS[name];
+  out.help = GLOBAL_OPTIONS.help;
+  return out;
+}
+
+/** Something that looks like an option rather than a value (`-5` is a value). */
+const OPTION_LIKE = /^(--.|-[A-Za-z])/;
+
 export function parseCommandArgs(spec: CommandSpec, argv: string[]): { options: OptionValues; positionals: string[] } {
-  const options = { ...GLOBAL_OPTIONS, ...spec.options };
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      options: Object.fromEntries(
-        Object.entries(options).map(([name, o]) => [name, { type: o.type, ...(o.short ? { short: o.short } : {}), ...(o.multiple ? { multiple: true } : {}) }]),
-      ),
-      allowPositionals: true,
-      strict: true,
-    });
-  } catch (error) {
-    throw new UsageError((error as Error).message.replace(/^TypeError \[\w+\]: /, ''));
+  const options = commandOptions(spec);
+  const { tokens } = parseArgs({
+    args: argv,
+    options: Object.fromEntries(Object.entries(options).map(([name, o]) => [name, { type: o.type, ...(o.short ? { short: o.short } : {}) }])),
+    allowPositionals: true,
+    strict: false,
+    tokens: true,
+  });
+  const values: OptionValues = {};
+  const positionals: string[] = [];
+  for (const t of tokens) {
+    if (t.kind === 'positional') positionals.push(t.value);
+    if (t.kind !== 'option') continue;
+    const o = options[t.name];
+    if (!o) throw unknownOption(spec, t.rawName, options);
+    if (o.type === 'boolean') {
+      if (t.value !== undefined) throw new UsageError(`${t.rawName} takes no value (got "${t.value}").`);
+      values[t.name] = true;
+      continue;
+    }
+    if (t.value === undefined || (!t.inlineValue && OPTION_LIKE.test(t.value))) throw new UsageError(`${t.rawName} needs a value: ${t.rawName} ${o.value ?? 'VALUE'}.`);
+    if (o.multiple) values[t.name] = [...((values[t.name] as string[] | undefined) ?? []), t.value];
+    else values[t.name] = t.value;
   }
-  const positionals = parsed.positionals;
-  if (parsed.values.help) return { options: parsed.values as OptionValues, positionals };
+  if (values.help) return { options: values, positionals };
   const specs = spec.positionals ?? [];
   const required = specs.filter((p) => p.required).length;
   const variadic = specs.some((p) => p.variadic);
-  if (positionals.length < required) throw new UsageError(`Missing ${specs[positionals.length]!.name.toUpperCase()}.`);
-  if (!variadic && positionals.length > specs.length) throw new UsageError(`Unexpected argument "${positionals[specs.length]}".`);
-  return { options: parsed.values as OptionValues, positionals };
+  if (positionals.length < required) throw new UsageError(`Missing ${specs[positionals.length]!.name.toUpperCase()}. Run \`syntheo help ${spec.name}\` for its usage.`);
+  if (!variadic && positionals.length > specs.length) throw new UsageError(`Unexpected argument "${positionals[specs.length]}". Run \`syntheo help ${spec.name}\` for its usage.`);
+  return { options: values, positionals };
+}
+
+function unknownOption(spec: CommandSpec, raw: string, options: Record<string, OptionSpec>): UsageError {
+  const name = raw.replace(/^--?/, '');
+  if ((GLOBAL_NAMES as readonly string[]).includes(name)) return new UsageError(`${raw} has no effect on \`syntheo ${spec.name}\`. Run \`syntheo help ${spec.name}\` for its options.`);
+  const flags = Object.entries(options).flatMap(([n, o]) => [`--${n}`, ...(o.short ? [`-${o.short}`] : [])]);
+  const guess = closest(raw, flags);
+  return new UsageError(`Unknown option ${raw} for \`syntheo ${spec.name}\`${guess ? `: did you mean ${guess}?` : '.'} Run \`syntheo help ${spec.name}\` for its options.`);
+}
+
+/**
+ * The candidate closest to a mistyped word, if any is close enough to be what was meant: a different case,
+ * a prefix, or an edit distance (with transpositions) of at most a third of the word.
+ */
+export function closest(word: string, candidates: readonly string[]): string | undefined {
+  const lower = word.toLowerCase();
+  const exactCase = candidates.find((c) => c.toLowerCase() === lower);
+  if (exactCase) return exactCase;
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const c of candidates) {
+    const d = c.startsWith(word) && word.replace(/^-+/, '').length >= 2 ? 0.5 : distance(lower, c.toLowerCase());
+    if (d < bestDistance) [best, bestDistance] = [c, d];
+  }
+  return bestDistance <= Math.max(1, Math.floor(word.replace(/^-+/, '').length / 3)) ? best : undefined;
+}
+
+/** Optimal string alignment distance (Levenshtein plus adjacent transpositions); inputs are short words. */
+function distance(a: string, b: string): number {
+  if (Math.abs(a.length - b.length) > 3) return Infinity;
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...new Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0]![j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+    }
+  }
+  return d[a.length]![b.length]!;
 }
 
 export function commandHelp(spec: CommandSpec): string {
@@ -141,7 +231,7 @@ export function commandHelp(spec: CommandSpec): string {
     for (const p of spec.positionals) lines.push(`  ${pad(p.name.toUpperCase(), 24)}${p.description}`);
   }
   lines.push('', 'Options:');
-  for (const [name, o] of Object.entries({ ...spec.options, ...GLOBAL_OPTIONS })) {
+  for (const [name, o] of Object.entries(commandOptions(spec))) {
     const flag = `${o.short ? `-${o.short}, ` : ''}--${name}${o.type === 'string' ? ` ${o.value ?? 'VALUE'}` : ''}`;
     lines.push(`  ${pad(flag, 24)}${o.description}`);
   }
@@ -223,4 +313,36 @@ const CLI_WORDING: [RegExp, string][] = [
 
 export function cliWording(message: string): string {
   return CLI_WORDING.reduce((m, [pattern, replacement]) => m.replace(pattern, replacement), message);
+}
+
+/** What command words name: one command, or a group of them (`syntheo meetings`). */
+export type Resolved = { spec: CommandSpec; group: GroupEntry } | { spec?: undefined; group: GroupEntry; specs: CommandSpec[] };
+
+/**
+ * The command the words name, by the longest match; a usage error naming the mistake and the closest valid
+ * command ("did you mean meetings list?") otherwise. `words` are the command words only (no flags).
+ */
+export async function resolveCommand(words: readonly string[], how = 'syntheo'): Promise<Resolved> {
+  const [first, verb] = words;
+  const group = GROUPS.find((g) => g.name === first);
+  if (!group) {
+    const guess = closest(first!, GROUPS.map((g) => g.name));
+    let suggestion = guess;
+    if (guess && verb !== undefined) {
+      const specs = await GROUPS.find((g) => g.name === guess)!.load();
+      const verbs = specs.filter((s) => s.name.includes(' ')).map((s) => s.name.split(' ')[1]!);
+      const v = verbs.includes(verb) ? verb : closest(verb, verbs);
+      if (v) suggestion = `${guess} ${v}`;
+    }
+    throw new UsageError(`Unknown command "${first}"${suggestion ? `: did you mean \`${how} ${suggestion}\`?` : '.'} Run \`syntheo help\` for the list.`);
+  }
+  const specs = await group.load();
+  const sorted = [...specs].sort((a, b) => b.name.split(' ').length - a.name.split(' ').length);
+  const spec = sorted.find((s) => s.name.split(' ').every((w, i) => words[i] === w));
+  if (spec) return { spec, group };
+  if (verb === undefined) return { group, specs };
+  const guess = closest(verb, specs.map((s) => s.name.split(' ')[1] ?? ''));
+  throw new UsageError(
+    `Unknown command "${group.name} ${verb}"${guess ? `: did you mean \`${how} ${group.name} ${guess}\`?` : '.'} Run \`syntheo help ${group.name}\` for its commands.`,
+  );
 }

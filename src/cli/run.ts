@@ -1,53 +1,70 @@
-import { GROUPS } from './commands/index.js';
 import {
   EXIT,
+  GLOBAL_NAMES,
   GLOBAL_OPTIONS,
   cliWording,
   UsageError,
+  closest,
   commandHelp,
   errorCode,
   errorEnvelope,
   exitCodeFor,
-  pad,
   parseCommandArgs,
+  resolveCommand,
   successEnvelope,
   optString,
   type CommandContext,
   type CommandSpec,
 } from './framework.js';
+import { toTerminal, wantsColour, canRedraw } from './terminal.js';
 import { isSyntheoError, toSyntheoError } from '../errors.js';
 import { packageVersion } from '../package.js';
 
 export async function main(argv: string[]): Promise<number> {
-  const json = argv.includes('--json');
+  let json = argv.includes('--json');
   try {
     if (argv.includes('--version') || argv.includes('-V')) {
       process.stdout.write(json ? `${JSON.stringify({ schema_version: 1, command: 'version', data: { version: packageVersion() } })}\n` : `${packageVersion()}\n`);
       return EXIT.ok;
     }
     const words = commandWords(argv);
-    const groupName = words[0];
-    if (groupName === undefined) {
-      process.stdout.write(`${topHelp()}\n`);
-      return argv.includes('--help') || argv.includes('-h') ? EXIT.ok : EXIT.usage;
-    }
-    const group = GROUPS.find((g) => g.name === groupName);
-    if (!group) throw new UsageError(`Unknown command "${groupName}". Run \`syntheo --help\` for the list.`);
-    const specs = await group.load();
-    const spec = pickCommand(specs, words);
-    if (!spec) {
-      const help = groupHelp(group.name, group.summary, specs);
+    if (words.length === 0) return await topLevel(argv);
+    const found = await resolveCommand(words);
+    if (!found.spec) {
+      const { groupHelp } = await import('./commands/help.js');
+      const help = groupHelp(found.group, found.specs);
       if (argv.includes('--help') || argv.includes('-h')) {
         process.stdout.write(`${help}\n`);
         return EXIT.ok;
       }
-      const verb = words[1];
-      throw new UsageError(verb ? `Unknown command "${group.name} ${verb}".\n\n${help}` : `Missing a command after "${group.name}".\n\n${help}`);
+      throw new UsageError(`Missing a command after "${found.group.name}".\n\n${help}`);
     }
-    return await runCommand(spec, stripCommandWords(argv, spec.name), json);
+    // A command that has no JSON output (mcp, worker...) reports even a stray --json as text on stderr.
+    if (!(found.spec.globals ?? GLOBAL_NAMES).includes('json')) json = false;
+    return await runCommand(found.spec, stripCommandWords(argv, found.spec.name), json);
   } catch (error) {
     return report(error, json);
   }
+}
+
+/** `syntheo` with flags and no command: help, or a one-line usage error naming the unknown flag. */
+async function topLevel(argv: string[]): Promise<number> {
+  const flags = argv.filter((a) => a.startsWith('-') && a !== '-');
+  const known = new Set(Object.entries(GLOBAL_OPTIONS).flatMap(([n, o]) => [`--${n}`, ...(o.short ? [`-${o.short}`] : [])]));
+  const unknown = flags.find((f) => f !== '--' && !known.has(f.replace(/=.*$/, '')));
+  if (unknown) {
+    const guess = closest(unknown.replace(/=.*$/, ''), [...known, '--version', '-V']);
+    const named = guess === '-V' ? '-V (--version)' : guess === '-h' ? '-h (--help)' : guess;
+    throw new UsageError(`Unknown option ${unknown}${named ? `: did you mean ${named}?` : '.'} Run \`syntheo --help\` for the options.`);
+  }
+  const { topHelp } = await import('./commands/help.js');
+  if (argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(`${topHelp()}\n`);
+    return EXIT.ok;
+  }
+  // Bare `syntheo` (or only global options): the help, as a usage error.
+  process.stdout.write(`${topHelp()}\n`);
+  return EXIT.usage;
 }
 
 /** Global options that take a value (`--db PATH`): their value is never a command word. */
@@ -66,12 +83,6 @@ function commandWords(argv: string[]): string[] {
     if (!a.startsWith('-') || a === '-') words.push(a);
   }
   return words;
-}
-
-/** The longest command name that the command words start with. */
-function pickCommand(specs: CommandSpec[], words: string[]): CommandSpec | undefined {
-  const sorted = [...specs].sort((a, b) => b.name.split(' ').length - a.name.split(' ').length);
-  return sorted.find((s) => s.name.split(' ').every((w, i) => words[i] === w));
 }
 
 /** Removes the command's own words (first occurrences, in order), leaving flags and positionals. */
@@ -98,13 +109,7 @@ function stripCommandWords(argv: string[], name: string): string[] {
 }
 
 async function runCommand(spec: CommandSpec, argv: string[], json: boolean): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseCommandArgs(spec, argv);
-  } catch (error) {
-    if (error instanceof UsageError && !json) error.message = `${error.message}\n\n${commandHelp(spec)}`;
-    throw error;
-  }
+  const parsed = parseCommandArgs(spec, argv);
   if (parsed.options.help) {
     process.stdout.write(`${commandHelp(spec)}\n`);
     return EXIT.ok;
@@ -113,11 +118,13 @@ async function runCommand(spec: CommandSpec, argv: string[], json: boolean): Pro
   const logLevelFlag = optString(parsed.options, 'log-level');
   let level;
   try {
-    level = resolveLogLevel(logLevelFlag);
+    level = resolveLogLevel(logLevelFlag, spec.defaultLogLevel);
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
-  const logger = createLogger(level);
+  // --no-color wins over --color when both are given.
+  const colourFlag = parsed.options['no-color'] === true ? false : parsed.options.color === true ? true : undefined;
+  const logger = createLogger(level, spec.logName ?? 'syntheo', process.env, logFormat(colourFlag));
   const { openDatabase, resolveDbPath } = await import('../db/open.js');
   const dbFlag = optString(parsed.options, 'db');
   const opened: { close(): void }[] = [];
@@ -125,10 +132,13 @@ async function runCommand(spec: CommandSpec, argv: string[], json: boolean): Pro
     command: spec.name,
     options: parsed.options,
     positionals: parsed.positionals,
-    global: { db: dbFlag, json, logLevel: logLevelFlag },
+    global: { db: dbFlag, json, logLevel: logLevelFlag, colour: colourFlag },
     json,
     logger,
+    logLevel: level,
     tty: Boolean(process.stdout.isTTY) && !json,
+    colour: !json && wantsColour(process.stdout, process.env, colourFlag),
+    live: !json && canRedraw(process.stdout),
     dbPath: () => resolveDbPath(dbFlag),
     openDb: ({ create }) => {
       const db = openDatabase(resolveDbPath(dbFlag), { create });
@@ -136,7 +146,13 @@ async function runCommand(spec: CommandSpec, argv: string[], json: boolean): Pro
       return db;
     },
     print: (line) => {
-      if (!json) process.stdout.write(`${line}\n`);
+      if (!json) process.stdout.write(toTerminal(`${line}\n`, ctx.colour));
+    },
+    write: (text) => {
+      if (!json) process.stdout.write(toTerminal(text, ctx.colour));
+    },
+    warn: (line) => {
+      process.stderr.write(toTerminal(`${line}\n`, wantsColour(process.stderr, process.env, colourFlag)));
     },
   };
   try {
@@ -144,7 +160,7 @@ async function runCommand(spec: CommandSpec, argv: string[], json: boolean): Pro
     if (result) {
       if (json) process.stdout.write(`${successEnvelope(spec.name, result)}\n`);
       // text '' means the command already wrote what it had to say (live progress, a child process).
-      else if (result.text !== '') process.stdout.write(`${result.text ?? JSON.stringify(result.data, null, 2)}\n`);
+      else if (result.text !== '') ctx.write(`${result.text ?? JSON.stringify(result.data, null, 2)}\n`);
       return result.exitCode ?? EXIT.ok;
     }
     return EXIT.ok;
@@ -159,7 +175,7 @@ function report(error: unknown, json: boolean): number {
   const exitCode = exitCodeFor(shown);
   if (isSyntheoError(shown)) shown.message = cliWording(shown.message);
   if (json) process.stdout.write(`${errorEnvelope(errorCode(shown), shown.message, exitCode)}\n`);
-  else process.stderr.write(`syntheo: ${shown.message}\n`);
+  else process.stderr.write(toTerminal(`syntheo: ${shown.message}\n`, false));
   if (process.env.SYNTHEO_DEBUG) {
     // The underlying error (SQLite, I/O), never shown by default.
     for (let e: unknown = error; e; e = (e as { cause?: unknown }).cause) process.stderr.write(`${(e as Error)?.stack ?? String(e)}\n`);
@@ -167,25 +183,11 @@ function report(error: unknown, json: boolean): number {
   return exitCode;
 }
 
-function topHelp(): string {
-  const lines = [
-    `Syntheo ${packageVersion()}: a local-first meeting memory for AI assistants.`,
-    '',
-    'Usage: syntheo <command> [options]',
-    '',
-    'Commands:',
-    ...GROUPS.map((g) => `  ${pad(g.name, 14)}${g.summary}`),
-    '',
-    'Global options:',
-    ...Object.entries(GLOBAL_OPTIONS).map(([n, o]) => `  ${pad(`--${n}${o.type === 'string' ? ` ${o.value}` : ''}`, 22)}${o.description}`),
-    `  ${pad('-V, --version', 22)}Print the version`,
-    '',
-    'Exit codes: 0 ok, 1 failed, 2 not found, 3 no database, 4 export target exists, 64 usage error.',
-    'Run `syntheo <command> --help` for a command\'s options and examples.',
-  ];
-  return lines.join('\n');
-}
-
-function groupHelp(name: string, summary: string, specs: CommandSpec[]): string {
-  return [`Usage: syntheo ${name} <command> [options]`, '', summary, '', 'Commands:', ...specs.map((s) => `  ${pad(s.name, 22)}${s.summary}`), '', `Run \`syntheo ${name} <command> --help\` for details.`].join('\n');
+/** Pretty logs on a terminal's stderr (not under systemd, whose journal wants one JSON object a line). */
+function logFormat(colourFlag: boolean | undefined): { pretty: boolean; colour: boolean } {
+  const env = process.env;
+  const managed = Boolean(env.INVOCATION_ID || env.JOURNAL_STREAM);
+  const forced = env.SYNTHEO_LOG_FORMAT;
+  const pretty = forced === 'pretty' ? true : forced === 'json' ? false : Boolean(process.stderr.isTTY) && !managed;
+  return { pretty, colour: pretty && wantsColour(process.stderr, env, colourFlag) };
 }

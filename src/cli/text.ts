@@ -1,5 +1,9 @@
 // Human output helpers shared by the command groups: tables, times, sizes, colours, paging hints.
+import stringWidth from 'string-width';
 import type { Pagination } from '../db/queries/types.js';
+import { neutralise, unmarked } from './terminal.js';
+
+export { paint, type Paint } from './terminal.js';
 
 export interface Column<T> {
   header: string;
@@ -9,24 +13,45 @@ export interface Column<T> {
   align?: 'left' | 'right';
 }
 
-/** An aligned table: header row, then one line per row, columns separated by two spaces. */
+/**
+ * An aligned table: header row, then one line per row, columns separated by two spaces. Cells are
+ * neutralised here (not only at output) so that widths are those of what the terminal shows.
+ */
 export function table<T>(rows: readonly T[], columns: readonly Column<T>[]): string {
-  const cells = rows.map((row) => columns.map((c) => cut(oneLine(c.value(row)), c.max)));
-  const widths = columns.map((c, i) => Math.max(c.header.length, ...cells.map((r) => r[i]!.length)));
+  const cells = rows.map((row) => columns.map((c) => cut(neutralise(oneLine(c.value(row))), c.max)));
+  const widths = columns.map((c, i) => Math.max(width(c.header), ...cells.map((r) => width(r[i]!))));
+  const fill = (v: string, i: number) => ' '.repeat(Math.max(0, widths[i]! - width(v)));
   const line = (values: string[]) =>
     values
-      .map((v, i) => (columns[i]!.align === 'right' ? v.padStart(widths[i]!) : i === values.length - 1 ? v : v.padEnd(widths[i]!)))
+      .map((v, i) => (columns[i]!.align === 'right' ? fill(v, i) + v : i === values.length - 1 ? v : v + fill(v, i)))
       .join('  ')
       .trimEnd();
   return [line(columns.map((c) => c.header)), ...cells.map(line)].join('\n');
 }
 
 function oneLine(s: string): string {
-  return s.replace(/\s*\n\s*/g, ' ');
+  return s.replace(/\s*\n\s*/g, ' ').replace(/\t/g, ' ');
 }
 
+/** Columns a string takes on a terminal (CJK and emoji count 2, combining marks 0), colour marks aside. */
+export function width(s: string): number {
+  return stringWidth(unmarked(s));
+}
+
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+/** At most `max` columns, cut between graphemes (never inside an emoji or a surrogate pair), with `…`. */
 export function cut(s: string, max?: number): string {
-  return max !== undefined && s.length > max ? `${s.slice(0, max - 1)}…` : s;
+  if (max === undefined || width(s) <= max) return s;
+  let out = '';
+  let used = 0;
+  for (const { segment } of graphemes.segment(s)) {
+    const w = stringWidth(segment);
+    if (used + w > max - 1) break;
+    out += segment;
+    used += w;
+  }
+  return `${out}…`;
 }
 
 /** `2026-01-05 09:00` (UTC): short enough for a table column. */
@@ -69,38 +94,33 @@ export function bytes(n: number): string {
   return `${(n / 1024 ** 3).toFixed(2)} GB`;
 }
 
-export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
+/** A noun for a count: its singular, and its plural when not the singular plus `s`. */
+export type Noun = string | readonly [one: string, many: string];
+
+/** The noun alone, agreeing with n: `noun(1, 'match')` is `match`, `noun(2, ['match', 'matches'])` is `matches`. */
+export function noun(n: number, word: Noun): string {
+  const [one, many] = typeof word === 'string' ? [word, `${word}s`] : word;
+  return n === 1 ? one : many;
+}
+
+/** `1 meeting`, `2 meetings`, `0 meetings`: the one helper for every count printed to a person. */
+export function plural(n: number, word: Noun): string {
+  return `${n} ${noun(n, word)}`;
 }
 
 /**
- * `Showing 21–40 of 45. Next page: --offset 40` under a list; `No X.` handled by the caller.
+ * `Showing 21–40 of 45 meetings. Next page: --offset 40` under a list; `No X.` handled by the caller.
+ * `word` is the singular (or [singular, plural]).
  */
-export function pageFooter(p: Pagination, noun: string): string {
-  if (p.returned === 0) return p.total > 0 ? `No ${noun} at offset ${p.offset} (there are ${p.total}).` : '';
-  if (p.offset === 0 && p.next_offset === undefined) return `${p.total} ${noun}.`;
+export function pageFooter(p: Pagination, word: Noun): string {
+  if (p.returned === 0) return p.total > 0 ? `No ${noun(0, word)} at offset ${p.offset} (there ${p.total === 1 ? 'is' : 'are'} ${p.total}).` : '';
+  if (p.offset === 0 && p.next_offset === undefined) return `${plural(p.total, word)}.`;
   const range = `${p.offset + 1}–${p.offset + p.returned}`;
-  return `Showing ${range} of ${p.total} ${noun}.${p.next_offset !== undefined ? ` Next page: --offset ${p.next_offset}` : ''}`;
-}
-
-/** Colours for a terminal; plain text when stdout is not one or NO_COLOR is set (https://no-color.org). */
-export interface Paint {
-  red(s: string): string;
-  green(s: string): string;
-  yellow(s: string): string;
-  cyan(s: string): string;
-  bold(s: string): string;
-  dim(s: string): string;
-}
-
-export function paint(tty: boolean, env: NodeJS.ProcessEnv = process.env): Paint {
-  const on = tty && (env.NO_COLOR === undefined || env.NO_COLOR === '');
-  const sgr = (open: number, close: number) => (s: string) => (on ? `\x1b[${open}m${s}\x1b[${close}m` : s);
-  return { red: sgr(31, 39), green: sgr(32, 39), yellow: sgr(33, 39), cyan: sgr(36, 39), bold: sgr(1, 22), dim: sgr(2, 22) };
+  return `Showing ${range} of ${plural(p.total, word)}.${p.next_offset !== undefined ? ` Next page: --offset ${p.next_offset}` : ''}`;
 }
 
 /** `Label:    value` lines, labels padded to the longest. */
 export function fields(rows: readonly [string, string][]): string {
-  const width = Math.max(...rows.map(([k]) => k.length)) + 2;
-  return rows.map(([k, v]) => `${`${k}:`.padEnd(width)}${v}`).join('\n');
+  const labelWidth = Math.max(...rows.map(([k]) => k.length)) + 2;
+  return rows.map(([k, v]) => `${`${k}:`.padEnd(labelWidth)}${v}`).join('\n');
 }

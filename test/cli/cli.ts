@@ -1,6 +1,6 @@
 // Runs the BUILT CLI (`npm run build` first) as a person or a script would, on a temp database.
 import { afterAll } from 'vitest';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -90,4 +90,32 @@ export function fakeWorker(sqlite: Sqlite, ageMs = 0): void {
   sqlite
     .prepare('INSERT INTO workers (id, hostname, pid, version, concurrency, started_at, heartbeat_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
     .run(`wrk_test${Math.random().toString(36).slice(2, 10)}`, 'testhost', 4242, '0.1.0', 2, at, at);
+}
+
+/** Whether `script` (util-linux; Debian package bsdutils) is here to give the CLI a real terminal. */
+export const HAS_SCRIPT = spawnSync('script', ['--version'], { stdio: 'ignore' }).status === 0;
+if (!HAS_SCRIPT) console.warn('terminal tests skipped: `script` is missing (apt install bsdutils)');
+
+const shQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/**
+ * Runs the built CLI on a pseudo-terminal (stdin, stdout and stderr all on it), as a person in a terminal
+ * does. The output is stdout and stderr together, with the terminal's \r\n turned back into \n.
+ */
+export function startInTerminal(args: string[], options: RunOptions = {}): ChildProcess & { result: Promise<RunResult> } {
+  const command = [process.execPath, CLI, ...args].map(shQuote).join(' ');
+  const child = spawn('script', ['-qefc', command, '/dev/null'], { env: cleanEnv({ TERM: 'xterm-256color', ...options.env }), cwd: options.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (out += d));
+  if (options.input !== undefined) child.stdin.end(options.input);
+  const result = new Promise<RunResult>((resolvePromise, reject) => {
+    child.once('error', reject);
+    child.once('close', (code, signal) => resolvePromise({ code: code ?? (signal ? 128 : -1), stdout: out.replace(/\r\n/g, '\n'), stderr: '' }));
+  });
+  return Object.assign(child, { result });
+}
+
+export function runInTerminal(args: string[], options: RunOptions = {}): Promise<RunResult> {
+  return startInTerminal(args, { input: '', ...options }).result;
 }

@@ -34,13 +34,12 @@ describe('proposals show', () => {
     expect(r.stdout).not.toContain('\x1b[');
   });
 
-  it('colours -/+/@@ lines on a terminal, and NO_COLOR turns it off', async () => {
-    const { paint } = await import('../../src/cli/text.js');
+  it('colours -/+/@@ lines when colour is on, and leaves them plain when off', async () => {
+    const { paint, toTerminal } = await import('../../src/cli/terminal.js');
     const { colourDiff } = await import('../../src/cli/commands/proposals.js');
     const diff = '--- a/x\n+++ b/x\n@@ -1 +1 @@\n-old\n+new\n same\n';
-    expect(colourDiff(diff, paint(true, {}))).toBe('\x1b[1m--- a/x\x1b[22m\n\x1b[1m+++ b/x\x1b[22m\n\x1b[36m@@ -1 +1 @@\x1b[39m\n\x1b[31m-old\x1b[39m\n\x1b[32m+new\x1b[39m\n same');
-    expect(colourDiff(diff, paint(true, { NO_COLOR: '1' }))).toBe(diff.trimEnd());
-    expect(colourDiff(diff, paint(false, {}))).toBe(diff.trimEnd());
+    expect(toTerminal(colourDiff(diff, paint(true)), true)).toBe('\x1b[1m--- a/x\x1b[22m\n\x1b[1m+++ b/x\x1b[22m\n\x1b[36m@@ -1 +1 @@\x1b[39m\n\x1b[31m-old\x1b[39m\n\x1b[32m+new\x1b[39m\n same');
+    expect(colourDiff(diff, paint(false))).toBe(diff.trimEnd());
   });
 
   it('--json carries the diff and the content; unknown id exits 2', async () => {

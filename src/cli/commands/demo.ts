@@ -1,4 +1,5 @@
 import type { CommandSpec } from '../framework.js';
+import { plural } from '../text.js';
 
 export const commands: CommandSpec[] = [
   {
@@ -15,7 +16,7 @@ export const commands: CommandSpec[] = [
         data: { database: db.path, ...result },
         text: [
           `Demo data in ${db.path}:`,
-          `  ${result.meetings} meetings, ${result.words} transcript words, ${result.folders.length} folders, series ${result.series}`,
+          `  ${plural(result.meetings, 'meeting')}, ${plural(result.words, 'transcript word')}, ${plural(result.folders.length, 'folder')}, series ${result.series}`,
           `  pending proposal ${result.proposal} (review it with \`syntheo proposals show ${result.proposal}\`)`,
           '',
           'Next: `syntheo meetings list`, or connect an assistant to `syntheo mcp` (see the README).',

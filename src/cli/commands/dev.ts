@@ -23,6 +23,9 @@ export const commands: CommandSpec[] = [
       'syntheo dev transcribe-server',
       'syntheo config set transcription.url http://127.0.0.1:8178 && syntheo config set transcription.model pocketsphinx-en-us',
     ],
+    globals: ['log-level', 'color', 'no-color'],
+    defaultLogLevel: 'info',
+    logName: 'transcribe-server',
     async run(ctx) {
       const port = optInt(ctx.options, 'port') ?? 8178;
       const concurrency = optInt(ctx.options, 'concurrency') ?? 1;
@@ -30,8 +33,8 @@ export const commands: CommandSpec[] = [
       if (port < 0 || port > 65535) throw new UsageError(`--port must be 0-65535, got ${port}.`);
       if (concurrency < 1) throw new UsageError(`--concurrency must be 1 or more, got ${concurrency}.`);
       if (!(maxMb > 0)) throw new UsageError('--max-upload-mb must be a positive number.');
-      const [{ startTranscribeServer }, { createLogger }] = await Promise.all([import('../../dev/transcribe-server.js'), import('../../log.js')]);
-      const logger = ctx.global.logLevel === undefined && !process.env.SYNTHEO_LOG_LEVEL ? createLogger('info', 'transcribe-server') : ctx.logger;
+      const { startTranscribeServer } = await import('../../dev/transcribe-server.js');
+      const logger = ctx.logger;
       let server;
       try {
         server = await startTranscribeServer({ port, host: optString(ctx.options, 'host') ?? '127.0.0.1', maxUploadBytes: Math.round(maxMb * 1024 * 1024), concurrency, logger });

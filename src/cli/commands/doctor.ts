@@ -1,7 +1,7 @@
 import { accessSync, constants, existsSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { EXIT, type CommandSpec } from '../framework.js';
-import { paint, relative } from '../text.js';
+import { paint, plural, relative } from '../text.js';
 import { settingViews } from './config.js';
 import { CONFIG_KEYS, loadConfig, type Config, type ConfigKey } from '../../config.js';
 import { NoDatabaseError, SyntheoError } from '../../errors.js';
@@ -92,7 +92,7 @@ const doctor: CommandSpec = {
     } catch (error) {
       if (!(error instanceof SyntheoError)) throw error;
       checks.push({ name: 'database', level: 'fail', message: error.message });
-      return finish(ctx.tty, data, checks, error instanceof NoDatabaseError ? EXIT.noDatabase : EXIT.failed);
+      return finish(ctx.colour, data, checks, error instanceof NoDatabaseError ? EXIT.noDatabase : EXIT.failed);
     }
     const sqlite = db.sqlite;
     const schema = schemaState(sqlite);
@@ -107,7 +107,7 @@ const doctor: CommandSpec = {
     checks.push({
       name: 'database',
       level: 'ok',
-      message: `${path}: schema ${schema.applied}/${schema.known} migrations (latest ${schema.latestKnown}); ${counts.meetings} meetings, ${counts.folders} folders, ${counts.pending_proposals} pending proposals, ${counts.active_imports} imports in progress`,
+      message: `${path}: schema ${schema.applied}/${schema.known} migrations (latest ${schema.latestKnown}); ${plural(counts.meetings, 'meeting')}, ${plural(counts.folders, 'folder')}, ${plural(counts.pending_proposals, 'pending proposal')}, ${plural(counts.active_imports, 'import')} in progress`,
     });
 
     const worker = latestWorker(sqlite);
@@ -192,7 +192,7 @@ const doctor: CommandSpec = {
         ? { name: 'ffmpeg', level: 'ok', message: `${ffmpeg} (long recordings are split into chunks)` }
         : { name: 'ffmpeg', level: 'warn', message: 'ffmpeg is not on PATH: recordings longer than transcription.chunk_seconds or larger than transcription.max_upload_mb will fail.', hint: 'Install it (apt install ffmpeg, brew install ffmpeg).' },
     );
-    return finish(ctx.tty, data, checks, checks.some((c) => c.level === 'fail') ? EXIT.failed : EXIT.ok);
+    return finish(ctx.colour, data, checks, checks.some((c) => c.level === 'fail') ? EXIT.failed : EXIT.ok);
   },
 };
 
@@ -207,8 +207,8 @@ function serverCheck(name: string, p: ServerProbe, details: string): Omit<Check,
 
 const MARK: Record<Level, string> = { ok: '✓', warn: '!', fail: '✗' };
 
-function finish(tty: boolean, data: Record<string, unknown>, checks: Check[], exitCode: number) {
-  const c = paint(tty);
+function finish(coloured: boolean, data: Record<string, unknown>, checks: Check[], exitCode: number) {
+  const c = paint(coloured);
   const colour = { ok: c.green, warn: c.yellow, fail: c.red };
   const ready = exitCode === EXIT.ok;
   const lines = checks.map((k) => {

@@ -31,7 +31,7 @@ const list: CommandSpec = {
                   { header: 'MEETINGS', value: (f) => String(f.meeting_count), align: 'right' },
                 ])
               : '',
-            pageFooter(p, 'folders'),
+            pageFooter(p, 'folder'),
           ]
             .filter(Boolean)
             .join('\n\n');

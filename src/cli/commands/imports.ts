@@ -2,7 +2,8 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { EXIT, optBool, optChoice, optString, pageFlags, pageOptions, type CommandContext, type CommandResult, type CommandSpec } from '../framework.js';
-import { ago, elapsed, fields, pageFooter, paint, shortTime, table } from '../text.js';
+import { ago, elapsed, fields, pageFooter, paint, plural, shortTime, table } from '../text.js';
+import { toTerminal } from '../terminal.js';
 import type { Sqlite } from '../../db/open.js';
 import { enqueueImport, getImportOrThrow } from '../../db/queries/imports.js';
 import { IMPORT_PAGE_RULE, IMPORT_STATUS_FILTERS, listImports } from '../../db/queries/imports-list.js';
@@ -93,8 +94,8 @@ const add: CommandSpec = {
  * otherwise one line per change of state or progress; nothing but the final envelope with --json.
  */
 async function waitForJob(ctx: CommandContext, sqlite: Sqlite, first: RecordingImport): Promise<CommandResult> {
-  const c = paint(ctx.tty);
-  const live = ctx.tty;
+  const c = paint(ctx.colour);
+  const live = ctx.live;
   let job = first;
   let last = '';
   let warnedNoWorker = false;
@@ -104,7 +105,7 @@ async function waitForJob(ctx: CommandContext, sqlite: Sqlite, first: RecordingI
   };
   process.once('SIGINT', onSigint);
   const line = (text: string) => {
-    if (live) process.stdout.write(`\r\x1b[2K${text}`);
+    if (live) process.stdout.write(`\r\x1b[2K${toTerminal(text, ctx.colour)}`);
     else ctx.print(text);
   };
   try {
@@ -118,7 +119,7 @@ async function waitForJob(ctx: CommandContext, sqlite: Sqlite, first: RecordingI
       if (!warnedNoWorker && !isWorkerAlive(sqlite)) {
         warnedNoWorker = true;
         const warning = 'No worker has a fresh heartbeat: the job will not move until `syntheo-worker` runs again (Ctrl-C stops waiting).';
-        if (live) process.stdout.write(`\n${c.yellow(warning)}\n`);
+        if (live) ctx.write(`\n${c.yellow(warning)}\n`);
         else ctx.print(warning);
       }
       await sleep(WAIT_POLL_MS);
@@ -135,13 +136,13 @@ async function waitForJob(ctx: CommandContext, sqlite: Sqlite, first: RecordingI
   const took = elapsed(jobDuration(job));
   if (job.processing_status === 'failed') {
     // The job's error is the outcome of this command: on stderr, as every failure.
-    if (!ctx.json) process.stderr.write(`syntheo: import ${job.job_id} failed after ${took}: ${job.error ?? 'no error recorded'}\n`);
+    if (!ctx.json) ctx.warn(`syntheo: import ${job.job_id} failed after ${took}: ${job.error ?? 'no error recorded'}`);
     return { data: job, text: '', exitCode: EXIT.failed };
   }
   const words = wordCount(sqlite, job.meeting_id);
   return {
     data: job,
-    text: `Done in ${took}: "${job.title}" (${job.meeting_id}), ${words} words, summary ${job.summary_status}.\nSee it with \`syntheo meetings get ${job.meeting_id}\`.`,
+    text: `Done in ${took}: "${job.title}" (${job.meeting_id}), ${plural(words, 'word')}, summary ${job.summary_status}.\nSee it with \`syntheo meetings get ${job.meeting_id}\`.`,
   };
 }
 
@@ -210,7 +211,7 @@ const list: CommandSpec = {
                   { header: 'ERROR', value: (j) => j.error ?? '', max: 60 },
                 ])
               : '',
-            pageFooter(p, 'imports'),
+            pageFooter(p, 'import'),
           ]
             .filter(Boolean)
             .join('\n\n');

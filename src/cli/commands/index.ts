@@ -24,4 +24,6 @@ export const GROUPS: GroupEntry[] = [
   { name: 'dev', summary: 'Tools for trying Syntheo out (a local pocketsphinx transcription server)', load: async () => (await import('./dev.js')).commands },
   { name: 'demo', summary: 'Fill the database with a realistic sample', load: async () => (await import('./demo.js')).commands },
   { name: 'studio', summary: 'Browse the database with Drizzle Studio', load: async () => (await import('./studio.js')).commands },
+  { name: 'help', summary: 'Show the help of a command: syntheo help meetings list', load: async () => (await import('./help.js')).commands },
+  { name: 'completion', summary: 'Print a shell completion script (bash, zsh, fish)', load: async () => (await import('./completion.js')).commands },
 ];

@@ -56,7 +56,7 @@ const list: CommandSpec = {
         ? filtered
           ? 'No meeting matches these filters.'
           : 'No meetings yet. Try `syntheo demo` for a sample, or `syntheo imports add FILE` to import a recording.'
-        : [result.meetings.length ? meetingTable(result.meetings) : '', pageFooter(p, 'meetings')].filter(Boolean).join('\n\n');
+        : [result.meetings.length ? meetingTable(result.meetings) : '', pageFooter(p, 'meeting')].filter(Boolean).join('\n\n');
     return { data: result.meetings, pagination: p, text };
   },
 };
@@ -97,8 +97,8 @@ const transcript: CommandSpec = {
     const p = pagination;
     let text: string;
     if (p.total === 0) text = 'This meeting has no transcript (yet).';
-    else if (p.returned === 0) text = `No words at offset ${p.offset}: the transcript has ${p.total} words.`;
-    else text = `${page.text}\n\n${pageFooter(p, 'words')}`;
+    else if (p.returned === 0) text = `No words at offset ${p.offset}: the transcript has ${plural(p.total, 'word')}.`;
+    else text = `${page.text}\n\n${pageFooter(p, 'word')}`;
     return { data, pagination: p, text };
   },
 };
@@ -119,7 +119,7 @@ const history: CommandSpec = {
     if (!result.series) text = `Meeting ${result.meeting_id} does not belong to a recurring series.`;
     else {
       const head = `Series: ${result.series.title} (${result.series.id}${result.series.cadence ? `, ${result.series.cadence}` : ''})`;
-      text = [head, result.meetings.length ? meetingTable(result.meetings) : '', pageFooter(p, 'meetings')].filter(Boolean).join('\n\n');
+      text = [head, result.meetings.length ? meetingTable(result.meetings) : '', pageFooter(p, 'meeting')].filter(Boolean).join('\n\n');
     }
     return { data, pagination: p, text };
   },
@@ -154,8 +154,10 @@ const exportCmd: CommandSpec = {
     const data = records.length === 1 ? records[0] : records;
     if (output === undefined || output === '-') {
       if (ctx.json) return { data };
-      // The record itself, not an envelope: `syntheo meetings export ID > file.json` is loadable.
-      process.stdout.write(content);
+      // The record itself, not an envelope: `syntheo meetings export ID > file.json` is loadable (and exact);
+      // on a terminal it is shown terminal-safe.
+      if (ctx.tty) ctx.write(content);
+      else process.stdout.write(content);
       return { data, text: '' };
     }
     const written = writeFileAtomic(output, content, { force: optBool(ctx.options, 'force') });

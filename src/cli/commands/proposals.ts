@@ -55,7 +55,7 @@ const list: CommandSpec = {
                   { header: 'PROPOSED', value: (x) => ago(x.created_at, now) },
                 ])
               : '',
-            pageFooter(p, 'proposals'),
+            pageFooter(p, 'proposal'),
             result.proposals.some((x) => x.status === 'pending') ? 'Review one with `syntheo proposals show ID`.' : '',
           ]
             .filter(Boolean)
@@ -129,7 +129,7 @@ const show: CommandSpec = {
     const p = getProposalOrThrow(db.sqlite, ctx.positionals[0]!);
     const current = p.status === 'pending' ? currentContent(db.sqlite, p) : null;
     const targetGone = p.kind === 'summary' && p.target_id !== null && p.status === 'pending' && current === null;
-    return { data: p, text: showText(p, current, targetGone, paint(ctx.tty)) };
+    return { data: p, text: showText(p, current, targetGone, paint(ctx.colour)) };
   },
 };
 

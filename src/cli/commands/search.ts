@@ -31,14 +31,14 @@ const search: CommandSpec = {
       clampPage(PAGE_RULES.search, limit, offset),
     );
     const p = result.pagination;
-    const c = paint(ctx.tty);
-    const bold = (s: string) => (ctx.tty ? s.replace(/\*\*(.+?)\*\*/g, (_, w: string) => c.bold(w)) : s);
+    const c = paint(ctx.colour);
+    const bold = (s: string) => (ctx.colour ? s.replace(/\*\*(.+?)\*\*/g, (_, w: string) => c.bold(w)) : s);
     const text =
       p.total === 0
         ? `Nothing found for "${query}".`
         : [
             ...result.hits.map((h) => `${c.cyan(shortTime(h.started_at))}  ${h.title}  ${c.dim(`${h.meeting_id} · ${where(h)}`)}\n  ${bold(h.snippet)}`),
-            pageFooter(p, 'hits'),
+            pageFooter(p, 'hit'),
           ].join('\n\n');
     return { data: result.hits, pagination: p, text };
   },

@@ -37,6 +37,8 @@ const studio: CommandSpec = {
     host: { type: 'string', value: 'HOST', description: 'Address to listen on (default 127.0.0.1)' },
   },
   examples: ['syntheo studio', 'syntheo studio --db ~/meetings.db --port 5000'],
+  // Studio's own output is on the terminal; there is no result for --json.
+  globals: ['db', 'log-level'],
   async run(ctx) {
     const port = optInt(ctx.options, 'port');
     if (port !== undefined && (port < 1 || port > 65_535)) throw new UsageError(`--port must be from 1 to 65535, got ${port}.`);

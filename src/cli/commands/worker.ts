@@ -21,13 +21,16 @@ export const commands: CommandSpec[] = [
       'SYNTHEO_TRANSCRIPTION_URL=http://127.0.0.1:8178 SYNTHEO_LLM_URL=http://127.0.0.1:11434 SYNTHEO_LLM_MODEL=llama3.2 syntheo worker',
       'systemctl --user enable --now syntheo-worker   # see contrib/systemd/syntheo-worker.service',
     ],
+    // A daemon: --json has nothing to print, and one info line per import is its normal output.
+    globals: ['db', 'log-level', 'color', 'no-color'],
+    defaultLogLevel: 'info',
+    logName: 'syntheo-worker',
     async run(ctx) {
       const concurrency = optString(ctx.options, 'concurrency');
       const grace = optInt(ctx.options, 'grace-seconds');
       if (grace !== undefined && grace < 0) throw new UsageError('--grace-seconds must be 0 or more.');
-      const [{ runWorker }, { createLogger }] = await Promise.all([import('../../worker/main.js'), import('../../log.js')]);
-      // The worker is a daemon: its default log level is info (one line per import), not warn.
-      const logger = ctx.global.logLevel === undefined && !process.env.SYNTHEO_LOG_LEVEL ? createLogger('info', 'syntheo-worker') : ctx.logger;
+      const { runWorker } = await import('../../worker/main.js');
+      const logger = ctx.logger;
       await runWorker({
         dbPath: ctx.dbPath(),
         logger,
