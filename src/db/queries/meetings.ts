@@ -1,7 +1,6 @@
 import type { Sqlite } from '../open.js';
 import { ACTIVE_STATUSES_SQL } from '../schema/enums.js';
 import { likeFragment, matchFragment, stmt } from '../statements.js';
-import { normalizeIso } from '../time.js';
 import { InvalidInputError, NotFoundError } from '../../errors.js';
 import { getFolderByPathOrThrow, subtreeBounds } from './folders.js';
 import { getImportForMeeting } from './imports.js';
@@ -73,14 +72,14 @@ export function compileMeetingFilter(sqlite: Sqlite, filter: MeetingFilter): Com
     clauses.push('m.folder_id IN (SELECT id FROM folders WHERE path = ? OR (path > ? AND path < ?))');
     params.push(exact, low, high);
   }
-  if (filter.from !== undefined) {
+  const range = parseDateRange(filter.from, filter.to);
+  if (range.from !== undefined) {
     clauses.push('m.started_at >= ?');
-    params.push(parseBound(filter.from, 'from'));
+    params.push(range.from);
   }
-  if (filter.to !== undefined) {
-    const { value, exclusive } = parseUpperBound(filter.to);
-    clauses.push(exclusive ? 'm.started_at < ?' : 'm.started_at <= ?');
-    params.push(value);
+  if (range.to !== undefined) {
+    clauses.push('m.started_at <= ?');
+    params.push(range.to);
   }
   if (filter.participant !== undefined && filter.participant !== '') {
     const phrase = trigramPhrase(matchFragment(filter.participant, 'participant'));
@@ -106,19 +105,53 @@ function trigramPhrase(fragment: string): string | undefined {
   return [...fragment].length >= 3 ? `"${fragment.replace(/"/g, '""')}"` : undefined;
 }
 
-function parseBound(value: string, name: string): string {
-  const iso = normalizeIso(value);
-  if (iso === undefined) throw new InvalidInputError(`"${name}" must be an ISO 8601 date or date-time such as 2026-11-30 or 2026-11-30T09:00:00Z, got "${clip(value)}".`);
-  return iso;
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;
+const FIRST_MS = -62_167_219_200_000; // 0000-01-01T00:00:00.000Z
+const LAST_MS = 253_402_300_799_999; // 9999-12-31T23:59:59.999Z
+
+/**
+ * A `from`/`to` value as the stored form (fixed-width ISO UTC, so text order is time order), or an
+ * InvalidInputError. Strict ISO 8601: Date.parse reads "1" as 2001 and rolls 2026-02-30 over to March;
+ * a year past 9999 prints as "+010000-..." and compares as text before every stored date.
+ * A date-time without a zone is UTC; a bare date stands for its whole UTC day (`to` includes it).
+ */
+function parseDateBound(value: string, name: 'from' | 'to'): { iso: string; bareDate: boolean } {
+  const trimmed = value.trim();
+  const m = DATE_TIME.exec(trimmed);
+  const refuse = () =>
+    new InvalidInputError(
+      `"${name}" must be an ISO 8601 date or date-time between 0000-01-01 and 9999-12-31, such as 2026-11-30 or 2026-11-30T09:00:00Z; got "${clip(value, 60)}".`,
+    );
+  if (!m) throw refuse();
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map((part) => Number(part ?? 0)) as [number, number, number, number, number, number];
+  const bareDate = m[4] === undefined;
+  const ms3 = bareDate && name === 'to' ? 999 : Number((m[7] ?? '0').padEnd(3, '0').slice(0, 3));
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
+  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day || hour > 23 || minute > 59 || second > 59) throw refuse();
+  // The last instant of a bare `to` date: stored times have millisecond precision.
+  const [h, mi, sec] = bareDate && name === 'to' ? [23, 59, 59] : [hour, minute, second];
+  let ms = date.getTime() + ((h * 60 + mi) * 60 + sec) * 1000 + ms3;
+  const zone = m[8];
+  if (zone !== undefined && zone.toUpperCase() !== 'Z') {
+    const digits = zone.replace(':', '');
+    ms -= (zone[0] === '-' ? -1 : 1) * (Number(digits.slice(1, 3)) * 60 + Number(digits.slice(3, 5))) * 60_000;
+  }
+  if (ms < FIRST_MS || ms > LAST_MS) throw refuse();
+  return { iso: new Date(ms).toISOString(), bareDate };
 }
 
-const BARE_DATE = /^\d{4}-\d{2}-\d{2}$/;
-
-/** A bare date includes its whole (UTC) day: `to=2026-11-30` keeps meetings of the 30th. */
-function parseUpperBound(value: string): { value: string; exclusive: boolean } {
-  const iso = parseBound(value, 'to');
-  if (!BARE_DATE.test(value.trim())) return { value: iso, exclusive: false };
-  return { value: new Date(Date.parse(iso) + 86_400_000).toISOString(), exclusive: true };
+/** Both bounds parsed; a range that no meeting can fall in is refused with the values the other way round. */
+function parseDateRange(from: string | undefined, to: string | undefined): { from?: string; to?: string } {
+  const low = from === undefined ? undefined : parseDateBound(from, 'from');
+  const high = to === undefined ? undefined : parseDateBound(to, 'to');
+  if (low && high && low.iso > high.iso) {
+    const [a, b] = [clip(from!.trim(), 60), clip(to!.trim(), 60)];
+    throw new InvalidInputError(
+      `"from" (${a}) is after "to" (${b}), so no meeting can match. Pass the earlier date as from and the later one as to: from "${b}", to "${a}".`,
+    );
+  }
+  return { ...(low && { from: low.iso }), ...(high && { to: high.iso }) };
 }
 
 export function listMeetings(sqlite: Sqlite, filter: MeetingFilter, page: Page): { meetings: MeetingListItem[]; pagination: Pagination } {
