@@ -51,17 +51,20 @@ export function getFolderByPathOrThrow(sqlite: Sqlite, path: string, tool = 'lis
   try {
     normalized = normalizeFolderPath(path);
   } catch {
-    throw folderNotFound(path, tool);
+    throw folderNotFound(sqlite, path, tool);
   }
   const exact = stmt<FolderRef>(sqlite, 'SELECT id, path FROM folders WHERE path = ?').get(normalized);
   if (exact) return exact;
   const loose = stmt<FolderRef>(sqlite, 'SELECT id, path FROM folders WHERE path = ? COLLATE NOCASE LIMIT 2').all(normalized);
   if (loose.length === 1) return loose[0]!;
-  throw folderNotFound(path, tool);
+  throw folderNotFound(sqlite, path, tool);
 }
 
-function folderNotFound(path: string, tool: string): NotFoundError {
-  return new NotFoundError(`Folder "${truncate(path, 200)}" does not exist. Use ${tool} to see the existing folder paths.`);
+function folderNotFound(sqlite: Sqlite, path: string, tool: string): NotFoundError {
+  // A folder ID where its path is expected: name the path to pass.
+  const byId = /^fld_[0-9a-z]+$/i.test(path.trim()) ? stmt<{ path: string }>(sqlite, 'SELECT path FROM folders WHERE id = ?').get(path.trim()) : undefined;
+  const hint = byId ? `"${path.trim()}" is a folder ID; folders are passed by path: pass folder_path "${truncate(byId.path, 200)}".` : `Use ${tool} to see the existing folder paths.`;
+  return new NotFoundError(`Folder "${truncate(path, 200)}" does not exist. ${hint}`);
 }
 
 /** Creates the folder and its missing parents; returns the deepest one. Safe against concurrent creators. */

@@ -1,9 +1,10 @@
 import type { Sqlite } from '../open.js';
 import { ACTIVE_STATUSES_SQL } from '../schema/enums.js';
 import { likeFragment, matchFragment, stmt } from '../statements.js';
-import { InvalidInputError, NotFoundError } from '../../errors.js';
+import { InvalidInputError, type NotFoundError } from '../../errors.js';
 import { getFolderByPathOrThrow, subtreeBounds } from './folders.js';
 import { getImportForMeeting } from './imports.js';
+import { clip, notFound } from './not-found.js';
 import { pagination } from './pagination.js';
 import type { ActionItem, MeetingDetail, MeetingListItem, MeetingRecord, Page, Pagination, Participant, SeriesRef, Summary, TranscriptInfo } from './types.js';
 
@@ -62,7 +63,7 @@ export function compileMeetingFilter(sqlite: Sqlite, filter: MeetingFilter): Com
     }
   }
   if (filter.seriesId !== undefined) {
-    getSeriesRefOrThrow(sqlite, filter.seriesId, 'list_meetings');
+    getSeriesRefOrThrow(sqlite, filter.seriesId);
     clauses.push('m.series_id = ?');
     params.push(filter.seriesId);
   }
@@ -165,13 +166,12 @@ export function listMeetings(sqlite: Sqlite, filter: MeetingFilter, page: Page):
   return { meetings, pagination: pagination(page, meetings.length, total) };
 }
 
-export function meetingNotFound(id: string): NotFoundError {
-  return new NotFoundError(`Meeting "${clip(id)}" does not exist. Use list_meetings to find meeting IDs.`);
+/** Names what `id` is when it is an ID of another kind or a title (see not-found.ts). */
+export function meetingNotFound(sqlite: Sqlite, id: string): NotFoundError {
+  return notFound(sqlite, 'meeting', id, 'Use list_meetings to find meeting IDs.');
 }
 
-export function clip(s: string, n = 120): string {
-  return s.length > n ? `${s.slice(0, n)}…` : s;
-}
+export { clip };
 
 interface MeetingRowOut {
   id: string;
@@ -190,7 +190,7 @@ interface MeetingRowOut {
 }
 
 export function assertMeetingExists(sqlite: Sqlite, id: string): void {
-  if (stmt(sqlite, 'SELECT 1 FROM meetings WHERE id = ?').get(id) === undefined) throw meetingNotFound(id);
+  if (stmt(sqlite, 'SELECT 1 FROM meetings WHERE id = ?').get(id) === undefined) throw meetingNotFound(sqlite, id);
 }
 
 /** The meeting's own fields and its children: what get_meeting and export_meeting share. */
@@ -202,7 +202,7 @@ export function readMeetingRecord(sqlite: Sqlite, id: string): MeetingRecord {
      FROM meetings m LEFT JOIN folders f ON f.id = m.folder_id LEFT JOIN series s ON s.id = m.series_id
      WHERE m.id = ?`,
   ).get(id);
-  if (!row) throw meetingNotFound(id);
+  if (!row) throw meetingNotFound(sqlite, id);
   const record: MeetingRecord = {
     id: row.id,
     title: row.title,
@@ -240,13 +240,9 @@ export function getMeetingOrThrow(sqlite: Sqlite, id: string): MeetingDetail {
   };
 }
 
-export function seriesNotFound(id: string, tool = 'list_meetings'): NotFoundError {
-  return new NotFoundError(`Series "${clip(id)}" does not exist. Use ${tool} (each meeting has a series_id) or get_recurring_meeting_history to find series IDs.`);
-}
-
-export function getSeriesRefOrThrow(sqlite: Sqlite, id: string, tool?: string): SeriesRef {
+export function getSeriesRefOrThrow(sqlite: Sqlite, id: string): SeriesRef {
   const row = stmt<SeriesRef>(sqlite, 'SELECT id, title, cadence FROM series WHERE id = ?').get(id);
-  if (!row) throw seriesNotFound(id, tool);
+  if (!row) throw notFound(sqlite, 'series', id, 'Use list_meetings (each meeting has a series_id) or get_recurring_meeting_history to find series IDs.');
   return row;
 }
 
@@ -257,7 +253,7 @@ export function seriesHistoryOrThrow(
   page: Page,
 ): { meeting_id: string; series: SeriesRef | null; meetings: MeetingListItem[]; pagination: Pagination } {
   const row = stmt<{ series_id: string | null }>(sqlite, 'SELECT series_id FROM meetings WHERE id = ?').get(meetingId);
-  if (!row) throw meetingNotFound(meetingId);
+  if (!row) throw meetingNotFound(sqlite, meetingId);
   if (row.series_id === null) return { meeting_id: meetingId, series: null, meetings: [], pagination: pagination(page, 0, 0) };
   const series = getSeriesRefOrThrow(sqlite, row.series_id);
   const { meetings, total } = seriesMeetings(sqlite, row.series_id, page);
