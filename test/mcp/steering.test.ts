@@ -6,7 +6,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import { proposeMemoEdit } from '../../src/db/queries/proposals.js';
 import { openTestDb } from '../support/db.js';
 import { makeActionItem, makeMeeting, makeSeries, makeSummary, makeTranscript } from '../support/factories.js';
-import { callError, connectV2, errorOf } from '../support/mcp.js';
+import { call, callError, connectV2, errorOf } from '../support/mcp.js';
 
 let db: ReturnType<typeof openTestDb>;
 let client: Client;
@@ -121,5 +121,18 @@ describe('filters that cannot match', () => {
     });
     expect(await callError(client, 'search_transcripts', { query: '  ' })).toEqual({ code: -32603, message: expect.stringMatching(/^query "  " has no word to search for\. Pass one or more words/) });
     expect(await callError(client, 'list_meetings', { to: '+010000-01-01' })).toEqual({ code: -32603, message: expect.stringMatching(/^"to" must be an ISO 8601 date or date-time between 0000-01-01 and 9999-12-31/) });
+  });
+});
+
+describe('Unicode forms and case beyond ASCII, over MCP', () => {
+  it('finds a folder, its meetings and titles from an NFD or upper-case path or fragment', async () => {
+    const s = db.sqlite;
+    const cafe = makeMeeting(s, { title: 'Réunion équipe', folderPath: 'Café/Réunion' });
+    const ids = (r: { meetings: { id: string }[] }) => r.meetings.map((m) => m.id);
+    expect(ids(await call(client, 'list_meetings', { folder_path: 'Café/Réunion'.normalize('NFD') }))).toEqual([cafe]);
+    expect(ids(await call(client, 'list_meetings', { folder_path: 'CAFÉ/RÉUNION' }))).toEqual([cafe]);
+    expect(ids(await call(client, 'list_meetings', { query: 'réunion'.normalize('NFD') }))).toEqual([cafe]);
+    expect(ids(await call(client, 'list_meetings', { query: 'ÉQ' }))).toEqual([cafe]);
+    expect((await call(client, 'list_folders', { query: 'CAFÉ' })).folders.map((f: { path: string }) => f.path)).toEqual(['Café', 'Café/Réunion']);
   });
 });

@@ -6,6 +6,7 @@ import { getFolderByPathOrThrow, subtreeBounds } from './folders.js';
 import { getImportForMeeting } from './imports.js';
 import { clip, notFound } from './not-found.js';
 import { pagination } from './pagination.js';
+import { caselessGlob, isAscii, likeSpellings, unicodeForms } from './unicode.js';
 import type { ActionItem, MeetingDetail, MeetingListItem, MeetingRecord, Page, Pagination, Participant, SeriesRef, Summary, TranscriptInfo } from './types.js';
 
 export interface MeetingFilter {
@@ -49,17 +50,23 @@ export function compileMeetingFilter(sqlite: Sqlite, filter: MeetingFilter): Com
   const params: unknown[] = [];
   let titleMatch: string | undefined;
   if (filter.query !== undefined && filter.query !== '') {
-    titleMatch = trigramPhrase(matchFragment(filter.query, 'query'));
+    const fragment = matchFragment(filter.query, 'query');
+    titleMatch = trigramMatch(fragment);
     if (titleMatch !== undefined) {
       // The trigram index finds a substring of title or id, case-insensitively (Unicode case folding);
       // quoted, so `%`, `_` and FTS syntax are literal characters. It drives the query (see listMeetings).
       clauses.push('meeting_titles MATCH ?');
       params.push(titleMatch);
-    } else {
+    } else if (isAscii(fragment)) {
       // Trigrams need 3 characters; shorter fragments scan titles with LIKE (ASCII case folding).
-      const fragment = likeFragment(filter.query);
+      const like = likeFragment(fragment);
       clauses.push(`(m.title LIKE ? ESCAPE '\\' OR m.id LIKE ? ESCAPE '\\')`);
-      params.push(fragment, fragment);
+      params.push(like, like);
+    } else {
+      // Short and beyond ASCII: each spelling (case, Unicode form) with LIKE (IDs are ASCII).
+      const { sql, values } = anySpelling(fragment, ['m.title']);
+      clauses.push(sql);
+      params.push(...values);
     }
   }
   if (filter.seriesId !== undefined) {
@@ -83,14 +90,20 @@ export function compileMeetingFilter(sqlite: Sqlite, filter: MeetingFilter): Com
     params.push(range.to);
   }
   if (filter.participant !== undefined && filter.participant !== '') {
-    const phrase = trigramPhrase(matchFragment(filter.participant, 'participant'));
+    const fragment = matchFragment(filter.participant, 'participant');
+    const phrase = trigramMatch(fragment);
     if (phrase !== undefined) {
       clauses.push('m.id IN (SELECT meeting_id FROM participant_index WHERE participant_index MATCH ?)');
-      params.push(`{name email} : ${phrase}`);
+      params.push(`{name email} : (${phrase})`);
+    } else if (isAscii(fragment)) {
+      // One pass over the participants, not one probe per meeting.
+      const like = likeFragment(fragment);
+      clauses.push(`m.id IN (SELECT meeting_id FROM participants p WHERE p.name LIKE ? ESCAPE '\\' OR p.email LIKE ? ESCAPE '\\')`);
+      params.push(like, like);
     } else {
-      const fragment = likeFragment(filter.participant);
-      clauses.push(`EXISTS (SELECT 1 FROM participants p WHERE p.meeting_id = m.id AND (p.name LIKE ? ESCAPE '\\' OR p.email LIKE ? ESCAPE '\\'))`);
-      params.push(fragment, fragment);
+      const { sql, values } = anySpelling(fragment, ['p.name', 'p.email']);
+      clauses.push(`m.id IN (SELECT meeting_id FROM participants p WHERE ${sql})`);
+      params.push(...values);
     }
   }
   return {
@@ -101,9 +114,25 @@ export function compileMeetingFilter(sqlite: Sqlite, filter: MeetingFilter): Com
   };
 }
 
-/** A fragment as an FTS5 trigram phrase (a substring match), or undefined when shorter than 3 characters. */
-function trigramPhrase(fragment: string): string | undefined {
-  return [...fragment].length >= 3 ? `"${fragment.replace(/"/g, '""')}"` : undefined;
+/** A condition: one of the columns holds one of the fragment's spellings (short fragments beyond ASCII). */
+function anySpelling(fragment: string, columns: string[]): { sql: string; values: string[] } {
+  const variants = likeSpellings(fragment);
+  if (variants === undefined) {
+    const globs = unicodeForms(fragment).map((form) => caselessGlob(form, true));
+    return { sql: `(${columns.flatMap((c) => globs.map(() => `${c} GLOB ?`)).join(' OR ')})`, values: columns.flatMap(() => globs) };
+  }
+  const likes = variants.map(likeFragment);
+  return { sql: `(${columns.flatMap((c) => likes.map(() => `${c} LIKE ? ESCAPE '\\'`)).join(' OR ')})`, values: columns.flatMap(() => likes) };
+}
+
+/**
+ * A fragment as FTS5 trigram phrases (a substring match), in NFC and NFD since stored text may be in
+ * either form; undefined when shorter than 3 characters.
+ */
+function trigramMatch(fragment: string): string | undefined {
+  const [nfc, nfd] = unicodeForms(fragment);
+  if ([...nfc].length < 3) return undefined;
+  return [...new Set([nfc, nfd])].map((f) => `"${f.replace(/"/g, '""')}"`).join(' OR ');
 }
 
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;
