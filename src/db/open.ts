@@ -1,5 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import { accessSync, closeSync, constants, existsSync, mkdirSync, openSync, readFileSync, statfsSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, mkdirSync, openSync, readFileSync, statSync, statfsSync, unlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -80,13 +80,75 @@ export function openDatabase(path: string, options: OpenOptions): SyntheoDb {
     sqlite.close();
     throw openFailure(path, error);
   }
+  const sidecars = memory ? [] : guardWrites(sqlite, path);
   return {
     path,
     sqlite,
     close: () => {
-      if (sqlite.open) sqlite.close();
+      if (!sqlite.open) return;
+      sqlite.close();
+      removeOrphans(path, sidecars);
     },
   };
+}
+
+/**
+ * A database file deleted or renamed while open keeps taking writes (in WAL mode SQLite does not
+ * notice), which then vanish: every write in Syntheo is a transaction, so each one first checks that
+ * the path still names the file this connection opened (one stat, a few µs) and fails with SQLite's
+ * own "moved" code otherwise. Shared by syntheo mcp, the worker and the CLI: they all open here.
+ */
+function guardWrites(sqlite: Sqlite, path: string): Sidecar[] {
+  const opened = fileIdentity(path);
+  if (opened === undefined) return [];
+  const check = (): void => {
+    if (fileIdentity(path) !== opened) throw Object.assign(new Error(`${path} is no longer the open database file`), { code: 'SQLITE_READONLY_DBMOVED' });
+  };
+  const transaction = sqlite.transaction.bind(sqlite);
+  // Overrides this connection's method only; better-sqlite3's Transaction is a function with three variants.
+  sqlite.transaction = ((fn: (...args: never[]) => unknown) => {
+    const t = transaction(fn);
+    const guarded = (variant: (...args: never[]) => unknown) => (...args: never[]) => {
+      check();
+      return variant(...args);
+    };
+    return Object.assign(guarded(t), { default: guarded(t.default), deferred: guarded(t.deferred), immediate: guarded(t.immediate), exclusive: guarded(t.exclusive) });
+  }) as Sqlite['transaction'];
+  return ['-wal', '-shm'].map((suffix) => ({ path: `${path}${suffix}`, identity: fileIdentity(`${path}${suffix}`) }));
+}
+
+interface Sidecar {
+  path: string;
+  identity: string | undefined;
+}
+
+/**
+ * Closing a connection to a deleted or moved file leaves its -wal and -shm under the old name (SQLite
+ * removes them only beside a file that is still there); a database created there later must not
+ * pick them up. Only the very files this connection opened are removed, and only when no database
+ * is at the path any more.
+ */
+function removeOrphans(path: string, sidecars: Sidecar[]): void {
+  if (sidecars.length === 0 || fileIdentity(path) !== 'missing') return;
+  for (const s of sidecars) {
+    if (s.identity === undefined || s.identity === 'missing' || fileIdentity(s.path) !== s.identity) continue;
+    try {
+      unlinkSync(s.path);
+    } catch {
+      // Gone already, or not ours to remove: nothing to clean.
+    }
+  }
+}
+
+/** `dev:ino` of the file at path, `missing` when nothing is there; undefined when it cannot be told. */
+function fileIdentity(path: string): string | undefined {
+  try {
+    const s = statSync(path, { bigint: true });
+    return `${s.dev}:${s.ino}`;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'ENOTDIR' ? 'missing' : undefined;
+  }
 }
 
 /** Folder 0700 and file 0600: meetings are private. Racing creators are fine (EEXIST). */

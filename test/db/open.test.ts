@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase, resolveDbPath, schemaState, APPLICATION_ID } from '../../src/db/open.js';
 import { MIGRATIONS_DIR, PACKAGE_ROOT } from '../../src/package.js';
-import { SyntheoError } from '../../src/errors.js';
+import { SyntheoError, toSyntheoError } from '../../src/errors.js';
 import { tempDir } from '../support/db.js';
 
 const journal = JSON.parse(readFileSync(join(MIGRATIONS_DIR, 'meta', '_journal.json'), 'utf8')) as { entries: unknown[] };
@@ -23,6 +23,31 @@ describe('resolveDbPath', () => {
     expect(resolveDbPath(undefined, { SYNTHEO_DB: '/c.db' })).toBe('/c.db');
     expect(resolveDbPath(undefined, { XDG_DATA_HOME: '/xdg' })).toBe('/xdg/syntheo/syntheo.db');
     expect(resolveDbPath(undefined, { HOME: process.env.HOME })).toMatch(/\.local\/share\/syntheo\/syntheo\.db$/);
+  });
+});
+
+describe('a database file moved or deleted while open', () => {
+  it('refuses every write transaction (worker, CLI and mcp share this connection setup) with the "moved" message', () => {
+    const path = join(dir(), 'syntheo.db');
+    const db = openDatabase(path, { create: true });
+    try {
+      const write = db.sqlite.transaction(() => db.sqlite.prepare("INSERT INTO settings (key, value, updated_at) VALUES ('k', 'v', '2026-01-01T00:00:00.000Z')").run());
+      renameSync(path, `${path}.moved`);
+      let caught: unknown;
+      try {
+        write.immediate();
+      } catch (error) {
+        caught = error;
+      }
+      expect(toSyntheoError(caught).message).toMatch(/^The database file was moved, renamed or deleted while Syntheo had it open; nothing was saved\./);
+      expect(() => write()).toThrow(/no longer the open database file/);
+      // Back in place: writes go through again.
+      renameSync(`${path}.moved`, path);
+      write.immediate();
+      expect(db.sqlite.prepare("SELECT value FROM settings WHERE key = 'k'").pluck().get()).toBe('v');
+    } finally {
+      db.close();
+    }
   });
 });
 

@@ -3,7 +3,7 @@
 // gives a clear message (never a stack trace), nothing is corrupted, and once the fault is gone the
 // same server (or the next start) works again.
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, statfsSync, truncateSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, statfsSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/open.js';
@@ -267,5 +267,42 @@ describe('a database file cut in half, or in a folder that cannot be created', (
     const blocked = await cli(['--db', join(dir, 'a-file', 'sub', 'syntheo.db'), 'folders', 'create', 'Archive'], true);
     expect(blocked.code).toBe(1);
     clear(blocked.out, /Cannot open the Syntheo database at .*a-file\/sub\/syntheo\.db \(E[A-Z]+\)\. Check that its folder exists or can be created/);
+  });
+});
+
+describe('a database file deleted or moved while syntheo mcp runs', () => {
+  const MOVED = /^The database file was moved, renamed or deleted while Syntheo had it open; nothing was saved\. Restart Syntheo/;
+
+  it('refuses writes with the "moved" message instead of accepting proposals that vanish at exit (deleted)', async () => {
+    const { path, ids } = workspace();
+    const s = await server(path, true);
+    const before = await call(s, 'propose_memo_edit', { meeting_id: ids.noSummary, content: 'Saved while the file is there.' });
+    expect(before.result!.structuredContent).toMatchObject({ status: 'pending' });
+    rmSync(path);
+    const refused = await call(s, 'propose_memo_edit', { meeting_id: ids.noSummary, content: 'Would vanish at exit.' });
+    expect(refused.error!.code).toBe(-32603);
+    clear(refused.error!.message, MOVED);
+    const decline = await call(s, 'decline_proposal', { proposal_id: ids.proposals[0] });
+    clear(decline.error!.message, MOVED);
+    // Reads still answer from the open file.
+    expect((await call(s, 'list_meetings', {})).result!.structuredContent).toMatchObject({ pagination: { total: 3 } });
+    await s.end();
+    // No -wal/-shm left under the old name for a database created there later to pick up.
+    expect([existsSync(`${path}-wal`), existsSync(`${path}-shm`)]).toEqual([false, false]);
+  });
+
+  it('refuses writes after a rename, and the file at its new place holds no write accepted after the move', async () => {
+    const { dir, path, ids } = workspace();
+    const s = await server(path, true);
+    expect((await call(s, 'list_proposals', { status: 'all' })).result!.structuredContent).toMatchObject({ pagination: { total: 2 } });
+    const moved = join(dir, 'moved.db');
+    renameSync(path, moved);
+    const refused = await call(s, 'propose_memo_edit', { meeting_id: ids.noSummary, content: 'After the move.' });
+    expect(refused.error!.code).toBe(-32603);
+    clear(refused.error!.message, MOVED);
+    await s.end();
+    const db = openDatabase(moved, { create: false });
+    expect(db.sqlite.prepare('SELECT count(*) FROM proposals').pluck().get()).toBe(2);
+    db.close();
   });
 });

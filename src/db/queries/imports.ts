@@ -3,10 +3,11 @@ import type { Sqlite } from '../open.js';
 import { stmt } from '../statements.js';
 import { newId } from '../ids.js';
 import { nowIso } from '../time.js';
-import { ConflictError, InvalidInputError, NotFoundError, UnavailableError } from '../../errors.js';
+import { ConflictError, InvalidInputError, UnavailableError } from '../../errors.js';
 import { inspectAudioFile, titleFromPath, type AudioFileInfo } from '../../audio/file.js';
 import { getFolderByPathOrThrow } from './folders.js';
 import { clip } from './meetings.js';
+import { notFound } from './not-found.js';
 import { isWorkerAlive } from './workers.js';
 import { interruptedError } from './jobs.js';
 import type { RecordingImport } from './types.js';
@@ -68,7 +69,7 @@ export function toRecordingImport(r: ImportRow, now = Date.now()): RecordingImpo
 
 export function getImportOrThrow(sqlite: Sqlite, jobId: string): RecordingImport {
   const row = stmt<ImportRow>(sqlite, `SELECT ${IMPORT_COLUMNS} FROM recording_imports j JOIN meetings m ON m.id = j.meeting_id WHERE j.id = ?`).get(jobId);
-  if (!row) throw new NotFoundError(`Import job "${clip(jobId)}" does not exist. Use the job_id returned by import_recording.`);
+  if (!row) throw notFound(sqlite, 'job', jobId, 'Use the job_id returned by import_recording.');
   return toRecordingImport(row);
 }
 

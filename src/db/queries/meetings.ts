@@ -1,11 +1,12 @@
 import type { Sqlite } from '../open.js';
 import { ACTIVE_STATUSES_SQL } from '../schema/enums.js';
 import { likeFragment, matchFragment, stmt } from '../statements.js';
-import { normalizeIso } from '../time.js';
-import { InvalidInputError, NotFoundError } from '../../errors.js';
+import { InvalidInputError, type NotFoundError } from '../../errors.js';
 import { getFolderByPathOrThrow, subtreeBounds } from './folders.js';
 import { getImportForMeeting } from './imports.js';
+import { clip, notFound } from './not-found.js';
 import { pagination } from './pagination.js';
+import { caselessGlob, isAscii, likeSpellings, unicodeForms } from './unicode.js';
 import type { ActionItem, MeetingDetail, MeetingListItem, MeetingRecord, Page, Pagination, Participant, SeriesRef, Summary, TranscriptInfo } from './types.js';
 
 export interface MeetingFilter {
@@ -49,21 +50,27 @@ export function compileMeetingFilter(sqlite: Sqlite, filter: MeetingFilter): Com
   const params: unknown[] = [];
   let titleMatch: string | undefined;
   if (filter.query !== undefined && filter.query !== '') {
-    titleMatch = trigramPhrase(matchFragment(filter.query, 'query'));
+    const fragment = matchFragment(filter.query, 'query');
+    titleMatch = trigramMatch(fragment);
     if (titleMatch !== undefined) {
       // The trigram index finds a substring of title or id, case-insensitively (Unicode case folding);
       // quoted, so `%`, `_` and FTS syntax are literal characters. It drives the query (see listMeetings).
       clauses.push('meeting_titles MATCH ?');
       params.push(titleMatch);
-    } else {
+    } else if (isAscii(fragment)) {
       // Trigrams need 3 characters; shorter fragments scan titles with LIKE (ASCII case folding).
-      const fragment = likeFragment(filter.query);
+      const like = likeFragment(fragment);
       clauses.push(`(m.title LIKE ? ESCAPE '\\' OR m.id LIKE ? ESCAPE '\\')`);
-      params.push(fragment, fragment);
+      params.push(like, like);
+    } else {
+      // Short and beyond ASCII: each spelling (case, Unicode form) with LIKE (IDs are ASCII).
+      const { sql, values } = anySpelling(fragment, ['m.title']);
+      clauses.push(sql);
+      params.push(...values);
     }
   }
   if (filter.seriesId !== undefined) {
-    getSeriesRefOrThrow(sqlite, filter.seriesId, 'list_meetings');
+    getSeriesRefOrThrow(sqlite, filter.seriesId);
     clauses.push('m.series_id = ?');
     params.push(filter.seriesId);
   }
@@ -73,24 +80,30 @@ export function compileMeetingFilter(sqlite: Sqlite, filter: MeetingFilter): Com
     clauses.push('m.folder_id IN (SELECT id FROM folders WHERE path = ? OR (path > ? AND path < ?))');
     params.push(exact, low, high);
   }
-  if (filter.from !== undefined) {
+  const range = parseDateRange(filter.from, filter.to);
+  if (range.from !== undefined) {
     clauses.push('m.started_at >= ?');
-    params.push(parseBound(filter.from, 'from'));
+    params.push(range.from);
   }
-  if (filter.to !== undefined) {
-    const { value, exclusive } = parseUpperBound(filter.to);
-    clauses.push(exclusive ? 'm.started_at < ?' : 'm.started_at <= ?');
-    params.push(value);
+  if (range.to !== undefined) {
+    clauses.push('m.started_at <= ?');
+    params.push(range.to);
   }
   if (filter.participant !== undefined && filter.participant !== '') {
-    const phrase = trigramPhrase(matchFragment(filter.participant, 'participant'));
+    const fragment = matchFragment(filter.participant, 'participant');
+    const phrase = trigramMatch(fragment);
     if (phrase !== undefined) {
       clauses.push('m.id IN (SELECT meeting_id FROM participant_index WHERE participant_index MATCH ?)');
-      params.push(`{name email} : ${phrase}`);
+      params.push(`{name email} : (${phrase})`);
+    } else if (isAscii(fragment)) {
+      // One pass over the participants, not one probe per meeting.
+      const like = likeFragment(fragment);
+      clauses.push(`m.id IN (SELECT meeting_id FROM participants p WHERE p.name LIKE ? ESCAPE '\\' OR p.email LIKE ? ESCAPE '\\')`);
+      params.push(like, like);
     } else {
-      const fragment = likeFragment(filter.participant);
-      clauses.push(`EXISTS (SELECT 1 FROM participants p WHERE p.meeting_id = m.id AND (p.name LIKE ? ESCAPE '\\' OR p.email LIKE ? ESCAPE '\\'))`);
-      params.push(fragment, fragment);
+      const { sql, values } = anySpelling(fragment, ['p.name', 'p.email']);
+      clauses.push(`m.id IN (SELECT meeting_id FROM participants p WHERE ${sql})`);
+      params.push(...values);
     }
   }
   return {
@@ -101,24 +114,74 @@ export function compileMeetingFilter(sqlite: Sqlite, filter: MeetingFilter): Com
   };
 }
 
-/** A fragment as an FTS5 trigram phrase (a substring match), or undefined when shorter than 3 characters. */
-function trigramPhrase(fragment: string): string | undefined {
-  return [...fragment].length >= 3 ? `"${fragment.replace(/"/g, '""')}"` : undefined;
+/** A condition: one of the columns holds one of the fragment's spellings (short fragments beyond ASCII). */
+function anySpelling(fragment: string, columns: string[]): { sql: string; values: string[] } {
+  const variants = likeSpellings(fragment);
+  if (variants === undefined) {
+    const globs = unicodeForms(fragment).map((form) => caselessGlob(form, true));
+    return { sql: `(${columns.flatMap((c) => globs.map(() => `${c} GLOB ?`)).join(' OR ')})`, values: columns.flatMap(() => globs) };
+  }
+  const likes = variants.map(likeFragment);
+  return { sql: `(${columns.flatMap((c) => likes.map(() => `${c} LIKE ? ESCAPE '\\'`)).join(' OR ')})`, values: columns.flatMap(() => likes) };
 }
 
-function parseBound(value: string, name: string): string {
-  const iso = normalizeIso(value);
-  if (iso === undefined) throw new InvalidInputError(`"${name}" must be an ISO 8601 date or date-time such as 2026-11-30 or 2026-11-30T09:00:00Z, got "${clip(value)}".`);
-  return iso;
+/**
+ * A fragment as FTS5 trigram phrases (a substring match), in NFC and NFD since stored text may be in
+ * either form; undefined when shorter than 3 characters.
+ */
+function trigramMatch(fragment: string): string | undefined {
+  const [nfc, nfd] = unicodeForms(fragment);
+  if ([...nfc].length < 3) return undefined;
+  return [...new Set([nfc, nfd])].map((f) => `"${f.replace(/"/g, '""')}"`).join(' OR ');
 }
 
-const BARE_DATE = /^\d{4}-\d{2}-\d{2}$/;
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;
+const FIRST_MS = -62_167_219_200_000; // 0000-01-01T00:00:00.000Z
+const LAST_MS = 253_402_300_799_999; // 9999-12-31T23:59:59.999Z
 
-/** A bare date includes its whole (UTC) day: `to=2026-11-30` keeps meetings of the 30th. */
-function parseUpperBound(value: string): { value: string; exclusive: boolean } {
-  const iso = parseBound(value, 'to');
-  if (!BARE_DATE.test(value.trim())) return { value: iso, exclusive: false };
-  return { value: new Date(Date.parse(iso) + 86_400_000).toISOString(), exclusive: true };
+/**
+ * A `from`/`to` value as the stored form (fixed-width ISO UTC, so text order is time order), or an
+ * InvalidInputError. Strict ISO 8601: Date.parse reads "1" as 2001 and rolls 2026-02-30 over to March;
+ * a year past 9999 prints as "+010000-..." and compares as text before every stored date.
+ * A date-time without a zone is UTC; a bare date stands for its whole UTC day (`to` includes it).
+ */
+function parseDateBound(value: string, name: 'from' | 'to'): { iso: string; bareDate: boolean } {
+  const trimmed = value.trim();
+  const m = DATE_TIME.exec(trimmed);
+  const refuse = () =>
+    new InvalidInputError(
+      `"${name}" must be an ISO 8601 date or date-time between 0000-01-01 and 9999-12-31, such as 2026-11-30 or 2026-11-30T09:00:00Z; got "${clip(value, 60)}".`,
+    );
+  if (!m) throw refuse();
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map((part) => Number(part ?? 0)) as [number, number, number, number, number, number];
+  const bareDate = m[4] === undefined;
+  const ms3 = bareDate && name === 'to' ? 999 : Number((m[7] ?? '0').padEnd(3, '0').slice(0, 3));
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
+  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day || hour > 23 || minute > 59 || second > 59) throw refuse();
+  // The last instant of a bare `to` date: stored times have millisecond precision.
+  const [h, mi, sec] = bareDate && name === 'to' ? [23, 59, 59] : [hour, minute, second];
+  let ms = date.getTime() + ((h * 60 + mi) * 60 + sec) * 1000 + ms3;
+  const zone = m[8];
+  if (zone !== undefined && zone.toUpperCase() !== 'Z') {
+    const digits = zone.replace(':', '');
+    ms -= (zone[0] === '-' ? -1 : 1) * (Number(digits.slice(1, 3)) * 60 + Number(digits.slice(3, 5))) * 60_000;
+  }
+  if (ms < FIRST_MS || ms > LAST_MS) throw refuse();
+  return { iso: new Date(ms).toISOString(), bareDate };
+}
+
+/** Both bounds parsed; a range that no meeting can fall in is refused with the values the other way round. */
+function parseDateRange(from: string | undefined, to: string | undefined): { from?: string; to?: string } {
+  const low = from === undefined ? undefined : parseDateBound(from, 'from');
+  const high = to === undefined ? undefined : parseDateBound(to, 'to');
+  if (low && high && low.iso > high.iso) {
+    const [a, b] = [clip(from!.trim(), 60), clip(to!.trim(), 60)];
+    throw new InvalidInputError(
+      `"from" (${a}) is after "to" (${b}), so no meeting can match. Pass the earlier date as from and the later one as to: from "${b}", to "${a}".`,
+    );
+  }
+  return { ...(low && { from: low.iso }), ...(high && { to: high.iso }) };
 }
 
 export function listMeetings(sqlite: Sqlite, filter: MeetingFilter, page: Page): { meetings: MeetingListItem[]; pagination: Pagination } {
@@ -132,13 +195,12 @@ export function listMeetings(sqlite: Sqlite, filter: MeetingFilter, page: Page):
   return { meetings, pagination: pagination(page, meetings.length, total) };
 }
 
-export function meetingNotFound(id: string): NotFoundError {
-  return new NotFoundError(`Meeting "${clip(id)}" does not exist. Use list_meetings to find meeting IDs.`);
+/** Names what `id` is when it is an ID of another kind or a title (see not-found.ts). */
+export function meetingNotFound(sqlite: Sqlite, id: string): NotFoundError {
+  return notFound(sqlite, 'meeting', id, 'Use list_meetings to find meeting IDs.');
 }
 
-export function clip(s: string, n = 120): string {
-  return s.length > n ? `${s.slice(0, n)}…` : s;
-}
+export { clip };
 
 interface MeetingRowOut {
   id: string;
@@ -157,7 +219,7 @@ interface MeetingRowOut {
 }
 
 export function assertMeetingExists(sqlite: Sqlite, id: string): void {
-  if (stmt(sqlite, 'SELECT 1 FROM meetings WHERE id = ?').get(id) === undefined) throw meetingNotFound(id);
+  if (stmt(sqlite, 'SELECT 1 FROM meetings WHERE id = ?').get(id) === undefined) throw meetingNotFound(sqlite, id);
 }
 
 /** The meeting's own fields and its children: what get_meeting and export_meeting share. */
@@ -169,7 +231,7 @@ export function readMeetingRecord(sqlite: Sqlite, id: string): MeetingRecord {
      FROM meetings m LEFT JOIN folders f ON f.id = m.folder_id LEFT JOIN series s ON s.id = m.series_id
      WHERE m.id = ?`,
   ).get(id);
-  if (!row) throw meetingNotFound(id);
+  if (!row) throw meetingNotFound(sqlite, id);
   const record: MeetingRecord = {
     id: row.id,
     title: row.title,
@@ -207,13 +269,9 @@ export function getMeetingOrThrow(sqlite: Sqlite, id: string): MeetingDetail {
   };
 }
 
-export function seriesNotFound(id: string, tool = 'list_meetings'): NotFoundError {
-  return new NotFoundError(`Series "${clip(id)}" does not exist. Use ${tool} (each meeting has a series_id) or get_recurring_meeting_history to find series IDs.`);
-}
-
-export function getSeriesRefOrThrow(sqlite: Sqlite, id: string, tool?: string): SeriesRef {
+export function getSeriesRefOrThrow(sqlite: Sqlite, id: string): SeriesRef {
   const row = stmt<SeriesRef>(sqlite, 'SELECT id, title, cadence FROM series WHERE id = ?').get(id);
-  if (!row) throw seriesNotFound(id, tool);
+  if (!row) throw notFound(sqlite, 'series', id, 'Use list_meetings (each meeting has a series_id) or get_recurring_meeting_history to find series IDs.');
   return row;
 }
 
@@ -224,7 +282,7 @@ export function seriesHistoryOrThrow(
   page: Page,
 ): { meeting_id: string; series: SeriesRef | null; meetings: MeetingListItem[]; pagination: Pagination } {
   const row = stmt<{ series_id: string | null }>(sqlite, 'SELECT series_id FROM meetings WHERE id = ?').get(meetingId);
-  if (!row) throw meetingNotFound(meetingId);
+  if (!row) throw meetingNotFound(sqlite, meetingId);
   if (row.series_id === null) return { meeting_id: meetingId, series: null, meetings: [], pagination: pagination(page, 0, 0) };
   const series = getSeriesRefOrThrow(sqlite, row.series_id);
   const { meetings, total } = seriesMeetings(sqlite, row.series_id, page);

@@ -5,6 +5,7 @@ import { nowIso } from '../time.js';
 import { ConflictError, InvalidInputError, NotFoundError } from '../../errors.js';
 import { unifiedDiff } from '../../text/diff.js';
 import { assertMeetingExists, clip, meetingNotFound } from './meetings.js';
+import { notFound, wrongKindHint } from './not-found.js';
 import { pagination } from './pagination.js';
 import { PROPOSAL_STATUSES, type ProposalKind, type ProposalStatus } from '../schema/enums.js';
 import type { Page, Pagination, ProposalDetail, ProposalItem } from './types.js';
@@ -68,10 +69,7 @@ export function proposeSummaryEdit(sqlite: Sqlite, request: SummaryEditRequest):
       let target: { id: string; content: string } | undefined;
       if (request.targetId !== undefined) {
         target = summaries.find((s) => s.id === request.targetId);
-        if (!target)
-          throw new NotFoundError(
-            `Summary "${clip(request.targetId)}" does not exist on meeting ${request.meetingId}. Use get_meeting to see the meeting's summaries and their IDs.`,
-          );
+        if (!target) throw summaryNotFound(sqlite, request.targetId, request.meetingId);
       } else if (summaries.length === 1) {
         target = summaries[0];
       } else if (summaries.length > 1) {
@@ -99,7 +97,7 @@ export function proposeMemoEdit(sqlite: Sqlite, request: MemoEditRequest): Propo
   const id = sqlite
     .transaction((): string => {
       const meeting = stmt<{ note: string }>(sqlite, 'SELECT note FROM meetings WHERE id = ?').get(request.meetingId);
-      if (!meeting) throw meetingNotFound(request.meetingId);
+      if (!meeting) throw meetingNotFound(sqlite, request.meetingId);
       if (meeting.note === request.content) throw new ConflictError(`The proposed content is identical to the meeting's current note; there is nothing to change.`);
       return insertProposal(sqlite, request.meetingId, 'memo', null, request.content, meeting.note, request.proposedBy ?? null);
     })
@@ -152,8 +150,17 @@ export function listProposals(sqlite: Sqlite, filter: ProposalFilter, page: Page
   return { proposals: rows.map(toItem), pagination: pagination(page, rows.length, total) };
 }
 
-function proposalNotFound(id: string): NotFoundError {
-  return new NotFoundError(`Proposal "${clip(id)}" does not exist. Use list_proposals to find proposal IDs.`);
+function proposalNotFound(sqlite: Sqlite, id: string): NotFoundError {
+  return notFound(sqlite, 'proposal', id, 'Use list_proposals to find proposal IDs.');
+}
+
+/** A target_id that is no summary of this meeting: maybe one of another meeting, or an ID of another kind. */
+function summaryNotFound(sqlite: Sqlite, targetId: string, meetingId: string): NotFoundError {
+  const owner = stmt<{ meeting_id: string }>(sqlite, 'SELECT meeting_id FROM summaries WHERE id = ?').get(targetId);
+  const hint = owner
+    ? `It is a summary of meeting "${owner.meeting_id}": pass that meeting_id with it.`
+    : (wrongKindHint(sqlite, 'summary', targetId) ?? "Use get_meeting to see the meeting's summaries and their IDs.");
+  return new NotFoundError(`Summary "${clip(targetId)}" does not exist on meeting ${clip(meetingId)}. ${hint}`);
 }
 
 export function getProposalOrThrow(sqlite: Sqlite, id: string): ProposalDetail {
@@ -161,14 +168,14 @@ export function getProposalOrThrow(sqlite: Sqlite, id: string): ProposalDetail {
     sqlite,
     `SELECT ${ITEM_COLUMNS}, p.content, p.base_content FROM proposals p JOIN meetings m ON m.id = p.meeting_id WHERE p.id = ?`,
   ).get(id);
-  if (!row) throw proposalNotFound(id);
+  if (!row) throw proposalNotFound(sqlite, id);
   const label = row.kind === 'memo' ? 'note.md' : `summary-${row.target_id ?? 'new'}.md`;
   return { ...toItem(row), content: row.content, base_content: row.base_content, diff: unifiedDiff(row.base_content ?? '', row.content, label) };
 }
 
 function requirePending(sqlite: Sqlite, id: string, action: 'declined' | 'applied'): { status: ProposalStatus } {
   const row = stmt<{ status: ProposalStatus; decided_at: string | null }>(sqlite, 'SELECT status, decided_at FROM proposals WHERE id = ?').get(id);
-  if (!row) throw proposalNotFound(id);
+  if (!row) throw proposalNotFound(sqlite, id);
   if (row.status !== 'pending')
     throw new ConflictError(`Proposal ${id} was already ${row.status}${row.decided_at ? ` at ${row.decided_at}` : ''}; only a pending proposal can be ${action}.`);
   return row;

@@ -12,7 +12,7 @@ export const seriesResource: ResourceDefinition = {
   description: `A recurring series and up to ${SERIES_RESOURCE_LIMIT} of its meetings, newest first, in Markdown.`,
   mimeType: 'text/markdown',
   read: (sqlite, vars) => {
-    const series = getSeriesRefOrThrow(sqlite, variable(vars, 'series_id') ?? '', 'list_meetings');
+    const series = getSeriesRefOrThrow(sqlite, variable(vars, 'series_id') ?? '');
     const { meetings, total } = seriesMeetings(sqlite, series.id, { limit: SERIES_RESOURCE_LIMIT, offset: 0 });
     return seriesMarkdown(series, meetings, total);
   },

@@ -1,0 +1,82 @@
+// The meeting filters shared by list_meetings, search_transcripts and the CLI: dates at the edges of
+// the calendar, reversed ranges and queries with nothing to search refused with what to pass instead.
+import { describe, expect, it } from 'vitest';
+import { listMeetings } from '../../src/db/queries/meetings.js';
+import { searchTranscripts } from '../../src/db/queries/search.js';
+import { InvalidInputError } from '../../src/errors.js';
+import { testDbs } from '../support/db.js';
+import { makeMeeting, makeTranscript } from '../support/factories.js';
+
+const db = testDbs();
+const page = { limit: 50, offset: 0 };
+
+function refusal(run: () => unknown): string {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(InvalidInputError);
+    return (error as Error).message;
+  }
+  throw new Error('expected the filter to be refused');
+}
+
+describe('date filters at the edges of the calendar', () => {
+  it('keep the last day of year 9999 inclusive, like any other day', () => {
+    const s = db();
+    makeMeeting(s, { title: 'Early', startedAt: '2026-03-10T09:00:00.000Z' });
+    makeMeeting(s, { title: 'Last day', startedAt: '9999-12-31T23:00:00.000Z' });
+    const titles = (filter: { from?: string; to?: string }) => listMeetings(s, filter, page).meetings.map((m) => m.title);
+    expect(titles({ to: '9999-12-31' })).toEqual(['Last day', 'Early']);
+    expect(titles({ to: '9999-12-30' })).toEqual(['Early']);
+    expect(titles({ from: '9999-12-31' })).toEqual(['Last day']);
+    expect(titles({ from: '0000-01-01', to: '2026-03-10' })).toEqual(['Early']);
+    expect(titles({ to: '2026-03-10T09:00:00Z' })).toEqual(['Early']);
+    expect(titles({ to: '2026-03-10T08:59:59.999Z' })).toEqual([]);
+  });
+
+  it('refuse years outside 0000-9999 (expanded years), impossible days and free text, saying what to pass', () => {
+    const s = db();
+    makeMeeting(s, { startedAt: '2026-03-10T09:00:00.000Z' });
+    const expected = /^"(from|to)" must be an ISO 8601 date or date-time between 0000-01-01 and 9999-12-31, such as 2026-11-30 or 2026-11-30T09:00:00Z; got ".*"\./;
+    for (const from of ['+010000-01-01', '-000001-01-01', '2026-02-30', '2026-13-01', '1', 'Dec 25', '2026-11-30T25:00Z'])
+      expect(refusal(() => listMeetings(s, { from }, page))).toMatch(expected);
+    expect(refusal(() => listMeetings(s, { to: '+010000-01-01' }, page))).toMatch(/^"to" must be .* got "\+010000-01-01"\./);
+    // An offset that takes a date-time past year 9999.
+    expect(refusal(() => listMeetings(s, { to: '9999-12-31T23:30:00-01:00' }, page))).toMatch(/^"to" must be/);
+  });
+
+  it('read a date-time without a zone as UTC, and convert offsets', () => {
+    const s = db();
+    makeMeeting(s, { title: 'Nine', startedAt: '2026-03-10T09:00:00.000Z' });
+    const titles = (filter: { from?: string; to?: string }) => listMeetings(s, filter, page).meetings.map((m) => m.title);
+    expect(titles({ from: '2026-03-10T09:00' })).toEqual(['Nine']);
+    expect(titles({ from: '2026-03-10T09:00:01' })).toEqual([]);
+    expect(titles({ from: '2026-03-10T10:00:00+01:00' })).toEqual(['Nine']);
+    expect(titles({ from: '2026-03-10 09:00:00Z' })).toEqual(['Nine']);
+  });
+
+  it('refuse a reversed range with the two values in the right order', () => {
+    const s = db();
+    const message = refusal(() => listMeetings(s, { from: '2026-03-12', to: '2026-03-10' }, page));
+    expect(message).toBe(
+      '"from" (2026-03-12) is after "to" (2026-03-10), so no meeting can match. Pass the earlier date as from and the later one as to: from "2026-03-10", to "2026-03-12".',
+    );
+    expect(refusal(() => searchTranscripts(s, { query: 'budget', from: '2026-03-10T12:00:00Z', to: '2026-03-10T09:00:00Z' }, page))).toMatch(/^"from" \(2026-03-10T12:00:00Z\) is after "to"/);
+    // One whole day, and an exact instant, are ranges too.
+    expect(listMeetings(s, { from: '2026-03-10', to: '2026-03-10' }, page).meetings).toEqual([]);
+    expect(listMeetings(s, { from: '2026-03-10T09:00:00Z', to: '2026-03-10T09:00:00Z' }, page).meetings).toEqual([]);
+  });
+});
+
+describe('search_transcripts query', () => {
+  it('is refused when it has nothing to search for (empty, blank, punctuation only), saying what to pass', () => {
+    const s = db();
+    const m = makeMeeting(s);
+    makeTranscript(s, m, { texts: ['the', 'budget', 'review'] });
+    for (const query of ['', '   ', '?!…', '"*" - ()'])
+      expect(refusal(() => searchTranscripts(s, { query }, page))).toMatch(
+        /^query .*has no word to search for\. Pass one or more words that were said or written, for example query: "budget review"; to list meetings without searching, use list_meetings\.$/,
+      );
+    expect(searchTranscripts(s, { query: '"budget"' }, page).hits.map((h) => h.meeting_id)).toEqual([m]);
+  });
+});
