@@ -4,11 +4,12 @@ import type * as V from 'valibot';
 import { EXIT, type CommandSpec } from '../framework.js';
 import { plural, table } from '../text.js';
 import { InvalidInputError } from '../../errors.js';
-import { loadMeetings, type RecordCheck } from '../../db/queries/export.js';
+import { loadMeetings, shownId, type RecordCheck } from '../../db/queries/export.js';
 import { EXPORT_FORMAT, type MeetingExport } from '../../db/queries/types.js';
 
 /** Larger than any export a person makes, smaller than what V8 can hold as one string. */
 export const MAX_LOAD_BYTES = 400 * 1024 * 1024;
+const MAX_SHOWN_FAILURES = 20;
 
 const load: CommandSpec = {
   name: 'load',
@@ -25,6 +26,13 @@ const load: CommandSpec = {
     const db = ctx.openDb({ create: true });
     const result = await loadMeetings(db.sqlite, input, { check });
     const n = result.meetings.length;
+    const failures = result.failed.slice(0, MAX_SHOWN_FAILURES).map((f) => `  ${f.error}`);
+    if (result.failed.length > MAX_SHOWN_FAILURES) failures.push(`  ... and ${result.failed.length - MAX_SHOWN_FAILURES} more (--json lists them all).`);
+    // Nothing restored at all: an error, as for a file that is not an export.
+    if (n === 0 && result.skipped.length === 0 && result.failed.length > 0)
+      throw new InvalidInputError(
+        result.failed.length === 1 ? result.failed[0]!.error : [`None of the ${result.failed.length} records of ${source} could be restored:`, ...failures].join('\n'),
+      );
     const lines: string[] = [];
     if (n + result.skipped.length + result.failed.length === 0) lines.push(`Nothing to restore: ${source} holds no meetings.`);
     if (n > 0)
@@ -40,7 +48,7 @@ const load: CommandSpec = {
     if (result.skipped.length > 0)
       lines.push(...(lines.length ? [''] : []), `Skipped ${plural(result.skipped.length, 'meeting')} already in ${db.path} as in the file: ${result.skipped.map((m) => m.id).join(', ')}.`);
     if (result.failed.length > 0)
-      lines.push(...(lines.length ? [''] : []), `Could not restore ${plural(result.failed.length, 'record')} (nothing of them was written):`, ...result.failed.map((f) => `  ${f.error}`));
+      lines.push(...(lines.length ? [''] : []), `Could not restore ${plural(result.failed.length, 'record')} (nothing of them was written):`, ...failures);
     return {
       data: { source, database: db.path, meetings: result.meetings, skipped: result.skipped, failed: result.failed },
       text: lines.join('\n'),
@@ -151,6 +159,13 @@ function pathOf(issue: V.BaseIssue<unknown>): string {
   return out;
 }
 
+/** Valibot quotes the value it received: escape what a terminal would act on, and keep it short. */
+function bounded(message: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are what this replaces
+  const safe = message.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => JSON.stringify(c).slice(1, -1));
+  return safe.length > 200 ? `${safe.slice(0, 200)}…` : safe;
+}
+
 /** Checks an item of an export file against export_meeting's output schema, made strict. */
 export async function exportCheck(): Promise<RecordCheck> {
   const [v, { ExportSchema }] = await Promise.all([import('valibot'), import('../../mcp/schema.js')]);
@@ -158,12 +173,13 @@ export async function exportCheck(): Promise<RecordCheck> {
   return (item, record) => {
     const result = v.safeParse(schema, item);
     if (result.success) return { ok: true, record: result.output as MeetingExport };
-    const id = typeof item === 'object' && item !== null && typeof (item as { id?: unknown }).id === 'string' ? (item as { id: string }).id : null;
+    const raw = typeof item === 'object' && item !== null && typeof (item as { id?: unknown }).id === 'string' ? (item as { id: string }).id : null;
+    const id = raw === null ? null : shownId(raw);
     const isExport = (item as { format?: unknown } | null)?.format === EXPORT_FORMAT;
     const where = isExport && id ? `Meeting ${id} (record ${record})` : `Record ${record} is not a Syntheo meeting export (${EXPORT_FORMAT})`;
     const issue = result.issues[0];
     const path = pathOf(issue);
-    return { ok: false, error: `${where}: ${path ? `${path}: ` : ''}${issue.message}.` };
+    return { ok: false, error: `${where}: ${path ? `${path}: ` : ''}${bounded(issue.message)}.` };
   };
 }
 

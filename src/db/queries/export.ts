@@ -76,6 +76,11 @@ export const LOAD_PAUSE_MS = 120;
 
 const MEETING_ID = /^mtg_[A-Za-z0-9_-]{1,64}$/;
 
+/** An ID from a file, as a message may show it: quoted and clipped unless it is plain. */
+export function shownId(id: string): string {
+  return /^[A-Za-z0-9_-]{1,100}$/.test(id) ? id : JSON.stringify(clip(id, 60));
+}
+
 /**
  * Restores exported meetings (one record, an array, `{ "meetings": [...] }` or the `--json` envelope of
  * `syntheo meetings export`) with their ids, folders and series. Each meeting is written all or nothing,
@@ -95,7 +100,7 @@ export async function loadMeetings(sqlite: Sqlite, input: unknown, options: Load
     if (!checked.ok) return out.failed.push({ record: n, id: idOf(item), error: checked.error });
     const record = checked.record;
     if (!MEETING_ID.test(record.id))
-      return out.failed.push({ record: n, id: record.id, error: `Record ${n}: id: a meeting ID is mtg_ followed by 1 to 64 letters, digits, _ or -.` });
+      return out.failed.push({ record: n, id: record.id, error: `Record ${n}: id: a meeting ID is mtg_ followed by 1 to 64 letters, digits, _ or - (got ${shownId(record.id)}).` });
     const first = seen.get(record.id);
     if (first !== undefined) return out.failed.push({ record: n, id: record.id, error: `Meeting ${record.id} (record ${n}) is already record ${first} of this file; only the first was restored.` });
     seen.set(record.id, n);
@@ -123,6 +128,7 @@ export async function loadMeetings(sqlite: Sqlite, input: unknown, options: Load
       })
       .immediate();
   }
+  out.failed.sort((x, y) => x.record - y.record);
   return out;
 }
 
@@ -165,24 +171,24 @@ const SOURCES = new Set(['user', 'import', 'llm', 'proposal', 'demo', 'load']);
  */
 function checkIds(sqlite: Sqlite, r: MeetingExport): void {
   if (r.transcripts.length > 1)
-    throw new InvalidInputError(`transcripts: ${r.transcripts.length} transcripts (${r.transcripts.map((t) => t.id).join(', ')}), but a meeting has at most one.`);
+    throw new InvalidInputError(`transcripts: ${r.transcripts.length} transcripts (${r.transcripts.map((t) => shownId(t.id)).join(', ')}), but a meeting has at most one.`);
   const kinds = [
     { table: 'summaries', what: 'summary', field: 'summaries', ids: r.summaries.map((x) => x.id) },
     { table: 'action_items', what: 'action item', field: 'action_items', ids: r.action_items.map((x) => x.id) },
     { table: 'transcripts', what: 'transcript', field: 'transcripts', ids: r.transcripts.map((x) => x.id) },
   ] as const;
-  if (r.series && !r.series.id.startsWith('ser_')) throw new InvalidInputError(`series.id: a series ID starts with ser_ (got ${clip(r.series.id)}).`);
+  if (r.series && !r.series.id.startsWith('ser_')) throw new InvalidInputError(`series.id: a series ID starts with ser_ (got ${shownId(r.series.id)}).`);
   const prefixes = { summaries: 'sum_', action_items: 'act_', transcripts: '' };
   const used = new Map<string, string>();
   for (const { table, what, field, ids } of kinds) {
     ids.forEach((id, i) => {
-      if (!id.startsWith(prefixes[table]) || id.length > 100 || id === '') throw new InvalidInputError(`${field}[${i}].id: a ${what} ID ${prefixes[table] ? `starts with ${prefixes[table]} and ` : ''}has 1 to 100 characters (got ${clip(id)}).`);
+      if (!id.startsWith(prefixes[table]) || id.length > 100 || id === '') throw new InvalidInputError(`${field}[${i}].id: a ${what} ID ${prefixes[table] ? `starts with ${prefixes[table]} and ` : ''}has 1 to 100 characters (got ${shownId(id)}).`);
       const other = used.get(id);
-      if (other !== undefined) throw new InvalidInputError(`${field}[${i}]: ID ${id} is also used by ${other} in this record; each ID must be unique.`);
+      if (other !== undefined) throw new InvalidInputError(`${field}[${i}]: ID ${shownId(id)} is also used by ${other} in this record; each ID must be unique.`);
       used.set(id, `${field}[${i}]`);
       const owner = stmt<{ meeting_id: string }>(sqlite, `SELECT meeting_id FROM ${table} WHERE id = ?`).get(id);
       if (owner && owner.meeting_id !== r.id)
-        throw new ConflictError(`${field}[${i}]: ${what} ${id} already belongs to meeting ${owner.meeting_id} in this database. Give it another ID in the file, or load into another database.`);
+        throw new ConflictError(`${field}[${i}]: ${what} ${shownId(id)} already belongs to meeting ${owner.meeting_id} in this database. Give it another ID in the file, or load into another database.`);
     });
   }
 }
@@ -263,7 +269,7 @@ function loadOne(sqlite: Sqlite, r: MeetingExport, source: 'load' | 'demo'): { i
       const texts = segment.text === '' ? [] : segment.text.split(' ');
       if (texts.length !== segment.times.length || texts.some((w) => w === ''))
         throw new InvalidInputError(
-          `transcript ${t.id}, segment ${n + 1}: ${texts.length} words but ${segment.times.length} times. Words are separated by single spaces, one [start_ms, end_ms] each.`,
+          `transcript ${shownId(t.id)}, segment ${n + 1}: ${texts.length} words but ${segment.times.length} times. Words are separated by single spaces, one [start_ms, end_ms] each.`,
         );
       texts.forEach((text, i) => insert.run(t.id, idx++, text, segment.times[i]![0], segment.times[i]![1], segment.speaker));
     });
