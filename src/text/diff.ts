@@ -37,6 +37,21 @@ function commonEnds(before: string, after: string): { a: string[]; b: string[]; 
   return { a, b, prefix, suffix };
 }
 
+/**
+ * A lower bound of the lines any diff removes plus adds: those of one side found nowhere on the other.
+ * Linear, so a wholesale rewrite goes straight to the fallback instead of spending the time budget.
+ */
+function minEdits({ a, b, prefix, suffix }: ReturnType<typeof commonEnds>): number {
+  const midA = a.slice(prefix, a.length - suffix);
+  const midB = b.slice(prefix, b.length - suffix);
+  const inA = new Set(midA);
+  const inB = new Set(midB);
+  let n = 0;
+  for (const line of midA) if (!inB.has(line)) n++;
+  for (const line of midB) if (!inA.has(line)) n++;
+  return n;
+}
+
 /** One hunk over the changed middle (with `context` common lines around it), all removed then all added. */
 function wholeHunk({ a, b, prefix, suffix }: ReturnType<typeof commonEnds>, context: number): string[] {
   const start = Math.max(0, prefix - context);
@@ -67,11 +82,10 @@ export function unifiedDiff(before: string, after: string, label: string, contex
   const ends = commonEnds(before, after);
   // Only additions or only removals, in one block: that block is the diff, however long.
   if (ends.prefix + ends.suffix === Math.min(ends.a.length, ends.b.length)) return `${[...headers, ...wholeHunk(ends, context)].join('\n')}\n`;
-  const patch = structuredPatch(label, label, before, after, undefined, undefined, {
-    context,
-    maxEditLength: limits.maxEditLines,
-    timeout: limits.timeoutMs,
-  });
+  const patch =
+    minEdits(ends) > limits.maxEditLines
+      ? undefined
+      : structuredPatch(label, label, before, after, undefined, undefined, { context, maxEditLength: limits.maxEditLines, timeout: limits.timeoutMs });
   if (patch === undefined) {
     const note = `(The changes are too many to compare line by line: more than ${limits.maxEditLines} lines differ or the comparison took over ${limits.timeoutMs} ms. The changed part is shown removed, then added in full.)`;
     return `${[note, ...headers, ...wholeHunk(ends, context)].join('\n')}\n`;
