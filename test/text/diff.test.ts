@@ -58,6 +58,14 @@ describe('unifiedDiff', () => {
     expect(applyPatch(base, diff)).toBe(proposed);
   });
 
+  it('lines moved around, each still present, also stop at the edit bound', () => {
+    const base = lines('same', 600);
+    const proposed = base.split(/(?<=\n)/).reverse().join('');
+    const diff = unifiedDiff(base, proposed, 'f', 3, { ...DIFF_LIMITS, timeoutMs: 60_000 });
+    expect(diff.startsWith('(The changes are too many to compare line by line')).toBe(true);
+    expect(applyPatch(base, diff)).toBe(proposed);
+  });
+
   it('a 1 MiB proposal with every line changed answers within the bounds, and patches', () => {
     const base = lines('old', 20_000);
     const proposed = lines('new', 20_000);
