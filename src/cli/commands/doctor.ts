@@ -80,7 +80,7 @@ const doctor: CommandSpec = {
   name: 'doctor',
   summary: 'Check the database, the worker and the configured servers',
   description:
-    'Check that Syntheo is ready to import recordings: the database and its schema, a worker with a fresh heartbeat,\nthe transcription server (required) and the LLM server reachable within 2 s, ffmpeg for long recordings.\nExit 0 when ready, 1 when not, 3 when there is no database. API keys are never printed.',
+    'Check that Syntheo is ready to import recordings: the database and its schema, a worker with a fresh heartbeat,\nthe transcription server (required) and the LLM server reachable within 2 s, ffmpeg for long recordings.\nThe database file is checked too: integrity_check (quick_check above 256 MiB), the schema against the\nmigrations, the search index against the meetings; --repair-search rebuilds a damaged search index first.\nExit 0 when ready, 1 when not, 3 when there is no database. API keys are never printed.',
   options: {
     'repair-search': { type: 'boolean', description: 'First rebuild the search index from the meetings (what to do when the search index is damaged)' },
   },
