@@ -113,6 +113,13 @@ export function toSyntheoError(error: unknown): SyntheoError {
       return new StorageError('The database file is damaged or is not a Syntheo database. Restore it from a backup or point to another one with --db.', { cause: error });
     case 'SQLITE_IOERR':
       return new StorageError('The database could not be read or written (I/O error). Check the disk.', { cause: error });
+    case 'SQLITE_CORRUPT_VTAB':
+      return new StorageError('The search index of the database is damaged (the meetings are not). Rebuild it with `syntheo doctor --repair-search`, then try again.', { cause: error });
+    case 'SQLITE_ERROR':
+      // A table or column the code needs is not in the file: changed by another program, or another version.
+      if (/^no such (table|column)/.test((error as Error).message))
+        return new StorageError('The database lacks part of the schema Syntheo needs. Run `syntheo doctor` to see what is missing and how to repair it.', { cause: error });
+      return new StorageError(`The database reported an error (${code}).`, { cause: error });
     default:
       if (typeof code === 'string' && code.startsWith('SQLITE_IOERR'))
         return new StorageError('The database could not be read or written (I/O error). Check the disk.', { cause: error });

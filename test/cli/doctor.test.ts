@@ -4,6 +4,7 @@ import { createServer as createTcpServer, type Server as TcpServer, type Socket 
 import type { AddressInfo } from 'node:net';
 import { fakeWorker, run, runJson } from './cli.js';
 import { openTestDb } from '../support/db.js';
+import { makeMeeting, makeParticipant, makeSummary, makeTranscript } from '../support/factories.js';
 import { writeSetting } from '../../src/db/queries/settings.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -131,5 +132,82 @@ describe('doctor', () => {
     const r = await run(['--db', db.path, 'doctor'], { env: { SYNTHEO_WORKER_CONCURRENCY: 'lots' } });
     expect(r.code).toBe(1);
     expect(line(r.stdout, 'config')).toBe('✗ config        worker.concurrency must be a whole number from 1 to 64, got "lots". (from SYNTHEO_WORKER_CONCURRENCY)');
+  });
+});
+
+describe('doctor: integrity, schema and the search index', () => {
+  /** A meeting with a summary, a participant and a transcript, so every search table has rows (3 passages: note, summary, transcript). */
+  function fill(): string {
+    const id = makeMeeting(db.sqlite, { title: 'Budget review', note: 'Quarterly budget\n' });
+    makeSummary(db.sqlite, id, { content: 'The budget is approved.\n' });
+    makeParticipant(db.sqlite, id, { name: 'Alice Martin' });
+    makeTranscript(db.sqlite, id, { texts: ['the', 'budget', 'is', 'fine'] });
+    return id;
+  }
+
+  /** Overwrites the FTS5 index pages, as a bad disk or another program could. */
+  function damageSearchIndex(): void {
+    db.sqlite.unsafeMode(true);
+    db.sqlite.prepare('UPDATE search_fts_data SET block = zeroblob(length(block)) WHERE id > 10').run();
+    db.sqlite.unsafeMode(false);
+  }
+
+  it('a damaged search index: search says to repair it, doctor finds it, --repair-search fixes it', async () => {
+    const id = fill();
+    damageSearchIndex();
+    const search = await run(['--db', db.path, 'search', 'budget']);
+    expect(search.code).toBe(1);
+    expect(search.stderr).toBe('syntheo: The search index of the database is damaged (the meetings are not). Rebuild it with `syntheo doctor --repair-search`, then try again.\n');
+    const doctor = await run(['--db', db.path, 'doctor']);
+    expect(doctor.code).toBe(1);
+    expect(line(doctor.stdout, 'integrity')).toBe('✗ integrity     integrity_check found problems:');
+    expect(doctor.stdout).toContain('fts5: corruption found reading blob');
+    expect(doctor.stdout).toContain('They are in the search index. Rebuild it with `syntheo doctor --repair-search` (the meetings are not changed).');
+    expect(line(doctor.stdout, 'search')).toBe('✗ search        damaged search index: search_fts');
+
+    fakeWorker(db.sqlite);
+    writeSetting(db.sqlite, 'transcription.url', serverUrl);
+    const repaired = await run(['--db', db.path, 'doctor', '--repair-search']);
+    expect(repaired.stdout.split('\n')[0]).toBe('Rebuilt the search index: 3 passages, 1 meeting titles, 1 participants.');
+    expect(line(repaired.stdout, 'integrity')).toBe('✓ integrity     integrity_check: ok');
+    expect(line(repaired.stdout, 'search')).toBe('✓ search        the search index matches the meetings');
+    expect(repaired.code).toBe(0);
+    const found = await runJson(db.path, ['search', 'budget']);
+    expect(new Set(found.body.data.map((h: { meeting_id: string }) => h.meeting_id))).toEqual(new Set([id]));
+    expect(found.body.data.map((h: { kind: string }) => h.kind).sort()).toEqual(['note', 'summary', 'transcript']);
+    const listed = await runJson(db.path, ['meetings', 'list', '--participant', 'alice']);
+    expect(listed.body.data.map((m: { id: string }) => m.id)).toEqual([id]);
+  });
+
+  it('missing search tables and triggers are named, and --repair-search makes them again', async () => {
+    const id = fill();
+    db.sqlite.exec('DROP TABLE participant_index; DROP TRIGGER summaries_search_ai');
+    const doctor = await run(['--db', db.path, 'doctor']);
+    expect(doctor.code).toBe(1);
+    expect(doctor.stdout).toContain(
+      '✗ schema        missing from the database:\n                table participant_index\n                trigger summaries_search_ai\n                They belong to the search index.',
+    );
+    const listed = await run(['--db', db.path, 'meetings', 'list', '--participant', 'alice']);
+    expect(listed.stderr).toBe('syntheo: The database lacks part of the schema Syntheo needs. Run `syntheo doctor` to see what is missing and how to repair it.\n');
+    const repaired = await run(['--db', db.path, 'doctor', '--repair-search']);
+    expect(repaired.stdout.split('\n')[0]).toBe('Rebuilt the search index: 3 passages, 1 meeting titles, 1 participants (recreated table participant_index, trigger summaries_search_ai).');
+    expect(line(repaired.stdout, 'schema')).toBe('✓ schema        every table, index and trigger of the migrations is there');
+    expect((await runJson(db.path, ['meetings', 'list', '--participant', 'alice'])).body.data.map((m: { id: string }) => m.id)).toEqual([id]);
+  });
+
+  it('a missing table of the meetings: named, with the way out, and not "database ok" alone', async () => {
+    const id = fill();
+    db.sqlite.exec('DROP TABLE action_items');
+    const doctor = await runJson(db.path, ['doctor']);
+    expect(doctor.code).toBe(1);
+    expect(doctor.body.data.checks.find((c: { name: string }) => c.name === 'schema')).toEqual({
+      name: 'schema',
+      level: 'fail',
+      message: 'missing from the database:\nindex action_items_meeting_idx\ntable action_items',
+      hint: 'Restore the database from a backup: a table that is gone took its rows with it, and Syntheo cannot make it again.',
+    });
+    const get = await run(['--db', db.path, 'meetings', 'get', id]);
+    expect(get.code).toBe(1);
+    expect(get.stderr).toContain('Run `syntheo doctor` to see what is missing');
   });
 });

@@ -277,7 +277,7 @@ describe('meetings export and load', () => {
     const before = snapshot();
     const second = await run(['--db', target, 'load', '-'], { input: readFileSync(file, 'utf8') });
     expect(second.code).toBe(0);
-    expect(second.stdout).toContain('Restored 2 meetings from stdin');
+    expect(second.stdout).toContain(`Skipped 2 meetings already in ${target} as in the file:`);
     expect(snapshot()).toEqual(before);
     expect(before.meetings).toHaveLength(2);
     expect((before.folders as { path: string }[]).map((f) => f.path)).toEqual(expect.arrayContaining(['Projects', 'Projects/Launch', 'Team', 'Team/Syncs']));

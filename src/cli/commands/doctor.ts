@@ -1,6 +1,6 @@
-import { accessSync, constants, existsSync } from 'node:fs';
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { EXIT, type CommandSpec } from '../framework.js';
+import { EXIT, optBool, type CommandSpec } from '../framework.js';
 import { paint, plural, relative } from '../text.js';
 import { settingViews } from './config.js';
 import { CONFIG_KEYS, loadConfig, type Config, type ConfigKey } from '../../config.js';
@@ -80,8 +80,11 @@ const doctor: CommandSpec = {
   name: 'doctor',
   summary: 'Check the database, the worker and the configured servers',
   description:
-    'Check that Syntheo is ready to import recordings: the database and its schema, a worker with a fresh heartbeat,\nthe transcription server (required) and the LLM server reachable within 2 s, ffmpeg for long recordings.\nExit 0 when ready, 1 when not, 3 when there is no database. API keys are never printed.',
-  examples: ['syntheo doctor', 'syntheo --json doctor | jq \'.data.checks[] | select(.level != "ok")\''],
+    'Check that Syntheo is ready to import recordings: the database and its schema, a worker with a fresh heartbeat,\nthe transcription server (required) and the LLM server reachable within 2 s, ffmpeg for long recordings.\nThe database file is checked too: integrity_check (quick_check above 256 MiB), the schema against the\nmigrations, the search index against the meetings; --repair-search rebuilds a damaged search index first.\nExit 0 when ready, 1 when not, 3 when there is no database. API keys are never printed.',
+  options: {
+    'repair-search': { type: 'boolean', description: 'First rebuild the search index from the meetings (what to do when the search index is damaged)' },
+  },
+  examples: ['syntheo doctor', 'syntheo doctor --repair-search', 'syntheo --json doctor | jq \'.data.checks[] | select(.level != "ok")\''],
   async run(ctx) {
     const path = ctx.dbPath();
     const checks: Check[] = [];
@@ -95,20 +98,44 @@ const doctor: CommandSpec = {
       return finish(ctx.colour, data, checks, error instanceof NoDatabaseError ? EXIT.noDatabase : EXIT.failed);
     }
     const sqlite = db.sqlite;
+    const { checkIntegrity, repairSearchIndex } = await import('../../db/queries/integrity.js');
+    if (optBool(ctx.options, 'repair-search')) {
+      const repaired = repairSearchIndex(sqlite);
+      data.repaired = repaired;
+      ctx.print(
+        `Rebuilt the search index: ${repaired.passages} passages, ${repaired.meetings} meeting titles, ${repaired.participants} participants${repaired.recreated.length ? ` (recreated ${repaired.recreated.join(', ')})` : ''}.`,
+      );
+    }
     const schema = schemaState(sqlite);
+    // The whole check reads every page: on a large file, the quick one.
+    const full = path === ':memory:' || statSync(path).size <= FULL_CHECK_MAX_BYTES;
+    const integrity = checkIntegrity(sqlite, { full });
+    data.integrity = integrity;
     const count = (table: string, where = '') => stmt<{ n: number }>(sqlite, `SELECT count(*) AS n FROM ${table} ${where}`).get()!.n;
-    const counts = {
-      meetings: count('meetings'),
-      folders: count('folders'),
-      pending_proposals: count('proposals', "WHERE status = 'pending'"),
-      active_imports: count('recording_imports', "WHERE status NOT IN ('done', 'failed')"),
-    };
-    data.database = { path, exists: true, schema, counts };
+    let counts: Record<string, number> | undefined;
+    try {
+      counts = {
+        meetings: count('meetings'),
+        folders: count('folders'),
+        pending_proposals: count('proposals', "WHERE status = 'pending'"),
+        active_imports: count('recording_imports', "WHERE status NOT IN ('done', 'failed')"),
+      };
+    } catch {
+      // A missing table: the schema check below says which.
+    }
+    data.database = { path, exists: true, schema, counts: counts ?? null };
     checks.push({
       name: 'database',
       level: 'ok',
-      message: `${path}: schema ${schema.applied}/${schema.known} migrations (latest ${schema.latestKnown}); ${plural(counts.meetings, 'meeting')}, ${plural(counts.folders, 'folder')}, ${plural(counts.pending_proposals, 'pending proposal')}, ${plural(counts.active_imports, 'import')} in progress`,
+      message: `${path}: schema ${schema.applied}/${schema.known} migrations (latest ${schema.latestKnown})${
+        counts
+          ? `; ${plural(counts.meetings, 'meeting')}, ${plural(counts.folders, 'folder')}, ${plural(counts.pending_proposals, 'pending proposal')}, ${plural(counts.active_imports, 'import')} in progress`
+          : ''
+      }`,
     });
+    checks.push(...integrityChecks(integrity));
+    // Tables other than the search index's may be missing: the checks below would only repeat that.
+    if (!integrity.searchOnly) return finish(ctx.colour, data, checks, EXIT.failed);
 
     const worker = latestWorker(sqlite);
     data.worker = worker;
@@ -195,6 +222,35 @@ const doctor: CommandSpec = {
     return finish(ctx.colour, data, checks, checks.some((c) => c.level === 'fail') ? EXIT.failed : EXIT.ok);
   },
 };
+
+/** A file up to this size gets `integrity_check`; larger ones `quick_check`. */
+export const FULL_CHECK_MAX_BYTES = 256 * 1024 * 1024;
+
+const REPAIR_SEARCH = 'Rebuild it with `syntheo doctor --repair-search` (the meetings are not changed).';
+const RESTORE_PAGES =
+  'Restore the database from a backup. Until then, `syntheo meetings export ID... -o backup.json` saves what can still be read (`syntheo --db new.db load backup.json` restores it).';
+const RESTORE_TABLES = 'Restore the database from a backup: a table that is gone took its rows with it, and Syntheo cannot make it again.';
+
+function integrityChecks(r: import('../../db/queries/integrity.js').IntegrityReport): Check[] {
+  const out: Check[] = [];
+  const list = (items: string[]) => items.slice(0, 10).join('\n') + (items.length > 10 ? `\n... and ${items.length - 10} more` : '');
+  out.push(
+    r.problems.length === 0
+      ? { name: 'integrity', level: 'ok', message: `${r.check}: ok` }
+      : { name: 'integrity', level: 'fail', message: `${r.check} found problems:\n${list(r.problems)}`, hint: r.searchOnly ? `They are in the search index. ${REPAIR_SEARCH}` : RESTORE_PAGES },
+  );
+  out.push(
+    r.missing.length === 0
+      ? { name: 'schema', level: 'ok', message: 'every table, index and trigger of the migrations is there' }
+      : { name: 'schema', level: 'fail', message: `missing from the database:\n${list(r.missing)}`, hint: r.searchOnly ? `They belong to the search index. ${REPAIR_SEARCH}` : RESTORE_TABLES },
+  );
+  out.push(
+    r.search.length === 0
+      ? { name: 'search', level: 'ok', message: 'the search index matches the meetings' }
+      : { name: 'search', level: 'fail', message: `damaged search index: ${r.search.join(', ')}`, hint: REPAIR_SEARCH },
+  );
+  return out;
+}
 
 function serverCheck(name: string, p: ServerProbe, details: string): Omit<Check, 'name'> {
   if (p.reachable) return { level: 'ok', message: `${p.url} answers (HTTP ${p.status} in ${p.ms} ms)${details ? `; ${details}` : ''}` };

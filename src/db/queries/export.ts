@@ -1,9 +1,10 @@
 import type { Sqlite } from '../open.js';
 import { stmt } from '../statements.js';
 import { newId } from '../ids.js';
-import { InvalidInputError } from '../../errors.js';
+import { isDeepStrictEqual } from 'node:util';
+import { ConflictError, InvalidInputError } from '../../errors.js';
 import { ensureFolderPath } from './folders.js';
-import { readMeetingRecord } from './meetings.js';
+import { clip, readMeetingRecord } from './meetings.js';
 import { indexTranscript } from './search.js';
 import { EXPORT_FORMAT, type ExportSegment, type ExportTranscript, type MeetingExport } from './types.js';
 
@@ -49,77 +50,152 @@ export function toSegments(words: Iterable<WordTuple>): ExportSegment[] {
   return segments;
 }
 
+/** What a load did, meeting by meeting: each meeting is restored whole or not at all. */
 export interface LoadResult {
+  /** Restored (new, or replacing the database's version). */
   meetings: { id: string; title: string; words: number }[];
+  /** Already in the database exactly as in the file: nothing written. */
+  skipped: { id: string; title: string; reason: string }[];
+  /** Not restored, with the reason; the others were. `record` counts from 1 in file order. */
+  failed: { record: number; id: string | null; error: string }[];
+}
+
+/** Checks one item of an export file; the CLI passes one derived from the tools' output schemas. */
+export type RecordCheck = (item: unknown, record: number) => { ok: true; record: MeetingExport } | { ok: false; error: string };
+
+export interface LoadOptions {
+  source?: 'load' | 'demo';
+  /** Without it, items are trusted to be MeetingExport records (the demo's own data). */
+  check?: RecordCheck;
+}
+
+// One write transaction holds meetings for at most this long, then lets other writers in: SQLite's
+// busy handler retries at most every 100 ms, so the pause between transactions is longer than that.
+export const LOAD_BATCH_MS = 200;
+export const LOAD_PAUSE_MS = 120;
+
+const MEETING_ID = /^mtg_[A-Za-z0-9_-]{1,64}$/;
+
+/** An ID from a file, as a message may show it: quoted and clipped unless it is plain. */
+export function shownId(id: string): string {
+  return /^[A-Za-z0-9_-]{1,100}$/.test(id) ? id : JSON.stringify(clip(id, 60));
 }
 
 /**
- * Restores exported meetings (one record, an array, or `{ "meetings": [...] }`) with their ids, folders
- * and series, in one transaction. A meeting that exists is replaced, so loading twice changes nothing.
+ * Restores exported meetings (one record, an array, `{ "meetings": [...] }` or the `--json` envelope of
+ * `syntheo meetings export`) with their ids, folders and series. Each meeting is written all or nothing,
+ * in short transactions so that other processes can write in between; a meeting that exists is
+ * replaced, one identical to the file's is skipped. A record that fails (invalid, or clashing with
+ * another meeting's rows) is reported and the others are restored. A database failure stops the load.
  */
-export async function loadMeetings(sqlite: Sqlite, input: unknown, options: { source?: 'load' | 'demo' } = {}): Promise<LoadResult> {
-  const records = await parseRecords(input);
+export async function loadMeetings(sqlite: Sqlite, input: unknown, options: LoadOptions = {}): Promise<LoadResult> {
+  const items = exportItems(input);
   const source = options.source ?? 'load';
-  return sqlite
-    .transaction((): LoadResult => {
-      const out: LoadResult = { meetings: [] };
-      for (const record of records) out.meetings.push(loadOne(sqlite, record, source));
-      return out;
-    })
-    .immediate();
+  const out: LoadResult = { meetings: [], skipped: [], failed: [] };
+  const seen = new Map<string, number>();
+  const pending: { n: number; record: MeetingExport }[] = [];
+  items.forEach((item, i) => {
+    const n = i + 1;
+    const checked = options.check ? options.check(item, n) : { ok: true as const, record: item as MeetingExport };
+    if (!checked.ok) return out.failed.push({ record: n, id: idOf(item), error: checked.error });
+    const record = checked.record;
+    if (!MEETING_ID.test(record.id))
+      return out.failed.push({ record: n, id: record.id, error: `Record ${n}: id: a meeting ID is mtg_ followed by 1 to 64 letters, digits, _ or - (got ${shownId(record.id)}).` });
+    const first = seen.get(record.id);
+    if (first !== undefined) return out.failed.push({ record: n, id: record.id, error: `Meeting ${record.id} (record ${n}) is already record ${first} of this file; only the first was restored.` });
+    seen.set(record.id, n);
+    return pending.push({ n, record });
+  });
+  const { setTimeout: sleep } = await import('node:timers/promises');
+  let next = 0;
+  while (next < pending.length) {
+    if (next > 0) await sleep(LOAD_PAUSE_MS);
+    const started = performance.now();
+    sqlite
+      .transaction(() => {
+        do {
+          const { n, record } = pending[next++]!;
+          try {
+            // A savepoint per meeting: one that fails leaves no trace, the batch goes on.
+            const done = sqlite.transaction(() => loadOne(sqlite, record, source))();
+            if (done === 'unchanged') out.skipped.push({ id: record.id, title: record.title, reason: 'identical to the database' });
+            else out.meetings.push(done);
+          } catch (error) {
+            if (!(error instanceof InvalidInputError || error instanceof ConflictError)) throw error;
+            out.failed.push({ record: n, id: record.id, error: `Meeting ${record.id} (record ${n}): ${error.message}` });
+          }
+        } while (next < pending.length && performance.now() - started < LOAD_BATCH_MS);
+      })
+      .immediate();
+  }
+  out.failed.sort((x, y) => x.record - y.record);
+  return out;
 }
 
-async function parseRecords(input: unknown): Promise<MeetingExport[]> {
-  const v = await import('valibot');
-  const nullableString = v.nullable(v.string());
-  const time = v.nullable(v.number());
-  const Record = v.object({
-    format: v.literal(EXPORT_FORMAT),
-    id: v.pipe(v.string(), v.regex(/^mtg_[A-Za-z0-9_-]{1,64}$/)),
-    title: v.string(),
-    started_at: v.pipe(v.string(), v.isoTimestamp()),
-    ended_at: v.nullable(v.pipe(v.string(), v.isoTimestamp())),
-    folder_path: nullableString,
-    series: v.nullable(v.object({ id: v.pipe(v.string(), v.startsWith('ser_')), title: v.string(), cadence: nullableString })),
-    note: v.string(),
-    summaries: v.array(v.object({ id: v.pipe(v.string(), v.startsWith('sum_')), title: v.string(), content: v.string(), created_at: v.string(), updated_at: v.string() })),
-    participants: v.array(v.object({ name: v.string(), email: nullableString, role: nullableString })),
-    action_items: v.array(
-      v.object({ id: v.pipe(v.string(), v.startsWith('act_')), text: v.string(), assignee: nullableString, due_date: nullableString, done: v.boolean() }),
-    ),
-    speakers: v.optional(v.array(v.string())),
-    speaker_context: v.optional(v.string()),
-    transcripts: v.array(
-      v.object({
-        id: v.string(),
-        language: nullableString,
-        source: v.string(),
-        word_count: v.number(),
-        segments: v.array(v.object({ speaker: nullableString, start_ms: time, end_ms: time, text: v.string(), times: v.array(v.tuple([time, time])) })),
-      }),
-    ),
-    created_at: v.string(),
-    updated_at: v.string(),
-  });
-  const list = Array.isArray(input) ? input : isObject(input) && Array.isArray(input.meetings) ? input.meetings : [input];
-  return list.map((item: unknown, i: number) => {
-    const result = v.safeParse(Record, item);
-    if (!result.success) {
-      const issue = result.issues[0];
-      const where = issue.path?.map((p: { key: unknown }) => String(p.key)).join('.') ?? '';
-      throw new InvalidInputError(`Record ${i + 1} is not a Syntheo meeting export (${EXPORT_FORMAT}): ${where ? `${where}: ` : ''}${issue.message}.`);
-    }
-    return result.output as MeetingExport;
-  });
+function idOf(item: unknown): string | null {
+  return isObject(item) && typeof item.id === 'string' ? item.id : null;
+}
+
+/**
+ * The records of an export file, in whatever shape Syntheo wrote it. Anything else is refused with a
+ * message that says what the file is and what to load instead.
+ */
+export function exportItems(input: unknown): unknown[] {
+  if (Array.isArray(input)) return input;
+  if (!isObject(input)) throw new InvalidInputError(`The file holds a JSON ${input === null ? 'null' : typeof input}, not a Syntheo meeting export (${EXPORT_FORMAT}). Give a file written by \`syntheo meetings export\`.`);
+  if (Array.isArray(input.meetings)) return input.meetings;
+  // The --json envelope of the CLI, or an MCP tools/call result of export_meeting.
+  if ('schema_version' in input) {
+    if (isObject(input.error)) throw new InvalidInputError('The file holds an error report printed by syntheo, not a meeting export. Export the meetings again with `syntheo meetings export ID...`.');
+    const data = input.data;
+    if (input.command === 'meetings export' && isObject(data) && typeof data.path === 'string' && !('format' in data && data.format === EXPORT_FORMAT))
+      throw new InvalidInputError(`The file holds the summary that \`syntheo --json meetings export --output\` printed, not the meetings: load the file it wrote, ${data.path}.`);
+    if (Array.isArray(data)) return data;
+    if (isObject(data) && data.format === EXPORT_FORMAT) return [data];
+    const command = typeof input.command === 'string' ? `\`syntheo ${input.command}\`` : 'a syntheo command';
+    throw new InvalidInputError(`The file holds the output of ${command}, not a meeting export. Write one with \`syntheo meetings export ID...\`.`);
+  }
+  if (isObject(input.structuredContent)) return [input.structuredContent];
+  return [input];
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null;
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 const SOURCES = new Set(['user', 'import', 'llm', 'proposal', 'demo', 'load']);
 
-function loadOne(sqlite: Sqlite, r: MeetingExport, source: 'load' | 'demo'): { id: string; title: string; words: number } {
+/**
+ * IDs of the record's summaries, action items and transcript that the database gives to another
+ * meeting, or that the record uses twice: named here, before SQLite would refuse them without saying which.
+ */
+function checkIds(sqlite: Sqlite, r: MeetingExport): void {
+  if (r.transcripts.length > 1)
+    throw new InvalidInputError(`transcripts: ${r.transcripts.length} transcripts (${r.transcripts.map((t) => shownId(t.id)).join(', ')}), but a meeting has at most one.`);
+  const kinds = [
+    { table: 'summaries', what: 'summary', field: 'summaries', ids: r.summaries.map((x) => x.id) },
+    { table: 'action_items', what: 'action item', field: 'action_items', ids: r.action_items.map((x) => x.id) },
+    { table: 'transcripts', what: 'transcript', field: 'transcripts', ids: r.transcripts.map((x) => x.id) },
+  ] as const;
+  if (r.series && !r.series.id.startsWith('ser_')) throw new InvalidInputError(`series.id: a series ID starts with ser_ (got ${shownId(r.series.id)}).`);
+  const prefixes = { summaries: 'sum_', action_items: 'act_', transcripts: '' };
+  const used = new Map<string, string>();
+  for (const { table, what, field, ids } of kinds) {
+    ids.forEach((id, i) => {
+      if (!id.startsWith(prefixes[table]) || id.length > 100 || id === '') throw new InvalidInputError(`${field}[${i}].id: a ${what} ID ${prefixes[table] ? `starts with ${prefixes[table]} and ` : ''}has 1 to 100 characters (got ${shownId(id)}).`);
+      const other = used.get(id);
+      if (other !== undefined) throw new InvalidInputError(`${field}[${i}]: ID ${shownId(id)} is also used by ${other} in this record; each ID must be unique.`);
+      used.set(id, `${field}[${i}]`);
+      const owner = stmt<{ meeting_id: string }>(sqlite, `SELECT meeting_id FROM ${table} WHERE id = ?`).get(id);
+      if (owner && owner.meeting_id !== r.id)
+        throw new ConflictError(`${field}[${i}]: ${what} ${shownId(id)} already belongs to meeting ${owner.meeting_id} in this database. Give it another ID in the file, or load into another database.`);
+    });
+  }
+}
+
+function loadOne(sqlite: Sqlite, r: MeetingExport, source: 'load' | 'demo'): { id: string; title: string; words: number } | 'unchanged' {
+  if (stmt(sqlite, 'SELECT 1 FROM meetings WHERE id = ?').get(r.id) && isDeepStrictEqual(exportMeetingOrThrow(sqlite, r.id), r)) return 'unchanged';
+  checkIds(sqlite, r);
   const folderId = r.folder_path !== null ? ensureFolderPath(sqlite, r.folder_path).id : null;
   if (r.series)
     stmt(
@@ -193,7 +269,7 @@ function loadOne(sqlite: Sqlite, r: MeetingExport, source: 'load' | 'demo'): { i
       const texts = segment.text === '' ? [] : segment.text.split(' ');
       if (texts.length !== segment.times.length || texts.some((w) => w === ''))
         throw new InvalidInputError(
-          `Meeting ${r.id}, transcript ${t.id}, segment ${n + 1}: ${texts.length} words but ${segment.times.length} times. Words are separated by single spaces, one [start_ms, end_ms] each.`,
+          `transcript ${shownId(t.id)}, segment ${n + 1}: ${texts.length} words but ${segment.times.length} times. Words are separated by single spaces, one [start_ms, end_ms] each.`,
         );
       texts.forEach((text, i) => insert.run(t.id, idx++, text, segment.times[i]![0], segment.times[i]![1], segment.speaker));
     });

@@ -1,0 +1,146 @@
+// What `syntheo doctor` checks beyond "the file opens": SQLite's own consistency check (which, since
+// SQLite 3.44, also reads the FTS5 indexes), the schema against a freshly migrated one, and the search
+// index against the rows it indexes. And the repair of the search index, which is derived data.
+import type { Sqlite } from '../open.js';
+import { openDatabase } from '../open.js';
+import { stmt } from '../statements.js';
+import { indexTranscript } from './search.js';
+
+/** The FTS5 tables and the table of passages the search index is built from. */
+const FTS_TABLES = ['search_fts', 'meeting_titles', 'participant_index'] as const;
+const SEARCH_TABLES: readonly string[] = ['search_passages', ...FTS_TABLES];
+
+/** Problems listed at most, so a badly damaged file gives a readable report. */
+const MAX_PROBLEMS = 10;
+
+export interface SchemaObject {
+  type: string;
+  name: string;
+  tbl_name: string;
+  sql: string | null;
+}
+
+export interface IntegrityReport {
+  /** `quick_check` (every page and the FTS5 indexes, not index contents against rows) or `integrity_check`. */
+  check: 'quick_check' | 'integrity_check';
+  problems: string[];
+  /** Tables, indexes and triggers of the migrated schema that the file lacks, as `type name`. */
+  missing: string[];
+  /** FTS5 tables whose index disagrees with what they index. */
+  search: string[];
+  /** Whether `repairSearchIndex` can fix everything that is wrong. */
+  searchOnly: boolean;
+}
+
+function schemaObjects(sqlite: Sqlite): SchemaObject[] {
+  return stmt<SchemaObject>(sqlite, "SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name").all();
+}
+
+let reference: SchemaObject[] | undefined;
+/** The schema the migrations make, read from a fresh in-memory database (a few ms, once). */
+export function referenceSchema(): SchemaObject[] {
+  if (!reference) {
+    const db = openDatabase(':memory:', { create: true });
+    try {
+      reference = schemaObjects(db.sqlite);
+    } finally {
+      db.close();
+    }
+  }
+  return reference;
+}
+
+function isSearchObject(o: SchemaObject): boolean {
+  if (SEARCH_TABLES.includes(o.tbl_name) || FTS_TABLES.some((t) => o.name.startsWith(`${t}_`))) return true;
+  // Triggers on meetings, summaries, participants and transcripts that feed the search tables.
+  return o.type === 'trigger' && SEARCH_TABLES.some((t) => o.sql?.includes(t));
+}
+
+/**
+ * Runs the checks. `full` uses `integrity_check` (also index contents against rows), which reads the
+ * whole file; `quick_check` is the one for large files.
+ */
+export function checkIntegrity(sqlite: Sqlite, options: { full: boolean }): IntegrityReport {
+  const check = options.full ? 'integrity_check' : 'quick_check';
+  const rows = sqlite.pragma(`${check}(${MAX_PROBLEMS})`) as Record<string, string>[];
+  const problems = rows.map((r) => Object.values(r)[0]!).filter((p) => p !== 'ok');
+  const present = new Set(schemaObjects(sqlite).map((o) => `${o.type} ${o.name}`));
+  const absent = referenceSchema().filter((o) => !present.has(`${o.type} ${o.name}`));
+  // An FTS5 table's shadow tables go with it: listed only when the table itself is there.
+  const gone = new Set(absent.filter((o) => o.type === 'table').map((o) => o.name));
+  const missing = absent.filter((o) => !(o.type === 'table' && FTS_TABLES.some((t) => gone.has(t) && o.name.startsWith(`${t}_`)))).map((o) => `${o.type} ${o.name}`);
+  const search: string[] = [];
+  for (const table of FTS_TABLES) {
+    if (!present.has(`table ${table}`)) continue;
+    try {
+      // rank 1: also compare an external-content index with its content table.
+      stmt(sqlite, `INSERT INTO ${table} (${table}, rank) VALUES ('integrity-check', ${table === 'search_fts' ? 1 : 0})`).run();
+    } catch (error) {
+      // Damaged, or what it indexes is missing (SQLITE_ERROR); a busy database is not a finding.
+      const code = String((error as { code?: string }).code);
+      if (!code.startsWith('SQLITE_') || code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) throw error;
+      search.push(table);
+    }
+  }
+  const searchProblem = (p: string) => /^fts5:/.test(p) || SEARCH_TABLES.some((t) => p.includes(`"${t}`) || p.includes(` ${t}`));
+  const searchOnly = problems.every(searchProblem) && absent.every(isSearchObject);
+  return { check, problems, missing, search, searchOnly };
+}
+
+export interface RepairResult {
+  passages: number;
+  meetings: number;
+  participants: number;
+  /** Search tables, indexes and triggers that were missing and were created again. */
+  recreated: string[];
+}
+
+/**
+ * Rebuilds the search index from the meetings, summaries, notes, participants and transcripts, in one
+ * transaction: the FTS5 tables are dropped and created again (a damaged one cannot be trusted even to
+ * delete from), search objects missing from the schema are recreated from the migrated schema, and the
+ * passages are written again. Nothing but search data changes.
+ */
+export function repairSearchIndex(sqlite: Sqlite): RepairResult {
+  const ref = referenceSchema().filter(isSearchObject);
+  return sqlite
+    .transaction((): RepairResult => {
+      const current = schemaObjects(sqlite);
+      const present = new Set(current.map((o) => `${o.type} ${o.name}`));
+      // Dropped and created again: the FTS5 tables, and the triggers on the passages, so that emptying
+      // the passages does not ask the fresh index to delete entries it never had (SQLITE_CORRUPT_VTAB).
+      const dropped = new Set<string>();
+      for (const table of FTS_TABLES)
+        if (present.has(`table ${table}`)) {
+          sqlite.exec(`DROP TABLE ${table}`);
+          dropped.add(`table ${table}`);
+        }
+      for (const o of current)
+        if (o.type === 'trigger' && o.tbl_name === 'search_passages') {
+          sqlite.exec(`DROP TRIGGER ${o.name}`);
+          dropped.add(`trigger ${o.name}`);
+        }
+      if (present.has('table search_passages')) stmt(sqlite, 'DELETE FROM search_passages').run();
+      const recreated: string[] = [];
+      // Tables first (shadow tables come with their FTS5 table), then indexes and triggers.
+      const order = ['table', 'index', 'trigger'];
+      for (const o of [...ref].sort((x, y) => order.indexOf(x.type) - order.indexOf(y.type))) {
+        const key = `${o.type} ${o.name}`;
+        if (o.sql === null || (o.type === 'table' && FTS_TABLES.some((t) => o.name.startsWith(`${t}_`)))) continue;
+        if (present.has(key) && !dropped.has(key)) continue;
+        sqlite.exec(o.sql);
+        if (!dropped.has(key)) recreated.push(key);
+      }
+      stmt(sqlite, "INSERT INTO search_passages (meeting_id, kind, ref_id, text) SELECT meeting_id, 'summary', id, title || char(10) || content FROM summaries").run();
+      stmt(sqlite, "INSERT INTO search_passages (meeting_id, kind, ref_id, text) SELECT id, 'note', id, note FROM meetings WHERE note != ''").run();
+      for (const t of stmt<{ id: string; meeting_id: string }>(sqlite, 'SELECT id, meeting_id FROM transcripts').all()) indexTranscript(sqlite, t.id, t.meeting_id);
+      const meetings = stmt(sqlite, 'INSERT INTO meeting_titles (title, id) SELECT title, id FROM meetings').run().changes;
+      const participants = stmt(
+        sqlite,
+        "INSERT INTO participant_index (name, email, meeting_id, participant_id) SELECT name, coalesce(email, ''), meeting_id, id FROM participants",
+      ).run().changes;
+      const passages = stmt<{ n: number }>(sqlite, 'SELECT count(*) AS n FROM search_passages').get()!.n;
+      return { passages, meetings, participants, recreated };
+    })
+    .immediate();
+}
