@@ -112,7 +112,7 @@ const doctor: CommandSpec = {
     const integrity = checkIntegrity(sqlite, { full });
     data.integrity = integrity;
     const count = (table: string, where = '') => stmt<{ n: number }>(sqlite, `SELECT count(*) AS n FROM ${table} ${where}`).get()!.n;
-    let counts: Record<string, number> | undefined;
+    let counts: { meetings: number; folders: number; pending_proposals: number; active_imports: number } | undefined;
     try {
       counts = {
         meetings: count('meetings'),
