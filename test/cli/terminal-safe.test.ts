@@ -47,7 +47,7 @@ describe('human output is terminal-safe', () => {
     expect(get.stdout).toContain('Launch␛[2K␍review<U+202E>');
     const missing = await run(['--db', db.path, 'proposals', 'show', 'prp_\x1b[2Jx']);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toBe('syntheo: Proposal "prp_␛[2Jx" does not exist. Use `syntheo proposals list` to find proposal IDs.\n');
+    expect(missing.stderr).toBe('syntheo: Proposal "prp_␛[2Jx" does not exist. "prp_␛[2Jx" is not a proposal ID (they look like prp_...): `syntheo proposals list` lists them.\n');
   });
 
   it('--json stays exact: the content and the name as stored', async () => {

@@ -119,7 +119,7 @@ describe('filters that cannot match', () => {
       code: -32603,
       message: '"from" (2026-03-12) is after "to" (2026-03-10), so no meeting can match. Pass the earlier date as from and the later one as to: from "2026-03-10", to "2026-03-12".',
     });
-    expect(await callError(client, 'search_transcripts', { query: '  ' })).toEqual({ code: -32603, message: expect.stringMatching(/^query "  " has no word to search for\. Pass one or more words/) });
+    expect(await callError(client, 'search_transcripts', { query: '  ' })).toEqual({ code: -32603, message: expect.stringMatching(/^query " +" has no word to search for\. Pass one or more words/) });
     expect(await callError(client, 'list_meetings', { to: '+010000-01-01' })).toEqual({ code: -32603, message: expect.stringMatching(/^"to" must be an ISO 8601 date or date-time between 0000-01-01 and 9999-12-31/) });
   });
 });
