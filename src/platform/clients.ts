@@ -61,6 +61,8 @@ export class ConfigFileError extends Error {
   override name = 'ConfigFileError';
 }
 
+const aJson = (type: string) => (type === 'array' || type === 'object' ? `an ${type}` : `a ${type}`);
+
 function lineColumn(text: string, offset: number): string {
   const before = text.slice(0, offset).split(/\r\n|\r|\n/);
   return `line ${before.length}, column ${before.at(-1)!.length + 1}`;
@@ -92,9 +94,9 @@ export function mergeServer(text: string, key: string, name: string, entry: Serv
     const e = errors[0];
     throw new ConfigFileError(`${file} is not valid JSON (${e ? `${printParseErrorCode(e.error)} at ${lineColumn(source, e.offset)}` : 'empty'}). Fix it, or move it away to start a new one, then run this again.`);
   }
-  if (root.type !== 'object') throw new ConfigFileError(`${file} holds a JSON ${root.type}, not an object. Fix it, or move it away to start a new one, then run this again.`);
+  if (root.type !== 'object') throw new ConfigFileError(`${file} holds ${aJson(root.type)}, not an object. Fix it, or move it away to start a new one, then run this again.`);
   const servers = findNodeAtLocation(root, [key]);
-  if (servers !== undefined && servers.type !== 'object') throw new ConfigFileError(`"${key}" in ${file} is a ${servers.type}, not an object. Fix it, then run this again.`);
+  if (servers !== undefined && servers.type !== 'object') throw new ConfigFileError(`"${key}" in ${file} is ${aJson(servers.type)}, not an object. Fix it, then run this again.`);
   const existing = findNodeAtLocation(root, [key, name]);
   if (existing !== undefined && sameJson(getNodeValue(existing), entry)) return { text, change: 'unchanged' };
   const eol = source.includes('\r\n') ? '\r\n' : '\n';

@@ -194,3 +194,16 @@ describe('syntheo service (Linux, the built CLI)', () => {
     expect(r.stdout).toContain('To enable and start it, run:\n  systemctl --user daemon-reload\n  systemctl --user enable --now syntheo-worker.service');
   });
 });
+
+describe('help', () => {
+  it('lists the service and connect commands, each with usage and examples', async () => {
+    const service = await run(['service', '--help']);
+    expect(service.code).toBe(0);
+    for (const v of ['install', 'uninstall', 'status']) expect(service.stdout).toContain(`  service ${v} `);
+    const connect = await run(['connect', '--help']);
+    for (const c of ['claude-desktop', 'cursor', 'vscode', 'claude-code']) expect(connect.stdout).toMatch(new RegExp(`^  connect ${c}\\s`, 'm'));
+    const one = await run(['connect', 'cursor', '--help']);
+    expect(one.stdout).toContain('Usage: syntheo connect cursor [options]');
+    expect(one.stdout).toContain('Examples:\n  syntheo connect cursor\n');
+  });
+});
