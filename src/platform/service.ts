@@ -175,6 +175,8 @@ export interface ServicePlan {
   dirs: string[];
   /** Programs to run after writing (enable and start), before removing (stop and disable), and to ask for the state. */
   enable: string[][];
+  /** Before enabling a replaced file: stop the old service (may fail when it is not running). */
+  stopOld: string[][];
   disable: string[][];
   afterRemove: string[][];
   status: string[];
@@ -194,6 +196,8 @@ export function servicePlan(where: PlatformEnv, spec: ServiceSpec, uid: number |
       encoding: 'utf8',
       dirs: [logDir],
       enable: [['launchctl', 'bootstrap', domain, file]],
+      // bootstrap refuses a label that is loaded already.
+      stopOld: [['launchctl', 'bootout', `${domain}/${LAUNCHD_LABEL}`]],
       disable: [['launchctl', 'bootout', `${domain}/${LAUNCHD_LABEL}`]],
       afterRemove: [],
       status: ['launchctl', 'print', `${domain}/${LAUNCHD_LABEL}`],
@@ -213,6 +217,7 @@ export function servicePlan(where: PlatformEnv, spec: ServiceSpec, uid: number |
         ['schtasks', '/Create', '/TN', WINDOWS_TASK, '/XML', file, '/F'],
         ['schtasks', '/Run', '/TN', WINDOWS_TASK],
       ],
+      stopOld: [['schtasks', '/End', '/TN', WINDOWS_TASK]],
       disable: [
         ['schtasks', '/End', '/TN', WINDOWS_TASK],
         ['schtasks', '/Delete', '/TN', WINDOWS_TASK, '/F'],
@@ -229,8 +234,11 @@ export function servicePlan(where: PlatformEnv, spec: ServiceSpec, uid: number |
     dirs: [],
     enable: [
       ['systemctl', '--user', 'daemon-reload'],
-      ['systemctl', '--user', 'enable', '--now', SYSTEMD_UNIT],
+      ['systemctl', '--user', 'enable', SYSTEMD_UNIT],
+      // Starts it, or restarts a running one on the new unit.
+      ['systemctl', '--user', 'restart', SYSTEMD_UNIT],
     ],
+    stopOld: [],
     disable: [['systemctl', '--user', 'disable', '--now', SYSTEMD_UNIT]],
     afterRemove: [['systemctl', '--user', 'daemon-reload']],
     status: ['systemctl', '--user', 'status', '--no-pager', '--lines', '5', SYSTEMD_UNIT],

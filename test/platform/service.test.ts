@@ -135,6 +135,7 @@ describe('the generated service files', () => {
     const mac = servicePlan({ platform: 'darwin', env: {}, home: '/Users/ada' }, s, 501);
     expect(mac.file).toBe('/Users/ada/Library/LaunchAgents/studio.syntheo.worker.plist');
     expect(mac.enable).toEqual([['launchctl', 'bootstrap', 'gui/501', mac.file]]);
+    expect(mac.stopOld).toEqual([['launchctl', 'bootout', 'gui/501/studio.syntheo.worker']]);
     const win = servicePlan({ platform: 'win32', env: { LOCALAPPDATA: 'C:\\Users\\ada\\AppData\\Local', USERDOMAIN: 'PC', USERNAME: 'ada' }, home: 'C:\\Users\\ada' }, s, undefined);
     expect(win.file).toBe('C:\\Users\\ada\\AppData\\Local\\Syntheo\\syntheo-worker-task.xml');
     expect(win.enable[0]).toEqual(['schtasks', '/Create', '/TN', 'Syntheo Worker', '/XML', win.file, '/F']);
@@ -170,7 +171,12 @@ describe('syntheo service (Linux, the built CLI)', () => {
     expect(installed.stderr).toBe('');
     expect(installed.code).toBe(0);
     expect(readFileSync(unit, 'utf8')).toContain(`ExecStart=${process.execPath} ${CLI} worker --db ${db}\n`);
-    expect(calls()).toEqual(['--user daemon-reload', '--user enable --now syntheo-worker.service']);
+    expect(calls()).toEqual(['--user daemon-reload', '--user enable syntheo-worker.service', '--user restart syntheo-worker.service']);
+    // Installing again replaces the file and restarts the running service on it.
+    const again = await run(['--db', db, 'service', 'install'], { env });
+    expect(again.code).toBe(0);
+    expect(again.stdout).toMatch(/^Replaced /);
+    expect(calls()).toHaveLength(6);
 
     const status = await run(['--db', db, '--json', 'service', 'status'], { env });
     expect(status.code).toBe(0);
@@ -191,7 +197,7 @@ describe('syntheo service (Linux, the built CLI)', () => {
     expect(r.code).toBe(0);
     expect(existsSync(unit)).toBe(true);
     expect(readFileSync(unit, 'utf8')).toContain(`--db ${join(home, '.local', 'share', 'syntheo', 'syntheo.db')}\n`);
-    expect(r.stdout).toContain('To enable and start it, run:\n  systemctl --user daemon-reload\n  systemctl --user enable --now syntheo-worker.service');
+    expect(r.stdout).toContain('To enable and start it, run:\n  systemctl --user daemon-reload\n  systemctl --user enable syntheo-worker.service\n  systemctl --user restart syntheo-worker.service');
   });
 });
 

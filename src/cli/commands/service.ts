@@ -83,13 +83,15 @@ const install: CommandSpec = {
     const replaced = existsSync(p.file);
     for (const dir of [dirname(p.file), ...p.dirs]) mkdirSync(dir, { recursive: true });
     writeFileAtomic(p.file, encode(p), { force: true });
-    const { ran, todo } = runAll(p.enable, optBool(ctx.options, 'no-start'));
+    const noStart = optBool(ctx.options, 'no-start');
+    const stopped = replaced && !noStart ? p.stopOld.map(runManager).filter((r): r is Ran => r !== null) : [];
+    const { ran, todo } = runAll(p.enable, noStart);
     const failed = ran.some((r) => r.exit_code !== 0);
-    const lines = [`${replaced ? 'Replaced' : 'Wrote'} ${p.file}`, ...ranText(ran)];
+    const lines = [`${replaced ? 'Replaced' : 'Wrote'} ${p.file}`, ...ranText([...stopped, ...ran])];
     if (todo.length) lines.push(failed ? 'Then run, once the problem above is fixed:' : 'To enable and start it, run:', ...todo.map((c) => `  ${c}`));
     else lines.push('The worker now starts when you log in. Check it with `syntheo service status` or `syntheo doctor`.');
     if (p.kind === 'systemd') lines.push('API keys, if your servers need them: ~/.config/syntheo/worker.env (KEY=value lines, chmod 600).');
-    return { data: { kind: p.kind, file: p.file, replaced, ran, todo }, text: lines.join('\n'), exitCode: failed ? EXIT.failed : EXIT.ok };
+    return { data: { kind: p.kind, file: p.file, replaced, ran: [...stopped, ...ran], todo }, text: lines.join('\n'), exitCode: failed ? EXIT.failed : EXIT.ok };
   },
 };
 
