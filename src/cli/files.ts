@@ -8,7 +8,7 @@ import { SyntheoError } from '../errors.js';
  * half a file and a crash leaves the old one. Mode 0600: exports hold private meetings.
  * Without `force`, an existing target is an `exists` error (exit 4), checked again at the rename.
  */
-export function writeFileAtomic(target: string, content: string, options: { force: boolean }): { path: string; bytes: number } {
+export function writeFileAtomic(target: string, content: string | Buffer, options: { force: boolean }): { path: string; bytes: number } {
   const path = resolve(target);
   const refuse = () =>
     new SyntheoError('exists', `${path} already exists. Pass --force to overwrite it, or choose another --output.`);
@@ -20,7 +20,7 @@ export function writeFileAtomic(target: string, content: string, options: { forc
   } catch (error) {
     throw cannotWrite(path, error);
   }
-  const data = Buffer.from(content, 'utf8');
+  const data = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
   try {
     let at = 0;
     while (at < data.length) at += writeSync(fd, data, at);

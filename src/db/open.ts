@@ -5,6 +5,7 @@ import { homedir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { NoDatabaseError, SyntheoError, toSyntheoError } from '../errors.js';
 import { MIGRATIONS_DIR, packageVersion } from '../package.js';
+import { defaultDbPath } from '../platform/paths.js';
 
 export type Sqlite = BetterSqlite3.Database;
 
@@ -33,12 +34,11 @@ export interface SyntheoDb {
   close(): void;
 }
 
-/** `--db`, else SYNTHEO_DB, else `$XDG_DATA_HOME/syntheo/syntheo.db`. */
+/** `--db`, else SYNTHEO_DB, else the platform's data folder (src/platform/paths.ts), or the old XDG default where a database already is. */
 export function resolveDbPath(flag?: string, env: NodeJS.ProcessEnv = process.env): string {
   const chosen = flag ?? (env.SYNTHEO_DB || undefined);
   if (chosen !== undefined) return chosen === ':memory:' ? chosen : resolve(expandHome(chosen));
-  const dataHome = env.XDG_DATA_HOME || join(homedir(), '.local', 'share');
-  return join(dataHome, 'syntheo', 'syntheo.db');
+  return defaultDbPath({ platform: process.platform, env, home: homedir() }, existsSync);
 }
 
 function expandHome(path: string): string {

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { access, open, stat } from 'node:fs/promises';
 import { constants } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { findProgram } from '../platform/which.js';
 
 // Debian's pocketsphinx (0.8+5prealpha) and ffmpeg, driven as child processes.
 
@@ -37,25 +37,11 @@ export class DecodeError extends Error {
 
 const SAMPLE_RATE = 16_000;
 
-export async function findProgram(name: string): Promise<string | null> {
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-    if (dir === '') continue;
-    const candidate = join(dir, name);
-    try {
-      await access(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // keep looking
-    }
-  }
-  return null;
-}
-
 /** Throws with the apt-get line to run when a program or the model is missing. */
 export async function checkRecognizerInstalled(model: RecognizerModel = DEBIAN_EN_US_MODEL): Promise<void> {
   const missing: string[] = [];
-  if ((await findProgram('ffmpeg')) === null) missing.push('ffmpeg (apt-get install ffmpeg)');
-  if ((await findProgram('pocketsphinx_continuous')) === null) missing.push('pocketsphinx_continuous (apt-get install pocketsphinx)');
+  if (findProgram('ffmpeg') === null) missing.push('ffmpeg (apt-get install ffmpeg)');
+  if (findProgram('pocketsphinx_continuous') === null) missing.push('pocketsphinx_continuous (apt-get install pocketsphinx)');
   for (const path of [model.hmm, model.lm, model.dict]) {
     try {
       await access(path, constants.R_OK);

@@ -10,6 +10,7 @@ import type { RecordingImport } from '../../src/db/queries/types.js';
 import { openTestDb } from '../support/db.js';
 import { defaultSummary, startLlmServer, type LlmServer } from '../support/llm-server.js';
 import { FORMATS, PASSAGES, fixturePath } from '../support/speech-fixtures.js';
+import { needs } from '../support/system-tools.js';
 import { normalizeWords } from '../support/wer.js';
 import { startWorker, waitForImport, type WorkerProcess } from '../support/worker-process.js';
 
@@ -17,6 +18,7 @@ import { startWorker, waitForImport, type WorkerProcess } from '../support/worke
 // call) -> a spawned `syntheo worker` -> the pocketsphinx transcription server -> the loopback LLM
 // server -> the durable state a client polls. One import per format, each with a different passage.
 
+const skip = needs('pocketsphinx', 'ffmpeg');
 const KEYWORDS = PASSAGES.flatMap((p) => p.keywords);
 let db: ReturnType<typeof openTestDb>;
 let speech: TranscribeServer;
@@ -61,7 +63,7 @@ afterAll(async () => {
 });
 
 
-describe('an import through the worker, per format', () => {
+describe.skipIf(skip)('an import through the worker, per format', () => {
   it.each(cases)('$format ($passage.name): done, keywords with increasing times, summary and action items stored', { timeout: 60_000 }, async ({ format, passage }) => {
     const job = await waitForImport(db.sqlite, queued.get(format)!.job_id);
     expect(job).toMatchObject({ processing_status: 'done', summary_status: 'done', error: null, file_format: format, progress: null });

@@ -4,12 +4,11 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { detectHead, inspectMedia, sniffContainer } from '../../src/ingest/detect.js';
 import { tempDir } from '../support/db.js';
-import { HAS_FFMPEG, mediaErrorOf, noteFfmpegSkip } from '../support/media.js';
+import { HAS_FFMPEG, mediaErrorOf } from '../support/media.js';
 import { FORMATS, fixturePath } from '../support/speech-fixtures.js';
 
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures');
 const head = (path: string): Uint8Array => readFileSync(path).subarray(0, 8192);
-noteFfmpegSkip('test/ingest/detect.test.ts');
 const NO_FFPROBE = { ffprobePath: '/nonexistent/ffprobe' };
 
 describe('detectHead', () => {

@@ -6,11 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sniffAudio } from '../../src/audio/sniff.js';
 import { extractAudio, probe, type MediaInfo } from '../../src/ingest/ffmpeg.js';
 import { tempDir } from '../support/db.js';
-import { HAS_FFMPEG, mediaErrorOf, noteFfmpegSkip } from '../support/media.js';
+import { HAS_FFMPEG, mediaErrorOf } from '../support/media.js';
 import { fixturePath } from '../support/speech-fixtures.js';
 
 const VIDEO = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'video');
-noteFfmpegSkip('test/ingest/ffmpeg.test.ts');
 
 describe('when ffmpeg is missing', () => {
   it('probe and extractAudio say to install the Debian package `ffmpeg`', async () => {

@@ -1,5 +1,4 @@
-import { accessSync, constants, existsSync, statSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
 import { EXIT, optBool, type CommandSpec } from '../framework.js';
 import { paint, plural, relative } from '../text.js';
 import { settingViews } from './config.js';
@@ -9,6 +8,7 @@ import { schemaState, type SyntheoDb } from '../../db/open.js';
 import { readSettings } from '../../db/queries/settings.js';
 import { latestWorker, HEARTBEAT_FRESH_MS } from '../../db/queries/workers.js';
 import { stmt } from '../../db/statements.js';
+import { findProgram } from '../../platform/which.js';
 
 /** A configured server that does not answer within this is reported unreachable. */
 export const REACHABLE_TIMEOUT_MS = 2_000;
@@ -60,20 +60,6 @@ async function probe(base: string, path: string): Promise<ServerProbe> {
     const why = e.name === 'TimeoutError' || e.name === 'AbortError' ? `no answer within ${REACHABLE_TIMEOUT_MS / 1000} s` : (e.code ?? e.message);
     return { url: safeUrl(base), probe: safeUrl(url), reachable: false, error: why, ms: Math.round(performance.now() - t0) };
   }
-}
-
-function onPath(command: string, env: NodeJS.ProcessEnv = process.env): string | null {
-  for (const dir of (env.PATH ?? '').split(delimiter)) {
-    if (dir === '') continue;
-    const candidate = join(dir, command);
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not here
-    }
-  }
-  return null;
 }
 
 const doctor: CommandSpec = {
@@ -212,7 +198,7 @@ const doctor: CommandSpec = {
     }
     await Promise.all(probes);
 
-    const ffmpeg = onPath('ffmpeg');
+    const ffmpeg = findProgram('ffmpeg');
     data.ffmpeg = ffmpeg;
     checks.push(
       ffmpeg

@@ -1,7 +1,6 @@
 import { spawn } from 'node:child_process';
-import { access, open, rm, type FileHandle } from 'node:fs/promises';
-import { constants } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { open, rm, type FileHandle } from 'node:fs/promises';
+import { join } from 'node:path';
 import { JobFailure } from '../errors.js';
 import { CHUNK_BYTES_PER_SECOND, CHUNK_SAMPLE_RATE } from './plan.js';
 import { wavHeader } from '../../audio/wav.js';
@@ -24,19 +23,6 @@ export interface SplitOptions {
   dir: string;
   signal: AbortSignal;
   ffmpeg?: string;
-}
-
-export async function findProgram(name: string, path = process.env.PATH ?? ''): Promise<string | null> {
-  for (const dir of path.split(delimiter)) {
-    if (dir === '') continue;
-    try {
-      await access(join(dir, name), constants.X_OK);
-      return join(dir, name);
-    } catch {
-      // next
-    }
-  }
-  return null;
 }
 
 const bytesFor = (ms: number): number => Math.round((ms / 1000) * CHUNK_SAMPLE_RATE) * 2;

@@ -12,7 +12,8 @@ import type { TranscriptionResult } from '../pipeline/transcribing.js';
 import { speakersOf, toNewWords } from '../pipeline/words.js';
 import { OverlapMerger } from './merge.js';
 import type { ChunkPlan } from './plan.js';
-import { findProgram, splitIntoChunks, type AudioChunk } from './split.js';
+import { findProgram } from '../../platform/which.js';
+import { splitIntoChunks, type AudioChunk } from './split.js';
 
 // Long or large recordings: decode and cut with ffmpeg, transcribe a few chunks at a time, and commit
 // each chunk's words as soon as it and every chunk before it are done, with the progress. An
@@ -35,7 +36,7 @@ type Settled = { ok: true; transcript: Transcript } | { ok: false; error: unknow
 
 export async function transcribeInChunks(ctx: StageContext, audio: AudioInfo, plan: ChunkPlan, options: TranscribeOptions): Promise<TranscriptionResult> {
   const { job, sqlite, lease } = ctx;
-  const ffmpeg = await findProgram('ffmpeg');
+  const ffmpeg = findProgram('ffmpeg');
   if (ffmpeg === null) {
     const why =
       plan.reason === 'duration'

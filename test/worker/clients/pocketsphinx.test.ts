@@ -8,12 +8,15 @@ import { startTranscribeServer, type TranscribeServer } from '../../../src/dev/t
 import { PermanentHttpError } from '../../../src/worker/clients/http.js';
 import { transcribe, type Transcript } from '../../../src/worker/clients/transcription.js';
 import { FORMATS, PASSAGES, fixturePath } from '../../support/speech-fixtures.js';
+import { needs } from '../../support/system-tools.js';
 import { normalizeWords, wordErrorRate } from '../../support/wer.js';
 
 const execFileAsync = promisify(execFile);
 
 // Real speech through the real recogniser: fixture -> transcribe() -> pocketsphinx server -> words.
 // One recognition at a time (2-core CI); each fixture takes about 1.5 s.
+
+const skip = needs('pocketsphinx', 'ffmpeg');
 
 let server: TranscribeServer;
 let dir: string;
@@ -31,7 +34,7 @@ const opts = { api: 'openai' as const, model: 'pocketsphinx-en-us', timeoutMs: 6
 // Each format with a different passage in turn, so all passages and all formats are covered.
 const cases = FORMATS.map((format, i) => ({ format, passage: PASSAGES[i % PASSAGES.length]! }));
 
-describe('pocketsphinx transcription server', () => {
+describe.skipIf(skip)('pocketsphinx transcription server', () => {
   it.each(cases)('$format ($passage.name): keywords recognised, word times increasing', { timeout: 30_000 }, async ({ format, passage }) => {
     const t: Transcript = await transcribe(fixturePath(passage.name, format), { ...opts, url: server.url });
     const heard = normalizeWords(t.text);
