@@ -1,7 +1,8 @@
 // The package as a user gets it: `npm pack` from a fresh copy of the sources (its own prepack and
 // prepare scripts build dist/), then `npm install <tarball>` into an empty folder, then the installed
 // `syntheo` and `syntheo-worker` bins. The tarball is built and installed once for the whole file.
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +12,11 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const NPM_TIMEOUT_MS = 8 * 60_000; // building better-sqlite3 from source on a loaded 2-core machine
+// Compiling better-sqlite3 from source takes minutes on a loaded 2-core machine, so by default its
+// install script (prebuild-install) is handed the clone's own addon as a "local prebuild" (same
+// version, same Node ABI). SYNTHEO_PACK_COMPILE=1 leaves it to compile as a user's install would.
+const COMPILE = process.env.SYNTHEO_PACK_COMPILE === '1';
+const NPM_TIMEOUT_MS = (COMPILE ? 10 : 3) * 60_000;
 
 interface Run {
   code: number | null;
@@ -25,6 +30,17 @@ function run(file: string, args: string[], opts: { cwd: string; env?: NodeJS.Pro
       resolve({ code: err === null ? 0 : typeof err.code === 'number' ? err.code : null, stdout, stderr });
     });
   });
+}
+
+/** A prebuild-install tarball of the clone's compiled better-sqlite3, named as prebuild-install looks for it. */
+async function localPrebuild(dir: string): Promise<string> {
+  const pkgDir = join(createRequire(join(ROOT, 'package.json')).resolve('better-sqlite3/package.json'), '..');
+  const { version } = createRequire(import.meta.url)(join(pkgDir, 'package.json')) as { version: string };
+  mkdirSync(dir);
+  const name = `better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`;
+  const tar = await run('tar', ['-czf', join(dir, name), '-C', pkgDir, 'build/Release/better_sqlite3.node'], { cwd: dir });
+  if (tar.code !== 0) throw new Error(`could not make the local prebuild: ${tar.stderr}`);
+  return dir;
 }
 
 let work: string;
@@ -52,7 +68,9 @@ beforeAll(async () => {
   mkdirSync(app);
   // npm 11 runs no dependency install scripts unless allowed: better-sqlite3 builds its addon in one.
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, allowScripts: { 'better-sqlite3': true } }));
-  const install = await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', join(out, packed.filename)], { cwd: app, timeoutMs: NPM_TIMEOUT_MS });
+  const installEnv: NodeJS.ProcessEnv = { ...process.env };
+  if (!COMPILE) installEnv.npm_config_better_sqlite3_local_prebuilds = await localPrebuild(join(work, 'prebuilds'));
+  const install = await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', join(out, packed.filename)], { cwd: app, env: installEnv, timeoutMs: NPM_TIMEOUT_MS });
   if (install.code !== 0) {
     const offline = /ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ETIMEDOUT|ENETUNREACH|ENOTCACHED/.test(install.stderr);
     if (!offline || process.env.CI === 'true') throw new Error(`npm install <tarball> failed (${install.code}): ${install.stderr.slice(-3000)}`);
