@@ -66,7 +66,7 @@ beforeAll(async () => {
 
   app = join(work, 'app');
   mkdirSync(app);
-  // npm 11 runs no dependency install scripts unless allowed: better-sqlite3 builds its addon in one.
+  // better-sqlite3 builds its addon in an install script; npm 11 warns about scripts not in allowScripts.
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, allowScripts: { 'better-sqlite3': true } }));
   const installEnv: NodeJS.ProcessEnv = { ...process.env };
   if (!COMPILE) installEnv.npm_config_better_sqlite3_local_prebuilds = await localPrebuild(join(work, 'prebuilds'));
