@@ -1,7 +1,7 @@
 import { copyFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTranscribeServer, type TranscribeServer } from '../../src/dev/transcribe-server.js';
+import { startTranscribeServer, type TranscribeServer } from '../../tools/transcribe-server/server.js';
 import { enqueueImport } from '../../src/db/queries/imports.js';
 import { getMeetingOrThrow } from '../../src/db/queries/meetings.js';
 import { writeSetting } from '../../src/db/queries/settings.js';

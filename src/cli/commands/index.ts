@@ -21,7 +21,6 @@ export const GROUPS: GroupEntry[] = [
   { name: 'config', summary: 'Set the transcription and LLM servers and other settings', load: async () => (await import('./config.js')).commands },
   { name: 'load', summary: 'Restore meetings from an export (JSON)', load: async () => (await import('./load.js')).commands },
   { name: 'search', summary: 'Find what was said in any meeting', load: async () => (await import('./search.js')).commands },
-  { name: 'dev', summary: 'Tools for trying Syntheo out (a local pocketsphinx transcription server)', load: async () => (await import('./dev.js')).commands },
   { name: 'demo', summary: 'Fill the database with a realistic sample', load: async () => (await import('./demo.js')).commands },
   { name: 'service', summary: 'Run the worker in the background from login (install, uninstall, status)', load: async () => (await import('./service.js')).commands },
   { name: 'connect', summary: 'Connect an assistant: print or write its config (claude-desktop, cursor, vscode, claude-code)', load: async () => (await import('./connect.js')).commands },

@@ -6,6 +6,13 @@ import { UsageError, optInt, optString, type CommandSpec } from '../framework.js
 import { SyntheoError } from '../../errors.js';
 import { PACKAGE_ROOT } from '../../package.js';
 
+// Studio is a developer command: drizzle-kit (tens of MB, esbuild included) is a devDependency and
+// drizzle.config.ts is not packed, so an installed Syntheo says where to run it instead.
+const CLONE_ONLY =
+  'syntheo studio is a developer command: it runs from a clone of Syntheo (git clone, then npm ci), ' +
+  'because the installed package leaves out drizzle-kit and drizzle.config.ts. ' +
+  'From a clone: npx syntheo studio --db <this database>.';
+
 /** drizzle-kit's bin, wherever npm put the package (nested or hoisted). Its exports hide package.json: walk up from its entry. */
 function drizzleKitBin(): string {
   const require = createRequire(join(PACKAGE_ROOT, 'package.json'));
@@ -13,7 +20,7 @@ function drizzleKitBin(): string {
   try {
     dir = dirname(require.resolve('drizzle-kit'));
   } catch {
-    throw new SyntheoError('unavailable', 'drizzle-kit is not installed next to Syntheo. Reinstall Syntheo (npm install), or run `npx drizzle-kit studio` yourself with SYNTHEO_DB set.');
+    throw new SyntheoError('unavailable', CLONE_ONLY);
   }
   for (;;) {
     const manifest = join(dir, 'package.json');
@@ -22,16 +29,16 @@ function drizzleKitBin(): string {
       if (pkg.name === 'drizzle-kit' && pkg.bin) return join(dir, typeof pkg.bin === 'string' ? pkg.bin : pkg.bin['drizzle-kit']!);
     }
     const parent = dirname(dir);
-    if (parent === dir) throw new SyntheoError('unavailable', 'drizzle-kit is installed incompletely (its bin was not found). Reinstall Syntheo.');
+    if (parent === dir) throw new SyntheoError('unavailable', 'drizzle-kit is installed incompletely (its bin was not found). Run npm ci in the clone.');
     dir = parent;
   }
 }
 
 const studio: CommandSpec = {
   name: 'studio',
-  summary: 'Browse the database with Drizzle Studio',
+  summary: 'Browse the database with Drizzle Studio (developer command, from a clone)',
   description:
-    "Run `drizzle-kit studio` on the same database file as the other commands, to browse and edit its tables.\nListens on 127.0.0.1 unless --host says otherwise (meetings are private). Stop it with Ctrl-C.\nEdits made in Studio bypass Syntheo's checks: prefer the syntheo commands for changes.",
+    "Developer command, from a clone of Syntheo (the installed package leaves drizzle-kit out).\nRun `drizzle-kit studio` on the same database file as the other commands, to browse and edit its tables.\nListens on 127.0.0.1 unless --host says otherwise (meetings are private). Stop it with Ctrl-C.\nEdits made in Studio bypass Syntheo's checks: prefer the syntheo commands for changes.",
   options: {
     port: { type: 'string', value: 'N', description: 'Port for Studio (default 4983)' },
     host: { type: 'string', value: 'HOST', description: 'Address to listen on (default 127.0.0.1)' },
@@ -43,13 +50,14 @@ const studio: CommandSpec = {
     const port = optInt(ctx.options, 'port');
     if (port !== undefined && (port < 1 || port > 65_535)) throw new UsageError(`--port must be from 1 to 65535, got ${port}.`);
     const host = optString(ctx.options, 'host') ?? '127.0.0.1';
+    const config = join(PACKAGE_ROOT, 'drizzle.config.ts');
+    if (!existsSync(config)) throw new SyntheoError('unavailable', CLONE_ONLY);
+    const bin = drizzleKitBin();
     // Checks the file is ours and current (exit 3 when missing, 1 when foreign) before Studio touches it.
     const db = ctx.openDb({ create: false });
     const path = db.path;
     db.close();
-    const config = join(PACKAGE_ROOT, 'drizzle.config.ts');
-    if (!existsSync(config)) throw new SyntheoError('unavailable', `${config} is missing from this installation; Studio needs it. Reinstall Syntheo.`);
-    const args = [drizzleKitBin(), 'studio', '--config', config, '--host', host];
+    const args = [bin, 'studio', '--config', config, '--host', host];
     if (port !== undefined) args.push('--port', String(port));
     ctx.logger.info({ path, host, port }, 'starting drizzle-kit studio');
     const child = spawn(process.execPath, args, { cwd: PACKAGE_ROOT, env: { ...process.env, SYNTHEO_DB: path }, stdio: 'inherit' });

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTranscribeServer, type TranscribeServer } from '../../../src/dev/transcribe-server.js';
+import { startTranscribeServer, type TranscribeServer } from '../../../tools/transcribe-server/server.js';
 import { PermanentHttpError } from '../../../src/worker/clients/http.js';
 import { transcribe, type Transcript } from '../../../src/worker/clients/transcription.js';
 import { FORMATS, PASSAGES, fixturePath } from '../../support/speech-fixtures.js';

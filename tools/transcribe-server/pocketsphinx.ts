@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { access, open, stat } from 'node:fs/promises';
 import { constants } from 'node:fs';
-import { findProgram } from '../platform/which.js';
+import { findProgram } from '../../src/platform/which.js';
 
 // Debian's pocketsphinx (0.8+5prealpha) and ffmpeg, driven as child processes.
 

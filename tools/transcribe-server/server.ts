@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import PQueue from 'p-queue';
-import { createLogger, resolveLogLevel, type Logger } from '../log.js';
+import { createLogger, resolveLogLevel, type Logger } from '../../src/log.js';
 import { MultipartError, formatBytes, readMultipart } from './multipart.js';
 import {
   DEBIAN_EN_US_MODEL,
@@ -20,10 +20,10 @@ import {
   type Utterance,
 } from './pocketsphinx.js';
 
-// An OpenAI-compatible speech-to-text server for trying Syntheo out and for tests: Debian's
-// pocketsphinx behind `POST /v1/audio/transcriptions`. English only; an old HMM recogniser.
-// Uploads are parsed by our own streaming multipart reader straight into a temp file, because
-// `Request.formData()` holds the whole body in memory.
+// An OpenAI-compatible speech-to-text server for trying Syntheo out from a clone and for tests (not
+// shipped in the package): Debian's pocketsphinx behind `POST /v1/audio/transcriptions`. English only;
+// an old HMM recogniser. Uploads stream into a temp file (./multipart.ts), never held in memory.
+// Run it with `npm run transcribe-server` (after `npm ci`).
 
 export interface TranscribeServerOptions {
   port?: number;

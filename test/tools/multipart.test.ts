@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MultipartError, readMultipart } from '../../src/dev/multipart.js';
+import { MultipartError, readMultipart } from '../../tools/transcribe-server/multipart.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -57,11 +57,33 @@ describe('readMultipart', () => {
     expect((err as MultipartError).status).toBe(413);
   });
 
-  it('refuses a truncated body and a non-multipart one', async () => {
+  it.each([10, 100, 3100, 3300])('refuses a body cut %i bytes before its end, discarded or saved', async (cut) => {
     const { body, contentType } = await encoded();
-    await expect(readMultipart(fakeRequest(body.subarray(0, body.length - 10), 64, contentType), { maxBytes: 1 << 20, fileDestination: () => null })).rejects.toThrow(
-      'The multipart body ended early (no closing boundary).',
-    );
+    const truncated = body.subarray(0, body.length - cut);
+    for (const fileDestination of [() => null, () => join(dir, `cut-${cut}`)]) {
+      const err = await readMultipart(fakeRequest(truncated, 64, contentType), { maxBytes: 1 << 20, fileDestination }).catch((e: unknown) => e);
+      expect((err as MultipartError).message).toBe('The multipart body ended early (no closing boundary).');
+      expect((err as MultipartError).status).toBe(400);
+    }
+  });
+
+  it('refuses an oversized field and too many parts with 400', async () => {
+    const form = new FormData();
+    form.append('prompt', 'x'.repeat(2000));
+    const res = new Response(form);
+    const body = Buffer.from(await res.arrayBuffer());
+    const err = await readMultipart(fakeRequest(body, 512, res.headers.get('content-type')!), { maxBytes: 1 << 20, maxFieldBytes: 1000, fileDestination: () => null }).catch((e: unknown) => e);
+    expect([(err as MultipartError).status, (err as MultipartError).message]).toEqual([400, 'Form field "prompt" is larger than 1000 bytes.']);
+
+    const many = new FormData();
+    for (let i = 0; i < 5; i++) many.append(`f${i}`, 'v');
+    const res2 = new Response(many);
+    const body2 = Buffer.from(await res2.arrayBuffer());
+    const err2 = await readMultipart(fakeRequest(body2, 512, res2.headers.get('content-type')!), { maxBytes: 1 << 20, maxParts: 3, fileDestination: () => null }).catch((e: unknown) => e);
+    expect([(err2 as MultipartError).status, (err2 as MultipartError).message]).toEqual([400, 'Too many form parts (more than 3).']);
+  });
+
+  it('refuses a non-multipart body with 415', async () => {
     const err = await readMultipart(fakeRequest(Buffer.from('{}'), 64, 'application/json'), { maxBytes: 1 << 20, fileDestination: () => null }).catch((e: unknown) => e);
     expect((err as MultipartError).status).toBe(415);
   });
