@@ -371,7 +371,7 @@ function statusError(req: HttpRequest, res: HttpResponse, attempt: number): Http
   if (s === 401 || s === 403) hint = `The server refused the credentials. Check ${key}.`;
   else if (s === 404) {
     const also = req.service.setting === 'transcription' ? ', transcription.api' : '';
-    hint = `Check ${req.service.setting}.url (the server's base URL, without /v1/...)${also} and ${req.service.setting}.model.`;
+    hint = `Check ${req.service.setting}.url (the server's base URL, such as http://127.0.0.1:8000 or https://api.openai.com/v1)${also} and ${req.service.setting}.model.`;
   }
   else if (s === 413) hint = 'The server limits the upload size; the recording has to be sent in smaller pieces.';
   else if (s === 408) hint = 'The server gave up waiting for the request.';

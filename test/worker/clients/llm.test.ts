@@ -90,7 +90,7 @@ describe('summarize against the loopback chat server', () => {
     const err = await summarize(TRANSCRIPT, options(s.url, { model: 'llama-9000' })).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(PermanentHttpError);
     expect((err as Error).message).toBe(
-      `LLM server at ${s.url}/v1/chat/completions rejected the request (HTTP 404: The model \`llama-9000\` does not exist or you do not have access to it). Check llm.url (the server's base URL, without /v1/...) and llm.model.`,
+      `LLM server at ${s.url}/v1/chat/completions rejected the request (HTTP 404: The model \`llama-9000\` does not exist or you do not have access to it). Check llm.url (the server's base URL, such as http://127.0.0.1:8000 or https://api.openai.com/v1) and llm.model.`,
     );
     expect(s.requests).toHaveLength(1);
   });
