@@ -1,4 +1,4 @@
-import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 
@@ -147,23 +147,32 @@ export async function startLoopback(handle: (ex: Exchange) => Promise<void>): Pr
       }
     });
   });
+  const url = await listenTracked(server, sockets);
+  return {
+    url,
+    requests,
+    script: (...f) => void faults.push(...f),
+    pending: () => faults.length,
+    close: () => closeServer(server, sockets),
+  };
+}
+
+/** Listens on 127.0.0.1 (any free port), keeping track of the connections; returns the base URL. */
+async function listenTracked(server: Server, sockets: Set<Socket>): Promise<string> {
   server.on('connection', (s) => {
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    script: (...f) => void faults.push(...f),
-    pending: () => faults.length,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => resolve());
-      }),
-  };
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/** Drops the open connections (keep-alive, hanging, tunnels) so that close() returns at once. */
+function closeServer(server: Server, sockets: Set<Socket>): Promise<void> {
+  return new Promise<void>((resolve) => {
+    for (const s of sockets) s.destroy();
+    server.close(() => resolve());
+  });
 }
 
 export async function readBody(req: IncomingMessage, limit = 64 * 1024 * 1024): Promise<string> {
@@ -220,21 +229,12 @@ export async function startForwardProxy(): Promise<ForwardProxy> {
     upstream.on('error', () => client.destroy());
     client.on('error', () => upstream.destroy());
   });
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const url = await listenTracked(server, sockets);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
     tunnels,
     forwarded,
     outboundPorts,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => resolve());
-      }),
+    close: () => closeServer(server, sockets),
   };
 }
