@@ -61,14 +61,14 @@ const oneOf = (key: string, values: readonly string[]) => (value: string) => {
 };
 
 export const CONFIG_KEYS = {
-  'transcription.url': { env: 'SYNTHEO_TRANSCRIPTION_URL', default: '', description: 'Base URL of an OpenAI-compatible transcription server (POST {url}/v1/audio/transcriptions)', check: url('transcription.url') },
+  'transcription.url': { env: 'SYNTHEO_TRANSCRIPTION_URL', default: '', description: 'Base URL of an OpenAI-compatible transcription server, with or without /v1 (POST {base}/v1/audio/transcriptions)', check: url('transcription.url') },
   'transcription.model': { env: 'SYNTHEO_TRANSCRIPTION_MODEL', default: 'whisper-1', description: 'Model name sent as `model`', check: nonEmpty('transcription.model') },
   'transcription.api': { env: 'SYNTHEO_TRANSCRIPTION_API', default: 'openai', description: 'openai, or whisper.cpp (native POST {url}/inference)', check: oneOf('transcription.api', TRANSCRIPTION_APIS) },
   'transcription.language': { env: 'SYNTHEO_TRANSCRIPTION_LANGUAGE', default: '', description: 'ISO-639-1 language hint (e.g. en, fr); auto-detected when unset', check: nonEmpty('transcription.language') },
   'transcription.timeout_seconds': { env: 'SYNTHEO_TRANSCRIPTION_TIMEOUT_SECONDS', default: '3600', description: 'Longest wait for one transcription request', check: positiveInt('transcription.timeout_seconds', 86_400) },
   'transcription.chunk_seconds': { env: 'SYNTHEO_TRANSCRIPTION_CHUNK_SECONDS', default: '600 (openai), 1800 (whisper.cpp)', description: 'Longer recordings are split into chunks of this length (needs ffmpeg)', check: positiveInt('transcription.chunk_seconds', 86_400) },
   'transcription.max_upload_mb': { env: 'SYNTHEO_TRANSCRIPTION_MAX_UPLOAD_MB', default: '24 (openai), 1024 (whisper.cpp)', description: 'Larger files are split into chunks (needs ffmpeg); OpenAI rejects uploads over 25 MiB', check: positiveInt('transcription.max_upload_mb', 1_048_576) },
-  'llm.url': { env: 'SYNTHEO_LLM_URL', default: '', description: 'Base URL of an OpenAI-compatible chat server (POST {url}/v1/chat/completions)', check: url('llm.url') },
+  'llm.url': { env: 'SYNTHEO_LLM_URL', default: '', description: 'Base URL of an OpenAI-compatible chat server, with or without /v1 (POST {base}/v1/chat/completions)', check: url('llm.url') },
   'llm.model': { env: 'SYNTHEO_LLM_MODEL', default: '', description: 'Chat model; without one, summaries are skipped (skipped_no_model)', check: nonEmpty('llm.model') },
   'llm.context_tokens': { env: 'SYNTHEO_LLM_CONTEXT_TOKENS', default: '8192', description: 'Token budget of one request; longer transcripts are summarised map-reduce', check: positiveInt('llm.context_tokens', 10_000_000) },
   'llm.timeout_seconds': { env: 'SYNTHEO_LLM_TIMEOUT_SECONDS', default: '600', description: 'Longest wait for one chat completion', check: positiveInt('llm.timeout_seconds', 86_400) },
@@ -100,6 +100,31 @@ export function checkSetting(key: string, value: string): asserts key is ConfigK
     throw new InvalidInputError(
       `${key} contains a password (user:password@host), and settings are stored in the database in clear. Give this URL in the environment instead (${CONFIG_KEYS[key].env}), where it is never stored nor printed, or put a bearer token in ${key.startsWith('llm.') ? SECRET_ENV['llm.api_key'] : SECRET_ENV['transcription.api_key']}.`,
     );
+}
+
+/** What serviceBaseUrl strips: a trailing /v1 (as providers document their base URLs), a pasted endpoint, slashes. */
+const API_SUFFIX = /(?:\/v1(?:\/(?:chat\/completions|audio\/transcriptions|models))?|\/inference)$/i;
+
+/**
+ * The server's base URL, to which the clients add /v1/chat/completions, /v1/audio/transcriptions or
+ * /inference: `https://api.openai.com/v1`, `http://127.0.0.1:11434/v1/` and `http://127.0.0.1:11434`
+ * all give `…:11434` (or `https://api.openai.com`), so the path is never doubled.
+ */
+export function serviceBaseUrl(value: string): string {
+  let u: URL;
+  try {
+    u = new URL(value);
+  } catch {
+    return value;
+  }
+  let end = u.pathname.length;
+  while (end > 0 && u.pathname[end - 1] === '/') end--;
+  const trimmed = u.pathname.slice(0, end);
+  const path = trimmed.slice(0, trimmed.length - (API_SUFFIX.exec(trimmed.slice(-40))?.[0].length ?? 0));
+  if (path === u.pathname) return value;
+  u.pathname = path;
+  const out = u.toString();
+  return path === '' && u.search === '' && u.hash === '' ? out.replace(/\/$/, '') : out;
 }
 
 function urlPassword(value: string): string {
@@ -162,10 +187,11 @@ export function loadConfig(stored: Record<string, string>, env: NodeJS.ProcessEn
     return v === undefined ? fallback : Number(v);
   };
   const api = (get('transcription.api') ?? 'openai') as TranscriptionApi;
+  const baseUrlOrNull = (value: string | undefined) => (value === undefined ? null : serviceBaseUrl(value));
   const secret = (name: string) => (env[name] !== undefined && env[name] !== '' ? env[name]! : null);
   return Object.freeze({
     transcription: Object.freeze({
-      url: get('transcription.url') ?? null,
+      url: baseUrlOrNull(get('transcription.url')),
       model: get('transcription.model') ?? 'whisper-1',
       api,
       language: get('transcription.language') ?? null,
@@ -175,7 +201,7 @@ export function loadConfig(stored: Record<string, string>, env: NodeJS.ProcessEn
       maxUploadBytes: int('transcription.max_upload_mb', api === 'openai' ? 24 : 1024) * 1024 * 1024,
     }),
     llm: Object.freeze({
-      url: get('llm.url') ?? null,
+      url: baseUrlOrNull(get('llm.url')),
       model: get('llm.model') ?? null,
       apiKey: secret(SECRET_ENV['llm.api_key']),
       contextTokens: int('llm.context_tokens', 8192),

@@ -1,3 +1,4 @@
+import type { Dispatcher } from 'undici';
 import type { Sqlite } from '../db/open.js';
 import { LeaseLostError, failJob, interruptJob, type ActiveStatus, type ClaimedJob, type JobLease } from '../db/queries/jobs.js';
 import { readSettings } from '../db/queries/settings.js';
@@ -23,6 +24,8 @@ export interface JobEnvironment {
   env: NodeJS.ProcessEnv;
   flags: Partial<Record<ConfigKey, string>>;
   logger: Logger;
+  /** Shared by every request of every job. */
+  http: Dispatcher;
 }
 
 /** A job in flight, as the loop sees it (lease renewal, shutdown). */
@@ -49,7 +52,7 @@ export async function runJob(envir: JobEnvironment, running: RunningJob): Promis
   const enter = (stage: ActiveStatus): StageContext => {
     running.stage = stage;
     log = base.child({ stage });
-    return { sqlite: envir.sqlite, job, lease, config: config!, tuning: envir.tuning, signal: running.abort.signal, log };
+    return { sqlite: envir.sqlite, job, lease, config: config!, tuning: envir.tuning, signal: running.abort.signal, log, http: envir.http };
   };
   try {
     // Settings are read per job, so `syntheo config set` applies without restarting the worker.

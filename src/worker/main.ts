@@ -1,7 +1,9 @@
+import type { Dispatcher } from 'undici';
 import { openDatabase } from '../db/open.js';
 import { markWorkerStopped, newWorkerId, registerWorker } from '../db/queries/jobs.js';
 import { readSettings } from '../db/queries/settings.js';
 import { loadConfig, type ConfigKey } from '../config.js';
+import { createDispatcher, displayUrl, proxySettings } from './clients/http.js';
 import type { Logger } from '../log.js';
 import { packageVersion } from '../package.js';
 import { startLoop } from './loop.js';
@@ -31,6 +33,7 @@ export async function runWorker(opts: RunWorkerOptions): Promise<void> {
   const db = openDatabase(opts.dbPath, { create: true });
   const workerId = newWorkerId();
   let registered = false;
+  let http: Dispatcher | null = null;
   try {
     // Fails fast on an invalid setting; each job reads the settings again when it starts.
     const config = loadConfig(readSettings(db.sqlite), env, flags);
@@ -40,7 +43,11 @@ export async function runWorker(opts: RunWorkerOptions): Promise<void> {
     registered = true;
     log.info({ workerId, db: db.path, concurrency: config.worker.concurrency, leaseMs: tuning.leaseMs, graceMs: tuning.graceMs }, 'worker started');
 
-    const loop = startLoop({ sqlite: db.sqlite, workerId, tuning, env, flags, logger: log, concurrency: config.worker.concurrency });
+    const proxy = proxySettings(env);
+    if (proxy.http !== undefined || proxy.https !== undefined)
+      log.info({ httpProxy: proxy.http && displayUrl(proxy.http), httpsProxy: proxy.https && displayUrl(proxy.https), noProxy: proxy.noProxy }, 'requests go through a proxy');
+    http = createDispatcher({ env });
+    const loop = startLoop({ sqlite: db.sqlite, workerId, tuning, env, flags, logger: log, concurrency: config.worker.concurrency, http });
     const onSignal = (signal: NodeJS.Signals) => stopWith(signal);
     let stopWith: (why: string) => void = () => {};
     const why = await new Promise<string>((resolve) => {
@@ -64,6 +71,8 @@ export async function runWorker(opts: RunWorkerOptions): Promise<void> {
       process.off('SIGINT', hurry);
     }
   } finally {
+    // Every job has ended by now: nothing left in flight to wait for.
+    await http?.destroy().catch(() => {});
     if (registered) {
       try {
         markWorkerStopped(db.sqlite, workerId);

@@ -8,7 +8,8 @@ import { getTranscriptPageOrThrow } from '../../src/db/queries/transcripts.js';
 import type { RecordingImport } from '../../src/db/queries/types.js';
 import { openTestDb } from '../support/db.js';
 import { BUDGET_WORDS, fault, layout, startFakeTranscriptionServer, type FakeTranscriptionOptions, type FakeTranscriptionServer } from '../support/fake-transcription-server.js';
-import { startLlmServer, type LlmServer } from '../support/llm-server.js';
+import { startLlmServer, type LlmServer, type LlmServerOptions } from '../support/llm-server.js';
+import { startForwardProxy, type ForwardProxy } from '../support/loopback.js';
 import { fixturePath } from '../support/speech-fixtures.js';
 import { startWorker, waitForImport, type WorkerProcess } from '../support/worker-process.js';
 import { wavHeader } from '../../src/audio/wav.js';
@@ -42,10 +43,10 @@ async function transcriptionServer(opts: FakeTranscriptionOptions = {}): Promise
   return s;
 }
 
-async function llmServer(): Promise<LlmServer> {
-  const s = await startLlmServer();
+async function llmServer(opts: LlmServerOptions = {}, url = (base: string) => base): Promise<LlmServer> {
+  const s = await startLlmServer(opts);
   servers.push(s);
-  writeSetting(db.sqlite, 'llm.url', s.url);
+  writeSetting(db.sqlite, 'llm.url', url(s.url));
   writeSetting(db.sqlite, 'llm.model', 'test-model');
   return s;
 }
@@ -138,6 +139,18 @@ describe('permanent failures fail the job with a message a person can act on', (
     expect(Date.now() - started).toBeLessThan(8_000);
     expect(job.processing_status).toBe('failed');
     expect(job.error).toMatch(/^Transcription failed: Transcription server at .* sent no answer within 1 s \(waiting for a response\)\. It may be overloaded/);
+    expect(s.requests).toHaveLength(1);
+  });
+
+  it('a server trickling its answer is cut off by transcription.timeout_seconds, counted from the request', async () => {
+    const s = await transcriptionServer();
+    s.script(fault.trickle(500));
+    writeSetting(db.sqlite, 'transcription.timeout_seconds', '2');
+    const job = await importAndWait();
+    expect(job.processing_status).toBe('failed');
+    expect(job.error).toBe(
+      `Transcription failed: Transcription server at ${s.url}/v1/audio/transcriptions did not finish its answer within 2 s (HTTP 200; the body was still arriving). A proxy or the server is sending it too slowly: check them, or allow more time.`,
+    );
     expect(s.requests).toHaveLength(1);
   });
 
@@ -235,4 +248,78 @@ describe('summaries', () => {
     expect(meeting.action_items).toMatchObject([{ text: 'Maria will send the revised numbers to the finance team before Wednesday', assignee: 'Maria', due_date: null, done: false }]);
     expect(llm.chats()[0]!.messages[1]!.content).toContain('B: Maria will send');
   });
+
+  it('a reply of 200,000 "{": the worker stays responsive, the import is done and the summary failed', async () => {
+    await transcriptionServer();
+    await llmServer({ reply: () => '{'.repeat(200_000) });
+    const job = await importAndWait();
+    expect(job).toMatchObject({ processing_status: 'done', summary_status: 'failed' });
+    expect(job.error).toMatch(
+      /^The import succeeded \(the transcript is stored\) but the summary failed: LLM server at .*\/v1\/chat\/completions answered HTTP 200 but the reply is broken JSON\./,
+    );
+  });
+
+  it('30,000 <think> never closed: done, the summary failed saying why', async () => {
+    await transcriptionServer();
+    await llmServer({ reply: () => '<think>'.repeat(30_000) });
+    const job = await importAndWait();
+    expect(job).toMatchObject({ processing_status: 'done', summary_status: 'failed' });
+    expect(job.error).toMatch(/but the reply holds only the model's reasoning \(a <think> block that never ends\)\./);
+  });
+
+  it('what an LLM may store is bounded: 200 action items, a 50,000-character summary (llm.url given with /v1/)', async () => {
+    await transcriptionServer();
+    const reply = JSON.stringify({
+      summary_markdown: 'm'.repeat(80_000),
+      action_items: Array.from({ length: 1_000 }, (_, i) => ({ text: `Task ${i} ${'x'.repeat(2_000)}`, assignee: null, due_date: null })),
+    });
+    const llm = await llmServer({ reply: () => reply }, (base) => `${base}/v1/`);
+    const job = await importAndWait();
+    expect(job).toMatchObject({ processing_status: 'done', summary_status: 'done', error: null });
+    expect(llm.requests.map((r) => r.path)).toEqual(['/v1/chat/completions']);
+    const meeting = getMeetingOrThrow(db.sqlite, job.meeting_id);
+    expect(meeting.action_items).toHaveLength(200);
+    expect(meeting.action_items[199]!.text).toBe(`Task 199 ${'x'.repeat(990)}…`);
+    expect(meeting.summaries.map((x) => x.content.length)).toEqual([50_000]);
+  });
 });
+
+describe('through a proxy (HTTP_PROXY, NO_PROXY)', () => {
+  let pdb: ReturnType<typeof openTestDb>;
+  let pworker: WorkerProcess;
+  let proxy: ForwardProxy;
+  let stt: FakeTranscriptionServer;
+  let llm: LlmServer;
+
+  beforeAll(async () => {
+    pdb = openTestDb();
+    proxy = await startForwardProxy();
+    stt = await startFakeTranscriptionServer();
+    llm = await startLlmServer();
+    // The transcription server is reached through the proxy; the LLM's host:port is in NO_PROXY.
+    pworker = await startWorker(pdb.path, { env: { HTTP_PROXY: proxy.url, NO_PROXY: `localhost,${new URL(llm.url).host}` } });
+    writeSetting(pdb.sqlite, 'transcription.url', stt.url);
+    writeSetting(pdb.sqlite, 'llm.url', llm.url);
+    writeSetting(pdb.sqlite, 'llm.model', 'test-model');
+  });
+  afterAll(async () => {
+    expect(await pworker?.stop()).toEqual({ code: 0, signal: null });
+    await Promise.all([proxy, stt, llm].map((s) => s?.close()));
+    pdb?.cleanup();
+  });
+
+  it('sends the transcription through the proxy and the LLM request past it', async () => {
+    const file = join(pdb.dir, 'proxied.mp3');
+    await copyFile(fixturePath('budget', 'mp3'), file);
+    const queued = await enqueueImport(pdb.sqlite, { filePath: file });
+    const job = await waitForImport(pdb.sqlite, queued.job_id, { timeoutMs: 20_000 });
+    expect(job).toMatchObject({ processing_status: 'done', summary_status: 'done', error: null });
+    expect(proxy.tunnels).toEqual([new URL(stt.url).host]);
+    expect(stt.requests).toHaveLength(1);
+    expect(proxy.outboundPorts.has(stt.requests[0]!.remotePort)).toBe(true);
+    expect(llm.requests).toHaveLength(1);
+    expect(proxy.outboundPorts.has(llm.requests[0]!.remotePort)).toBe(false);
+    expect(pworker.logs.find((l) => l.msg === 'requests go through a proxy')).toMatchObject({ httpProxy: `${proxy.url}/`, noProxy: `localhost,${new URL(llm.url).host}` });
+  });
+});
+

@@ -31,6 +31,8 @@ export interface FakeTranscriptionOptions {
   /** whisper.cpp: tag segments with "(speaker N)", as its stereo diarization does. */
   whisperCppSpeakers?: boolean;
   apiKey?: string;
+  /** Where the API lives, as with Groq's https://api.groq.com/openai/v1: requests outside it get 404. Default ''. */
+  basePath?: string;
 }
 
 export type FakeTranscriptionServer = Loopback;
@@ -56,7 +58,9 @@ export async function startFakeTranscriptionServer(opts: FakeTranscriptionOption
   let uploads = 0;
   return startLoopback(async (ex) => {
     const { req, res, record } = ex;
-    const whisperCpp = record.path === '/inference';
+    const base = opts.basePath ?? '';
+    const path = record.path.startsWith(`${base}/`) ? record.path.slice(base.length) : `(outside ${base})${record.path}`;
+    const whisperCpp = path === '/inference';
     const answer = (status: number, body: unknown, headers?: Record<string, string>): void => {
       record.status = status;
       sendJson(res, status, body, headers);
@@ -64,10 +68,10 @@ export async function startFakeTranscriptionServer(opts: FakeTranscriptionOption
     const fail = (status: number, message: string, code: string | null = null, param: string | null = null): void =>
       whisperCpp ? answer(status, { error: message }) : answer(status, openAiError(message, 'invalid_request_error', code, param));
 
-    if (req.method === 'GET' && (record.path === '/health' || record.path === '/v1/models')) {
-      return answer(200, record.path === '/health' ? { status: 'ok' } : { object: 'list', data: [{ id: 'whisper-1', object: 'model' }] });
+    if (req.method === 'GET' && (path === '/health' || path === '/v1/models')) {
+      return answer(200, path === '/health' ? { status: 'ok' } : { object: 'list', data: [{ id: 'whisper-1', object: 'model' }] });
     }
-    if (req.method !== 'POST' || (record.path !== '/v1/audio/transcriptions' && !whisperCpp)) {
+    if (req.method !== 'POST' || (path !== '/v1/audio/transcriptions' && !whisperCpp)) {
       return fail(404, `Unknown request URL: ${req.method} ${record.path}.`, 'unknown_url');
     }
     let form;

@@ -29,6 +29,8 @@ export interface LlmServerOptions {
   rejectResponseFormat?: boolean;
   /** Replaces the default reply content. */
   reply?: (body: ChatRequestBody) => string;
+  /** Where the API lives, as with Groq's https://api.groq.com/openai/v1: requests outside it get 404. Default ''. */
+  basePath?: string;
 }
 
 export interface LlmServer extends Loopback {
@@ -51,16 +53,18 @@ export async function startLlmServer(opts: LlmServerOptions = {}): Promise<LlmSe
     };
     const text = await readBody(req);
     if (applyFault(ex, ex.nextFault())) return;
+    const base = opts.basePath ?? '';
+    const path = record.path.startsWith(`${base}/`) ? record.path.slice(base.length) : `(outside ${base})${record.path}`;
 
     if (opts.apiKey !== undefined && req.headers.authorization !== `Bearer ${opts.apiKey}`) {
       const given = (req.headers.authorization ?? '').replace(/^Bearer\s+/i, '');
       const masked = given === '' ? 'none' : `${given.slice(0, 3)}****${given.slice(-4)}`;
       return answer(401, openAiError(`Incorrect API key provided: ${masked}.`, 'invalid_request_error', 'invalid_api_key'));
     }
-    if (req.method === 'GET' && record.path === '/v1/models') {
+    if (req.method === 'GET' && path === '/v1/models') {
       return answer(200, { object: 'list', data: models.map((id) => ({ id, object: 'model', created: 1_700_000_000, owned_by: 'syntheo-test' })) });
     }
-    if (record.path !== '/v1/chat/completions') {
+    if (path !== '/v1/chat/completions') {
       return answer(404, openAiError(`Unknown request URL: ${req.method} ${record.path}.`, 'invalid_request_error', 'unknown_url'));
     }
     if (req.method !== 'POST') return answer(405, openAiError(`Method ${req.method} not allowed.`, 'invalid_request_error'));

@@ -1,5 +1,5 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { connect, type AddressInfo, type Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 
 // Shared by the fake LLM and transcription servers: a loopback HTTP server, a queue of scripted
@@ -17,7 +17,9 @@ export type Fault =
   /** Reads the request, then drops the connection without a response. */
   | { kind: 'close' }
   /** Any canned answer. */
-  | { kind: 'reply'; status?: number; body: string | Record<string, unknown>; headers?: Record<string, string> };
+  | { kind: 'reply'; status?: number; body: string | Record<string, unknown>; headers?: Record<string, string> }
+  /** A 200 head at once, then one byte of the body every `everyMs`, never finishing (until the server is closed). */
+  | { kind: 'trickle'; everyMs: number };
 
 export const fault = {
   status: (status: number, message?: string, extra: Partial<Extract<Fault, { kind: 'status' }>> = {}): Fault => ({ kind: 'status', status, message, ...extra }),
@@ -26,6 +28,7 @@ export const fault = {
   hang: (): Fault => ({ kind: 'hang' }),
   close: (): Fault => ({ kind: 'close' }),
   reply: (body: string | Record<string, unknown>, status = 200, headers?: Record<string, string>): Fault => ({ kind: 'reply', status, body, headers }),
+  trickle: (everyMs = 1000): Fault => ({ kind: 'trickle', everyMs }),
 };
 
 export interface RecordedRequest {
@@ -34,6 +37,8 @@ export interface RecordedRequest {
   headers: IncomingMessage['headers'];
   /** Arrival time of the request head, ms since the epoch (sub-ms precision). */
   receivedAt: number;
+  /** The client's port: the same for requests on one reused connection, the proxy's for proxied ones. */
+  remotePort: number;
   /** Set once answered; null for hang/close. */
   status: number | null;
   fault: Fault['kind'] | null;
@@ -106,6 +111,14 @@ export function applyFault(ex: Exchange, f: Fault | null): boolean {
       return true;
     case 'hang':
       return true;
+    case 'trickle': {
+      record.status = 200;
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{');
+      const timer = setInterval(() => res.write(' '), f.everyMs);
+      res.on('close', () => clearInterval(timer));
+      return true;
+    }
     case 'close':
       res.socket?.destroy();
       return true;
@@ -122,6 +135,7 @@ export async function startLoopback(handle: (ex: Exchange) => Promise<void>): Pr
       path: new URL(req.url ?? '/', 'http://x').pathname,
       headers: req.headers,
       receivedAt: now(),
+      remotePort: req.socket.remotePort ?? 0,
       status: null,
       fault: null,
     };
@@ -133,23 +147,32 @@ export async function startLoopback(handle: (ex: Exchange) => Promise<void>): Pr
       }
     });
   });
+  const url = await listenTracked(server, sockets);
+  return {
+    url,
+    requests,
+    script: (...f) => void faults.push(...f),
+    pending: () => faults.length,
+    close: () => closeServer(server, sockets),
+  };
+}
+
+/** Listens on 127.0.0.1 (any free port), keeping track of the connections; returns the base URL. */
+async function listenTracked(server: Server, sockets: Set<Socket>): Promise<string> {
   server.on('connection', (s) => {
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    script: (...f) => void faults.push(...f),
-    pending: () => faults.length,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => resolve());
-      }),
-  };
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/** Drops the open connections (keep-alive, hanging, tunnels) so that close() returns at once. */
+function closeServer(server: Server, sockets: Set<Socket>): Promise<void> {
+  return new Promise<void>((resolve) => {
+    for (const s of sockets) s.destroy();
+    server.close(() => resolve());
+  });
 }
 
 export async function readBody(req: IncomingMessage, limit = 64 * 1024 * 1024): Promise<string> {
@@ -161,4 +184,57 @@ export async function readBody(req: IncomingMessage, limit = 64 * 1024 * 1024): 
     chunks.push(chunk);
   }
   return Buffer.concat(chunks).toString('utf8');
+}
+
+export interface ForwardProxy {
+  url: string;
+  /** "host:port" of each CONNECT tunnel opened, in order. */
+  tunnels: string[];
+  /** Absolute-form requests forwarded (proxying without a tunnel), as "METHOD url". */
+  forwarded: string[];
+  /** Local ports of the proxy's own connections to the servers: what they see as remotePort. */
+  outboundPorts: Set<number>;
+  close(): Promise<void>;
+}
+
+/** A forward HTTP proxy on 127.0.0.1 (CONNECT tunnels and absolute-form requests) that counts what it forwarded. */
+export async function startForwardProxy(): Promise<ForwardProxy> {
+  const tunnels: string[] = [];
+  const forwarded: string[] = [];
+  const outboundPorts = new Set<number>();
+  const sockets = new Set<Socket>();
+  const server = createServer((req, res) => {
+    forwarded.push(`${req.method} ${req.url}`);
+    const target = new URL(req.url ?? '/');
+    const upstream = httpRequest({ host: target.hostname, port: target.port, method: req.method, path: `${target.pathname}${target.search}`, headers: req.headers }, (up) => {
+      res.writeHead(up.statusCode ?? 502, up.headers);
+      up.pipe(res);
+    });
+    upstream.on('socket', (s) => s.on('connect', () => outboundPorts.add(s.localPort!)));
+    upstream.on('error', () => res.destroy());
+    req.pipe(upstream);
+  });
+  server.on('connect', (req: IncomingMessage, client: Socket, head: Buffer) => {
+    tunnels.push(req.url ?? '');
+    const [host, port] = (req.url ?? '').split(':');
+    const upstream = connect(Number(port), host!, () => {
+      outboundPorts.add(upstream.localPort!);
+      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      if (head.length > 0) upstream.write(head);
+      upstream.pipe(client);
+      client.pipe(upstream);
+    });
+    sockets.add(upstream);
+    upstream.on('close', () => sockets.delete(upstream));
+    upstream.on('error', () => client.destroy());
+    client.on('error', () => upstream.destroy());
+  });
+  const url = await listenTracked(server, sockets);
+  return {
+    url,
+    tunnels,
+    forwarded,
+    outboundPorts,
+    close: () => closeServer(server, sockets),
+  };
 }

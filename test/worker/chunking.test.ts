@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { NewWord } from '../../src/db/queries/transcripts.js';
 import { OverlapMerger, joinOverlap } from '../../src/worker/chunking/merge.js';
 import { chunkPlan } from '../../src/worker/chunking/plan.js';
+import { runBuilt } from './bounded.js';
 
 // The overlap join on words laid out by hand: what each chunk "heard" around a boundary.
 
@@ -76,6 +77,24 @@ describe('OverlapMerger', () => {
     const m = new OverlapMerger(4_000);
     expect(texts(m.push([w('early', 1_000), w('late', 8_000)], { startMs: 0, endMs: 10_000 }))).toBe('early');
     expect(texts(m.finish())).toBe('late');
+  });
+});
+
+describe('joinOverlap on words stacked at one instant (a broken server)', () => {
+  const join = (n: number) =>
+    runBuilt(`
+      const { joinOverlap } = await load('worker/chunking/merge.js');
+      const words = Array.from({ length: ${n} }, () => ({ text: 'yes', startMs: 10_000, endMs: 10_200, speaker: null }));
+      const { fromPrevious, fromNext } = joinOverlap(words, words.map((w) => ({ ...w, speaker: 'B' })), 8_000, 12_000);
+      done([fromPrevious.length, fromNext.length, fromNext[0]?.speaker]);`);
+
+  it('400 identical co-timed words: the longest agreeing run, found without a cubic search', () => {
+    // Every pair agrees; the main diagonal is the longest run, and its first pair wins the tie.
+    expect(join(400)).toEqual([0, 400, 'B']);
+  });
+
+  it('5,000 of them: past the comparison bound the chunks are cut by time', () => {
+    expect(join(5_000)).toEqual([0, 5_000, 'B']);
   });
 });
 

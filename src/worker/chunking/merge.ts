@@ -72,30 +72,29 @@ export function normalizeToken(text: string): string {
 
 const mid = (w: NewWord): number => (w.startMs! + w.endMs!) / 2;
 
-function same(a: NewWord | undefined, b: NewWord | undefined): boolean {
-  return a !== undefined && b !== undefined && normalizeToken(a.text) === normalizeToken(b.text) && normalizeToken(a.text) !== '' && Math.abs(a.startMs! - b.startMs!) <= MATCH_TOLERANCE_MS;
+/**
+ * Word pairs compared at most, past which the chunks are cut by time. Speech puts a few words within
+ * MATCH_TOLERANCE_MS of each other, so real overlaps compare some dozens of pairs; only words stacked
+ * at one instant (a broken server) come near this.
+ */
+const MAX_COMPARED_PAIRS = 1_000_000;
+
+function startsIncrease(words: readonly NewWord[]): boolean {
+  for (let k = 1; k < words.length; k++) if (words[k]!.startMs! < words[k - 1]!.startMs!) return false;
+  return true;
 }
 
 /**
  * `previous`: the earlier chunk's words from its tail on; `next`: the later chunk's words.
  * The overlap region is [regionStart, regionEnd].
+ * Two words agree when they say the same and start within MATCH_TOLERANCE_MS: for time-ordered words
+ * those of `next` that can agree with one of `previous` form a window found by two pointers, and the
+ * agreeing runs through each pair are counted once along their diagonal (forward and backward), so
+ * the work grows with the pairs in those windows, not with the cube of the words.
  */
 export function joinOverlap(previous: readonly NewWord[], next: readonly NewWord[], regionStart: number, regionEnd: number): { fromPrevious: NewWord[]; fromNext: NewWord[] } {
   const middle = (regionStart + regionEnd) / 2;
-  const head = next.filter((w) => w.startMs! < regionEnd + MATCH_TOLERANCE_MS).length;
-  let best: { i: number; j: number; run: number; distance: number } | null = null;
-  for (let i = 0; i < previous.length; i++) {
-    for (let j = 0; j < head; j++) {
-      if (!same(previous[i], next[j])) continue;
-      let run = 1;
-      while (same(previous[i + run], next[j + run])) run++;
-      let back = 1;
-      while (i - back >= 0 && j - back >= 0 && same(previous[i - back], next[j - back])) back++;
-      const total = run + back - 1;
-      const distance = Math.abs(mid(previous[i]!) - middle);
-      if (best === null || total > best.run || (total === best.run && distance < best.distance)) best = { i, j, run: total, distance };
-    }
-  }
+  const best = bestAgreement(previous, next, regionEnd + MATCH_TOLERANCE_MS, middle);
   if (best !== null) return { fromPrevious: previous.slice(0, best.i), fromNext: next.slice(best.j) };
 
   // No word heard by both: cut by time. When only one chunk heard anything in the region, keep its words.
@@ -104,4 +103,60 @@ export function joinOverlap(previous: readonly NewWord[], next: readonly NewWord
   if (nextIn.length === 0) return { fromPrevious: [...previous], fromNext: next.filter((w) => w.startMs! >= regionEnd) };
   if (prevIn.length === 0) return { fromPrevious: [...previous], fromNext: [...next] };
   return { fromPrevious: previous.filter((w) => mid(w) < middle), fromNext: next.filter((w) => mid(w) >= middle) };
+}
+
+/**
+ * The pair (i, j) both chunks heard with the longest run of agreeing words through it, then the one
+ * nearest `middle`; j only among the words of `next` starting before `headEnd`. Null when none agree.
+ */
+function bestAgreement(previous: readonly NewWord[], next: readonly NewWord[], headEnd: number, middle: number): { i: number; j: number } | null {
+  const n = previous.length;
+  const m = next.length;
+  if (n === 0 || m === 0) return null;
+  const a = previous.map((w) => normalizeToken(w.text));
+  const b = next.map((w) => normalizeToken(w.text));
+  // Window [lo[i], hi[i]) of `next` that may agree with previous[i]; all of it when the times are not ordered.
+  const lo = new Int32Array(n);
+  const hi = new Int32Array(n).fill(m);
+  if (startsIncrease(previous) && startsIncrease(next)) {
+    let l = 0;
+    let h = 0;
+    for (let i = 0; i < n; i++) {
+      const t = previous[i]!.startMs!;
+      while (l < m && next[l]!.startMs! < t - MATCH_TOLERANCE_MS) l++;
+      if (h < l) h = l;
+      while (h < m && next[h]!.startMs! <= t + MATCH_TOLERANCE_MS) h++;
+      lo[i] = l;
+      hi[i] = h;
+    }
+  }
+  let pairs = 0;
+  for (let i = 0; i < n; i++) pairs += hi[i]! - lo[i]!;
+  if (pairs > MAX_COMPARED_PAIRS) return null;
+
+  const agree = (i: number, j: number): boolean =>
+    a[i] !== '' && a[i] === b[j] && Math.abs(previous[i]!.startMs! - next[j]!.startMs!) <= MATCH_TOLERANCE_MS;
+  // forward[i][j - lo[i]]: agreeing words from (i, j) on along the diagonal; backward likewise, back.
+  const at = (rows: Int32Array[], i: number, j: number): number => (i < 0 || i >= n || j < lo[i]! || j >= hi[i]! ? 0 : rows[i]![j - lo[i]!]!);
+  const forward: Int32Array[] = new Array<Int32Array>(n);
+  for (let i = n - 1; i >= 0; i--) {
+    const row = new Int32Array(hi[i]! - lo[i]!);
+    for (let j = lo[i]!; j < hi[i]!; j++) if (agree(i, j)) row[j - lo[i]!] = 1 + at(forward, i + 1, j + 1);
+    forward[i] = row;
+  }
+  const backward: Int32Array[] = new Array<Int32Array>(n);
+  let best: { i: number; j: number; run: number; distance: number } | null = null;
+  for (let i = 0; i < n; i++) {
+    const row = new Int32Array(hi[i]! - lo[i]!);
+    backward[i] = row;
+    for (let j = lo[i]!; j < hi[i]!; j++) {
+      if (!agree(i, j)) continue;
+      row[j - lo[i]!] = 1 + at(backward, i - 1, j - 1);
+      if (next[j]!.startMs! >= headEnd) continue;
+      const run = forward[i]![j - lo[i]!]! + row[j - lo[i]!]! - 1;
+      const distance = Math.abs(mid(previous[i]!) - middle);
+      if (best === null || run > best.run || (run === best.run && distance < best.distance)) best = { i, j, run, distance };
+    }
+  }
+  return best;
 }

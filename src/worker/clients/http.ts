@@ -1,10 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Agent, request, type Dispatcher, type FormData } from 'undici';
+import { EnvHttpProxyAgent, request, type Dispatcher, type FormData } from 'undici';
 import type { Logger } from '../../log.js';
 
-// Shared HTTP plumbing for the transcription and LLM clients: one undici Agent with timeouts sized
-// for servers that answer only when a long recording is done, retries for what may pass (connect
-// errors, 429, 5xx) with capped exponential backoff, and errors a person can act on.
+// Shared HTTP plumbing for the transcription and LLM clients: one undici dispatcher per worker
+// (keep-alive connections reused, HTTP(S)_PROXY and NO_PROXY honoured), per-request timeouts sized for
+// servers that answer only when a long recording is done plus an overall deadline, bounded response
+// sizes, retries for what may pass (connect errors, 429, 5xx) with capped exponential backoff, and
+// errors a person can act on.
 
 /** Who we are talking to, so that messages name the setting to check. */
 export interface Service {
@@ -14,10 +16,31 @@ export interface Service {
   setting: string;
   /** "SYNTHEO_TRANSCRIPTION_API_KEY" */
   apiKeyEnv: string;
+  /** A bigger response (2xx or not) is an error rather than a memory hazard. */
+  maxResponseBytes: number;
+  /** What to do when a response is bigger than that. */
+  tooLargeHint: string;
 }
 
-export const TRANSCRIPTION_SERVICE: Service = { label: 'Transcription server', setting: 'transcription', apiKeyEnv: 'SYNTHEO_TRANSCRIPTION_API_KEY' };
-export const LLM_SERVICE: Service = { label: 'LLM server', setting: 'llm', apiKeyEnv: 'SYNTHEO_LLM_API_KEY' };
+/** JSON of a transcript: whisper.cpp sends ~110 bytes per sub-word token, so this holds some 20 hours of speech. */
+export const MAX_TRANSCRIPTION_RESPONSE_BYTES = 32 * 1024 * 1024;
+/** A chat completion holding a summary: far more than any model writes for one. */
+export const MAX_LLM_RESPONSE_BYTES = 4 * 1024 * 1024;
+
+export const TRANSCRIPTION_SERVICE: Service = {
+  label: 'Transcription server',
+  setting: 'transcription',
+  apiKeyEnv: 'SYNTHEO_TRANSCRIPTION_API_KEY',
+  maxResponseBytes: MAX_TRANSCRIPTION_RESPONSE_BYTES,
+  tooLargeHint: 'Lower transcription.chunk_seconds so that each request carries less audio, and check transcription.url.',
+};
+export const LLM_SERVICE: Service = {
+  label: 'LLM server',
+  setting: 'llm',
+  apiKeyEnv: 'SYNTHEO_LLM_API_KEY',
+  maxResponseBytes: MAX_LLM_RESPONSE_BYTES,
+  tooLargeHint: 'A summary is never that long: check llm.url and llm.model.',
+};
 
 export interface RetryPolicy {
   /** Retries after the first attempt. */
@@ -33,7 +56,7 @@ export const DEFAULT_RETRY: RetryPolicy = Object.freeze({ retries: 4, baseDelayM
 export type FailureKind =
   | 'connect' // refused, unknown host, unreachable, connect timeout
   | 'network' // connection dropped after it was made
-  | 'timeout' // no answer (or a stalled body) within timeoutMs
+  | 'timeout' // no answer, a stalled body, or an answer unfinished within timeoutMs
   | 'status' // an HTTP error status
   | 'malformed' // a 2xx whose body we cannot use
   | 'file'; // the file being uploaded could not be read (moved, changed, deleted)
@@ -84,20 +107,45 @@ export class PermanentHttpError extends HttpClientError {
   readonly transient = false;
 }
 
-export interface HttpTimeouts {
+export interface DispatcherOptions {
+  /** Where HTTP_PROXY, HTTPS_PROXY and NO_PROXY (or their lower-case forms) are read. Default: process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** Default 15 s. */
   connectTimeoutMs?: number;
-  /** Wait for the response head after the upload ends, and longest silence inside a body. */
-  timeoutMs: number;
 }
 
-/** One Agent per client configuration; undici's 300 s defaults are far too short for long audio. */
-export function createDispatcher(t: HttpTimeouts): Agent {
-  return new Agent({
-    connect: { timeout: t.connectTimeoutMs ?? Math.min(t.timeoutMs, 15_000) },
-    headersTimeout: t.timeoutMs,
-    bodyTimeout: t.timeoutMs,
+/**
+ * The dispatcher a worker shares between all its requests (connections are reused), going through
+ * HTTP_PROXY / HTTPS_PROXY except for the hosts in NO_PROXY, as undici's EnvHttpProxyAgent does:
+ * lower-case names first, HTTPS_PROXY falls back to HTTP_PROXY, NO_PROXY lists host names, domain
+ * suffixes (.corp.example), host:port, or *. Timeouts are set per request, not here.
+ */
+export function createDispatcher(opts: DispatcherOptions = {}): Dispatcher {
+  const env = opts.env ?? process.env;
+  const proxy = proxySettings(env);
+  // '' rather than undefined: undici would fall back to process.env, and `env` is the authority.
+  return new EnvHttpProxyAgent({
+    httpProxy: proxy.http ?? '',
+    httpsProxy: proxy.https ?? '',
+    noProxy: proxy.noProxy ?? '',
+    connect: { timeout: opts.connectTimeoutMs ?? 15_000 },
     keepAliveTimeout: 4_000,
   });
+}
+
+export interface ProxySettings {
+  http: string | undefined;
+  https: string | undefined;
+  noProxy: string | undefined;
+}
+
+/** The proxy variables as undici reads them (lower-case first); empty means unset. */
+export function proxySettings(env: NodeJS.ProcessEnv): ProxySettings {
+  const read = (name: string): string | undefined => {
+    const v = env[name.toLowerCase()] ?? env[name];
+    return v === undefined || v === '' ? undefined : v;
+  };
+  return { http: read('HTTP_PROXY'), https: read('HTTPS_PROXY'), noProxy: read('NO_PROXY') };
 }
 
 export interface HttpRequest {
@@ -115,8 +163,9 @@ export interface HttpRequest {
   retry?: Partial<RetryPolicy>;
   signal?: AbortSignal;
   logger?: Logger;
+  /** The worker's shared dispatcher; without one, a dispatcher is made (from process.env) for this call. */
   dispatcher?: Dispatcher;
-  /** Bigger bodies are an error rather than a memory hazard. Default 64 MiB. */
+  /** Overrides service.maxResponseBytes. */
   maxResponseBytes?: number;
   /** Injected in tests of the backoff maths. */
   random?: () => number;
@@ -184,7 +233,7 @@ export function backoffDelay(retryIndex: number, policy: Pick<RetryPolicy, 'base
 export async function sendWithRetry(req: HttpRequest): Promise<HttpResponse> {
   const policy: RetryPolicy = { ...DEFAULT_RETRY, ...req.retry };
   const url = joinUrl(req.baseUrl, req.path);
-  const ownDispatcher = req.dispatcher === undefined ? createDispatcher(req) : null;
+  const ownDispatcher = req.dispatcher === undefined ? createDispatcher({ connectTimeoutMs: req.connectTimeoutMs ?? Math.min(req.timeoutMs, 15_000) }) : null;
   const dispatcher = req.dispatcher ?? ownDispatcher!;
   const log = req.logger;
   try {
@@ -219,47 +268,64 @@ async function sendOnce(req: HttpRequest, url: string, dispatcher: Dispatcher, a
   if (req.apiKey !== undefined && req.apiKey !== '') headers.authorization = `Bearer ${req.apiKey}`;
   const body = req.body?.();
   if (typeof body === 'string' && headers['content-type'] === undefined) headers['content-type'] = 'application/json';
-  const res = await request(url, {
-    method: req.method,
-    headers,
-    body,
-    dispatcher,
-    signal: req.signal,
-    headersTimeout: req.timeoutMs,
-    bodyTimeout: req.timeoutMs,
-  });
-  const limit = req.maxResponseBytes ?? 64 * 1024 * 1024;
+  // undici's timeouts measure silence; this one measures the whole exchange.
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(), req.timeoutMs);
+  const signal = req.signal === undefined ? deadline.signal : AbortSignal.any([req.signal, deadline.signal]);
+  const limit = req.maxResponseBytes ?? req.service.maxResponseBytes;
   const chunks: Buffer[] = [];
   let size = 0;
+  let status: number | null = null;
   try {
-    await readBody();
-  } catch (err) {
-    // A server refusing an upload (413, 401 ...) may answer then reset the connection while we
-    // are still sending: its status is the real answer, not the reset.
-    if (res.statusCode >= 400 && !(err instanceof HttpClientError)) {
-      return { status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks).toString('utf8'), url, attempts: attempt, secret: req.apiKey };
-    }
-    throw err;
-  }
-  return { status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks).toString('utf8'), url, attempts: attempt, secret: req.apiKey };
-
-  async function readBody(): Promise<void> {
-    for await (const chunk of res.body as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      if (size > limit) {
-        res.body.destroy();
-        throw new PermanentHttpError(
-          `${req.service.label} at ${displayUrl(url)} sent a response larger than ${Math.round(limit / 1024 / 1024)} MiB. Check ${req.service.setting}.url.`,
-          'malformed',
-          displayUrl(url),
-          res.statusCode,
-          {},
-          attempt,
-        );
+    const res = await request(url, {
+      method: req.method,
+      headers,
+      body,
+      dispatcher,
+      signal,
+      headersTimeout: req.timeoutMs,
+      bodyTimeout: req.timeoutMs,
+    });
+    status = res.statusCode;
+    const answer = (): HttpResponse => ({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks).toString('utf8'), url, attempts: attempt, secret: req.apiKey });
+    try {
+      for await (const chunk of res.body as AsyncIterable<Buffer>) {
+        size += chunk.length;
+        if (size > limit) {
+          res.body.destroy();
+          throw new PermanentHttpError(
+            `${req.service.label} at ${displayUrl(url)} sent a response larger than ${formatBytes(limit)}. ${req.service.tooLargeHint}`,
+            'malformed',
+            displayUrl(url),
+            res.statusCode,
+            {},
+            attempt,
+          );
+        }
+        chunks.push(chunk);
       }
-      chunks.push(chunk);
+    } catch (err) {
+      // A server refusing an upload (413, 401 ...) may answer then reset the connection while we
+      // are still sending: its status is the real answer, not the reset.
+      if (res.statusCode >= 400 && !(err instanceof HttpClientError) && !deadline.signal.aborted) return answer();
+      throw err;
     }
+    return answer();
+  } catch (err) {
+    if (deadline.signal.aborted && req.signal?.aborted !== true && !(err instanceof HttpClientError)) throw deadlineError(req, url, status, attempt);
+    throw err;
+  } finally {
+    clearTimeout(timer);
   }
+}
+
+function deadlineError(req: HttpRequest, url: string, status: number | null, attempt: number): TransientHttpError {
+  const who = `${req.service.label} at ${displayUrl(url)}`;
+  const message =
+    status === null
+      ? `${who} sent no answer within ${formatMs(req.timeoutMs)} (waiting for a response). It may be overloaded or still working on a long recording: check the server, or allow more time.`
+      : `${who} did not finish its answer within ${formatMs(req.timeoutMs)} (HTTP ${status}; the body was still arriving). A proxy or the server is sending it too slowly: check them, or allow more time.`;
+  return new TransientHttpError(message, 'timeout', displayUrl(url), status, {}, attempt);
 }
 
 /** Reads `{error:{message,type,code,param}}`, `{error:"..."}` (whisper.cpp), `{message,...}` (vLLM), or plain text. */
@@ -305,7 +371,7 @@ function statusError(req: HttpRequest, res: HttpResponse, attempt: number): Http
   if (s === 401 || s === 403) hint = `The server refused the credentials. Check ${key}.`;
   else if (s === 404) {
     const also = req.service.setting === 'transcription' ? ', transcription.api' : '';
-    hint = `Check ${req.service.setting}.url (the server's base URL, without /v1/...)${also} and ${req.service.setting}.model.`;
+    hint = `Check ${req.service.setting}.url (the server's base URL, such as http://127.0.0.1:8000 or https://api.openai.com/v1)${also} and ${req.service.setting}.model.`;
   }
   else if (s === 413) hint = 'The server limits the upload size; the recording has to be sent in smaller pieces.';
   else if (s === 408) hint = 'The server gave up waiting for the request.';
@@ -402,6 +468,10 @@ export function clip(text: string, max = 300): string {
 
 function firstLine(text: string): string {
   return clip(text.split('\n')[0] ?? '', 200);
+}
+
+function formatBytes(n: number): string {
+  return n >= 1024 * 1024 ? `${Math.round(n / 1024 / 1024)} MiB` : `${Math.round(n / 1024)} KiB`;
 }
 
 function formatMs(ms: number): string {

@@ -42,6 +42,8 @@ export interface LlmOptions {
   logger?: Logger;
   dispatcher?: Dispatcher;
   temperature?: number;
+  /** Overrides MAX_LLM_RESPONSE_BYTES (tests). */
+  maxResponseBytes?: number;
 }
 
 /** The request did not fit the model's context: split the input and try again. */
@@ -143,7 +145,9 @@ export async function combineSummaries(partials: Summary[], opts: LlmOptions): P
 /** Sends the messages, asking for a JSON object, and parses the reply into a Summary. */
 export async function completeSummary(messages: ChatMessage[], opts: LlmOptions): Promise<Summary> {
   const content = await chat(messages, opts, true);
-  return parseSummaryReply(content.text, content.finishReason, content.url, content.status, content.attempts);
+  const { summary, cuts } = readSummaryReply(content.text, content.finishReason, content.url, content.status, content.attempts);
+  if (cuts.length > 0) opts.logger?.warn({ url: displayUrl(content.url), cuts }, 'the LLM reply was larger than a summary can be; the excess was dropped');
+  return summary;
 }
 
 interface ChatReply {
@@ -172,6 +176,7 @@ async function chat(messages: ChatMessage[], opts: LlmOptions, jsonMode: boolean
       signal: opts.signal,
       logger: opts.logger,
       dispatcher: opts.dispatcher,
+      maxResponseBytes: opts.maxResponseBytes,
     });
   } catch (err) {
     const context = asContextLengthError(err);
@@ -218,28 +223,100 @@ function numberAfter(text: string | undefined, re: RegExp): number | null {
 }
 
 /**
+ * What is kept of a reply (SPEC: bounded input from servers). A model that writes more has gone wrong;
+ * the excess is dropped and logged, never stored: get_meeting stays small.
+ */
+export const SUMMARY_LIMITS = Object.freeze({
+  /** Characters of summary_markdown. */
+  markdownChars: 50_000,
+  actionItems: 200,
+  /** Characters of one action item's text. */
+  actionItemChars: 1_000,
+  /** Characters of an assignee or a due date. */
+  fieldChars: 200,
+});
+
+/**
  * Models wrap JSON in code fences, lead with prose, think aloud in <think> tags, rename fields or
  * give action items as plain strings. Take what is usable; prose without JSON becomes the summary.
+ * Linear in the reply's length, whatever it holds.
  */
 export function parseSummaryReply(content: string, finishReason: string | null = null, url = '', status = 200, attempts = 1): Summary {
-  const text = content.replace(/<think>[\s\S]*?<\/think>/gi, '').trim();
+  return readSummaryReply(content, finishReason, url, status, attempts).summary;
+}
+
+function readSummaryReply(content: string, finishReason: string | null, url: string, status: number, attempts: number): { summary: Summary; cuts: string[] } {
   const fail = (what: string): PermanentHttpError =>
     malformed({ status, headers: {}, body: '', url, attempts }, LLM_SERVICE, what);
-  if (text === '') throw fail(`the reply was empty${finishReason === 'length' ? ' (cut off: finish_reason "length")' : ''}`);
-
+  const cutOff = finishReason === 'length' ? ' (cut off: finish_reason "length"; the model ran out of output tokens)' : '';
+  const thought = stripThinking(content);
+  const text = thought.text.trim();
+  if (text === '') {
+    if (thought.unclosed) throw fail(`the reply holds only the model's reasoning (a <think> block that never ends)${cutOff}`);
+    throw fail(`the reply was empty${finishReason === 'length' ? ' (cut off: finish_reason "length")' : ''}`);
+  }
+  const cuts: string[] = [];
   const obj = extractJsonObject(text);
   if (obj === null) {
-    if (/^(```|\{)/.test(text)) {
-      throw fail(`the reply is broken JSON${finishReason === 'length' ? ' (cut off: finish_reason "length"; the model ran out of output tokens)' : ''}`);
-    }
-    return { summaryMarkdown: text, actionItems: [] };
+    if (/^(```|\{)/.test(text)) throw fail(`the reply is broken JSON${cutOff}`);
+    return { summary: { summaryMarkdown: bound(text, SUMMARY_LIMITS.markdownChars, 'summary', cuts), actionItems: [] }, cuts };
   }
   const summary = pick(obj, ['summary_markdown', 'summaryMarkdown', 'summary', 'markdown', 'overview']);
-  const summaryMarkdown = typeof summary === 'string' ? summary.trim() : Array.isArray(summary) ? summary.filter((s) => typeof s === 'string').join('\n').trim() : '';
+  const markdown = typeof summary === 'string' ? summary.trim() : Array.isArray(summary) ? summary.filter((s) => typeof s === 'string').join('\n').trim() : '';
+  const summaryMarkdown = bound(markdown, SUMMARY_LIMITS.markdownChars, 'summary', cuts);
   const itemsRaw = pick(obj, ['action_items', 'actionItems', 'actions', 'todos', 'tasks']);
-  const actionItems = (Array.isArray(itemsRaw) ? itemsRaw : []).map(readActionItem).filter((a): a is ActionItem => a !== null);
+  const actionItems: ActionItem[] = [];
+  if (Array.isArray(itemsRaw)) {
+    let usable = 0;
+    for (const value of itemsRaw) {
+      const item = readActionItem(value, cuts);
+      if (item === null) continue;
+      if (++usable <= SUMMARY_LIMITS.actionItems) actionItems.push(item);
+    }
+    if (usable > SUMMARY_LIMITS.actionItems) cuts.push(`action items: ${usable} given, the first ${SUMMARY_LIMITS.actionItems} kept`);
+  }
   if (summaryMarkdown === '' && actionItems.length === 0) throw fail('the reply JSON has neither "summary_markdown" nor "action_items"');
-  return { summaryMarkdown, actionItems };
+  return { summary: { summaryMarkdown, actionItems }, cuts };
+}
+
+/** Cuts `text` to `max` characters (never inside a surrogate pair), noting the cut. */
+function bound(text: string, max: number, what: string, cuts: string[]): string {
+  if (text.length <= max) return text;
+  cuts.push(`${what}: ${text.length} characters, cut to ${max}`);
+  let end = max - 1;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end--;
+  return `${text.slice(0, end)}…`;
+}
+
+const THINK_TAG = /<(\/?)think>/gi;
+
+/**
+ * Removes <think>…</think> blocks in one pass. A reply that starts with reasoning and a lone </think>
+ * (the opening tag was in the chat template) loses that reasoning too; an opening tag never closed
+ * hides everything after it (the model was cut off while reasoning).
+ */
+export function stripThinking(content: string): { text: string; unclosed: boolean } {
+  let out = '';
+  let from = 0;
+  let open = false;
+  let seenTag = false;
+  THINK_TAG.lastIndex = 0;
+  for (let m = THINK_TAG.exec(content); m !== null; m = THINK_TAG.exec(content)) {
+    const closing = m[1] === '/';
+    if (!open && !closing) {
+      out += content.slice(from, m.index);
+      open = true;
+    } else if (open && closing) {
+      open = false;
+      from = THINK_TAG.lastIndex;
+    } else if (!open && closing && !seenTag) {
+      from = THINK_TAG.lastIndex;
+    }
+    seenTag = true;
+  }
+  if (open) return { text: out, unclosed: true };
+  return { text: out + content.slice(from), unclosed: false };
 }
 
 function pick(obj: Record<string, unknown>, keys: string[]): unknown {
@@ -247,15 +324,20 @@ function pick(obj: Record<string, unknown>, keys: string[]): unknown {
   return undefined;
 }
 
-function readActionItem(value: unknown): ActionItem | null {
+function readActionItem(value: unknown, cuts: string[]): ActionItem | null {
+  const fields = (text: string, assignee: string | null, dueDate: string | null): ActionItem => ({
+    text: bound(text, SUMMARY_LIMITS.actionItemChars, 'action item text', cuts),
+    assignee: assignee === null ? null : bound(assignee, SUMMARY_LIMITS.fieldChars, 'assignee', cuts),
+    dueDate: dueDate === null ? null : bound(dueDate, SUMMARY_LIMITS.fieldChars, 'due date', cuts),
+  });
   if (typeof value === 'string') {
     const text = value.replace(/^\s*(?:[-*]|\d+[.)])\s*(?:\[ ?\]\s*)?/, '').trim();
-    return text === '' ? null : { text, assignee: null, dueDate: null };
+    return text === '' ? null : fields(text, null, null);
   }
   if (!isRecord(value)) return null;
   const text = pick(value, ['text', 'task', 'title', 'description', 'action', 'item']);
   if (typeof text !== 'string' || text.trim() === '') return null;
-  return { text: text.trim(), assignee: optionalText(pick(value, ['assignee', 'owner', 'assigned_to', 'who'])), dueDate: readDueDate(pick(value, ['due_date', 'dueDate', 'due', 'deadline'])) };
+  return fields(text.trim(), optionalText(pick(value, ['assignee', 'owner', 'assigned_to', 'who'])), readDueDate(pick(value, ['due_date', 'dueDate', 'due', 'deadline'])));
 }
 
 function optionalText(v: unknown): string | null {
@@ -272,36 +354,76 @@ function readDueDate(v: unknown): string | null {
   return iso?.[1] ?? t;
 }
 
-/** The first balanced {...} that parses, fenced or not. */
+/**
+ * The first balanced {...} that parses, fenced or not, trying each opening brace in order as if the
+ * text began there. Linear whatever the reply holds: the brace scans and JSON.parse together look at
+ * a bounded multiple of the reply's length; past that, what was not tried counts as not JSON.
+ */
 function extractJsonObject(text: string): Record<string, unknown> | null {
   const fenced = /```(?:json|JSON)?\s*\n?([\s\S]*?)```/.exec(text);
   const candidates = fenced?.[1] !== undefined ? [fenced[1], text] : [text];
+  const budget = { scan: 8 * text.length + 65_536, parse: 4 * text.length + 65_536 };
   for (const candidate of candidates) {
-    for (let start = candidate.indexOf('{'); start !== -1; start = candidate.indexOf('{', start + 1)) {
-      const end = matchingBrace(candidate, start);
-      if (end === -1) continue;
-      try {
-        const parsed: unknown = JSON.parse(candidate.slice(start, end + 1));
-        if (isRecord(parsed)) return parsed;
-      } catch {
-        // try the next opening brace
-      }
-    }
+    const found = firstObject(candidate, budget);
+    if (found !== null) return found;
   }
   return null;
 }
 
-function matchingBrace(s: string, start: number): number {
-  let depth = 0;
-  let inString = false;
-  for (let i = start; i < s.length; i++) {
-    const c = s[i];
-    if (inString) {
-      if (c === '\\') i++;
-      else if (c === '"') inString = false;
-    } else if (c === '"') inString = true;
-    else if (c === '{') depth++;
-    else if (c === '}' && --depth === 0) return i;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN = 0x7b;
+const CLOSE = 0x7d;
+const UNKNOWN = -2;
+const UNBALANCED = -1;
+
+/**
+ * Scanning from an opening brace, every brace met outside a string would, if scanned from, read the
+ * rest the same way: one scan pairs them all. So each brace is scanned from only if no earlier scan
+ * met it outside a string.
+ */
+function firstObject(s: string, budget: { scan: number; parse: number }): Record<string, unknown> | null {
+  let count = 0;
+  for (let i = s.indexOf('{'); i !== -1; i = s.indexOf('{', i + 1)) count++;
+  const opens = new Int32Array(count);
+  for (let k = 0, i = s.indexOf('{'); i !== -1; i = s.indexOf('{', i + 1)) opens[k++] = i;
+  const closes = new Int32Array(count).fill(UNKNOWN);
+  const stack = new Int32Array(count);
+  for (let k = 0; k < count; k++) {
+    if (closes[k] === UNKNOWN) {
+      if (budget.scan <= 0) return null;
+      let depth = 0;
+      let inString = false;
+      let ord = k;
+      let i = opens[k]!;
+      for (; i < s.length; i++) {
+        const c = s.charCodeAt(i);
+        if (inString) {
+          if (c === BACKSLASH) i++;
+          else if (c === QUOTE) inString = false;
+        } else if (c === QUOTE) inString = true;
+        else if (c === OPEN) {
+          while (opens[ord]! < i) ord++;
+          stack[depth++] = ord;
+        } else if (c === CLOSE) {
+          closes[stack[--depth]!] = i;
+          if (depth === 0) break;
+        }
+      }
+      budget.scan -= i - opens[k]! + 1;
+      while (depth > 0) closes[stack[--depth]!] = UNBALANCED;
+    }
+    const end = closes[k]!;
+    if (end < 0) continue;
+    const length = end + 1 - opens[k]!;
+    if (length > budget.parse) continue;
+    budget.parse -= length;
+    try {
+      const parsed: unknown = JSON.parse(s.slice(opens[k]!, end + 1));
+      if (isRecord(parsed)) return parsed;
+    } catch {
+      // try the next opening brace
+    }
   }
-  return -1;
+  return null;
 }

@@ -55,6 +55,9 @@ export interface TranscribeOptions {
   durationMs?: number;
 }
 
+/** Words one transcription answer may carry (three words a second for ~46 hours): more is a broken server. */
+export const MAX_TRANSCRIPT_WORDS = 500_000;
+
 /** The recording could not be opened for upload (moved, deleted, unreadable). */
 export class RecordingUnreadableError extends Error {
   override name = 'RecordingUnreadableError';
@@ -195,29 +198,42 @@ export function normalizeTranscription(body: unknown, ctx: NormalizeContext, res
   const durationMs = durationSec !== null ? Math.round(durationSec * 1000) : ctx.durationMs;
   const language = typeof body.language === 'string' && body.language !== '' ? body.language : undefined;
 
+  // Loops, never push(...spread): a segment may hold any number of tokens; past the bound, stop.
+  const tooMany = (): Error => bad(`the transcript has more than ${MAX_TRANSCRIPT_WORDS} words, the most one request may carry (about ${Math.round(MAX_TRANSCRIPT_WORDS / 3 / 3600)} hours of speech)`);
   let words: TranscriptWord[] = [];
+  const add = (w: TranscriptWord): void => {
+    if (words.length >= MAX_TRANSCRIPT_WORDS) throw tooMany();
+    words.push(w);
+  };
+  const addAll = (list: TranscriptWord[] | null): void => {
+    if (list === null) throw tooMany();
+    for (const w of list) add(w);
+  };
   let timing: Transcript['timing'] = 'server';
   if (topWords !== null && topWords.length > 0 && topWords.every((w) => w.start !== null && w.end !== null)) {
     const speakerAt = speakerLookup(segments);
-    words = topWords.flatMap((w) => cleanWords(w.text).map((text) => ({ text, startMs: ms(w.start!), endMs: ms(w.end!), speaker: speakerAt(w.start!, w.end!) })));
+    for (const w of topWords) {
+      const speaker = speakerAt(w.start!, w.end!);
+      for (const text of cleanWords(w.text)) add({ text, startMs: ms(w.start!), endMs: ms(w.end!), speaker });
+    }
   } else if (segments !== null && segments.some((s) => s.words !== null && s.words.length > 0)) {
     for (const seg of segments) {
       const merged = mergeTokens(seg.words ?? []);
       if (merged.length > 0 && merged.every((w) => w.start !== null && w.end !== null)) {
-        words.push(...merged.map((w) => ({ text: w.text, startMs: ms(w.start!), endMs: ms(w.end!), speaker: seg.speaker })));
+        for (const w of merged) add({ text: w.text, startMs: ms(w.start!), endMs: ms(w.end!), speaker: seg.speaker });
       } else {
         timing = 'estimated';
         const text = merged.length > 0 ? merged.map((w) => w.text).join(' ') : seg.text;
-        words.push(...spread(text, seg.start, seg.end, seg.speaker));
+        addAll(spread(text, seg.start, seg.end, seg.speaker));
       }
     }
   } else if (segments !== null && segments.length > 0) {
     timing = 'estimated';
-    for (const seg of segments) words.push(...spread(seg.text, seg.start, seg.end, seg.speaker));
+    for (const seg of segments) addAll(spread(seg.text, seg.start, seg.end, seg.speaker));
   } else {
     timing = 'estimated';
     const text = rawText ?? (topWords ?? []).map((w) => w.text).join(' ');
-    words = spreadOver(text, 0, durationMs ?? null, null);
+    addAll(spreadOver(text, 0, durationMs ?? null, null));
   }
 
   words = monotonic(words);
@@ -261,11 +277,17 @@ function ms(seconds: number): number {
 // whisper.cpp control tokens ([_BEG_], [_TT_150], <|endoftext|>) and non-speech tags ([BLANK_AUDIO]).
 const SPECIAL = /^(\[_[A-Z]+_?\d*\]|<\|[^|]*\|>|\[[A-Z_ ]+\])$/;
 
-function cleanWords(text: string): string[] {
-  return text
-    .split(/\s+/)
-    .map((t) => t.trim())
-    .filter((t) => t !== '' && !SPECIAL.test(t));
+/** The words of `text`, without control tokens; null past `limit` words (nothing more is read). */
+function cleanWords(text: string, limit?: number): string[];
+function cleanWords(text: string, limit: number): string[] | null;
+function cleanWords(text: string, limit = Infinity): string[] | null {
+  const out: string[] = [];
+  for (const m of text.matchAll(/\S+/g)) {
+    if (SPECIAL.test(m[0])) continue;
+    if (out.length >= limit) return null;
+    out.push(m[0]);
+  }
+  return out;
 }
 
 /** Sub-word tokens -> words: a token starting with a space starts a new word; others extend it. */
@@ -287,24 +309,45 @@ function mergeTokens(tokens: RawWord[]): RawWord[] {
   return out.filter((w) => !SPECIAL.test(w.text));
 }
 
+/** The speaker of the first segment (in the server's order) holding a word's middle; binary search, not a scan per word. */
 function speakerLookup(segments: RawSegment[] | null): (start: number, end: number) => string | null {
-  const withSpeakers = (segments ?? []).filter((s) => s.speaker !== null && s.start !== null && s.end !== null);
-  if (withSpeakers.length === 0) return () => null;
+  const spans = (segments ?? [])
+    .filter((s) => s.speaker !== null && s.start !== null && s.end !== null)
+    .map((s, order) => ({ start: s.start!, end: s.end!, speaker: s.speaker!, order }))
+    .sort((a, b) => a.start - b.start || a.order - b.order);
+  if (spans.length === 0) return () => null;
+  // reach[k]: the latest end among spans[0..k], so the walk back stops once nothing earlier can hold `mid`.
+  const reach: number[] = [];
+  for (let k = 0; k < spans.length; k++) reach.push(Math.max(spans[k]!.end, k > 0 ? reach[k - 1]! : -Infinity));
   return (start, end) => {
     const mid = (start + end) / 2;
-    return withSpeakers.find((s) => mid >= s.start! && mid <= s.end!)?.speaker ?? null;
+    let lo = 0;
+    let hi = spans.length;
+    while (lo < hi) {
+      const m = (lo + hi) >>> 1;
+      if (spans[m]!.start <= mid) lo = m + 1;
+      else hi = m;
+    }
+    let found: (typeof spans)[number] | null = null;
+    // Overlapping segments are rare and short: a bounded walk back finds the ones holding `mid`.
+    for (let k = lo - 1, steps = 0; k >= 0 && reach[k]! >= mid && steps < 64; k--, steps++) {
+      const span = spans[k]!;
+      if (mid <= span.end && (found === null || span.order < found.order)) found = span;
+    }
+    return found?.speaker ?? null;
   };
 }
 
-function spread(text: string, start: number | null, end: number | null, speaker: string | null): TranscriptWord[] {
+function spread(text: string, start: number | null, end: number | null, speaker: string | null): TranscriptWord[] | null {
   return spreadOver(text, start === null ? 0 : ms(start), end === null ? null : ms(end), speaker);
 }
 
 const ESTIMATED_MS_PER_WORD = 400; // ~150 words a minute, when nothing says how long it lasted
 
-/** Places words one after another over [startMs, endMs], each in proportion to its length. */
-function spreadOver(text: string, startMs: number, endMs: number | null, speaker: string | null): TranscriptWord[] {
-  const tokens = cleanWords(text);
+/** Places words one after another over [startMs, endMs], each in proportion to its length; null past MAX_TRANSCRIPT_WORDS. */
+function spreadOver(text: string, startMs: number, endMs: number | null, speaker: string | null): TranscriptWord[] | null {
+  const tokens = cleanWords(text, MAX_TRANSCRIPT_WORDS);
+  if (tokens === null) return null;
   if (tokens.length === 0) return [];
   const span = endMs !== null && endMs > startMs ? endMs - startMs : tokens.length * ESTIMATED_MS_PER_WORD;
   const weights = tokens.map((t) => t.length + 1);

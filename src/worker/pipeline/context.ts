@@ -1,3 +1,4 @@
+import type { Dispatcher } from 'undici';
 import type { Sqlite } from '../../db/open.js';
 import type { ClaimedJob, JobLease } from '../../db/queries/jobs.js';
 import type { Config } from '../../config.js';
@@ -16,4 +17,6 @@ export interface StageContext {
   readonly signal: AbortSignal;
   /** Carries { jobId, stage }. */
   readonly log: Logger;
+  /** The worker's one HTTP dispatcher (connections reused, proxies honoured). */
+  readonly http: Dispatcher;
 }

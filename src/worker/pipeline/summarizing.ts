@@ -46,6 +46,7 @@ async function decide(ctx: StageContext): Promise<JobOutcome> {
       meetingTitle: title,
       signal: ctx.signal,
       logger: ctx.log,
+      dispatcher: ctx.http,
     });
     ctx.log.debug({ parts: result.parts, requests: result.requests, ms: Date.now() - started, actionItems: result.summary.actionItems.length }, 'summary made');
     return { summaryStatus: 'done', summary: { markdown: result.summary.summaryMarkdown, actionItems: result.summary.actionItems } };

@@ -49,6 +49,7 @@ export function clientOptions(ctx: StageContext, audioMs: number): TranscribeOpt
     retry: ctx.tuning.retry,
     signal: ctx.signal,
     logger: ctx.log,
+    dispatcher: ctx.http,
     // OpenAI picks its decoder from the name: give the extension of the sniffed format.
     filename: `${titleFromPath(ctx.job.filePath)}.${ctx.job.fileFormat}`,
   };

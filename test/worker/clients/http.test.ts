@@ -1,20 +1,25 @@
 import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { Dispatcher } from 'undici';
 import {
+  LLM_SERVICE,
   PermanentHttpError,
   TRANSCRIPTION_SERVICE,
   TransientHttpError,
   backoffDelay,
+  createDispatcher,
   joinUrl,
   parseRetryAfter,
   parseServerError,
   sendWithRetry,
   type HttpRequest,
 } from '../../../src/worker/clients/http.js';
-import { applyFault, fault, readBody, sendJson, startLoopback, type Loopback } from '../../support/loopback.js';
+import { applyFault, fault, readBody, sendJson, startForwardProxy, startLoopback, type Loopback } from '../../support/loopback.js';
 
-const servers: Loopback[] = [];
+const servers: { close(): Promise<void> }[] = [];
+const dispatchers: Dispatcher[] = [];
 afterEach(async () => {
+  await Promise.all(dispatchers.splice(0).map((d) => d.destroy()));
   await Promise.all(servers.splice(0).map((s) => s.close()));
 });
 
@@ -190,5 +195,91 @@ describe('sendWithRetry against a loopback server', () => {
     const msg = (err as Error).message;
     expect(msg).toBe(`Transcription server at ${s.url}/v1/thing rejected the request (HTTP 401: Incorrect API key provided: [redacted]). The server refused the credentials. Check SYNTHEO_TRANSCRIPTION_API_KEY.`);
     expect(s.requests[0]!.headers.authorization).toBe(`Bearer ${key}`);
+  });
+});
+
+describe('an overall deadline per request', () => {
+  it('cuts off a server that trickles its body one byte at a time, each within the silence timeout', async () => {
+    const s = await echoServer();
+    s.script(fault.trickle(100));
+    const err = await sendWithRetry(base(s.url, { timeoutMs: 600 })).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TransientHttpError);
+    expect((err as TransientHttpError).kind).toBe('timeout');
+    expect((err as Error).message).toBe(
+      `Transcription server at ${s.url}/v1/thing did not finish its answer within 600 ms (HTTP 200; the body was still arriving). A proxy or the server is sending it too slowly: check them, or allow more time.`,
+    );
+    expect(s.requests).toHaveLength(1);
+  });
+});
+
+describe('bounded responses', () => {
+  it('refuses an LLM answer over 4 MiB, and a transcription answer over 32 MiB, each with what to do', async () => {
+    const s = await echoServer();
+    const pad = (mib: number) => `{"pad":"${'x'.repeat(mib * 1024 * 1024)}"}`;
+    s.script(fault.reply(pad(4)), fault.reply(pad(32)));
+    // Generous deadlines: a 32 MiB answer takes a while on a loaded machine.
+    const llm = await sendWithRetry(base(s.url, { service: LLM_SERVICE, timeoutMs: 50_000 })).catch((e: unknown) => e);
+    expect(llm).toBeInstanceOf(PermanentHttpError);
+    expect((llm as Error).message).toBe(`LLM server at ${s.url}/v1/thing sent a response larger than 4 MiB. A summary is never that long: check llm.url and llm.model.`);
+    const stt = await sendWithRetry(base(s.url, { timeoutMs: 50_000 })).catch((e: unknown) => e);
+    expect((stt as Error).message).toBe(
+      `Transcription server at ${s.url}/v1/thing sent a response larger than 32 MiB. Lower transcription.chunk_seconds so that each request carries less audio, and check transcription.url.`,
+    );
+  });
+});
+
+describe('one shared dispatcher, with HTTP_PROXY / NO_PROXY', () => {
+  it('goes through HTTP_PROXY, its tunnels reused by consecutive requests', async () => {
+    const s = await echoServer();
+    const proxy = await startForwardProxy();
+    servers.push(proxy);
+    const dispatcher = createDispatcher({ env: { HTTP_PROXY: proxy.url } });
+    dispatchers.push(dispatcher);
+    for (let k = 0; k < 6; k++) expect((await sendWithRetry(base(s.url, { dispatcher }))).status).toBe(200);
+    expect(s.requests).toHaveLength(6);
+    // Every request came from the proxy's side of a tunnel; undici's pool may open a second
+    // connection while the first is being released, never one per request.
+    expect(s.requests.every((r) => proxy.outboundPorts.has(r.remotePort))).toBe(true);
+    expect(new Set(proxy.tunnels)).toEqual(new Set([new URL(s.url).host]));
+    expect(proxy.tunnels.length).toBeLessThanOrEqual(3);
+  });
+
+  it('reads the lower-case http_proxy too, and HTTPS_PROXY does not catch http:// URLs', async () => {
+    const s = await echoServer();
+    const proxy = await startForwardProxy();
+    const other = await startForwardProxy();
+    servers.push(proxy, other);
+    const dispatcher = createDispatcher({ env: { http_proxy: proxy.url, HTTPS_PROXY: other.url } });
+    dispatchers.push(dispatcher);
+    await sendWithRetry(base(s.url, { dispatcher }));
+    expect(proxy.tunnels).toHaveLength(1);
+    expect(other.tunnels).toHaveLength(0);
+  });
+
+  it('bypasses the proxy for hosts in NO_PROXY (host, or host:port)', async () => {
+    const s = await echoServer();
+    const proxy = await startForwardProxy();
+    servers.push(proxy);
+    const port = new URL(s.url).port;
+    for (const noProxy of ['127.0.0.1', `127.0.0.1:${port}`, '*']) {
+      const dispatcher = createDispatcher({ env: { HTTP_PROXY: proxy.url, NO_PROXY: noProxy } });
+      dispatchers.push(dispatcher);
+      expect((await sendWithRetry(base(s.url, { dispatcher }))).status).toBe(200);
+    }
+    // A NO_PROXY entry for another port does not match.
+    const dispatcher = createDispatcher({ env: { HTTP_PROXY: proxy.url, NO_PROXY: '127.0.0.1:1' } });
+    dispatchers.push(dispatcher);
+    await sendWithRetry(base(s.url, { dispatcher }));
+    expect(proxy.tunnels).toEqual([`127.0.0.1:${port}`]);
+    expect(s.requests).toHaveLength(4);
+  });
+
+  it('without proxy variables, connects directly and reuses its connections', async () => {
+    const s = await echoServer();
+    const dispatcher = createDispatcher({ env: {} });
+    dispatchers.push(dispatcher);
+    for (let k = 0; k < 6; k++) await sendWithRetry(base(s.url, { dispatcher }));
+    expect(s.requests).toHaveLength(6);
+    expect(new Set(s.requests.map((r) => r.remotePort)).size).toBeLessThanOrEqual(3);
   });
 });

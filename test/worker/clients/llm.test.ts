@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { PermanentHttpError, TransientHttpError } from '../../../src/worker/clients/http.js';
 import {
   ContextLengthError,
+  SUMMARY_LIMITS,
   buildSummaryPrompt,
   combineSummaries,
   estimateTokens,
@@ -10,6 +11,7 @@ import {
   type LlmOptions,
 } from '../../../src/worker/clients/llm.js';
 import { fault, startLlmServer, type ContextErrorStyle, type LlmServer, type LlmServerOptions } from '../../support/llm-server.js';
+import { runBuilt } from '../bounded.js';
 
 const TRANSCRIPT =
   'Alice: The budget review moves to Thursday. Maria will send the revised numbers to the finance team before Wednesday. ' +
@@ -90,7 +92,7 @@ describe('summarize against the loopback chat server', () => {
     const err = await summarize(TRANSCRIPT, options(s.url, { model: 'llama-9000' })).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(PermanentHttpError);
     expect((err as Error).message).toBe(
-      `LLM server at ${s.url}/v1/chat/completions rejected the request (HTTP 404: The model \`llama-9000\` does not exist or you do not have access to it). Check llm.url (the server's base URL, without /v1/...) and llm.model.`,
+      `LLM server at ${s.url}/v1/chat/completions rejected the request (HTTP 404: The model \`llama-9000\` does not exist or you do not have access to it). Check llm.url (the server's base URL, such as http://127.0.0.1:8000 or https://api.openai.com/v1) and llm.model.`,
     );
     expect(s.requests).toHaveLength(1);
   });
@@ -181,3 +183,55 @@ describe('buildSummaryPrompt', () => {
     expect(estimateTokens('12345678')).toBe(2);
   });
 });
+
+describe('hostile replies: linear time, bounded size', () => {
+  const parse = (reply: string) => `
+    const { parseSummaryReply } = await load('worker/clients/llm.js');
+    try { done({ ok: parseSummaryReply(${reply}) }); } catch (e) { done({ error: e.message }); }`;
+
+  it('200,000 "{" are broken JSON, answered at once', () => {
+    expect(runBuilt(parse(`'{'.repeat(200_000)`))).toEqual({
+      error: 'LLM server at (invalid URL) answered HTTP 200 but the reply is broken JSON. Check that llm.url points at the right kind of server.',
+    });
+  });
+
+  it('200,000 "{" after a real answer still find the answer', () => {
+    expect(runBuilt(parse(`'{"summary_markdown": "ok"} ' + '{'.repeat(200_000)`))).toEqual({ ok: { summaryMarkdown: 'ok', actionItems: [] } });
+    expect(runBuilt(parse(`'{'.repeat(200_000) + ' {"summary_markdown": "ok"}'`))).toEqual({ ok: { summaryMarkdown: 'ok', actionItems: [] } });
+  });
+
+  it('30,000 <think> never closed: the reply holds only reasoning', () => {
+    expect(runBuilt(parse(`'<think>'.repeat(30_000)`))).toEqual({
+      error: "LLM server at (invalid URL) answered HTTP 200 but the reply holds only the model's reasoning (a <think> block that never ends). Check that llm.url points at the right kind of server.",
+    });
+  });
+
+  it('reasoning ended by a lone </think> (its opening tag was in the chat template) is dropped', () => {
+    expect(parseSummaryReply('The user wants a summary. Let me think.</think>\n\nBudget moved to Thursday.')).toEqual({ summaryMarkdown: 'Budget moved to Thursday.', actionItems: [] });
+    expect(parseSummaryReply('<think>a</think>Launch slips.</think>')).toEqual({ summaryMarkdown: 'Launch slips.</think>', actionItems: [] });
+  });
+
+  it('keeps at most 200 action items, each cut to 1,000 characters, and a summary cut to 50,000', () => {
+    const reply = JSON.stringify({
+      summary_markdown: 's'.repeat(60_000),
+      action_items: Array.from({ length: 250 }, (_, i) => ({ text: `${i} ${'t'.repeat(2_000)}`, assignee: 'a'.repeat(500), due_date: '2026-01-02' })),
+    });
+    const summary = parseSummaryReply(reply);
+    expect(summary.summaryMarkdown).toBe(`${'s'.repeat(SUMMARY_LIMITS.markdownChars - 1)}…`);
+    expect(summary.actionItems).toHaveLength(200);
+    expect(summary.actionItems[199]).toEqual({ text: `199 ${'t'.repeat(995)}…`, assignee: `${'a'.repeat(199)}…`, dueDate: '2026-01-02' });
+  });
+
+  it('never cuts inside a surrogate pair', () => {
+    const summary = parseSummaryReply(JSON.stringify({ summary_markdown: `${'s'.repeat(SUMMARY_LIMITS.markdownChars - 2)}😀😀` }));
+    expect(summary.summaryMarkdown).toBe(`${'s'.repeat(SUMMARY_LIMITS.markdownChars - 2)}…`);
+  });
+
+  it('an answer over 4 MiB is refused with what to do', async () => {
+    const s = await server({ reply: () => 'x'.repeat(5 * 1024 * 1024) });
+    const err = await summarize(TRANSCRIPT, options(s.url, { timeoutMs: 50_000 })).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(PermanentHttpError);
+    expect((err as Error).message).toBe(`LLM server at ${s.url}/v1/chat/completions sent a response larger than 4 MiB. A summary is never that long: check llm.url and llm.model.`);
+  });
+});
+

@@ -3,9 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PermanentHttpError, TransientHttpError } from '../../../src/worker/clients/http.js';
-import { RecordingUnreadableError, normalizeTranscription, transcribe, type TranscribeOptions, type Transcript } from '../../../src/worker/clients/transcription.js';
+import { MAX_TRANSCRIPT_WORDS, RecordingUnreadableError, normalizeTranscription, transcribe, type TranscribeOptions, type Transcript } from '../../../src/worker/clients/transcription.js';
 import { BUDGET_WORDS, fault, startFakeTranscriptionServer, type FakeTranscriptionServer } from '../../support/fake-transcription-server.js';
 import { fixturePath } from '../../support/speech-fixtures.js';
+import { runBuilt } from '../bounded.js';
 
 const AUDIO = fixturePath('budget', 'mp3');
 const SAID = BUDGET_WORDS.map((w) => w.text.replace(/[.,]$/, ''));
@@ -258,3 +259,38 @@ describe('memory', () => {
     expect(grownMb).toBeLessThan(100);
   });
 });
+
+describe('big answers: no recursion, no quadratic paths, bounded', () => {
+  it('a whisper.cpp segment of 200,000 tokens (no spread of its words onto the call stack)', () => {
+    const tokens = Array.from({ length: 200_000 }, (_, i) => ({ word: ` w${i}`, start: i * 0.01, end: i * 0.01 + 0.01 }));
+    const t = normalizeTranscription({ text: 'x', segments: [{ start: 0, end: 2000, text: 'x', words: tokens }] }, { api: 'whisper.cpp', responseFormat: 'verbose_json' });
+    expect(t.words).toHaveLength(200_000);
+    expect(t.words[199_999]).toEqual({ text: 'w199999', startMs: 1_999_990, endMs: 2_000_000, speaker: null });
+  });
+
+  it('the same segment without token times is spread without recursion', () => {
+    const t = normalizeTranscription({ segments: [{ start: 0, end: 2000, text: 'w '.repeat(200_000), words: [] }] }, { api: 'openai', responseFormat: 'verbose_json' });
+    expect(t.words).toHaveLength(200_000);
+    expect(t.timing).toBe('estimated');
+  });
+
+  it(`more than ${MAX_TRANSCRIPT_WORDS} words in one answer is a broken server`, () => {
+    const words = Array.from({ length: MAX_TRANSCRIPT_WORDS + 1 }, (_, i) => ({ word: 'w', start: i * 0.3, end: i * 0.3 + 0.2 }));
+    expect(() => normalizeTranscription({ text: 'w', words }, { api: 'openai', responseFormat: 'verbose_json' })).toThrow(
+      'Transcription response the transcript has more than 500000 words, the most one request may carry (about 46 hours of speech).',
+    );
+    expect(() => normalizeTranscription({ text: 'w '.repeat(MAX_TRANSCRIPT_WORDS + 1) }, { api: 'openai', responseFormat: 'json' })).toThrow(/more than 500000 words/);
+  });
+
+  it('200,000 words with 100,000 diarized segments get their speakers in n log n', () => {
+    const result = runBuilt(`
+      const { normalizeTranscription } = await load('worker/clients/transcription.js');
+      const words = Array.from({ length: 200_000 }, (_, i) => ({ word: 'w' + i, start: i * 0.5, end: i * 0.5 + 0.4 }));
+      const segments = Array.from({ length: 100_000 }, (_, k) => ({ start: k, end: k + 0.99, text: '', speaker: 'S' + (k % 3) }));
+      const t = normalizeTranscription({ text: 'x', words, segments }, { api: 'openai', responseFormat: 'verbose_json' });
+      done([t.words.length, t.words[0].speaker, t.words[3].speaker, t.words[4].speaker, t.words[199_999].speaker]);`);
+    // Word i's middle is 0.5 i + 0.2 s: inside segment floor(0.5 i + 0.2), speaker S(that % 3).
+    expect(result).toEqual([200_000, 'S0', 'S1', 'S2', 'S0']);
+  });
+});
+
