@@ -114,10 +114,15 @@ export const MeetingDetailSchema = v.object({
 
 export const TranscriptWordSchema = v.object({ index: int, text: str, start_ms: nullableInt, end_ms: nullableInt, speaker: nullableStr });
 
+export const TranscriptTurnSchema = v.object({ offset: int, start_ms: nullableInt });
+
 export const TranscriptPageSchema = v.object({
   meeting_id: str,
-  text: v.pipe(str, v.description('Words joined by single spaces; a new line "Speaker: " where the speaker changes.')),
-  words: v.array(TranscriptWordSchema),
+  text: v.pipe(str, v.description('One line per speaker turn: "[hh:mm:ss] Speaker: words".')),
+  words: v.pipe(
+    v.union([v.array(TranscriptTurnSchema), v.array(TranscriptWordSchema)]),
+    v.description('By default one {offset, start_ms} per line of text; with word_timings, one {index, text, start_ms, end_ms, speaker} per word.'),
+  ),
   pagination: PaginationSchema,
 });
 

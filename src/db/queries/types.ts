@@ -125,11 +125,18 @@ export interface TranscriptWord {
   speaker: string | null;
 }
 
-export interface TranscriptPage {
+/** One speaker turn of a transcript page: the offset of its first word, and its start time. */
+export interface TranscriptTurn {
+  offset: number;
+  start_ms: number | null;
+}
+
+export interface TranscriptPage<W extends TranscriptTurn | TranscriptWord = TranscriptWord> {
   meeting_id: string;
-  /** Words joined by single spaces; a new line `Speaker: ` where the speaker changes. */
+  /** One line per speaker turn, `[00:12:31] Speaker: words joined by single spaces`. */
   text: string;
-  words: TranscriptWord[];
+  /** One entry per word, or (for the MCP tool's default) one per line of `text`: the turn index. */
+  words: W[];
   pagination: Pagination;
 }
 

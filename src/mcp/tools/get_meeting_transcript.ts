@@ -17,8 +17,9 @@ export const getMeetingTranscriptTool = defineTool({
     meeting_id: meetingIdParam,
     offset: offsetParam('Offset, in words (pagination.next_offset of the previous page).'),
     limit: limitParam(PAGE_RULES.transcript, `Words per page, clamped between 1 and ${PAGE_RULES.transcript.maxLimit}.`),
+    word_timings: v.optional(v.pipe(v.boolean(), v.description('true: words lists every word with start_ms, end_ms and speaker (about 12x the tokens).')), false),
   }),
   output: TranscriptPageSchema,
   annotations: READ_ONLY,
-  handler: async (sqlite, a) => (await queries()).getTranscriptPageOrThrow(sqlite, a.meeting_id, { limit: a.limit, offset: a.offset }),
+  handler: async (sqlite, a) => (await queries()).getTranscriptPageOrThrow(sqlite, a.meeting_id, { limit: a.limit, offset: a.offset }, { wordTimings: a.word_timings }),
 });
