@@ -11,11 +11,11 @@ import { PROCESSING_STATUSES, PROPOSAL_KINDS, PROPOSAL_STATUSES, SEARCH_KINDS, S
  * A page size: any number is accepted and clamped into [1, max] (never rejected), so the JSON Schema
  * advertises an integer with a default but no bounds. The clamp runs after the advertised part.
  */
-export function limitParam(rule: PageRule, description = `Page size, clamped between 1 and ${rule.maxLimit}.`) {
+export function limitParam(rule: PageRule, description = `Clamped to 1-${rule.maxLimit}.`) {
   return v.optional(v.pipe(v.number(), v.metadata({ type: 'integer' }), v.description(description), v.transform((n) => clampLimit(rule, n))), rule.defaultLimit);
 }
 
-export function offsetParam(description = 'Number of results to skip (from pagination.next_offset of the previous page).') {
+export function offsetParam(description = 'pagination.next_offset of the previous page.') {
   return v.optional(v.pipe(v.number(), v.metadata({ type: 'integer' }), v.description(description), v.transform((n: number) => clampOffset(n))), 0);
 }
 
@@ -25,8 +25,8 @@ export const PROPOSAL_STATUS_FILTERS = [...PROPOSAL_STATUSES, 'all'] as const sa
 export const requiredString = (description: string) => v.pipe(v.string(), v.description(description));
 export const optionalString = (description: string) => v.optional(v.pipe(v.string(), v.description(description)));
 
-export const meetingIdParam = requiredString('A meeting ID (mtg_...) returned by a tool such as list_meetings. Never guess one.');
-export const proposalIdParam = requiredString('A proposal ID (prp_...) returned by list_proposals or a propose_* tool.');
+export const meetingIdParam = requiredString('mtg_... from list_meetings or search_transcripts.');
+export const proposalIdParam = requiredString('prp_... from list_proposals or a propose_ tool.');
 
 // ---- outputs ------------------------------------------------------------------------------------
 
@@ -114,14 +114,14 @@ export const MeetingDetailSchema = v.object({
 
 export const TranscriptWordSchema = v.object({ index: int, text: str, start_ms: nullableInt, end_ms: nullableInt, speaker: nullableStr });
 
-export const TranscriptTurnSchema = v.object({ offset: int, start_ms: nullableInt });
+export const TranscriptTurnSchema = v.tuple([int, nullableInt]);
 
 export const TranscriptPageSchema = v.object({
   meeting_id: str,
-  text: v.pipe(str, v.description('One line per speaker turn: "[hh:mm:ss] Speaker: words".')),
+  text: v.pipe(str, v.description('One line per speaker turn: "[mm:ss] Speaker: words" ([hh:mm:ss] after an hour).')),
   words: v.pipe(
     v.union([v.array(TranscriptTurnSchema), v.array(TranscriptWordSchema)]),
-    v.description('By default one {offset, start_ms} per line of text; with word_timings, one {index, text, start_ms, end_ms, speaker} per word.'),
+    v.description('By default one [offset, start_ms] per line of text; with word_timings, one {index, text, start_ms, end_ms, speaker} per word.'),
   ),
   pagination: PaginationSchema,
 });

@@ -12,8 +12,8 @@ type WordTuple = [idx: number, text: string, start_ms: number | null, end_ms: nu
 
 /**
  * A page of the transcript: `text` one line per speaker turn with its start time; `words` one
- * {index, text, start_ms, end_ms, speaker} per word, or with `wordTimings: false` one {offset,
- * start_ms} per line of text (what a model needs, at a twelfth of the tokens).
+ * {index, text, start_ms, end_ms, speaker} per word, or with `wordTimings: false` one [offset,
+ * start_ms] per line of text (what a model needs, at a twelfth of the tokens).
  */
 export function getTranscriptPageOrThrow(sqlite: Sqlite, meetingId: string, page: Page, options?: { wordTimings: true }): TranscriptPage;
 export function getTranscriptPageOrThrow(sqlite: Sqlite, meetingId: string, page: Page, options: { wordTimings: boolean }): TranscriptPage | TranscriptPage<TranscriptTurn>;
@@ -32,7 +32,7 @@ export function getTranscriptPageOrThrow(sqlite: Sqlite, meetingId: string, page
   const text = turns.map((t) => turnLine(t, words)).join('\n');
   const paging = pagination(page, words.length, transcript.word_count);
   if (options.wordTimings) return { meeting_id: meetingId, text, words, pagination: paging };
-  return { meeting_id: meetingId, text, words: turns.map((t) => ({ offset: words[t.from]!.index, start_ms: t.start_ms })), pagination: paging };
+  return { meeting_id: meetingId, text, words: turns.map((t): TranscriptTurn => [words[t.from]!.index, t.start_ms]), pagination: paging };
 }
 
 interface Turn {
@@ -57,19 +57,20 @@ function speakerTurns(words: readonly Pick<TranscriptWord, 'speaker' | 'start_ms
   return turns;
 }
 
-/** `[00:12:31] Alice: words of the turn` (no time when none is known, no name when the speaker is unknown). */
+/** `[12:31] Alice: words of the turn` (no time when none is known, no name when the speaker is unknown). */
 function turnLine(turn: Turn, words: readonly Pick<TranscriptWord, 'text'>[]): string {
-  let line = turn.start_ms === null ? '' : `[${hms(turn.start_ms)}] `;
+  let line = turn.start_ms === null ? '' : `[${timestamp(turn.start_ms)}] `;
   if (turn.speaker !== null) line += `${turn.speaker}: `;
   for (let i = turn.from; i < turn.to; i++) line += i === turn.from ? words[i]!.text : ` ${words[i]!.text}`;
   return line;
 }
 
-/** `00:12:31` from milliseconds (hours grow past 99 if they must). */
-export function hms(ms: number): string {
+/** Time from the start: `mm:ss`, or `hh:mm:ss` from the first hour on (the hours part costs tokens on every turn). */
+export function timestamp(ms: number): string {
   const total = Math.max(0, Math.floor(ms / 1000));
   const two = (n: number) => String(n).padStart(2, '0');
-  return `${two(Math.floor(total / 3600))}:${two(Math.floor((total % 3600) / 60))}:${two(total % 60)}`;
+  const mmss = `${two(Math.floor((total % 3600) / 60))}:${two(total % 60)}`;
+  return total >= 3600 ? `${two(Math.floor(total / 3600))}:${mmss}` : mmss;
 }
 
 /** Words joined by single spaces; a new line, prefixed `Speaker: ` when there is one, where the speaker changes (no times: the LLM prompts' form). */

@@ -8,9 +8,7 @@ const queries = lazy(() => import('../../db/queries/proposals.js'));
 export const declineProposalTool = defineTool({
   name: 'decline_proposal',
   title: 'Decline a proposal',
-  description:
-    'Declines a pending proposal, for example one you staged by mistake or that the user rejected; the meeting does not change. ' +
-    'A proposal that was already applied or declined cannot be declined.',
+  description: 'Declines a pending proposal; the meeting does not change. An applied or declined one cannot be.',
   input: v.object({ proposal_id: proposalIdParam }),
   output: ProposalDetailSchema,
   annotations: STAGES_CHANGE,

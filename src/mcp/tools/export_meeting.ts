@@ -9,9 +9,8 @@ export const exportMeetingTool = defineTool({
   name: 'export_meeting',
   title: 'Export a meeting',
   description:
-    "The meeting's full structured record: metadata, note, summaries, participants, action items and whole transcripts " +
-    '(speaker segments, each word timed). It can be large: prefer get_meeting and get_meeting_transcript unless the task really needs everything. ' +
-    'speakers and speaker_context appear when known.',
+    'The full record, transcript included. Prefer get_meeting and get_meeting_transcript. ' +
+    'Over 25,000 tokens, the transcript is cut and truncated says how to read the rest.',
   input: v.object({ meeting_id: meetingIdParam }),
   output: ExportSchema,
   annotations: READ_ONLY,

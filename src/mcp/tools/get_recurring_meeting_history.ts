@@ -9,9 +9,7 @@ const queries = lazy(() => import('../../db/queries/meetings.js'));
 export const getRecurringMeetingHistoryTool = defineTool({
   name: 'get_recurring_meeting_history',
   title: 'Recurring meeting history',
-  description:
-    'The meetings of the recurring series a meeting belongs to (the meeting itself included), newest first, ' +
-    'to follow a topic or decisions across occurrences. If the meeting belongs to no series, series is null and meetings is empty.',
+  description: "The meetings of this meeting's recurring series, newest first; empty when it has no series.",
   input: v.object({
     meeting_id: meetingIdParam,
     limit: limitParam(PAGE_RULES.history),

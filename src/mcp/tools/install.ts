@@ -17,9 +17,25 @@ interface PreparedTool {
 // Once per process; the SDK turns them into JSON Schema when tools/list asks.
 const PREPARED: readonly PreparedTool[] = TOOLS.map((definition) => ({
   definition,
-  input: toStandardJsonSchema(definition.input),
+  input: withoutDialect(toStandardJsonSchema(definition.input)),
   output: toStandardJsonSchema(definition.output),
 }));
+
+/**
+ * The input schema without `$schema` (2020-12 is the default when absent, per the 2025-11-25 and
+ * 2026-07-28 specifications) and without an empty `required`: every client puts the input schemas in
+ * front of the model, and these cost ~15 tokens a tool.
+ */
+function withoutDialect(schema: ReturnType<typeof toStandardJsonSchema>): ReturnType<typeof toStandardJsonSchema> {
+  const std = schema['~standard'];
+  const lean = (json: Record<string, unknown>): Record<string, unknown> => {
+    const { $schema: _dialect, ...rest } = json;
+    if (Array.isArray(rest.required) && rest.required.length === 0) delete rest.required;
+    return rest;
+  };
+  const jsonSchema = { input: (o: Parameters<typeof std.jsonSchema.input>[0]) => lean(std.jsonSchema.input(o)), output: (o: Parameters<typeof std.jsonSchema.output>[0]) => lean(std.jsonSchema.output(o)) };
+  return { ...schema, '~standard': { ...std, jsonSchema } } as ReturnType<typeof toStandardJsonSchema>;
+}
 
 export function installTools(server: McpServer, deps: ServerDeps): void {
   // The list never changes, and a server already connected would otherwise announce each registration.

@@ -9,12 +9,9 @@ const queries = lazy(() => import('../../db/queries/folders.js'));
 export const listFoldersTool = defineTool({
   name: 'list_folders',
   title: 'List folders',
-  description:
-    'Lists the folders meetings are filed in, sorted by path, including empty folders and parent folders. ' +
-    'Each folder has path (e.g. Projets/Lancement), name, parent_path (null at the top level) and meeting_count. ' +
-    'Pass a returned path as folder_path of list_meetings (subfolders are included) or import_recording.',
+  description: 'Folders sorted by path, empty and parent ones included. Pass a path as folder_path of list_meetings.',
   input: v.object({
-    query: optionalString('Fragment of the folder path, case-insensitive.'),
+    query: optionalString('Path fragment.'),
     limit: limitParam(PAGE_RULES.folders),
     offset: offsetParam(),
   }),

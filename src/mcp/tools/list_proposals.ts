@@ -9,12 +9,10 @@ const queries = lazy(() => import('../../db/queries/proposals.js'));
 export const listProposalsTool = defineTool({
   name: 'list_proposals',
   title: 'List proposals',
-  description:
-    'Lists proposed summary and note edits, newest first: pending ones by default, or applied, declined or all. ' +
-    'stale is true when the target changed since the proposal was made. Read one (with its diff) with get_proposal.',
+  description: 'Proposed summary and note edits, newest first. stale: the target changed since.',
   input: v.object({
-    meeting_id: optionalString('Restricts results to one meeting (mtg_...).'),
-    status: v.optional(v.pipe(v.picklist(PROPOSAL_STATUS_FILTERS), v.description('pending, applied, declined or all.')), 'pending'),
+    meeting_id: optionalString('mtg_... ID.'),
+    status: v.optional(v.pipe(v.picklist(PROPOSAL_STATUS_FILTERS), v.description('Default pending.')), 'pending'),
     limit: limitParam(PAGE_RULES.proposals),
     offset: offsetParam(),
   }),
