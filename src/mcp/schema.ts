@@ -3,6 +3,7 @@
 import * as v from 'valibot';
 import { clampLimit, clampOffset, type PageRule } from '../db/queries/pagination.js';
 import type { ProposalStatusFilter } from '../db/queries/proposals.js';
+import type { MeetingListItem } from '../db/queries/types.js';
 import { PROCESSING_STATUSES, PROPOSAL_KINDS, PROPOSAL_STATUSES, SEARCH_KINDS, SUMMARY_STATUSES } from '../db/schema/enums.js';
 
 // ---- parameters ---------------------------------------------------------------------------------
@@ -51,17 +52,28 @@ export const PaginationSchema = v.pipe(
 const ProcessingStatusSchema = v.picklist(PROCESSING_STATUSES);
 const SummaryStatusSchema = v.picklist(SUMMARY_STATUSES);
 
-export const MeetingListItemSchema = v.object({
+/**
+ * A meeting in a list as a model reads it: what it needs to choose the next call (the ID, what and
+ * when, where, whether there is a transcript). 200 full rows cost ~20,000 tokens; these ~11,000.
+ * The rest is one get_meeting away.
+ */
+export const MeetingRowSchema = v.object({
   id: str,
   title: str,
   started_at: iso,
-  ended_at: nullableIso,
-  folder_path: v.pipe(nullableStr, v.description('Folder path, null when the meeting is outside any folder.')),
-  series_id: nullableStr,
-  transcript_word_count: int,
-  summary_count: int,
-  processing_status: v.nullable(ProcessingStatusSchema),
+  folder_path: v.pipe(nullableStr, v.description('Null outside any folder.')),
+  words: v.optional(v.pipe(int, v.description('Transcript words; absent when there is no transcript.'))),
+  processing_status: v.optional(ProcessingStatusSchema),
 });
+
+export type MeetingRow = v.InferOutput<typeof MeetingRowSchema>;
+
+export function meetingRow(m: MeetingListItem): MeetingRow {
+  const row: MeetingRow = { id: m.id, title: m.title, started_at: m.started_at, folder_path: m.folder_path };
+  if (m.transcript_word_count > 0) row.words = m.transcript_word_count;
+  if (m.processing_status !== null) row.processing_status = m.processing_status;
+  return row;
+}
 
 export const SeriesRefSchema = v.object({ id: str, title: str, cadence: nullableStr });
 
@@ -160,6 +172,12 @@ export const ExportSchema = v.object({
   ),
   created_at: iso,
   updated_at: iso,
+  truncated: v.optional(
+    v.pipe(
+      v.object({ reason: str, transcript_words_included: int, next_offset: int, read_rest: str }),
+      v.description('Present when the record was cut to fit one answer: how to read the rest of the transcript.'),
+    ),
+  ),
 });
 
 const proposalItemEntries = {

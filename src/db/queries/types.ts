@@ -171,6 +171,16 @@ export const EXPORT_FORMAT = 'syntheo.meeting/v1' as const;
 export interface MeetingExport extends MeetingRecord {
   format: typeof EXPORT_FORMAT;
   transcripts: ExportTranscript[];
+  /** Only in export_meeting's answer when the record was cut to fit it (never in `syntheo meetings export`). */
+  truncated?: ExportTruncation;
+}
+
+export interface ExportTruncation {
+  reason: string;
+  transcript_words_included: number;
+  next_offset: number;
+  /** The calls that read the rest: the transcript tool's offsets and the resource URI. */
+  read_rest: string;
 }
 
 export interface ProposalItem {

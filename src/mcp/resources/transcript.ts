@@ -1,6 +1,7 @@
 import { PAGE_RULES, clampPage } from '../../db/queries/pagination.js';
 import { getTranscriptPageOrThrow } from '../../db/queries/transcripts.js';
 import type { TranscriptWord } from '../../db/queries/types.js';
+import { wordTable } from '../../render/answers.js';
 import { invalidParams } from '../errors.js';
 import { variable, type ResourceDefinition } from './resource.js';
 
@@ -17,13 +18,6 @@ export const transcriptResource: ResourceDefinition = {
     return wordTimings ? wordTable(result.words as TranscriptWord[]) : result.text;
   },
 };
-
-/** Plain text still: one tab-separated line per word under a header, for programs that want the timings. */
-function wordTable(words: readonly TranscriptWord[]): string {
-  const lines = ['index\tstart_ms\tend_ms\tspeaker\ttext'];
-  for (const w of words) lines.push(`${w.index}\t${w.start_ms ?? ''}\t${w.end_ms ?? ''}\t${w.speaker ?? ''}\t${w.text}`);
-  return lines.join('\n');
-}
 
 function booleanParam(vars: Parameters<typeof variable>[0], name: string): boolean {
   const raw = variable(vars, name)?.trim().toLowerCase();

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { proposalText } from '../../render/answers.js';
 import { ProposalDetailSchema, proposalIdParam } from '../schema.js';
 import { STAGES_CHANGE, defineTool, lazy } from '../tool.js';
 
@@ -12,5 +13,6 @@ export const declineProposalTool = defineTool({
   input: v.object({ proposal_id: proposalIdParam }),
   output: ProposalDetailSchema,
   annotations: STAGES_CHANGE,
+  text: proposalText,
   handler: async (sqlite, a) => (await queries()).declineProposalOrThrow(sqlite, a.proposal_id),
 });

@@ -1,4 +1,7 @@
 import * as v from 'valibot';
+import { exportText } from '../../render/answers.js';
+import type { MeetingExport } from '../../db/queries/types.js';
+import { ANSWER_BYTE_BUDGET, jsonBytes } from '../../render/budget.js';
 import { ExportSchema, meetingIdParam } from '../schema.js';
 import { READ_ONLY, defineTool, lazy } from '../tool.js';
 
@@ -14,5 +17,36 @@ export const exportMeetingTool = defineTool({
   input: v.object({ meeting_id: meetingIdParam }),
   output: ExportSchema,
   annotations: READ_ONLY,
-  handler: async (sqlite, a) => (await queries()).exportMeetingOrThrow(sqlite, a.meeting_id),
+  text: exportText,
+  handler: async (sqlite, a) => fitExport((await queries()).exportMeetingOrThrow(sqlite, a.meeting_id)),
 });
+
+/**
+ * The whole record when it fits one answer; else the first transcript segments that fit, and
+ * `truncated` saying where the rest starts. (`syntheo meetings export` writes a file: always whole.)
+ */
+export function fitExport(full: MeetingExport, budget = ANSWER_BYTE_BUDGET): MeetingExport {
+  const size = jsonBytes(full);
+  if (size <= budget) return full;
+  const [transcript] = full.transcripts;
+  if (!transcript) return full; // nothing to cut but the note and summaries, which get_meeting returns whole as well
+  const rest = `syntheo://meetings/${encodeURIComponent(full.id)}/transcript?offset=`;
+  const truncated = (included: number): NonNullable<MeetingExport['truncated']> => ({
+    reason: `The whole record is about ${Math.round(size / 1000)} KB, more than one answer may hold: the transcript stops after ${included} of its ${transcript.word_count} words.`,
+    transcript_words_included: included,
+    next_offset: included,
+    read_rest: `get_meeting_transcript with meeting_id "${full.id}", offset ${included} and limit 500, then each pagination.next_offset; or the resource ${rest}${included}&limit=500`,
+  });
+  // What stays whatever the cut, then segments in order while they fit.
+  let used = jsonBytes({ ...full, transcripts: [{ ...transcript, segments: [] }], truncated: truncated(transcript.word_count) });
+  let kept = 0;
+  let words = 0;
+  for (const segment of transcript.segments) {
+    const cost = jsonBytes(segment) + 1;
+    if (used + cost > budget) break;
+    used += cost;
+    kept++;
+    words += segment.times.length;
+  }
+  return { ...full, transcripts: [{ ...transcript, segments: transcript.segments.slice(0, kept) }], truncated: truncated(words) };
+}

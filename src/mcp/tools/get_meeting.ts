@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { meetingText } from '../../render/answers.js';
 import { MeetingDetailSchema, meetingIdParam } from '../schema.js';
 import { READ_ONLY, defineTool, lazy } from '../tool.js';
 
@@ -13,5 +14,6 @@ export const getMeetingTool = defineTool({
   input: v.object({ meeting_id: meetingIdParam }),
   output: MeetingDetailSchema,
   annotations: READ_ONLY,
+  text: meetingText,
   handler: async (sqlite, a) => (await queries()).getMeetingOrThrow(sqlite, a.meeting_id),
 });

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { transcriptText } from '../../render/answers.js';
 import { PAGE_RULES } from '../../db/queries/pagination.js';
 import { TranscriptPageSchema, limitParam, meetingIdParam, offsetParam } from '../schema.js';
 import { READ_ONLY, defineTool, lazy } from '../tool.js';
@@ -20,5 +21,6 @@ export const getMeetingTranscriptTool = defineTool({
   }),
   output: TranscriptPageSchema,
   annotations: READ_ONLY,
+  text: transcriptText,
   handler: async (sqlite, a) => (await queries()).getTranscriptPageOrThrow(sqlite, a.meeting_id, { limit: a.limit, offset: a.offset }, { wordTimings: a.word_timings }),
 });

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { proposalText } from '../../render/answers.js';
 import { ProposalDetailSchema, proposalIdParam } from '../schema.js';
 import { READ_ONLY, defineTool, lazy } from '../tool.js';
 
@@ -12,5 +13,6 @@ export const getProposalTool = defineTool({
   input: v.object({ proposal_id: proposalIdParam }),
   output: ProposalDetailSchema,
   annotations: READ_ONLY,
+  text: proposalText,
   handler: async (sqlite, a) => (await queries()).getProposalOrThrow(sqlite, a.proposal_id),
 });

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { importText } from '../../render/answers.js';
 import { RecordingImportSchema, requiredString } from '../schema.js';
 import { READ_ONLY, defineTool, lazy } from '../tool.js';
 
@@ -14,5 +15,6 @@ export const getRecordingImportTool = defineTool({
   input: v.object({ job_id: requiredString('job_... from import_recording.') }),
   output: RecordingImportSchema,
   annotations: READ_ONLY,
+  text: importText,
   handler: async (sqlite, a) => (await queries()).getImportOrThrow(sqlite, a.job_id),
 });

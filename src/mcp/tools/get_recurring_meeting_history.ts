@@ -1,6 +1,7 @@
 import * as v from 'valibot';
+import { historyText } from '../../render/answers.js';
 import { PAGE_RULES } from '../../db/queries/pagination.js';
-import { MeetingListItemSchema, PaginationSchema, SeriesRefSchema, limitParam, meetingIdParam, offsetParam } from '../schema.js';
+import { MeetingRowSchema, PaginationSchema, SeriesRefSchema, limitParam, meetingIdParam, meetingRow, offsetParam } from '../schema.js';
 import { READ_ONLY, defineTool, lazy } from '../tool.js';
 
 // The query module loads with the first call, not at start-up (see ToolDefinition).
@@ -15,7 +16,11 @@ export const getRecurringMeetingHistoryTool = defineTool({
     limit: limitParam(PAGE_RULES.history),
     offset: offsetParam(),
   }),
-  output: v.object({ meeting_id: v.string(), series: v.nullable(SeriesRefSchema), meetings: v.array(MeetingListItemSchema), pagination: PaginationSchema }),
+  output: v.object({ meeting_id: v.string(), series: v.nullable(SeriesRefSchema), meetings: v.array(MeetingRowSchema), pagination: PaginationSchema }),
   annotations: READ_ONLY,
-  handler: async (sqlite, a) => (await queries()).seriesHistoryOrThrow(sqlite, a.meeting_id, { limit: a.limit, offset: a.offset }),
+  text: historyText,
+  handler: async (sqlite, a) => {
+    const history = (await queries()).seriesHistoryOrThrow(sqlite, a.meeting_id, { limit: a.limit, offset: a.offset });
+    return { ...history, meetings: history.meetings.map(meetingRow) };
+  },
 });

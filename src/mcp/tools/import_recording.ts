@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { importText } from '../../render/answers.js';
 import { RecordingImportSchema, optionalString, requiredString } from '../schema.js';
 import { STAGES_CHANGE, defineTool, lazy } from '../tool.js';
 
@@ -19,6 +20,7 @@ export const importRecordingTool = defineTool({
   }),
   output: RecordingImportSchema,
   annotations: STAGES_CHANGE,
+  text: importText,
   // The same path as `syntheo imports add`: file checks, the worker heartbeat, one transaction.
   handler: async (sqlite, a) => {
     const request = { filePath: a.file_path, title: a.title, folderPath: a.folder_path, requestKey: a.request_key };

@@ -65,7 +65,11 @@ export function installTools(server: McpServer, deps: ServerDeps): void {
       const sqlite = await deps.db.sqlite();
       const out = (await tool.definition.handler(sqlite, parsed.output, { client: clientName(server, ctx) })) as Record<string, unknown>;
       deps.logger.debug({ tool: name, ms: round(performance.now() - started) }, 'tool call');
-      const result: CallToolResult = { content: [{ type: 'text', text: JSON.stringify(out) }], structuredContent: out };
+      // The specification (2025-06-18 and 2026-07-28) says a tool returning structured content SHOULD also
+      // return the serialised JSON in a text block; we depart from it on purpose: clients that forward both
+      // would make the model read the answer twice, and a compact rendering reads better for those that
+      // forward only content. The MUST (structuredContent conforms to the outputSchema) holds.
+      const result: CallToolResult = { content: [{ type: 'text', text: tool.definition.text(out) }], structuredContent: out };
       return server.server.projectCallToolResult(result, tool.registered.outputSchemaJson);
     } catch (error) {
       deps.db.discardAfter(error);

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { foldersText } from '../../render/answers.js';
 import { PAGE_RULES } from '../../db/queries/pagination.js';
 import { FolderSchema, PaginationSchema, limitParam, offsetParam, optionalString } from '../schema.js';
 import { READ_ONLY, defineTool, lazy } from '../tool.js';
@@ -17,5 +18,6 @@ export const listFoldersTool = defineTool({
   }),
   output: v.object({ folders: v.array(FolderSchema), pagination: PaginationSchema }),
   annotations: READ_ONLY,
+  text: foldersText,
   handler: async (sqlite, a) => (await queries()).listFolders(sqlite, { query: a.query }, { limit: a.limit, offset: a.offset }),
 });

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
+import { meetingsText } from '../../render/answers.js';
 import { PAGE_RULES } from '../../db/queries/pagination.js';
-import { MeetingListItemSchema, PaginationSchema, limitParam, offsetParam, optionalString } from '../schema.js';
+import { MeetingRowSchema, PaginationSchema, limitParam, meetingRow, offsetParam, optionalString } from '../schema.js';
 import { READ_ONLY, defineTool, lazy } from '../tool.js';
 
 // The query module loads with the first call, not at start-up (see ToolDefinition).
@@ -22,10 +23,12 @@ export const listMeetingsTool = defineTool({
     limit: limitParam(PAGE_RULES.meetings),
     offset: offsetParam(),
   }),
-  output: v.object({ meetings: v.array(MeetingListItemSchema), pagination: PaginationSchema }),
+  output: v.object({ meetings: v.array(MeetingRowSchema), pagination: PaginationSchema }),
   annotations: READ_ONLY,
+  text: meetingsText,
   handler: async (sqlite, a) => {
     const filter = { query: a.query, seriesId: a.series_id, folderPath: a.folder_path, from: a.from, to: a.to, participant: a.participant };
-    return (await queries()).listMeetings(sqlite, filter, { limit: a.limit, offset: a.offset });
+    const { meetings, pagination } = (await queries()).listMeetings(sqlite, filter, { limit: a.limit, offset: a.offset });
+    return { meetings: meetings.map(meetingRow), pagination };
   },
 });

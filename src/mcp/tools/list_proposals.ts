@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { proposalsText } from '../../render/answers.js';
 import { PAGE_RULES } from '../../db/queries/pagination.js';
 import { PROPOSAL_STATUS_FILTERS, PaginationSchema, ProposalItemSchema, limitParam, offsetParam, optionalString } from '../schema.js';
 import { READ_ONLY, defineTool, lazy } from '../tool.js';
@@ -18,5 +19,6 @@ export const listProposalsTool = defineTool({
   }),
   output: v.object({ proposals: v.array(ProposalItemSchema), pagination: PaginationSchema }),
   annotations: READ_ONLY,
+  text: proposalsText,
   handler: async (sqlite, a) => (await queries()).listProposals(sqlite, { meetingId: a.meeting_id, status: a.status }, { limit: a.limit, offset: a.offset }),
 });

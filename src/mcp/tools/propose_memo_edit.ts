@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { proposalText } from '../../render/answers.js';
 import { ProposalDetailSchema, meetingIdParam, requiredString } from '../schema.js';
 import { STAGES_CHANGE, defineTool, lazy } from '../tool.js';
 
@@ -15,5 +16,6 @@ export const proposeMemoEditTool = defineTool({
   }),
   output: ProposalDetailSchema,
   annotations: STAGES_CHANGE,
+  text: proposalText,
   handler: async (sqlite, a, ctx) => (await queries()).proposeMemoEdit(sqlite, { meetingId: a.meeting_id, content: a.content, proposedBy: ctx.client }),
 });

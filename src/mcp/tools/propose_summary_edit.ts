@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { proposalText } from '../../render/answers.js';
 import { ProposalDetailSchema, meetingIdParam, optionalString, requiredString } from '../schema.js';
 import { STAGES_CHANGE, defineTool, lazy } from '../tool.js';
 
@@ -17,6 +18,7 @@ export const proposeSummaryEditTool = defineTool({
   }),
   output: ProposalDetailSchema,
   annotations: STAGES_CHANGE,
+  text: proposalText,
   handler: async (sqlite, a, ctx) => {
     const request = { meetingId: a.meeting_id, content: a.content, targetId: a.target_id, proposedBy: ctx.client };
     return (await queries()).proposeSummaryEdit(sqlite, request);

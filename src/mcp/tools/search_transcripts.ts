@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { searchText } from '../../render/answers.js';
 import { PAGE_RULES } from '../../db/queries/pagination.js';
 import { PaginationSchema, SearchHitSchema, limitParam, offsetParam, optionalString, requiredString } from '../schema.js';
 import { READ_ONLY, defineTool, lazy } from '../tool.js';
@@ -23,6 +24,7 @@ export const searchTranscriptsTool = defineTool({
   }),
   output: v.object({ hits: v.array(SearchHitSchema), pagination: PaginationSchema }),
   annotations: READ_ONLY,
+  text: searchText,
   handler: async (sqlite, a) =>
     (await queries()).searchTranscripts(
       sqlite,

@@ -1,0 +1,12 @@
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+const { openDatabase } = await import('/work/wt/tokens/dist/src/db/open.js');
+const { listMeetings } = await import('/work/wt/tokens/dist/src/db/queries/meetings.js');
+const db = openDatabase(process.argv[2], { create: false });
+const r = listMeetings(db.sqlite, {}, { limit: 200, offset: 0 });
+console.log(JSON.stringify(r.meetings[0]), countTokens(JSON.stringify(r.meetings[0])));
+const lean = r.meetings.map(m => ({ id: m.id, title: m.title, started_at: m.started_at.replace(/:00\.000Z$|\.000Z$/, 'Z'), folder_path: m.folder_path, series_id: m.series_id ?? undefined, words: m.transcript_word_count || undefined }));
+console.log(JSON.stringify(lean[0]), countTokens(JSON.stringify(lean)), countTokens(JSON.stringify(r.meetings)));
+const a = r.meetings.map(m => ({ id: m.id, title: m.title, started_at: m.started_at, folder_path: m.folder_path, ...(m.transcript_word_count ? { words: m.transcript_word_count } : {}) }));
+const b = r.meetings.map(m => ({ id: m.id, title: m.title, started_at: m.started_at, folder_path: m.folder_path, series_id: m.series_id, words: m.transcript_word_count }));
+const c = r.meetings.map(m => ({ id: m.id, title: m.title, started_at: m.started_at, folder_path: m.folder_path, ...(m.series_id ? { series_id: m.series_id } : {}), ...(m.transcript_word_count ? { words: m.transcript_word_count } : {}) }));
+console.log('a', countTokens(JSON.stringify(a)), 'b', countTokens(JSON.stringify(b)), 'c', countTokens(JSON.stringify(c)), r.meetings.filter(m=>m.series_id).length);
