@@ -209,6 +209,7 @@ export const SearchHitSchema = v.object({
   kind: v.pipe(v.picklist(SEARCH_KINDS), v.description('Where the passage comes from: transcript, summary or note.')),
   summary_id: v.pipe(nullableStr, v.description('The summary ID for a summary hit, else null.')),
   speaker: nullableStr,
-  offset: v.pipe(nullableInt, v.description('For a transcript hit: pass it as get_meeting_transcript offset to read the passage in context. Null otherwise.')),
+  offset: v.pipe(nullableInt, v.description('For a transcript hit: the offset of the first matched word, for get_meeting_transcript. Null otherwise.')),
+  start_ms: v.pipe(nullableInt, v.description('For a transcript hit: when that word was said, ms from the start. Null otherwise.')),
   snippet: v.pipe(str, v.description('The matching passage, matched words in **bold**, cut with …')),
 });
