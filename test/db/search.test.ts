@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { searchTranscripts, PASSAGE_MAX_WORDS } from '../../src/db/queries/search.js';
+import { searchTranscripts } from '../../src/db/queries/search.js';
 import { listMeetings } from '../../src/db/queries/meetings.js';
 import { getTranscriptPageOrThrow, appendTranscriptWords } from '../../src/db/queries/transcripts.js';
 import { applyProposalOrThrow, proposeMemoEdit, proposeSummaryEdit } from '../../src/db/queries/proposals.js';
