@@ -3,7 +3,7 @@
 import * as v from 'valibot';
 import { clampLimit, clampOffset, type PageRule } from '../db/queries/pagination.js';
 import type { ProposalStatusFilter } from '../db/queries/proposals.js';
-import type { MeetingListItem } from '../db/queries/types.js';
+import type { MeetingListItem, ProposalItem } from '../db/queries/types.js';
 import { PROCESSING_STATUSES, PROPOSAL_KINDS, PROPOSAL_STATUSES, SEARCH_KINDS, SUMMARY_STATUSES } from '../db/schema/enums.js';
 
 // ---- parameters ---------------------------------------------------------------------------------
@@ -194,6 +194,27 @@ const proposalItemEntries = {
 };
 
 export const ProposalItemSchema = v.object(proposalItemEntries);
+
+/** A proposal in a list: what a model needs to pick one for get_proposal (who proposed it and when it was decided are there). */
+export const ProposalRowSchema = v.object({
+  id: str,
+  meeting_id: str,
+  meeting_title: str,
+  kind: proposalItemEntries.kind,
+  status: proposalItemEntries.status,
+  created_at: iso,
+  target_id: v.optional(v.pipe(str, v.description('The summary a summary edit replaces; absent for a note edit or a new summary.'))),
+  stale: v.optional(v.pipe(v.literal(true), v.description('Present when the target changed since the proposal was made.'))),
+});
+
+export type ProposalRow = v.InferOutput<typeof ProposalRowSchema>;
+
+export function proposalRow(p: ProposalItem): ProposalRow {
+  const row: ProposalRow = { id: p.id, meeting_id: p.meeting_id, meeting_title: p.meeting_title, kind: p.kind, status: p.status, created_at: p.created_at };
+  if (p.target_id !== null) row.target_id = p.target_id;
+  if (p.stale) row.stale = true;
+  return row;
+}
 
 export const ProposalDetailSchema = v.object({
   ...proposalItemEntries,

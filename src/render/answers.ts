@@ -70,12 +70,14 @@ export function exportText(e: MeetingExport): string {
   return e.truncated ? `${md}\n\n[Cut] ${e.truncated.reason} Read the rest: ${e.truncated.read_rest}.` : md;
 }
 
-function proposalLine(p: ProposalItem): string {
+type ProposalLike = Pick<ProposalItem, 'id' | 'meeting_id' | 'meeting_title' | 'kind' | 'status' | 'created_at'> & { target_id?: string | null; stale?: boolean; proposed_by?: string | null };
+
+function proposalLine(p: ProposalLike): string {
   const what = p.kind === 'memo' ? 'note' : p.target_id ? `summary ${p.target_id}` : 'new summary';
   return `${p.id} | ${p.status}${p.stale ? ', stale' : ''} | ${what} of ${p.meeting_id} "${p.meeting_title}" | ${minute(p.created_at)}${p.proposed_by ? ` by ${p.proposed_by}` : ''}`;
 }
 
-export function proposalsText(out: { proposals: ProposalItem[]; pagination: Pagination }): string {
+export function proposalsText(out: { proposals: ProposalLike[]; pagination: Pagination }): string {
   if (out.pagination.total === 0) return 'No proposal matches.';
   return [...out.proposals.map(proposalLine), pageLine(out.pagination, 'proposals')].join('\n');
 }

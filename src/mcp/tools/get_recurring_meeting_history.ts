@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { historyText } from '../../render/answers.js';
 import { PAGE_RULES } from '../../db/queries/pagination.js';
+import { fitList } from '../../render/budget.js';
 import { MeetingRowSchema, PaginationSchema, SeriesRefSchema, limitParam, meetingIdParam, meetingRow, offsetParam } from '../schema.js';
 import { READ_ONLY, defineTool, lazy } from '../tool.js';
 
@@ -21,6 +22,7 @@ export const getRecurringMeetingHistoryTool = defineTool({
   text: historyText,
   handler: async (sqlite, a) => {
     const history = (await queries()).seriesHistoryOrThrow(sqlite, a.meeting_id, { limit: a.limit, offset: a.offset });
-    return { ...history, meetings: history.meetings.map(meetingRow) };
+    const fitted = fitList(history.meetings.map(meetingRow), history.pagination);
+    return { ...history, meetings: fitted.items, pagination: fitted.pagination };
   },
 });

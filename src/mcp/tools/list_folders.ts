@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { foldersText } from '../../render/answers.js';
 import { PAGE_RULES } from '../../db/queries/pagination.js';
+import { fitList } from '../../render/budget.js';
 import { FolderSchema, PaginationSchema, limitParam, offsetParam, optionalString } from '../schema.js';
 import { READ_ONLY, defineTool, lazy } from '../tool.js';
 
@@ -19,5 +20,9 @@ export const listFoldersTool = defineTool({
   output: v.object({ folders: v.array(FolderSchema), pagination: PaginationSchema }),
   annotations: READ_ONLY,
   text: foldersText,
-  handler: async (sqlite, a) => (await queries()).listFolders(sqlite, { query: a.query }, { limit: a.limit, offset: a.offset }),
+  handler: async (sqlite, a) => {
+    const { folders, pagination } = (await queries()).listFolders(sqlite, { query: a.query }, { limit: a.limit, offset: a.offset });
+    const fitted = fitList(folders, pagination);
+    return { folders: fitted.items, pagination: fitted.pagination };
+  },
 });

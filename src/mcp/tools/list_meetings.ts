@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { meetingsText } from '../../render/answers.js';
 import { PAGE_RULES } from '../../db/queries/pagination.js';
+import { fitList } from '../../render/budget.js';
 import { MeetingRowSchema, PaginationSchema, limitParam, meetingRow, offsetParam, optionalString } from '../schema.js';
 import { READ_ONLY, defineTool, lazy } from '../tool.js';
 
@@ -29,6 +30,7 @@ export const listMeetingsTool = defineTool({
   handler: async (sqlite, a) => {
     const filter = { query: a.query, seriesId: a.series_id, folderPath: a.folder_path, from: a.from, to: a.to, participant: a.participant };
     const { meetings, pagination } = (await queries()).listMeetings(sqlite, filter, { limit: a.limit, offset: a.offset });
-    return { meetings: meetings.map(meetingRow), pagination };
+    const fitted = fitList(meetings.map(meetingRow), pagination);
+    return { meetings: fitted.items, pagination: fitted.pagination };
   },
 });

@@ -1,7 +1,8 @@
 import * as v from 'valibot';
 import { proposalsText } from '../../render/answers.js';
 import { PAGE_RULES } from '../../db/queries/pagination.js';
-import { PROPOSAL_STATUS_FILTERS, PaginationSchema, ProposalItemSchema, limitParam, offsetParam, optionalString } from '../schema.js';
+import { fitList } from '../../render/budget.js';
+import { PROPOSAL_STATUS_FILTERS, PaginationSchema, ProposalRowSchema, limitParam, offsetParam, optionalString, proposalRow } from '../schema.js';
 import { READ_ONLY, defineTool, lazy } from '../tool.js';
 
 // The query module loads with the first call, not at start-up (see ToolDefinition).
@@ -17,8 +18,12 @@ export const listProposalsTool = defineTool({
     limit: limitParam(PAGE_RULES.proposals),
     offset: offsetParam(),
   }),
-  output: v.object({ proposals: v.array(ProposalItemSchema), pagination: PaginationSchema }),
+  output: v.object({ proposals: v.array(ProposalRowSchema), pagination: PaginationSchema }),
   annotations: READ_ONLY,
   text: proposalsText,
-  handler: async (sqlite, a) => (await queries()).listProposals(sqlite, { meetingId: a.meeting_id, status: a.status }, { limit: a.limit, offset: a.offset }),
+  handler: async (sqlite, a) => {
+    const { proposals, pagination } = (await queries()).listProposals(sqlite, { meetingId: a.meeting_id, status: a.status }, { limit: a.limit, offset: a.offset });
+    const fitted = fitList(proposals.map(proposalRow), pagination);
+    return { proposals: fitted.items, pagination: fitted.pagination };
+  },
 });
