@@ -99,7 +99,7 @@ const transcript: CommandSpec = {
     let text: string;
     if (p.total === 0) text = 'This meeting has no transcript (yet).';
     else if (p.returned === 0) text = `No words at offset ${p.offset}: the transcript has ${p.total} words.`;
-    else text = `${page.text}\n\n${pageFooter(p, 'words')}`;
+    else text = `${data.text}\n\n${pageFooter(p, 'words')}`;
     return { data, pagination: p, text };
   },
 };
