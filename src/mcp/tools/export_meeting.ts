@@ -26,27 +26,28 @@ export const exportMeetingTool = defineTool({
  * `truncated` saying where the rest starts. (`syntheo meetings export` writes a file: always whole.)
  */
 export function fitExport(full: MeetingExport, budget = ANSWER_BYTE_BUDGET): MeetingExport {
-  const size = jsonBytes(full);
-  if (size <= budget) return full;
   const [transcript] = full.transcripts;
-  if (!transcript) return full; // nothing to cut but the note and summaries, which get_meeting returns whole as well
+  if (!transcript || full.transcripts.length > 1) return full; // nothing to cut but the note and summaries, which get_meeting returns whole as well
   const rest = `syntheo://meetings/${encodeURIComponent(full.id)}/transcript?offset=`;
   const truncated = (included: number): NonNullable<MeetingExport['truncated']> => ({
-    reason: `The whole record is about ${Math.round(size / 1000)} KB, more than one answer may hold: the transcript stops after ${included} of its ${transcript.word_count} words.`,
+    reason: `The whole record is more than one answer may hold: the transcript stops after ${included} of its ${transcript.word_count} words.`,
     transcript_words_included: included,
     next_offset: included,
     read_rest: `get_meeting_transcript with meeting_id "${full.id}", offset ${included} and limit 500, then each pagination.next_offset; or the resource ${rest}${included}&limit=500`,
   });
-  // What stays whatever the cut, then segments in order while they fit.
-  let used = jsonBytes({ ...full, transcripts: [{ ...transcript, segments: [] }], truncated: truncated(transcript.word_count) });
-  let kept = 0;
-  let words = 0;
-  for (const segment of transcript.segments) {
-    const cost = jsonBytes(segment) + 1;
-    if (used + cost > budget) break;
-    used += cost;
-    kept++;
-    words += segment.times.length;
-  }
+  // Segments in order while they fit, after what stays whatever the cut; never more JSON work than the budget.
+  const fit = (base: number): { kept: number; words: number } => {
+    let used = base;
+    let words = 0;
+    for (const [kept, segment] of transcript.segments.entries()) {
+      used += jsonBytes(segment) + 1;
+      if (used > budget) return { kept, words };
+      words += segment.times.length;
+    }
+    return { kept: transcript.segments.length, words };
+  };
+  const empty = { ...full, transcripts: [{ ...transcript, segments: [] }] };
+  if (fit(jsonBytes(empty)).kept === transcript.segments.length) return full;
+  const { kept, words } = fit(jsonBytes({ ...empty, truncated: truncated(transcript.word_count) }));
   return { ...full, transcripts: [{ ...transcript, segments: transcript.segments.slice(0, kept) }], truncated: truncated(words) };
 }
