@@ -10,7 +10,7 @@ import { loadDemo } from '../../src/demo/dataset.js';
 import { ANSWER_LIMIT, LIST_LIMIT, PAGE_TOKENS_PER_WORD, TOOL_LIST_LIMIT, answerTokens, measure, probes, readWhole, tokens, toolListTokens } from '../../bench/tokens.js';
 import { openTestDb } from '../support/db.js';
 import { makeMeeting, makeSeries, makeSummary, makeTranscript } from '../support/factories.js';
-import { call, connectV2 } from '../support/mcp.js';
+import { call, connectV1, connectV2 } from '../support/mcp.js';
 
 let db: ReturnType<typeof openTestDb>;
 let client: Client;
@@ -141,6 +141,29 @@ describe('export_meeting of a meeting too big for one answer', () => {
     expect(out.truncated).toBeUndefined();
     expect(out.transcripts[0].segments.reduce((n: number, seg: { times: unknown[] }) => n + seg.times.length, 0)).toBe(out.transcripts[0].word_count);
   });
+});
+
+describe('the new shapes against every client', () => {
+  for (const kind of ['v1', 'v2 legacy'] as const) {
+    it(`${kind}: the answers validate against their output schemas`, async () => {
+      const connected = kind === 'v1' ? await connectV1(db.path) : await connectV2(db.path, 'legacy');
+      try {
+        const c = connected.client;
+        // Once they have listed the tools, the clients validate structuredContent against each outputSchema and throw on a mismatch.
+        await c.listTools();
+        expect((await call(c, 'get_meeting_transcript', { meeting_id: long, limit: 30 })).words[0]).toEqual([0, 0]);
+        expect((await call(c, 'get_meeting_transcript', { meeting_id: long, limit: 2, word_timings: true })).words).toHaveLength(2);
+        expect((await call(c, 'export_meeting', { meeting_id: long })).truncated.next_offset).toBeGreaterThan(0);
+        expect((await call(c, 'list_meetings', { limit: 200 })).meetings.length).toBeGreaterThan(100);
+        expect((await call(c, 'list_proposals', { limit: 200 })).proposals.length).toBeGreaterThan(100);
+        expect((await call(c, 'get_recurring_meeting_history', { meeting_id: (await call(c, 'list_meetings', { query: 'sync #3 ' })).meetings[0].id })).meetings).toHaveLength(20);
+        const hit = (await call(c, 'search_transcripts', { query: 'budget' })).hits.find((h: { kind: string }) => h.kind === 'transcript');
+        expect(hit.start_ms).toEqual(expect.any(Number));
+      } finally {
+        await connected.close();
+      }
+    }, 60_000);
+  }
 });
 
 describe('turn times', () => {
