@@ -3,6 +3,7 @@
 import * as v from 'valibot';
 import { clampLimit, clampOffset, type PageRule } from '../db/queries/pagination.js';
 import type { ProposalStatusFilter } from '../db/queries/proposals.js';
+import type { MeetingListItem, ProposalItem } from '../db/queries/types.js';
 import { PROCESSING_STATUSES, PROPOSAL_KINDS, PROPOSAL_STATUSES, SEARCH_KINDS, SUMMARY_STATUSES } from '../db/schema/enums.js';
 
 // ---- parameters ---------------------------------------------------------------------------------
@@ -11,11 +12,11 @@ import { PROCESSING_STATUSES, PROPOSAL_KINDS, PROPOSAL_STATUSES, SEARCH_KINDS, S
  * A page size: any number is accepted and clamped into [1, max] (never rejected), so the JSON Schema
  * advertises an integer with a default but no bounds. The clamp runs after the advertised part.
  */
-export function limitParam(rule: PageRule, description = `Page size, clamped between 1 and ${rule.maxLimit}.`) {
+export function limitParam(rule: PageRule, description = `Clamped to 1-${rule.maxLimit}.`) {
   return v.optional(v.pipe(v.number(), v.metadata({ type: 'integer' }), v.description(description), v.transform((n) => clampLimit(rule, n))), rule.defaultLimit);
 }
 
-export function offsetParam(description = 'Number of results to skip (from pagination.next_offset of the previous page).') {
+export function offsetParam(description = 'pagination.next_offset of the previous page.') {
   return v.optional(v.pipe(v.number(), v.metadata({ type: 'integer' }), v.description(description), v.transform((n: number) => clampOffset(n))), 0);
 }
 
@@ -25,8 +26,8 @@ export const PROPOSAL_STATUS_FILTERS = [...PROPOSAL_STATUSES, 'all'] as const sa
 export const requiredString = (description: string) => v.pipe(v.string(), v.description(description));
 export const optionalString = (description: string) => v.optional(v.pipe(v.string(), v.description(description)));
 
-export const meetingIdParam = requiredString('A meeting ID (mtg_...) returned by a tool such as list_meetings. Never guess one.');
-export const proposalIdParam = requiredString('A proposal ID (prp_...) returned by list_proposals or a propose_* tool.');
+export const meetingIdParam = requiredString('mtg_... from list_meetings or search_transcripts.');
+export const proposalIdParam = requiredString('prp_... from list_proposals or a propose_ tool.');
 
 // ---- outputs ------------------------------------------------------------------------------------
 
@@ -51,17 +52,28 @@ export const PaginationSchema = v.pipe(
 const ProcessingStatusSchema = v.picklist(PROCESSING_STATUSES);
 const SummaryStatusSchema = v.picklist(SUMMARY_STATUSES);
 
-export const MeetingListItemSchema = v.object({
+/**
+ * A meeting in a list as a model reads it: what it needs to choose the next call (the ID, what and
+ * when, where, whether there is a transcript). 200 full rows cost ~20,000 tokens; these ~11,000.
+ * The rest is one get_meeting away.
+ */
+export const MeetingRowSchema = v.object({
   id: str,
   title: str,
   started_at: iso,
-  ended_at: nullableIso,
-  folder_path: v.pipe(nullableStr, v.description('Folder path, null when the meeting is outside any folder.')),
-  series_id: nullableStr,
-  transcript_word_count: int,
-  summary_count: int,
-  processing_status: v.nullable(ProcessingStatusSchema),
+  folder_path: v.pipe(nullableStr, v.description('Null outside any folder.')),
+  words: v.optional(v.pipe(int, v.description('Transcript words; absent when there is no transcript.'))),
+  processing_status: v.optional(ProcessingStatusSchema),
 });
+
+export type MeetingRow = v.InferOutput<typeof MeetingRowSchema>;
+
+export function meetingRow(m: MeetingListItem): MeetingRow {
+  const row: MeetingRow = { id: m.id, title: m.title, started_at: m.started_at, folder_path: m.folder_path };
+  if (m.transcript_word_count > 0) row.words = m.transcript_word_count;
+  if (m.processing_status !== null) row.processing_status = m.processing_status;
+  return row;
+}
 
 export const SeriesRefSchema = v.object({ id: str, title: str, cadence: nullableStr });
 
@@ -114,10 +126,15 @@ export const MeetingDetailSchema = v.object({
 
 export const TranscriptWordSchema = v.object({ index: int, text: str, start_ms: nullableInt, end_ms: nullableInt, speaker: nullableStr });
 
+export const TranscriptTurnSchema = v.tuple([int, nullableInt]);
+
 export const TranscriptPageSchema = v.object({
   meeting_id: str,
-  text: v.pipe(str, v.description('Words joined by single spaces; a new line "Speaker: " where the speaker changes.')),
-  words: v.array(TranscriptWordSchema),
+  text: v.pipe(str, v.description('One line per speaker turn: "[mm:ss] Speaker: words" ([hh:mm:ss] after an hour).')),
+  words: v.pipe(
+    v.union([v.array(TranscriptTurnSchema), v.array(TranscriptWordSchema)]),
+    v.description('By default one [offset, start_ms] per line of text; with word_timings, one {index, text, start_ms, end_ms, speaker} per word.'),
+  ),
   pagination: PaginationSchema,
 });
 
@@ -155,6 +172,12 @@ export const ExportSchema = v.object({
   ),
   created_at: iso,
   updated_at: iso,
+  truncated: v.optional(
+    v.pipe(
+      v.object({ reason: str, transcript_words_included: int, next_offset: int, read_rest: str }),
+      v.description('Present when the record was cut to fit one answer: how to read the rest of the transcript.'),
+    ),
+  ),
 });
 
 const proposalItemEntries = {
@@ -172,6 +195,27 @@ const proposalItemEntries = {
 
 export const ProposalItemSchema = v.object(proposalItemEntries);
 
+/** A proposal in a list: what a model needs to pick one for get_proposal (who proposed it and when it was decided are there). */
+export const ProposalRowSchema = v.object({
+  id: str,
+  meeting_id: str,
+  meeting_title: str,
+  kind: proposalItemEntries.kind,
+  status: proposalItemEntries.status,
+  created_at: iso,
+  target_id: v.optional(v.pipe(str, v.description('The summary a summary edit replaces; absent for a note edit or a new summary.'))),
+  stale: v.optional(v.pipe(v.literal(true), v.description('Present when the target changed since the proposal was made.'))),
+});
+
+export type ProposalRow = v.InferOutput<typeof ProposalRowSchema>;
+
+export function proposalRow(p: ProposalItem): ProposalRow {
+  const row: ProposalRow = { id: p.id, meeting_id: p.meeting_id, meeting_title: p.meeting_title, kind: p.kind, status: p.status, created_at: p.created_at };
+  if (p.target_id !== null) row.target_id = p.target_id;
+  if (p.stale) row.stale = true;
+  return row;
+}
+
 export const ProposalDetailSchema = v.object({
   ...proposalItemEntries,
   content: str,
@@ -186,6 +230,7 @@ export const SearchHitSchema = v.object({
   kind: v.pipe(v.picklist(SEARCH_KINDS), v.description('Where the passage comes from: transcript, summary or note.')),
   summary_id: v.pipe(nullableStr, v.description('The summary ID for a summary hit, else null.')),
   speaker: nullableStr,
-  offset: v.pipe(nullableInt, v.description('For a transcript hit: pass it as get_meeting_transcript offset to read the passage in context. Null otherwise.')),
+  offset: v.pipe(nullableInt, v.description('For a transcript hit: the offset of the first matched word, for get_meeting_transcript. Null otherwise.')),
+  start_ms: v.pipe(nullableInt, v.description('For a transcript hit: when that word was said, ms from the start. Null otherwise.')),
   snippet: v.pipe(str, v.description('The matching passage, matched words in **bold**, cut with …')),
 });

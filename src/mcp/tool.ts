@@ -20,6 +20,8 @@ export interface ToolDefinition<I extends v.GenericSchema = v.GenericSchema, O e
   readonly input: I;
   readonly output: O;
   readonly annotations: ToolAnnotations;
+  /** The text block: a compact rendering of the answer for clients that show the model `content`. */
+  text(out: v.InferOutput<O>): string;
   // Method syntax on purpose: a list of tools with different schemas is then a ToolDefinition[].
   handler(sqlite: Sqlite, args: v.InferOutput<I>, ctx: ToolContext): v.InferOutput<O> | Promise<v.InferOutput<O>>;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { searchTranscripts, PASSAGE_MAX_WORDS } from '../../src/db/queries/search.js';
+import { searchTranscripts } from '../../src/db/queries/search.js';
 import { listMeetings } from '../../src/db/queries/meetings.js';
 import { getTranscriptPageOrThrow, appendTranscriptWords } from '../../src/db/queries/transcripts.js';
 import { applyProposalOrThrow, proposeMemoEdit, proposeSummaryEdit } from '../../src/db/queries/proposals.js';
@@ -20,7 +20,8 @@ describe('searchTranscripts', () => {
     const { hits, pagination } = searchTranscripts(s, { query: 'offsite venue' }, page);
     expect(hits.map((h) => h.kind).sort()).toEqual(['note', 'summary', 'transcript']);
     const transcript = hits.find((h) => h.kind === 'transcript')!;
-    expect(transcript).toMatchObject({ meeting_id: a, title: 'Budget sync', speaker: 'Alice', offset: 0, summary_id: null });
+    // The first matched word, "offsite", is the passage's third: words are 400 ms apart in the factory.
+    expect(transcript).toMatchObject({ meeting_id: a, title: 'Budget sync', speaker: 'Alice', offset: 2, start_ms: 800, summary_id: null });
     expect(transcript.snippet).toBe('so the **offsite** is in March and the **venue** needs a deposit');
     expect(hits.find((h) => h.kind === 'summary')!.summary_id).toMatch(/^sum_/);
     expect(pagination).toEqual({ offset: 0, limit: 10, returned: 3, total: 3 });
@@ -35,16 +36,16 @@ describe('searchTranscripts', () => {
     expect(searchTranscripts(s, { query: 'budget review' }, page).hits.map((h) => h.title)).toEqual(['Exact', 'Scattered']);
   });
 
-  it('returns an offset at which get_meeting_transcript shows the passage', () => {
+  it('points at the first matched word: its offset (get_meeting_transcript shows it first) and start_ms', () => {
     const s = db();
     const id = makeMeeting(s);
     const texts = Array.from({ length: 500 }, (_, i) => (i === 333 ? 'kangaroo' : `word${i}`));
     makeTranscript(s, id, { texts, speakers: ['Alice', 'Bob'], turn: 40 });
     const [hit] = searchTranscripts(s, { query: 'Kangaroo' }, page).hits;
-    expect(hit!.offset).toBe(320);
+    expect(hit).toMatchObject({ offset: 333, start_ms: 333 * 400 });
     expect(hit!.speaker).toBe('Alice'); // words 320-359 are Alice's ninth turn
-    const shown = getTranscriptPageOrThrow(s, id, { offset: hit!.offset!, limit: PASSAGE_MAX_WORDS });
-    expect(shown.words.map((w) => w.text)).toContain('kangaroo');
+    const shown = getTranscriptPageOrThrow(s, id, { offset: hit!.offset!, limit: 20 });
+    expect(shown.words[0]!.text).toBe('kangaroo');
   });
 
   it('combines the meeting filters with AND', () => {
@@ -89,7 +90,7 @@ describe('searchTranscripts', () => {
     appendTranscriptWords(s, id, chunk('zeppelin exhibition', 5), { source: 'import' });
     const [hit] = searchTranscripts(s, { query: 'red zeppelin' }, page).hits;
     // The appended chunk joined the same speaker turn, so the phrase spans the chunk boundary.
-    expect(hit).toMatchObject({ offset: 0, snippet: 'we talked about the **red** **zeppelin** exhibition' });
+    expect(hit).toMatchObject({ offset: 4, start_ms: 1200, snippet: 'we talked about the **red** **zeppelin** exhibition' });
   });
 
   it('follows applied proposals (summaries and notes)', () => {

@@ -70,17 +70,9 @@ describe('list_meetings', () => {
     expect(titles(out).slice(0, 4)).toEqual(['Newest meeting', 'Long interview', 'planXa sync', 'plan_a sync']);
     const dates = out.meetings.map((m: { started_at: string }) => m.started_at);
     expect(dates).toEqual([...dates].sort().reverse());
-    expect(out.meetings[0]).toEqual({
-      id: ids.newest,
-      title: 'Newest meeting',
-      started_at: '2026-04-01T09:00:00.000Z',
-      ended_at: '2026-04-01T09:30:00.000Z',
-      folder_path: null,
-      series_id: null,
-      transcript_word_count: 0,
-      summary_count: 0,
-      processing_status: null,
-    });
+    // A lean row: what a model needs to choose the next call (get_meeting has the rest).
+    expect(out.meetings[0]).toEqual({ id: ids.newest, title: 'Newest meeting', started_at: '2026-04-01T09:00:00.000Z', folder_path: null });
+    expect(out.meetings[1]).toEqual({ id: ids.interview, title: 'Long interview', started_at: '2026-03-18T09:00:00.000Z', folder_path: null, words: 1234 });
   });
 
   it('clamps limit and offset instead of rejecting them', async () => {
@@ -215,17 +207,34 @@ describe('get_meeting', () => {
 
 describe('get_meeting_transcript', () => {
   const expectedWord = (i: number) => ({ index: i, text: words[i]!.text, start_ms: words[i]!.startMs, end_ms: words[i]!.endMs, speaker: words[i]!.speaker });
+  const timed = { word_timings: true };
 
-  it('defaults to the first 200 words, with speaker lines in the text', async () => {
+  it('defaults to the first 200 words: one line per turn with its start time, and a [offset, start_ms] index per line', async () => {
     const out = await call(client, 'get_meeting_transcript', { meeting_id: ids.interview });
     expect(out.pagination).toEqual({ offset: 0, limit: 200, returned: 200, total: 1234, next_offset: 200 });
-    expect(out.words[0]).toEqual({ index: 0, text: 'w0', start_ms: 0, end_ms: 300, speaker: 'Alice' });
-    expect(out.text.split('\n').slice(0, 4)).toEqual(['Alice: w0 w1 w2 w3 w4 w5 w6', 'Bob: w7 w8 w9 w10 w11 w12 w13', 'w14 w15 w16 w17 w18 w19 w20', 'Alice: w21 w22 w23 w24 w25 w26 w27']);
+    // Factory words are 400 ms apart and turns 7 words long: w7 starts at 2.8 s, w14 at 5.6 s.
+    expect(out.text.split('\n').slice(0, 4)).toEqual([
+      '[00:00] Alice: w0 w1 w2 w3 w4 w5 w6',
+      '[00:02] Bob: w7 w8 w9 w10 w11 w12 w13',
+      '[00:05] w14 w15 w16 w17 w18 w19 w20',
+      '[00:08] Alice: w21 w22 w23 w24 w25 w26 w27',
+    ]);
+    expect(out.words.slice(0, 4)).toEqual([[0, 0], [7, 2800], [14, 5600], [21, 8400]]);
+    expect(out.words).toHaveLength(out.text.split('\n').length);
   });
 
-  it('starts a page mid-turn with its speaker', async () => {
+  it('gives one {index, text, start_ms, end_ms, speaker} per word with word_timings', async () => {
+    const out = await call(client, 'get_meeting_transcript', { meeting_id: ids.interview, ...timed });
+    expect(out.words).toHaveLength(200);
+    expect(out.words[0]).toEqual({ index: 0, text: 'w0', start_ms: 0, end_ms: 300, speaker: 'Alice' });
+    expect(out.words[14]).toEqual({ index: 14, text: 'w14', start_ms: 5600, end_ms: 5900, speaker: null });
+    expect(out.text.split('\n')[0]).toBe('[00:00] Alice: w0 w1 w2 w3 w4 w5 w6');
+  });
+
+  it('starts a page mid-turn with its speaker and the time of its first word', async () => {
     const out = await call(client, 'get_meeting_transcript', { meeting_id: ids.interview, offset: 10, limit: 14 });
-    expect(out.text).toBe('Bob: w10 w11 w12 w13\nw14 w15 w16 w17 w18 w19 w20\nAlice: w21 w22 w23');
+    expect(out.text).toBe('[00:04] Bob: w10 w11 w12 w13\n[00:05] w14 w15 w16 w17 w18 w19 w20\n[00:08] Alice: w21 w22 w23');
+    expect(out.words).toEqual([[10, 4000], [14, 5600], [21, 8400]]);
     expect(out.meeting_id).toBe(ids.interview);
   });
 
@@ -236,8 +245,16 @@ describe('get_meeting_transcript', () => {
       let offset: number | undefined = 0;
       while (offset !== undefined) {
         offsets.push(offset);
-        const out: any = await call(client, 'get_meeting_transcript', { meeting_id: ids.interview, offset, ...(limit ? { limit } : {}) });
-        expect(out.text.replace(/^(Alice|Bob): /gm, '').split(/[ \n]/)).toEqual(out.words.map((w: { text: string }) => w.text));
+        const args = { meeting_id: ids.interview, offset, ...(limit ? { limit } : {}) };
+        const out: any = await call(client, 'get_meeting_transcript', { ...args, ...timed });
+        const lean: any = await call(client, 'get_meeting_transcript', args);
+        const lines = lean.text.split('\n') as string[];
+        expect(lean.text).toBe(out.text);
+        // Each line of text starts at its index entry's word, at its time.
+        expect(lean.words.map(([at, ms]: [number, number]) => `[${new Date(ms).toISOString().slice(14, 19)}] ${words[at]!.speaker ? `${words[at]!.speaker}: ` : ''}w${at}`)).toEqual(
+          lines.map((l) => l.split(' ').slice(0, l.includes(': ') ? 3 : 2).join(' ')),
+        );
+        expect(out.text.replace(/^\[\d\d:\d\d\] ((Alice|Bob): )?/gm, '').split(/[ \n]/)).toEqual(out.words.map((w: { text: string }) => w.text));
         collected.push(...out.words);
         offset = out.pagination.next_offset;
       }
@@ -248,8 +265,8 @@ describe('get_meeting_transcript', () => {
   }
 
   it('clamps limit to 500 and offset to 0', async () => {
-    await checkClamps(client, 'get_meeting_transcript', { meeting_id: ids.interview }, 'words', 500);
-    const out = await call(client, 'get_meeting_transcript', { meeting_id: ids.interview, offset: 1230, limit: 500 });
+    await checkClamps(client, 'get_meeting_transcript', { meeting_id: ids.interview, ...timed }, 'words', 500);
+    const out = await call(client, 'get_meeting_transcript', { meeting_id: ids.interview, offset: 1230, limit: 500, ...timed });
     expect(out.words.map((w: { text: string }) => w.text)).toEqual(['w1230', 'w1231', 'w1232', 'w1233']);
     expect(out.pagination).toEqual({ offset: 1230, limit: 500, returned: 4, total: 1234 });
   });

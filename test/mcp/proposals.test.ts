@@ -4,7 +4,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import { applyProposalOrThrow, proposeMemoEdit } from '../../src/db/queries/proposals.js';
 import { openTestDb } from '../support/db.js';
 import { makeMeeting, makeSummary } from '../support/factories.js';
-import { call, callError, checkClamps, connectV2 } from '../support/mcp.js';
+import { call, callError, connectV2 } from '../support/mcp.js';
 
 let db: ReturnType<typeof openTestDb>;
 let client: Client;
@@ -118,11 +118,26 @@ describe('list_proposals, get_proposal, decline_proposal', () => {
     const all = await call(client, 'list_proposals');
     expect(all.pagination).toMatchObject({ limit: 20, returned: 20, next_offset: 20 });
     expect(all.proposals.every((p: { status: string }) => p.status === 'pending')).toBe(true);
-    expect((await call(client, 'list_proposals', { meeting_id: none })).proposals[0]).toMatchObject({ meeting_title: 'No summary yet', target_id: null });
+    expect((await call(client, 'list_proposals', { meeting_id: none })).proposals[0]).toMatchObject({ meeting_title: 'No summary yet', kind: 'summary', status: 'pending' });
   });
 
   it('clamps and pages', async () => {
-    await checkClamps(client, 'list_proposals', { meeting_id: bulk }, 'proposals', 200);
+    const page = async (args: Record<string, unknown>) => {
+      const out = await call(client, 'list_proposals', { meeting_id: bulk, ...args });
+      return { ...out.pagination, items: out.proposals.length };
+    };
+    expect(await page({ limit: 0 })).toEqual({ offset: 0, limit: 1, returned: 1, total: BULK, next_offset: 1, items: 1 });
+    expect(await page({ limit: -5 })).toMatchObject({ limit: 1, returned: 1 });
+    expect(await page({ limit: 2.7 })).toMatchObject({ limit: 2, returned: 2, next_offset: 2 });
+    expect(await page({ offset: -5, limit: 3 })).toMatchObject({ offset: 0, returned: 3, next_offset: 3 });
+    expect(await page({ offset: 1e9 })).toEqual({ offset: 1e9, limit: 20, returned: 0, total: BULK, items: 0 });
+    // 200 of these rows pass ~12,000 tokens (the list budget): the page ends early and next_offset says where the next starts.
+    for (const limit of [201, 1e9]) {
+      const big = await page({ limit });
+      expect(big).toMatchObject({ offset: 0, limit: 200, total: BULK, returned: big.items, next_offset: big.items });
+      expect(big.items).toBeGreaterThan(150);
+      expect(big.items).toBeLessThanOrEqual(200);
+    }
     const ids = new Set<string>();
     let offset: number | undefined = 0;
     const returned: number[] = [];

@@ -25,7 +25,7 @@ const TOOL_NAMES = [
   'search_transcripts',
 ];
 
-type Param = 'string' | ['integer', number] | ['enum', string[], string];
+type Param = 'string' | ['integer', number] | ['boolean', boolean] | ['enum', string[], string];
 const page = (limit: number): Record<string, Param> => ({ limit: ['integer', limit], offset: ['integer', 0] });
 
 /** Parameters, required ones and access of every tool, as the reference lists them (+ optional list_meetings filters). */
@@ -37,7 +37,7 @@ const REFERENCE: Record<string, { access: 'read' | 'write'; required: string[]; 
   },
   list_folders: { access: 'read', required: [], params: { query: 'string', ...page(100) } },
   get_meeting: { access: 'read', required: ['meeting_id'], params: { meeting_id: 'string' } },
-  get_meeting_transcript: { access: 'read', required: ['meeting_id'], params: { meeting_id: 'string', offset: ['integer', 0], limit: ['integer', 200] } },
+  get_meeting_transcript: { access: 'read', required: ['meeting_id'], params: { meeting_id: 'string', offset: ['integer', 0], limit: ['integer', 200], word_timings: ['boolean', false] } },
   get_recurring_meeting_history: { access: 'read', required: ['meeting_id'], params: { meeting_id: 'string', ...page(20) } },
   export_meeting: { access: 'read', required: ['meeting_id'], params: { meeting_id: 'string' } },
   propose_summary_edit: { access: 'write', required: ['meeting_id', 'content'], params: { meeting_id: 'string', content: 'string', target_id: 'string' } },
@@ -141,7 +141,8 @@ describe('what the server advertises', () => {
           expect(schema, `${tool.name}.${name}`).toMatchObject({ type: 'integer', default: param[1] });
           // Clamped, never rejected: no bounds a client could enforce.
           expect(Object.keys(schema).filter((k) => /min|max/i.test(k)), `${tool.name}.${name}`).toEqual([]);
-        } else expect(schema, `${tool.name}.${name}`).toMatchObject({ type: 'string', enum: param[1], default: param[2] });
+        } else if (param[0] === 'boolean') expect(schema, `${tool.name}.${name}`).toMatchObject({ type: 'boolean', default: param[1] });
+        else expect(schema, `${tool.name}.${name}`).toMatchObject({ type: 'string', enum: param[1], default: param[2] });
       }
       if (expected.access === 'read') expect(tool.annotations, tool.name).toMatchObject({ readOnlyHint: true, idempotentHint: true, openWorldHint: false });
       else expect(tool.annotations, tool.name).toMatchObject({ readOnlyHint: false, destructiveHint: false });
@@ -154,7 +155,7 @@ describe('what the server advertises', () => {
     const { resourceTemplates } = await connection.client.listResourceTemplates();
     expect(resourceTemplates.map((t) => [t.uriTemplate, t.mimeType])).toEqual([
       ['syntheo://meetings/{meeting_id}', 'text/markdown'],
-      ['syntheo://meetings/{meeting_id}/transcript{?offset,limit}', 'text/plain'],
+      ['syntheo://meetings/{meeting_id}/transcript{?offset,limit,word_timings}', 'text/plain'],
       ['syntheo://series/{series_id}', 'text/markdown'],
     ]);
   });

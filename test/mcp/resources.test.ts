@@ -39,8 +39,8 @@ const text = async (uri: string) => {
   return contents[0] as { uri: string; mimeType: string; text: string };
 };
 
-/** The words of a transcript page's text, speaker prefixes removed. */
-const wordsOf = (page: string) => page.replace(/^(Ada|Linus): /gm, '').split(/[ \n]/);
+/** The words of a transcript page's text, turn times and speaker prefixes removed. */
+const wordsOf = (page: string) => page.replace(/^\[\d\d:\d\d\] (Ada|Linus): /gm, '').split(/[ \n]/);
 const range = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => `w${from + i}`);
 
 describe('syntheo://meetings/{meeting_id}', () => {
@@ -67,10 +67,10 @@ describe('syntheo://meetings/{meeting_id}', () => {
 describe('syntheo://meetings/{meeting_id}/transcript{?offset,limit}', () => {
   const base = () => `syntheo://meetings/${meeting}/transcript`;
 
-  it('defaults to the first 200 words as plain text with speaker lines', async () => {
+  it('defaults to the first 200 words as plain text, one line per speaker turn with its start time', async () => {
     const r = await text(base());
     expect(r.mimeType).toBe('text/plain');
-    expect(r.text.split('\n').slice(0, 2)).toEqual(['Ada: w0 w1 w2 w3 w4', 'Linus: w5 w6 w7 w8 w9']);
+    expect(r.text.split('\n').slice(0, 2)).toEqual(['[00:00] Ada: w0 w1 w2 w3 w4', '[00:02] Linus: w5 w6 w7 w8 w9']);
     expect(wordsOf(r.text)).toEqual(range(0, 200));
   });
 
@@ -79,7 +79,7 @@ describe('syntheo://meetings/{meeting_id}/transcript{?offset,limit}', () => {
     expect(wordsOf((await text(`${base()}?limit=3`)).text)).toEqual(range(0, 3));
     expect(wordsOf((await text(`${base()}?offset=7&limit=4`)).text)).toEqual(range(7, 11));
     expect(wordsOf((await text(`${base()}?limit=4&offset=7`)).text)).toEqual(range(7, 11));
-    expect((await text(`${base()}?limit=4&offset=7`)).text).toBe('Linus: w7 w8 w9\nAda: w10');
+    expect((await text(`${base()}?limit=4&offset=7`)).text).toBe('[00:02] Linus: w7 w8 w9\n[00:04] Ada: w10');
     // Other parameters are ignored; values are percent-decoded.
     expect(wordsOf((await text(`${base()}?format=txt&offset=%31%30&limit=2`)).text)).toEqual(range(10, 12));
   });
@@ -94,6 +94,12 @@ describe('syntheo://meetings/{meeting_id}/transcript{?offset,limit}', () => {
   it('takes the last value of a repeated query key', async () => {
     expect(wordsOf((await text(`${base()}?offset=1&limit=2&offset=5`)).text)).toEqual(range(5, 7));
     expect(wordsOf((await text(`${base()}?limit=lots&limit=3`)).text)).toEqual(range(0, 3));
+  });
+
+  it('word_timings=true gives one tab-separated line per word with its timings', async () => {
+    expect((await text(`${base()}?offset=4&limit=2&word_timings=true`)).text).toBe('index\tstart_ms\tend_ms\tspeaker\ttext\n4\t1600\t1900\tAda\tw4\n5\t2000\t2300\tLinus\tw5');
+    expect((await text(`${base()}?limit=2&word_timings=false`)).text).toBe('[00:00] Ada: w0 w1');
+    expect(await errorOf(client.readResource({ uri: `${base()}?word_timings=maybe` }))).toMatchObject({ code: -32602, message: expect.stringContaining('word_timings must be true or false') });
   });
 
   it('answers -32602 for a non-numeric value or an unknown meeting', async () => {

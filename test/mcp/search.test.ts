@@ -26,13 +26,15 @@ describe('search_transcripts', () => {
     expect(tool.inputSchema.required).toEqual(['query']);
   });
 
-  it('finds what was said, and its offset shows the passage in get_meeting_transcript', async () => {
+  it('finds what was said; offset and start_ms point at the first matched word in get_meeting_transcript', async () => {
     const result = await call(client, 'search_transcripts', { query: 'references', folder_path: 'Acme/Hiring' });
     expect(result.pagination).toMatchObject({ offset: 0, limit: 10, total: 1, returned: 1 });
     const [hit] = result.hits;
     expect(hit).toMatchObject({ meeting_id: 'mtg_demo_interview_debrief', kind: 'transcript', speaker: 'Dan', snippet: expect.stringContaining('**references**') });
-    const page = await call(client, 'get_meeting_transcript', { meeting_id: hit.meeting_id, offset: hit.offset, limit: 60 });
-    expect(page.text).toMatch(/^Dan: .*two references/);
+    const page = await call(client, 'get_meeting_transcript', { meeting_id: hit.meeting_id, offset: hit.offset, limit: 20, word_timings: true });
+    expect(page.text).toMatch(/^\[\d\d:\d\d\] Dan: references/);
+    expect(page.words[0]).toMatchObject({ index: hit.offset, text: 'references,', start_ms: hit.start_ms, speaker: 'Dan' });
+    expect(hit.start_ms).toBeGreaterThan(0);
   });
 
   it('ranks the exact phrase first and combines filters', async () => {

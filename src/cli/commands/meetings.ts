@@ -1,7 +1,7 @@
 import { UsageError, optBool, optChoice, optString, pageFlags, pageOptions, type CommandSpec } from '../framework.js';
 import { bytes, pageFooter, plural, shortTime, table, type Column } from '../text.js';
 import { listMeetings, getMeetingOrThrow, seriesHistoryOrThrow } from '../../db/queries/meetings.js';
-import { getTranscriptPageOrThrow } from '../../db/queries/transcripts.js';
+import { getTranscriptPageOrThrow, transcriptText } from '../../db/queries/transcripts.js';
 import { exportMeetingOrThrow } from '../../db/queries/export.js';
 import { PAGE_RULES, clampPage } from '../../db/queries/pagination.js';
 import { exportMarkdown, meetingMarkdown } from '../../render/markdown.js';
@@ -92,13 +92,14 @@ const transcript: CommandSpec = {
   run(ctx) {
     const { limit, offset } = pageFlags(ctx.options);
     const db = ctx.openDb({ create: false });
+    // The text without times, as this command always printed it (the words carry the timings).
     const page = getTranscriptPageOrThrow(db.sqlite, ctx.positionals[0]!, clampPage(PAGE_RULES.transcript, limit, offset));
-    const { pagination, ...data } = page;
+    const { pagination, ...data } = { ...page, text: transcriptText(page.words) };
     const p = pagination;
     let text: string;
     if (p.total === 0) text = 'This meeting has no transcript (yet).';
     else if (p.returned === 0) text = `No words at offset ${p.offset}: the transcript has ${plural(p.total, 'word')}.`;
-    else text = `${page.text}\n\n${pageFooter(p, 'word')}`;
+    else text = `${data.text}\n\n${pageFooter(p, 'word')}`;
     return { data, pagination: p, text };
   },
 };

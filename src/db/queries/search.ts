@@ -44,8 +44,10 @@ export interface SearchHit {
   /** The summary's id for a summary hit, else null. */
   summary_id: string | null;
   speaker: string | null;
-  /** For a transcript hit: the word offset to pass to get_meeting_transcript to read the passage; else null. */
+  /** For a transcript hit: the offset of the first matched word (get_meeting_transcript shows it at that offset); else null. */
   offset: number | null;
+  /** For a transcript hit: when that word was said (ms from the start); else null. */
+  start_ms: number | null;
   /** The matching passage, matched words in **bold**, cut with … */
   snippet: string;
 }
@@ -127,6 +129,7 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
   }
 
   const snippets = snippetsFor(sqlite, all, ids);
+  const firstMatch = firstMatchedWords(sqlite, all, ids);
   const rows = new Map(
     (ids.length
       ? stmt<HitRow>(
@@ -146,11 +149,38 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
       kind: r.kind,
       summary_id: r.kind === 'summary' ? r.ref_id : null,
       speaker: r.speaker,
-      offset: r.word_offset,
+      ...pointAt(sqlite, r, firstMatch.get(id) ?? 0),
       snippet: snippets.get(id) ?? '',
     };
   });
   return { hits, pagination: pagination(page, hits.length, total) };
+}
+
+/**
+ * Where in each passage of the page the first matched word is, counted in words. highlight() marks
+ * the tokens FTS matched (stemming and diacritics as it sees them) in the passage text, whose words
+ * are the transcript's words joined by single spaces (stored words hold no whitespace).
+ */
+function firstMatchedWords(sqlite: Sqlite, match: string, ids: number[]): Map<number, number> {
+  if (ids.length === 0) return new Map();
+  const rows = stmt<{ id: number; marked: string }>(
+    sqlite,
+    `SELECT rowid AS id, highlight(search_fts, 0, char(1), '') AS marked FROM search_fts WHERE search_fts MATCH ? AND rowid IN (${ids.map(() => '?').join(',')})`,
+  ).all(match, ...ids);
+  const out = new Map<number, number>();
+  for (const r of rows) {
+    const at = r.marked.indexOf('\u0001');
+    if (at > 0) out.set(r.id, r.marked.slice(0, at).split(' ').length - 1);
+  }
+  return out;
+}
+
+/** A transcript hit's offset and start time: those of its first matched word. */
+function pointAt(sqlite: Sqlite, r: HitRow, inPassage: number): { offset: number | null; start_ms: number | null } {
+  if (r.kind !== 'transcript' || r.word_offset === null) return { offset: r.word_offset, start_ms: null };
+  const offset = r.word_offset + inPassage;
+  const word = stmt<{ start_ms: number | null }>(sqlite, 'SELECT start_ms FROM transcript_words WHERE transcript_id = ? AND idx = ?').get(r.ref_id, offset);
+  return { offset, start_ms: word?.start_ms ?? null };
 }
 
 /** Snippets for the page only: snippet() costs a passage read each, so never for every match. */

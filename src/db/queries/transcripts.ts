@@ -6,11 +6,18 @@ import type { ContentSource } from '../schema/enums.js';
 import { assertMeetingExists } from './meetings.js';
 import { pagination } from './pagination.js';
 import { indexTranscript } from './search.js';
-import type { Page, TranscriptPage, TranscriptWord } from './types.js';
+import type { Page, TranscriptPage, TranscriptTurn, TranscriptWord } from './types.js';
 
 type WordTuple = [idx: number, text: string, start_ms: number | null, end_ms: number | null, speaker: string | null];
 
-export function getTranscriptPageOrThrow(sqlite: Sqlite, meetingId: string, page: Page): TranscriptPage {
+/**
+ * A page of the transcript: `text` one line per speaker turn with its start time; `words` one
+ * {index, text, start_ms, end_ms, speaker} per word, or with `wordTimings: false` one [offset,
+ * start_ms] per line of text (what a model needs, at a twelfth of the tokens).
+ */
+export function getTranscriptPageOrThrow(sqlite: Sqlite, meetingId: string, page: Page, options?: { wordTimings: true }): TranscriptPage;
+export function getTranscriptPageOrThrow(sqlite: Sqlite, meetingId: string, page: Page, options: { wordTimings: boolean }): TranscriptPage | TranscriptPage<TranscriptTurn>;
+export function getTranscriptPageOrThrow(sqlite: Sqlite, meetingId: string, page: Page, options = { wordTimings: true }): TranscriptPage | TranscriptPage<TranscriptTurn> {
   const transcript = stmt<{ id: string; word_count: number }>(sqlite, 'SELECT id, word_count FROM transcripts WHERE meeting_id = ?').get(meetingId);
   if (!transcript) {
     assertMeetingExists(sqlite, meetingId);
@@ -21,10 +28,52 @@ export function getTranscriptPageOrThrow(sqlite: Sqlite, meetingId: string, page
     .raw()
     .all(transcript.id, page.offset, page.limit) as WordTuple[];
   const words: TranscriptWord[] = rows.map(([index, text, start_ms, end_ms, speaker]) => ({ index, text, start_ms, end_ms, speaker }));
-  return { meeting_id: meetingId, text: transcriptText(words), words, pagination: pagination(page, words.length, transcript.word_count) };
+  const turns = speakerTurns(words);
+  const text = turns.map((t) => turnLine(t, words)).join('\n');
+  const paging = pagination(page, words.length, transcript.word_count);
+  if (options.wordTimings) return { meeting_id: meetingId, text, words, pagination: paging };
+  return { meeting_id: meetingId, text, words: turns.map((t): TranscriptTurn => [words[t.from]!.index, t.start_ms]), pagination: paging };
 }
 
-/** Words joined by single spaces; a new line, prefixed `Speaker: ` when there is one, where the speaker changes. */
+interface Turn {
+  /** Position in the page of the turn's first and (exclusive) last word. */
+  from: number;
+  to: number;
+  speaker: string | null;
+  /** The first known start time in the turn. */
+  start_ms: number | null;
+}
+
+/** Runs of words by the same speaker (a page's first run starts at the page, mid-turn or not). */
+function speakerTurns(words: readonly Pick<TranscriptWord, 'speaker' | 'start_ms'>[]): Turn[] {
+  const turns: Turn[] = [];
+  for (const [i, w] of words.entries()) {
+    const last = turns.at(-1);
+    if (last && last.speaker === w.speaker) {
+      last.to = i + 1;
+      last.start_ms ??= w.start_ms;
+    } else turns.push({ from: i, to: i + 1, speaker: w.speaker, start_ms: w.start_ms });
+  }
+  return turns;
+}
+
+/** `[12:31] Alice: words of the turn` (no time when none is known, no name when the speaker is unknown). */
+function turnLine(turn: Turn, words: readonly Pick<TranscriptWord, 'text'>[]): string {
+  let line = turn.start_ms === null ? '' : `[${timestamp(turn.start_ms)}] `;
+  if (turn.speaker !== null) line += `${turn.speaker}: `;
+  for (let i = turn.from; i < turn.to; i++) line += i === turn.from ? words[i]!.text : ` ${words[i]!.text}`;
+  return line;
+}
+
+/** Time from the start: `mm:ss`, or `hh:mm:ss` from the first hour on (the hours part costs tokens on every turn). */
+export function timestamp(ms: number): string {
+  const total = Math.max(0, Math.floor(ms / 1000));
+  const two = (n: number) => String(n).padStart(2, '0');
+  const mmss = `${two(Math.floor((total % 3600) / 60))}:${two(total % 60)}`;
+  return total >= 3600 ? `${two(Math.floor(total / 3600))}:${mmss}` : mmss;
+}
+
+/** Words joined by single spaces; a new line, prefixed `Speaker: ` when there is one, where the speaker changes (no times: the LLM prompts' form). */
 export function transcriptText(words: readonly Pick<TranscriptWord, 'text' | 'speaker'>[]): string {
   let out = '';
   let current: string | null | undefined;

@@ -125,11 +125,15 @@ export interface TranscriptWord {
   speaker: string | null;
 }
 
-export interface TranscriptPage {
+/** One speaker turn of a transcript page: [offset of its first word, its start_ms]. A pair, not an object: keys would cost a model 40% more per turn. */
+export type TranscriptTurn = [offset: number, start_ms: number | null];
+
+export interface TranscriptPage<W extends TranscriptTurn | TranscriptWord = TranscriptWord> {
   meeting_id: string;
-  /** Words joined by single spaces; a new line `Speaker: ` where the speaker changes. */
+  /** One line per speaker turn, `[12:31] Speaker: words joined by single spaces` (`[01:12:31]` after an hour). */
   text: string;
-  words: TranscriptWord[];
+  /** One entry per word, or (for the MCP tool's default) one per line of `text`: the turn index. */
+  words: W[];
   pagination: Pagination;
 }
 
@@ -167,6 +171,16 @@ export const EXPORT_FORMAT = 'syntheo.meeting/v1' as const;
 export interface MeetingExport extends MeetingRecord {
   format: typeof EXPORT_FORMAT;
   transcripts: ExportTranscript[];
+  /** Only in export_meeting's answer when the record was cut to fit it (never in `syntheo meetings export`). */
+  truncated?: ExportTruncation;
+}
+
+export interface ExportTruncation {
+  reason: string;
+  transcript_words_included: number;
+  next_offset: number;
+  /** The calls that read the rest: the transcript tool's offsets and the resource URI. */
+  read_rest: string;
 }
 
 export interface ProposalItem {

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { proposalText } from '../../render/answers.js';
 import { ProposalDetailSchema, proposalIdParam } from '../schema.js';
 import { STAGES_CHANGE, defineTool, lazy } from '../tool.js';
 
@@ -8,11 +9,10 @@ const queries = lazy(() => import('../../db/queries/proposals.js'));
 export const declineProposalTool = defineTool({
   name: 'decline_proposal',
   title: 'Decline a proposal',
-  description:
-    'Declines a pending proposal, for example one you staged by mistake or that the user rejected; the meeting does not change. ' +
-    'A proposal that was already applied or declined cannot be declined.',
+  description: 'Declines a pending proposal; the meeting does not change. An applied or declined one cannot be.',
   input: v.object({ proposal_id: proposalIdParam }),
   output: ProposalDetailSchema,
   annotations: STAGES_CHANGE,
+  text: proposalText,
   handler: async (sqlite, a) => (await queries()).declineProposalOrThrow(sqlite, a.proposal_id),
 });

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { meetingText } from '../../render/answers.js';
 import { MeetingDetailSchema, meetingIdParam } from '../schema.js';
 import { READ_ONLY, defineTool, lazy } from '../tool.js';
 
@@ -9,11 +10,10 @@ export const getMeetingTool = defineTool({
   name: 'get_meeting',
   title: 'Get a meeting',
   description:
-    "A meeting's details: title, dates, folder_path, series, the canonical note (Markdown), the summaries (with their IDs), " +
-    'participants and action items, plus the transcript size. The transcript text itself is read with get_meeting_transcript. ' +
-    'For an imported meeting, processing_status and recording_import tell where the import stands (otherwise null).',
+    'A meeting: note, summaries (sum_... IDs), participants, action items, import state; not the transcript (get_meeting_transcript).',
   input: v.object({ meeting_id: meetingIdParam }),
   output: MeetingDetailSchema,
   annotations: READ_ONLY,
+  text: meetingText,
   handler: async (sqlite, a) => (await queries()).getMeetingOrThrow(sqlite, a.meeting_id),
 });

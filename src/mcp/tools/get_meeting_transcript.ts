@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { transcriptText } from '../../render/answers.js';
 import { PAGE_RULES } from '../../db/queries/pagination.js';
 import { TranscriptPageSchema, limitParam, meetingIdParam, offsetParam } from '../schema.js';
 import { READ_ONLY, defineTool, lazy } from '../tool.js';
@@ -10,15 +11,16 @@ export const getMeetingTranscriptTool = defineTool({
   name: 'get_meeting_transcript',
   title: 'Read a transcript page',
   description:
-    "A bounded page of a meeting's transcript, counted in words: text (words joined by spaces, a new line \"Speaker: \" where the speaker changes) " +
-    'and words (index, text, start_ms, end_ms, speaker). To read further, call again with offset = pagination.next_offset; ' +
-    'a missing next_offset means the page reaches the end. A meeting without a transcript gives an empty page.',
+    'A page of the transcript, in words. text: one "[mm:ss] Speaker: words" line per turn; words: [offset, start_ms] per line. ' +
+    'No pagination.next_offset: the page reaches the end.',
   input: v.object({
     meeting_id: meetingIdParam,
-    offset: offsetParam('Offset, in words (pagination.next_offset of the previous page).'),
-    limit: limitParam(PAGE_RULES.transcript, `Words per page, clamped between 1 and ${PAGE_RULES.transcript.maxLimit}.`),
+    offset: offsetParam('In words.'),
+    limit: limitParam(PAGE_RULES.transcript),
+    word_timings: v.optional(v.pipe(v.boolean(), v.description('words: {index, text, start_ms, end_ms, speaker} per word (12x the tokens).')), false),
   }),
   output: TranscriptPageSchema,
   annotations: READ_ONLY,
-  handler: async (sqlite, a) => (await queries()).getTranscriptPageOrThrow(sqlite, a.meeting_id, { limit: a.limit, offset: a.offset }),
+  text: transcriptText,
+  handler: async (sqlite, a) => (await queries()).getTranscriptPageOrThrow(sqlite, a.meeting_id, { limit: a.limit, offset: a.offset }, { wordTimings: a.word_timings }),
 });

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { proposalText } from '../../render/answers.js';
 import { ProposalDetailSchema, proposalIdParam } from '../schema.js';
 import { READ_ONLY, defineTool, lazy } from '../tool.js';
 
@@ -8,11 +9,10 @@ const queries = lazy(() => import('../../db/queries/proposals.js'));
 export const getProposalTool = defineTool({
   name: 'get_proposal',
   title: 'Get a proposal',
-  description:
-    'A proposal: its status, target, proposed content, the content it was made against and a unified diff (current -> proposed). ' +
-    'Reading it does not apply it; only the user applies proposals, in the app.',
+  description: 'A proposal and its unified diff. Reading it does not apply it.',
   input: v.object({ proposal_id: proposalIdParam }),
   output: ProposalDetailSchema,
   annotations: READ_ONLY,
+  text: proposalText,
   handler: async (sqlite, a) => (await queries()).getProposalOrThrow(sqlite, a.proposal_id),
 });

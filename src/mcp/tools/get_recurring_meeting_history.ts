@@ -1,6 +1,8 @@
 import * as v from 'valibot';
+import { historyText } from '../../render/answers.js';
 import { PAGE_RULES } from '../../db/queries/pagination.js';
-import { MeetingListItemSchema, PaginationSchema, SeriesRefSchema, limitParam, meetingIdParam, offsetParam } from '../schema.js';
+import { fitList } from '../../render/budget.js';
+import { MeetingRowSchema, PaginationSchema, SeriesRefSchema, limitParam, meetingIdParam, meetingRow, offsetParam } from '../schema.js';
 import { READ_ONLY, defineTool, lazy } from '../tool.js';
 
 // The query module loads with the first call, not at start-up (see ToolDefinition).
@@ -9,15 +11,18 @@ const queries = lazy(() => import('../../db/queries/meetings.js'));
 export const getRecurringMeetingHistoryTool = defineTool({
   name: 'get_recurring_meeting_history',
   title: 'Recurring meeting history',
-  description:
-    'The meetings of the recurring series a meeting belongs to (the meeting itself included), newest first, ' +
-    'to follow a topic or decisions across occurrences. If the meeting belongs to no series, series is null and meetings is empty.',
+  description: "The meetings of this meeting's recurring series, newest first; empty when it has no series.",
   input: v.object({
     meeting_id: meetingIdParam,
     limit: limitParam(PAGE_RULES.history),
     offset: offsetParam(),
   }),
-  output: v.object({ meeting_id: v.string(), series: v.nullable(SeriesRefSchema), meetings: v.array(MeetingListItemSchema), pagination: PaginationSchema }),
+  output: v.object({ meeting_id: v.string(), series: v.nullable(SeriesRefSchema), meetings: v.array(MeetingRowSchema), pagination: PaginationSchema }),
   annotations: READ_ONLY,
-  handler: async (sqlite, a) => (await queries()).seriesHistoryOrThrow(sqlite, a.meeting_id, { limit: a.limit, offset: a.offset }),
+  text: historyText,
+  handler: async (sqlite, a) => {
+    const history = (await queries()).seriesHistoryOrThrow(sqlite, a.meeting_id, { limit: a.limit, offset: a.offset });
+    const fitted = fitList(history.meetings.map(meetingRow), history.pagination);
+    return { ...history, meetings: fitted.items, pagination: fitted.pagination };
+  },
 });

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { importText } from '../../render/answers.js';
 import { RecordingImportSchema, optionalString, requiredString } from '../schema.js';
 import { STAGES_CHANGE, defineTool, lazy } from '../tool.js';
 
@@ -9,19 +10,17 @@ export const importRecordingTool = defineTool({
   name: 'import_recording',
   title: 'Import a recording',
   description:
-    'Creates a meeting from an audio file on this computer (WAV, MP3, OGG, MP4, M4A, FLAC, WebM or AAC) and queues it: ' +
-    'the Syntheo app (syntheo-worker) must be running on the same database; it sends the audio to the configured transcription server, ' +
-    'then summarises the transcript with the configured LLM. Returns meeting_id and job_id at once: keep them, ' +
-    'then poll get_recording_import until processing_status is done or failed. The file is not copied: it must stay in place until the job ends. ' +
-    'Pass a request_key to retry safely: the same key returns the original job, even after a failure.',
+    'Creates a meeting from an audio file on this computer and queues it for the app (syntheo-worker must run), which transcribes and summarises it. ' +
+    'Keep meeting_id and job_id; poll get_recording_import until done or failed. Leave the file in place until then.',
   input: v.object({
-    file_path: requiredString('Absolute path of the audio file on this computer. The format is detected from the content.'),
-    title: optionalString('Meeting title; defaults to the file name without its extension.'),
-    folder_path: optionalString('An existing folder path (from list_folders) to file the meeting in.'),
-    request_key: optionalString('1 to 200 bytes. Reuse the same key to retry the same import: the original job comes back instead of a duplicate.'),
+    file_path: requiredString('Absolute path; WAV, MP3, OGG, MP4, M4A, FLAC, WebM or AAC.'),
+    title: optionalString('Default: the file name.'),
+    folder_path: optionalString('An existing folder path.'),
+    request_key: optionalString('1-200 bytes; the same key returns the original job.'),
   }),
   output: RecordingImportSchema,
   annotations: STAGES_CHANGE,
+  text: importText,
   // The same path as `syntheo imports add`: file checks, the worker heartbeat, one transaction.
   handler: async (sqlite, a) => {
     const request = { filePath: a.file_path, title: a.title, folderPath: a.folder_path, requestKey: a.request_key };

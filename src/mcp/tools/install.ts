@@ -17,9 +17,25 @@ interface PreparedTool {
 // Once per process; the SDK turns them into JSON Schema when tools/list asks.
 const PREPARED: readonly PreparedTool[] = TOOLS.map((definition) => ({
   definition,
-  input: toStandardJsonSchema(definition.input),
+  input: withoutDialect(toStandardJsonSchema(definition.input)),
   output: toStandardJsonSchema(definition.output),
 }));
+
+/**
+ * The input schema without `$schema` (2020-12 is the default when absent, per the 2025-11-25 and
+ * 2026-07-28 specifications) and without an empty `required`: every client puts the input schemas in
+ * front of the model, and these cost ~15 tokens a tool.
+ */
+function withoutDialect(schema: ReturnType<typeof toStandardJsonSchema>): ReturnType<typeof toStandardJsonSchema> {
+  const std = schema['~standard'];
+  const lean = (json: Record<string, unknown>): Record<string, unknown> => {
+    const { $schema: _dialect, ...rest } = json;
+    if (Array.isArray(rest.required) && rest.required.length === 0) delete rest.required;
+    return rest;
+  };
+  const jsonSchema = { input: (o: Parameters<typeof std.jsonSchema.input>[0]) => lean(std.jsonSchema.input(o)), output: (o: Parameters<typeof std.jsonSchema.output>[0]) => lean(std.jsonSchema.output(o)) };
+  return { ...schema, '~standard': { ...std, jsonSchema } } as ReturnType<typeof toStandardJsonSchema>;
+}
 
 export function installTools(server: McpServer, deps: ServerDeps): void {
   // The list never changes, and a server already connected would otherwise announce each registration.
@@ -49,7 +65,11 @@ export function installTools(server: McpServer, deps: ServerDeps): void {
       const sqlite = await deps.db.sqlite();
       const out = (await tool.definition.handler(sqlite, parsed.output, { client: clientName(server, ctx) })) as Record<string, unknown>;
       deps.logger.debug({ tool: name, ms: round(performance.now() - started) }, 'tool call');
-      const result: CallToolResult = { content: [{ type: 'text', text: JSON.stringify(out) }], structuredContent: out };
+      // The specification (2025-06-18 and 2026-07-28) says a tool returning structured content SHOULD also
+      // return the serialised JSON in a text block; we depart from it on purpose: clients that forward both
+      // would make the model read the answer twice, and a compact rendering reads better for those that
+      // forward only content. The MUST (structuredContent conforms to the outputSchema) holds.
+      const result: CallToolResult = { content: [{ type: 'text', text: tool.definition.text(out) }], structuredContent: out };
       return server.server.projectCallToolResult(result, tool.registered.outputSchemaJson);
     } catch (error) {
       deps.db.discardAfter(error);

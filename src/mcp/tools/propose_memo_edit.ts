@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { proposalText } from '../../render/answers.js';
 import { ProposalDetailSchema, meetingIdParam, requiredString } from '../schema.js';
 import { STAGES_CHANGE, defineTool, lazy } from '../tool.js';
 
@@ -8,15 +9,13 @@ const queries = lazy(() => import('../../db/queries/proposals.js'));
 export const proposeMemoEditTool = defineTool({
   name: 'propose_memo_edit',
   title: 'Propose a note edit',
-  description:
-    "Stages a full replacement of the meeting's canonical note as a pending proposal. " +
-    'Nothing changes until the user reviews and applies it in the app: tell them it awaits their review. ' +
-    'Read the current note with get_meeting first and keep what should stay. Returns the proposal with a unified diff.',
+  description: "Stages a replacement of the meeting's note as a pending proposal: nothing changes until the user applies it in the app: say it awaits their review.",
   input: v.object({
     meeting_id: meetingIdParam,
-    content: requiredString('The full replacement note, in Markdown. It replaces the whole note once applied.'),
+    content: requiredString('Full replacement note, Markdown.'),
   }),
   output: ProposalDetailSchema,
   annotations: STAGES_CHANGE,
+  text: proposalText,
   handler: async (sqlite, a, ctx) => (await queries()).proposeMemoEdit(sqlite, { meetingId: a.meeting_id, content: a.content, proposedBy: ctx.client }),
 });

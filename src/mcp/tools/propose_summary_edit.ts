@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { proposalText } from '../../render/answers.js';
 import { ProposalDetailSchema, meetingIdParam, optionalString, requiredString } from '../schema.js';
 import { STAGES_CHANGE, defineTool, lazy } from '../tool.js';
 
@@ -9,16 +10,15 @@ export const proposeSummaryEditTool = defineTool({
   name: 'propose_summary_edit',
   title: 'Propose a summary edit',
   description:
-    "Stages a full replacement of one of a meeting's summaries (or a new summary when the meeting has none) as a pending proposal. " +
-    'Nothing changes until the user reviews and applies it in the app: tell them it awaits their review, never that the summary was updated. ' +
-    'When the meeting has several summaries, pass target_id (summary IDs are in get_meeting). Returns the proposal with a unified diff.',
+    'Stages a replacement of a summary (a new one if there is none) as a pending proposal: nothing changes until the user applies it in the app: say it awaits their review.',
   input: v.object({
     meeting_id: meetingIdParam,
-    content: requiredString('The full replacement summary, in Markdown (not a diff, not a fragment).'),
-    target_id: optionalString('ID of the summary to replace (sum_..., from get_meeting). Required when the meeting has several summaries.'),
+    content: requiredString('Full replacement summary, Markdown.'),
+    target_id: optionalString('sum_... from get_meeting; required when there are several.'),
   }),
   output: ProposalDetailSchema,
   annotations: STAGES_CHANGE,
+  text: proposalText,
   handler: async (sqlite, a, ctx) => {
     const request = { meetingId: a.meeting_id, content: a.content, targetId: a.target_id, proposedBy: ctx.client };
     return (await queries()).proposeSummaryEdit(sqlite, request);
