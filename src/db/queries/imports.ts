@@ -1,10 +1,12 @@
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import type { Sqlite } from '../open.js';
 import { stmt } from '../statements.js';
 import { newId } from '../ids.js';
 import { nowIso } from '../time.js';
 import { ConflictError, InvalidInputError, NotFoundError, UnavailableError } from '../../errors.js';
-import { inspectAudioFile, titleFromPath, type AudioFileInfo } from '../../audio/file.js';
+import { inspectImportFile, titleFromPath, type ImportFileInfo } from '../../audio/file.js';
 import { getFolderByPathOrThrow } from './folders.js';
 import { clip } from './meetings.js';
 import { isWorkerAlive } from './workers.js';
@@ -90,6 +92,37 @@ export interface ImportRequest {
   title?: string;
   folderPath?: string;
   requestKey?: string;
+  /** ISO time the meeting started (a watched Zoom folder's name); else the recording's creation time, else its mtime. */
+  startedAt?: string;
+}
+
+/** The same content (sha256) was already imported, by a job that did not fail. */
+export class DuplicateImportError extends ConflictError {
+  constructor(
+    readonly existing: { jobId: string; meetingId: string; title: string; status: ProcessingStatus },
+    shownPath: string,
+  ) {
+    super(
+      `The file "${clip(shownPath)}" has the same content as an earlier import: meeting "${clip(existing.title)}" (${existing.meetingId}), job ${existing.jobId}, ${existing.status}. Nothing was queued. Use that meeting (get_meeting / \`syntheo meetings get ${existing.meetingId}\`), or delete it first to import the file again.`,
+    );
+  }
+}
+
+/** sha256 of a file, read streaming (never whole in memory). */
+export async function sha256File(path: string, signal?: AbortSignal): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20, signal })) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+/** The import (not failed) of this content, if any: a failed one may be retried with the same file. */
+export function findImportByContent(sqlite: Sqlite, sha256: string): { jobId: string; meetingId: string; title: string; status: ProcessingStatus } | null {
+  const row = stmt<{ id: string; meeting_id: string; title: string; status: ProcessingStatus }>(
+    sqlite,
+    `SELECT j.id, j.meeting_id, m.title, j.status FROM recording_imports j JOIN meetings m ON m.id = j.meeting_id
+      WHERE j.content_sha256 = ? AND j.status <> 'failed' ORDER BY j.created_at LIMIT 1`,
+  ).get(sha256);
+  return row ? { jobId: row.id, meetingId: row.meeting_id, title: row.title, status: row.status } : null;
 }
 
 /** Same key and same file: the original job, whatever its state. Same key, other file: a conflict. */
@@ -123,27 +156,34 @@ export async function enqueueImport(sqlite: Sqlite, request: ImportRequest, now 
     // The original job comes back even when its file has gone since: compare paths before inspecting it.
     if (existing) return replay(existing, request, existing.file_path === request.filePath ? undefined : await realpath(request.filePath).catch(() => undefined));
   }
-  const file = await inspectAudioFile(request.filePath);
+  const file = await inspectImportFile(request.filePath);
+  const sha256 = await sha256File(file.path);
+  const duplicate = findImportByContent(sqlite, sha256);
+  if (duplicate) throw new DuplicateImportError(duplicate, request.filePath);
   const folder = request.folderPath !== undefined ? getFolderByPathOrThrow(sqlite, request.folderPath) : undefined;
   if (!isWorkerAlive(sqlite, now))
     throw new UnavailableError(
       'The Syntheo app is not running, so nothing would process this recording. Start the worker with `syntheo-worker` (or `syntheo worker`), then call import_recording again with the same request_key.',
     );
-  return insertImport(sqlite, request, file, folder?.id ?? null);
+  return insertImport(sqlite, request, file, sha256, folder?.id ?? null);
 }
 
-function insertImport(sqlite: Sqlite, request: ImportRequest, file: AudioFileInfo, folderId: string | null): RecordingImport {
+function insertImport(sqlite: Sqlite, request: ImportRequest, file: ImportFileInfo, sha256: string, folderId: string | null): RecordingImport {
   const jobId = sqlite
     .transaction((): string => {
       if (request.requestKey !== undefined) {
         const existing = findByKey(sqlite, request.requestKey);
         if (existing) return replay(existing, request, file.path).job_id;
       }
+      // Again inside the write lock: two processes importing the same file at once make one job.
+      const duplicate = findImportByContent(sqlite, sha256);
+      if (duplicate) throw new DuplicateImportError(duplicate, request.filePath);
       const now = nowIso();
       const meetingId = newId('meeting');
       const id = newId('job');
-      // Until the worker reads the duration, the recording is taken to have ended when the file was last written.
-      const startedAt = new Date(file.mtimeMs).toISOString();
+      // Until the worker reads the duration, the recording is taken to have ended when the file was last
+      // written; a start time known otherwise (given, or the recording's own) is kept (see recordAudioFacts).
+      const startedAt = request.startedAt ?? file.creationTime ?? new Date(file.mtimeMs).toISOString();
       stmt(sqlite, `INSERT INTO meetings (id, title, started_at, folder_id, source, created_at, updated_at) VALUES (?, ?, ?, ?, 'import', ?, ?)`).run(
         meetingId,
         request.title?.trim() ?? titleFromPath(file.path),
@@ -154,9 +194,9 @@ function insertImport(sqlite: Sqlite, request: ImportRequest, file: AudioFileInf
       );
       stmt(
         sqlite,
-        `INSERT INTO recording_imports (id, meeting_id, file_path, file_size, file_mtime_ms, file_format, request_key, status, summary_status, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, 'queued', 'pending', ?, ?)`,
-      ).run(id, meetingId, file.path, file.size, file.mtimeMs, file.format, request.requestKey ?? null, now, now);
+        `INSERT INTO recording_imports (id, meeting_id, file_path, file_size, file_mtime_ms, file_format, extract_audio, content_sha256, request_key, status, summary_status, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued', 'pending', ?, ?)`,
+      ).run(id, meetingId, file.path, file.size, file.mtimeMs, file.format, file.extractAudio ? 1 : 0, sha256, request.requestKey ?? null, now, now);
       return id;
     })
     .immediate();
