@@ -140,7 +140,12 @@ export async function inspectImportFile(filePath: string, probeOpts: ProbeOption
     const transcript = await readTranscriptFile(file.path, { format: detected.format }).catch(withName);
     return { ...file, format: detected.format, kind: 'transcript', extractAudio: false, creationTime: null, transcript };
   }
-  const media = await inspectMedia(file.path, detected, probeOpts).catch(withName);
+  const unsupported = `The file "${shown}" is not a supported recording: ${describeContent(head)}. Syntheo imports ${AUDIO_FORMAT_LIST} files, any video or audio file ffmpeg reads (MKV, MOV, AVI, MPEG-TS, WMA ...), and transcripts (WebVTT, SRT, Whisper JSON, "Speaker: text" lines), detected from their content, not their name.`;
+  if (detected.kind === 'text') throw new InvalidInputError(unsupported);
+  const media = await inspectMedia(file.path, detected, probeOpts).catch((e: unknown) => {
+    if (e instanceof MediaError && e.reason === 'unreadable' && detected.kind === 'unknown') throw new InvalidInputError(unsupported);
+    return withName(e);
+  });
   if (media === null) throw new InvalidInputError(`The file "${shown}" is not a supported recording: ${describeContent(head)}.`);
   return {
     ...file,

@@ -94,6 +94,8 @@ export interface ImportRequest {
   requestKey?: string;
   /** ISO time the meeting started (a watched Zoom folder's name); else the recording's creation time, else its mtime. */
   startedAt?: string;
+  /** Import content already imported all the same (`imports add --allow-duplicate`); else DuplicateImportError. */
+  allowDuplicate?: boolean;
 }
 
 /** The same content (sha256) was already imported, by a job that did not fail. */
@@ -103,7 +105,7 @@ export class DuplicateImportError extends ConflictError {
     shownPath: string,
   ) {
     super(
-      `The file "${clip(shownPath)}" has the same content as an earlier import: meeting "${clip(existing.title)}" (${existing.meetingId}), job ${existing.jobId}, ${existing.status}. Nothing was queued. Use that meeting (get_meeting / \`syntheo meetings get ${existing.meetingId}\`), or delete it first to import the file again.`,
+      `The file "${clip(shownPath)}" has the same content as an earlier import: meeting "${clip(existing.title)}" (${existing.meetingId}), job ${existing.jobId}, ${existing.status}. Nothing was queued. Use that meeting (get_meeting / \`syntheo meetings get ${existing.meetingId}\`); to import the same content again anyway, use \`syntheo imports add --allow-duplicate\`.`,
     );
   }
 }
@@ -157,10 +159,10 @@ export async function enqueueImport(sqlite: Sqlite, request: ImportRequest, now 
     if (existing) return replay(existing, request, existing.file_path === request.filePath ? undefined : await realpath(request.filePath).catch(() => undefined));
   }
   const file = await inspectImportFile(request.filePath);
-  const sha256 = await sha256File(file.path);
-  const duplicate = findImportByContent(sqlite, sha256);
-  if (duplicate) throw new DuplicateImportError(duplicate, request.filePath);
   const folder = request.folderPath !== undefined ? getFolderByPathOrThrow(sqlite, request.folderPath) : undefined;
+  const sha256 = await sha256File(file.path);
+  const duplicate = request.allowDuplicate ? null : findImportByContent(sqlite, sha256);
+  if (duplicate) throw new DuplicateImportError(duplicate, request.filePath);
   if (!isWorkerAlive(sqlite, now))
     throw new UnavailableError(
       'The Syntheo app is not running, so nothing would process this recording. Start the worker with `syntheo-worker` (or `syntheo worker`), then call import_recording again with the same request_key.',
@@ -176,7 +178,7 @@ function insertImport(sqlite: Sqlite, request: ImportRequest, file: ImportFileIn
         if (existing) return replay(existing, request, file.path).job_id;
       }
       // Again inside the write lock: two processes importing the same file at once make one job.
-      const duplicate = findImportByContent(sqlite, sha256);
+      const duplicate = request.allowDuplicate ? null : findImportByContent(sqlite, sha256);
       if (duplicate) throw new DuplicateImportError(duplicate, request.filePath);
       const now = nowIso();
       const meetingId = newId('meeting');
@@ -194,9 +196,9 @@ function insertImport(sqlite: Sqlite, request: ImportRequest, file: ImportFileIn
       );
       stmt(
         sqlite,
-        `INSERT INTO recording_imports (id, meeting_id, file_path, file_size, file_mtime_ms, file_format, extract_audio, content_sha256, request_key, status, summary_status, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued', 'pending', ?, ?)`,
-      ).run(id, meetingId, file.path, file.size, file.mtimeMs, file.format, file.extractAudio ? 1 : 0, sha256, request.requestKey ?? null, now, now);
+        `INSERT INTO recording_imports (id, meeting_id, file_path, file_size, file_mtime_ms, file_format, extract_audio, content_sha256, started_at_known, request_key, status, summary_status, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued', 'pending', ?, ?)`,
+      ).run(id, meetingId, file.path, file.size, file.mtimeMs, file.format, file.extractAudio ? 1 : 0, sha256, (request.startedAt ?? file.creationTime) !== null ? 1 : 0, request.requestKey ?? null, now, now);
       return id;
     })
     .immediate();

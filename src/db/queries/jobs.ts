@@ -161,8 +161,8 @@ export interface AudioFacts {
 
 /**
  * importing -> transcribing: the duration, and the meeting's times. It started `duration` before the
- * file was last written, unless enqueue knew its start (a start other than the file's mtime: given by
- * the caller or the recording's own creation time), which is kept.
+ * file was last written, unless enqueue knew its start (given by the caller, or the recording's own
+ * creation time: `started_at_known`), which is kept.
  */
 export function recordAudioFacts(sqlite: Sqlite, lease: JobLease, meetingId: string, facts: AudioFacts, to: 'transcribing' | 'summarizing' = 'transcribing'): void {
   sqlite
@@ -174,9 +174,11 @@ export function recordAudioFacts(sqlite: Sqlite, lease: JobLease, meetingId: str
 }
 
 function setMeetingTimes(sqlite: Sqlite, meetingId: string, facts: AudioFacts): void {
-  const started = stmt<{ started_at: string }>(sqlite, 'SELECT started_at FROM meetings WHERE id = ?').get(meetingId)?.started_at;
-  const known = started !== undefined && started !== iso(facts.endedAtMs) ? Date.parse(started) : null;
-  const startMs = known ?? facts.endedAtMs - facts.durationMs;
+  const row = stmt<{ started_at: string; known: number }>(
+    sqlite,
+    'SELECT m.started_at, coalesce((SELECT max(started_at_known) FROM recording_imports WHERE meeting_id = m.id), 0) AS known FROM meetings m WHERE m.id = ?',
+  ).get(meetingId);
+  const startMs = row !== undefined && row.known === 1 ? Date.parse(row.started_at) : facts.endedAtMs - facts.durationMs;
   stmt(sqlite, 'UPDATE meetings SET started_at = ?, ended_at = ?, updated_at = ? WHERE id = ?').run(iso(startMs), iso(startMs + facts.durationMs), iso(Date.now()), meetingId);
 }
 

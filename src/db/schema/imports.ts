@@ -21,6 +21,8 @@ export const recordingImports = sqliteTable(
     extractAudio: integer('extract_audio').notNull().default(0),
     /** sha256 (hex) of the file at enqueue, computed streaming: the same content imported twice is a duplicate. */
     contentSha256: text('content_sha256'),
+    /** 1: the meeting's started_at was known at enqueue (given, or the recording's creation time): the worker keeps it. */
+    startedAtKnown: integer('started_at_known').notNull().default(0),
     requestKey: text('request_key'),
     status: text('status', { enum: PROCESSING_STATUSES }).notNull().default('queued'),
     summaryStatus: text('summary_status', { enum: SUMMARY_STATUSES }).notNull().default('pending'),

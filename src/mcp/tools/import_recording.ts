@@ -9,13 +9,13 @@ export const importRecordingTool = defineTool({
   name: 'import_recording',
   title: 'Import a recording',
   description:
-    'Creates a meeting from an audio file on this computer (WAV, MP3, OGG, MP4, M4A, FLAC, WebM or AAC) and queues it: ' +
+    'Creates a meeting from an audio or video file on this computer (WAV, MP3, OGG, MP4, M4A, FLAC, WebM, AAC, or any container ffmpeg reads: MKV, MOV, AVI ...) or a transcript file (WebVTT, SRT, Whisper JSON, "Speaker: text" lines; not transcribed again) and queues it: ' +
     'the Syntheo app (syntheo-worker) must be running on the same database; it sends the audio to the configured transcription server, ' +
     'then summarises the transcript with the configured LLM. Returns meeting_id and job_id at once: keep them, ' +
     'then poll get_recording_import until processing_status is done or failed. The file is not copied: it must stay in place until the job ends. ' +
     'Pass a request_key to retry safely: the same key returns the original job, even after a failure.',
   input: v.object({
-    file_path: requiredString('Absolute path of the audio file on this computer. The format is detected from the content.'),
+    file_path: requiredString('Absolute path of the recording or transcript on this computer. The format is detected from the content.'),
     title: optionalString('Meeting title; defaults to the file name without its extension.'),
     folder_path: optionalString('An existing folder path (from list_folders) to file the meeting in.'),
     request_key: optionalString('1 to 200 bytes. Reuse the same key to retry the same import: the original job comes back instead of a duplicate.'),
