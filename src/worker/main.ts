@@ -5,6 +5,7 @@ import { loadConfig, type ConfigKey } from '../config.js';
 import type { Logger } from '../log.js';
 import { packageVersion } from '../package.js';
 import { startLoop } from './loop.js';
+import { startFolderWatcher } from './watch.js';
 import { readTuning } from './tuning.js';
 
 // syntheo-worker: opens (or creates) the database, registers itself, runs the loop until SIGTERM or
@@ -41,6 +42,8 @@ export async function runWorker(opts: RunWorkerOptions): Promise<void> {
     log.info({ workerId, db: db.path, concurrency: config.worker.concurrency, leaseMs: tuning.leaseMs, graceMs: tuning.graceMs }, 'worker started');
 
     const loop = startLoop({ sqlite: db.sqlite, workerId, tuning, env, flags, logger: log, concurrency: config.worker.concurrency });
+    // Reads imports.watch at every scan: `syntheo config set imports.watch` applies without a restart.
+    const watcher = startFolderWatcher({ sqlite: db.sqlite, env, logger: log, stableMs: tuning.watchStableMs, rescanMs: tuning.watchRescanMs });
     const onSignal = (signal: NodeJS.Signals) => stopWith(signal);
     let stopWith: (why: string) => void = () => {};
     const why = await new Promise<string>((resolve) => {
@@ -53,6 +56,7 @@ export async function runWorker(opts: RunWorkerOptions): Promise<void> {
     process.off('SIGTERM', onSignal);
     process.off('SIGINT', onSignal);
     log.info({ why, running: loop.running() }, 'worker stopping');
+    await watcher.stop();
     // A second signal: no more waiting.
     const hurry = () => void loop.stop(0, why);
     process.once('SIGTERM', hurry);

@@ -94,6 +94,8 @@ export interface ImportRequest {
   requestKey?: string;
   /** ISO time the meeting started (a watched Zoom folder's name); else the recording's creation time, else its mtime. */
   startedAt?: string;
+  /** Computed by the caller already (the watcher): not read again. */
+  contentSha256?: string;
   /** Import content already imported all the same (`imports add --allow-duplicate`); else DuplicateImportError. */
   allowDuplicate?: boolean;
 }
@@ -110,6 +112,17 @@ export class DuplicateImportError extends ConflictError {
   }
 }
 
+/** A job for this very file (path, size and mtime): the watcher skips it without reading it. */
+export function hasImportOfFile(sqlite: Sqlite, path: string, size: number, mtimeMs: number): boolean {
+  return stmt(sqlite, 'SELECT 1 FROM recording_imports WHERE file_path = ? AND file_size = ? AND file_mtime_ms = ? LIMIT 1').get(path, size, mtimeMs) !== undefined;
+}
+
+/** A job for a file inside this folder (a Zoom recording folder is one meeting, whichever of its files came first). */
+export function hasImportUnder(sqlite: Sqlite, dir: string): boolean {
+  const prefix = dir.endsWith('/') ? dir : `${dir}/`;
+  return stmt(sqlite, 'SELECT 1 FROM recording_imports WHERE substr(file_path, 1, ?) = ? LIMIT 1').get(prefix.length, prefix) !== undefined;
+}
+
 /** sha256 of a file, read streaming (never whole in memory). */
 export async function sha256File(path: string, signal?: AbortSignal): Promise<string> {
   const hash = createHash('sha256');
@@ -117,13 +130,16 @@ export async function sha256File(path: string, signal?: AbortSignal): Promise<st
   return hash.digest('hex');
 }
 
-/** The import (not failed) of this content, if any: a failed one may be retried with the same file. */
-export function findImportByContent(sqlite: Sqlite, sha256: string): { jobId: string; meetingId: string; title: string; status: ProcessingStatus } | null {
+/**
+ * The import of this content, if any. A failed one does not count for imports add and import_recording
+ * (the same file may be retried); it does for the watcher (`includeFailed`), which imports a file once.
+ */
+export function findImportByContent(sqlite: Sqlite, sha256: string, opts: { includeFailed?: boolean } = {}): { jobId: string; meetingId: string; title: string; status: ProcessingStatus } | null {
   const row = stmt<{ id: string; meeting_id: string; title: string; status: ProcessingStatus }>(
     sqlite,
     `SELECT j.id, j.meeting_id, m.title, j.status FROM recording_imports j JOIN meetings m ON m.id = j.meeting_id
-      WHERE j.content_sha256 = ? AND j.status <> 'failed' ORDER BY j.created_at LIMIT 1`,
-  ).get(sha256);
+      WHERE j.content_sha256 = ? AND (? OR j.status <> 'failed') ORDER BY j.created_at LIMIT 1`,
+  ).get(sha256, opts.includeFailed ? 1 : 0);
   return row ? { jobId: row.id, meetingId: row.meeting_id, title: row.title, status: row.status } : null;
 }
 
@@ -160,7 +176,7 @@ export async function enqueueImport(sqlite: Sqlite, request: ImportRequest, now 
   }
   const file = await inspectImportFile(request.filePath);
   const folder = request.folderPath !== undefined ? getFolderByPathOrThrow(sqlite, request.folderPath) : undefined;
-  const sha256 = await sha256File(file.path);
+  const sha256 = request.contentSha256 ?? (await sha256File(file.path));
   const duplicate = request.allowDuplicate ? null : findImportByContent(sqlite, sha256);
   if (duplicate) throw new DuplicateImportError(duplicate, request.filePath);
   if (!isWorkerAlive(sqlite, now))
