@@ -155,7 +155,7 @@ export function startFolderWatcher(opts: WatchOptions): FolderWatcher {
         flog.info({ jobId: earlier.jobId, meetingId: earlier.meetingId }, 'watched file skipped: the same content was imported before');
         return;
       }
-      const job = await enqueueImport(sqlite, { filePath: real, title: src.title, startedAt: src.startedAt, contentSha256: sha256 });
+      const job = await enqueueImport(sqlite, { filePath: real, title: src.title, startedAt: src.startedAt, contentSha256: sha256, duplicates: 'refuse' });
       flog.info({ jobId: job.job_id, meetingId: job.meeting_id, format: job.file_format }, 'watched file queued');
     } catch (error) {
       if (error instanceof DuplicateImportError) flog.info({ jobId: error.existing.jobId }, 'watched file skipped: the same content was imported before');

@@ -133,17 +133,20 @@ describe('import_recording', () => {
     }
   });
 
-  it('refuses content imported before (another path, no key) with -32603 naming the meeting and job; a reused request_key still returns its job', async () => {
+  it('queues content imported before (another path, no key) and names the earlier import in duplicate_of; a reused request_key still returns its job', async () => {
     const first = await call(client, 'import_recording', { file_path: audio, request_key: 'dup-original' });
+    expect(first.duplicate_of).toBeUndefined();
     const copy = join(db.dir, 'audio', 'copy-of-standup.wav');
     copyFileSync(audio, copy);
-    const error = await callError(client, 'import_recording', { file_path: copy });
-    expect(error.code).toBe(-32603);
-    expect(error.message).toContain(`has the same content as an earlier import: meeting "standup-2026" (${first.meeting_id}), job ${first.job_id}, queued. Nothing was queued.`);
-    expect((await call(client, 'import_recording', { file_path: audio, request_key: 'dup-original' })).job_id).toBe(first.job_id);
-    // A failed import does not count: the same content may be imported again.
-    db.sqlite.prepare("UPDATE recording_imports SET status = 'failed' WHERE id = ?").run(first.job_id);
-    expect((await call(client, 'import_recording', { file_path: copy })).job_id).not.toBe(first.job_id);
+    const second = await call(client, 'import_recording', { file_path: copy });
+    expect(second.job_id).not.toBe(first.job_id);
+    expect(second.duplicate_of).toEqual({ job_id: first.job_id, meeting_id: first.meeting_id, title: 'standup-2026', processing_status: 'queued' });
+    const replay = await call(client, 'import_recording', { file_path: audio, request_key: 'dup-original' });
+    expect(replay.job_id).toBe(first.job_id);
+    expect(replay.duplicate_of).toBeUndefined();
+    // A failed import does not count.
+    db.sqlite.prepare("UPDATE recording_imports SET status = 'failed' WHERE content_sha256 = (SELECT content_sha256 FROM recording_imports WHERE id = ?)").run(first.job_id);
+    expect((await call(client, 'import_recording', { file_path: copy })).duplicate_of).toBeUndefined();
   });
 
   it('validates request_key (1 to 200 bytes) and the file, as internal errors that say why', async () => {

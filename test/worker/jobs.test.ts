@@ -28,7 +28,7 @@ async function setup(jobs = 1) {
   open.push(db);
   registerWorker(db.sqlite, { id: 'wrk_test', concurrency: 1, version: 'test' });
   const ids: string[] = [];
-  for (let i = 0; i < jobs; i++) ids.push((await enqueueImport(db.sqlite, { filePath: fixturePath('budget', 'wav'), title: `Job ${i}`, allowDuplicate: true })).job_id);
+  for (let i = 0; i < jobs; i++) ids.push((await enqueueImport(db.sqlite, { filePath: fixturePath('budget', 'wav'), title: `Job ${i}` })).job_id);
   return { db, ids };
 }
 

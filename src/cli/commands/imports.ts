@@ -76,7 +76,7 @@ const add: CommandSpec = {
       title: optString(ctx.options, 'title'),
       folderPath: optString(ctx.options, 'folder'),
       requestKey: optString(ctx.options, 'key'),
-      allowDuplicate: optBool(ctx.options, 'allow-duplicate'),
+      duplicates: optBool(ctx.options, 'allow-duplicate') ? 'allow' : 'refuse',
     });
     if (optBool(ctx.options, 'wait')) return waitForJob(ctx, db.sqlite, job);
     // A job created before this command ran is the original of a reused --key.

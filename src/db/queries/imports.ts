@@ -96,8 +96,20 @@ export interface ImportRequest {
   startedAt?: string;
   /** Computed by the caller already (the watcher): not read again. */
   contentSha256?: string;
-  /** Import content already imported all the same (`imports add --allow-duplicate`); else DuplicateImportError. */
-  allowDuplicate?: boolean;
+  /**
+   * Content imported before (a job that did not fail): 'report' (default, import_recording) queues it
+   * all the same and names the earlier import in `duplicate_of`; 'refuse' (`imports add`, the watcher)
+   * throws DuplicateImportError; 'allow' (`imports add --allow-duplicate`) says nothing.
+   */
+  duplicates?: 'report' | 'refuse' | 'allow';
+}
+
+/** An earlier import of the same content, as import_recording reports it. */
+export interface DuplicateOf {
+  job_id: string;
+  meeting_id: string;
+  title: string;
+  processing_status: ProcessingStatus;
 }
 
 /** The same content (sha256) was already imported, by a job that did not fail. */
@@ -107,7 +119,7 @@ export class DuplicateImportError extends ConflictError {
     shownPath: string,
   ) {
     super(
-      `The file "${clip(shownPath)}" has the same content as an earlier import: meeting "${clip(existing.title)}" (${existing.meetingId}), job ${existing.jobId}, ${existing.status}. Nothing was queued. Use that meeting (get_meeting / \`syntheo meetings get ${existing.meetingId}\`); to import the same content again anyway, use \`syntheo imports add --allow-duplicate\`.`,
+      `The file "${clip(shownPath)}" has the same content as an earlier import: meeting "${clip(existing.title)}" (${existing.meetingId}), job ${existing.jobId}, ${existing.status}. Nothing was queued. Use that meeting (get_meeting / \`syntheo meetings get ${existing.meetingId}\`); to import the same content again anyway, add --allow-duplicate.`,
     );
   }
 }
@@ -167,7 +179,7 @@ function checkRequest(request: ImportRequest): void {
  * alive, then inserts the meeting and a queued job in one IMMEDIATE transaction. A replay of a
  * request_key returns the original job, also when two processes race with the same key.
  */
-export async function enqueueImport(sqlite: Sqlite, request: ImportRequest, now = Date.now()): Promise<RecordingImport> {
+export async function enqueueImport(sqlite: Sqlite, request: ImportRequest, now = Date.now()): Promise<RecordingImport & { duplicate_of?: DuplicateOf }> {
   checkRequest(request);
   if (request.requestKey !== undefined) {
     const existing = findByKey(sqlite, request.requestKey);
@@ -177,13 +189,16 @@ export async function enqueueImport(sqlite: Sqlite, request: ImportRequest, now 
   const file = await inspectImportFile(request.filePath);
   const folder = request.folderPath !== undefined ? getFolderByPathOrThrow(sqlite, request.folderPath) : undefined;
   const sha256 = request.contentSha256 ?? (await sha256File(file.path));
-  const duplicate = request.allowDuplicate ? null : findImportByContent(sqlite, sha256);
-  if (duplicate) throw new DuplicateImportError(duplicate, request.filePath);
+  const mode = request.duplicates ?? 'report';
+  const duplicate = mode === 'allow' ? null : findImportByContent(sqlite, sha256);
+  if (duplicate && mode === 'refuse') throw new DuplicateImportError(duplicate, request.filePath);
   if (!isWorkerAlive(sqlite, now))
     throw new UnavailableError(
       'The Syntheo app is not running, so nothing would process this recording. Start the worker with `syntheo-worker` (or `syntheo worker`), then call import_recording again with the same request_key.',
     );
-  return insertImport(sqlite, request, file, sha256, folder?.id ?? null);
+  const job = insertImport(sqlite, request, file, sha256, folder?.id ?? null);
+  if (duplicate === null || duplicate.jobId === job.job_id) return job;
+  return { ...job, duplicate_of: { job_id: duplicate.jobId, meeting_id: duplicate.meetingId, title: duplicate.title, processing_status: duplicate.status } };
 }
 
 function insertImport(sqlite: Sqlite, request: ImportRequest, file: ImportFileInfo, sha256: string, folderId: string | null): RecordingImport {
@@ -194,7 +209,7 @@ function insertImport(sqlite: Sqlite, request: ImportRequest, file: ImportFileIn
         if (existing) return replay(existing, request, file.path).job_id;
       }
       // Again inside the write lock: two processes importing the same file at once make one job.
-      const duplicate = request.allowDuplicate ? null : findImportByContent(sqlite, sha256);
+      const duplicate = request.duplicates === 'refuse' ? findImportByContent(sqlite, sha256) : null;
       if (duplicate) throw new DuplicateImportError(duplicate, request.filePath);
       const now = nowIso();
       const meetingId = newId('meeting');

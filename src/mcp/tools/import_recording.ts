@@ -13,14 +13,23 @@ export const importRecordingTool = defineTool({
     'the Syntheo app (syntheo-worker) must be running on the same database; it sends the audio to the configured transcription server, ' +
     'then summarises the transcript with the configured LLM. Returns meeting_id and job_id at once: keep them, ' +
     'then poll get_recording_import until processing_status is done or failed. The file is not copied: it must stay in place until the job ends. ' +
-    'Pass a request_key to retry safely: the same key returns the original job, even after a failure.',
+    'Pass a request_key to retry safely: the same key returns the original job, even after a failure. ' +
+    'If the same content was imported before, duplicate_of names that meeting.',
   input: v.object({
     file_path: requiredString('Absolute path of the recording or transcript on this computer. The format is detected from the content.'),
     title: optionalString('Meeting title; defaults to the file name without its extension.'),
     folder_path: optionalString('An existing folder path (from list_folders) to file the meeting in.'),
     request_key: optionalString('1 to 200 bytes. Reuse the same key to retry the same import: the original job comes back instead of a duplicate.'),
   }),
-  output: RecordingImportSchema,
+  output: v.object({
+    ...RecordingImportSchema.entries,
+    duplicate_of: v.optional(
+      v.pipe(
+        v.object({ job_id: v.string(), meeting_id: v.string(), title: v.string(), processing_status: v.string() }),
+        v.description('Present when the same content was imported before: that import. This call still queued a new job.'),
+      ),
+    ),
+  }),
   annotations: STAGES_CHANGE,
   // The same path as `syntheo imports add`: file checks, the worker heartbeat, one transaction.
   handler: async (sqlite, a) => {
