@@ -85,6 +85,8 @@ async function importMedia(ctx: StageContext): Promise<AudioInfo> {
     throw error;
   }
   if (!info.hasAudio) throw new JobFailure(`The recording ${job.filePath} has no audio track any more, so there is nothing to transcribe.`);
+  // One of the eight formats holding a video: its audio track's own duration (the container's may be the video's).
+  if ((AUDIO_FORMATS as readonly string[]).includes(job.fileFormat)) info = { ...info, durationMs: await readDurationMs(job.filePath, job.fileFormat as AudioFormat) };
   if (info.durationMs === null || !(info.durationMs > 0))
     throw new JobFailure(`The recording ${job.filePath} (${job.fileFormat}) has no readable duration. The file may be damaged or still being written; check that it plays, then import it again with a new request_key.`);
   ctx.signal.throwIfAborted();
