@@ -33,7 +33,7 @@ try {
       { name: 'video file', value: `${(videoBytes / 1048576).toFixed(1)} MB` },
       { name: 'upload (Opus 16 kHz mono)', value: `${(audio.bytes / 1048576).toFixed(2)} MB`, detail: `extracted in ${(ms / 1000).toFixed(1)} s` },
       { name: 'upload / video', value: `1/${Math.round(1 / ratio)}`, budget: 'under 1/20', ok: ratio < 1 / 20 },
-    ]),
+    ]) + '\n',
   );
 } finally {
   rmSync(dir, { recursive: true, force: true });

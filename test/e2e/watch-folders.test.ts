@@ -63,6 +63,12 @@ afterAll(async () => {
 });
 
 describe('watched folders', () => {
+  it('imports.watch takes absolute paths only, and says so', async () => {
+    const bad = await run(process.execPath, [CLI, 'config', 'set', 'imports.watch', '/ok,Recordings/Zoom', '--db', db.path], { env: cleanEnv() }).catch((e: { code: number; stderr: string }) => e);
+    expect(bad).toMatchObject({ code: 1 });
+    expect((bad as { stderr: string }).stderr).toContain('imports.watch: "Recordings/Zoom" is not an absolute path');
+  });
+
   it('imports a file written slowly in pieces once, complete', { timeout: 60_000 }, async () => {
     mkdirSync(dir);
     const path = join(dir, 'Standup notes.txt');
