@@ -30,6 +30,10 @@ export interface Config {
   readonly worker: {
     readonly concurrency: number;
   };
+  readonly imports: {
+    /** Watched folders (absolute paths): the worker imports each complete new file there once. */
+    readonly watch: readonly string[];
+  };
 }
 
 interface KeySpec {
@@ -60,6 +64,17 @@ const oneOf = (key: string, values: readonly string[]) => (value: string) => {
   if (!values.includes(value)) throw new InvalidInputError(`${key} must be one of ${values.join(', ')}, got "${value}".`);
 };
 
+const watchDirs = (value: string): string[] =>
+  value
+    .split(',')
+    .map((d) => d.trim())
+    .filter((d) => d !== '');
+const absoluteDirs = (key: string) => (value: string) => {
+  const dirs = watchDirs(value);
+  if (dirs.length === 0) throw new InvalidInputError(`${key} needs at least one folder; use \`syntheo config unset ${key}\` to stop watching.`);
+  for (const d of dirs) if (!d.startsWith('/')) throw new InvalidInputError(`${key}: "${d.slice(0, 200)}" is not an absolute path. Give full paths separated by commas, e.g. /home/you/Zoom,/home/you/Videos/OBS.`);
+};
+
 export const CONFIG_KEYS = {
   'transcription.url': { env: 'SYNTHEO_TRANSCRIPTION_URL', default: '', description: 'Base URL of an OpenAI-compatible transcription server, with or without /v1 (POST {base}/v1/audio/transcriptions)', check: url('transcription.url') },
   'transcription.model': { env: 'SYNTHEO_TRANSCRIPTION_MODEL', default: 'whisper-1', description: 'Model name sent as `model`', check: nonEmpty('transcription.model') },
@@ -73,6 +88,7 @@ export const CONFIG_KEYS = {
   'llm.context_tokens': { env: 'SYNTHEO_LLM_CONTEXT_TOKENS', default: '8192', description: 'Token budget of one request; longer transcripts are summarised map-reduce', check: positiveInt('llm.context_tokens', 10_000_000) },
   'llm.timeout_seconds': { env: 'SYNTHEO_LLM_TIMEOUT_SECONDS', default: '600', description: 'Longest wait for one chat completion', check: positiveInt('llm.timeout_seconds', 86_400) },
   'worker.concurrency': { env: 'SYNTHEO_WORKER_CONCURRENCY', default: '2', description: 'Import jobs in flight per worker', check: positiveInt('worker.concurrency', 64) },
+  'imports.watch': { env: 'SYNTHEO_IMPORTS_WATCH', default: '', description: 'Watched folders, comma-separated absolute paths: the worker imports each complete new recording or transcript once', check: absoluteDirs('imports.watch') },
 } as const satisfies Record<string, KeySpec>;
 
 export type ConfigKey = keyof typeof CONFIG_KEYS;
@@ -208,5 +224,6 @@ export function loadConfig(stored: Record<string, string>, env: NodeJS.ProcessEn
       timeoutMs: int('llm.timeout_seconds', 600) * 1000,
     }),
     worker: Object.freeze({ concurrency: int('worker.concurrency', 2) }),
+    imports: Object.freeze({ watch: Object.freeze(watchDirs(get('imports.watch') ?? '')) }),
   });
 }

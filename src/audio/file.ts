@@ -4,6 +4,9 @@ import { constants, type Stats } from 'node:fs';
 import { InvalidInputError } from '../errors.js';
 import { AUDIO_FORMAT_LIST, SNIFF_BYTES, describeContent, id3Size, sniffAudio, type AudioFormat } from './sniff.js';
 import { MPEG_HEAD_BYTES, truncationOf } from './truncation.js';
+import { detectHead, inspectMedia } from '../ingest/detect.js';
+import { MediaError, type ProbeOptions } from '../ingest/ffmpeg.js';
+import { readTranscriptFile, TranscriptFileError, type ParsedTranscript } from '../ingest/transcript/index.js';
 
 export interface AudioFileInfo {
   /** Absolute, symlinks resolved. */
@@ -22,6 +25,23 @@ export const MAX_PATH_BYTES = 4096;
  * (see truncation.ts). Every refusal says why and what to do; nothing here reads more than the first few KB.
  */
 export async function inspectAudioFile(filePath: string): Promise<AudioFileInfo> {
+  const sniffed = await sniffFile(filePath);
+  if (sniffed.format === null)
+    throw new InvalidInputError(
+      `The file "${sniffed.shown}" is not a supported recording: ${describeContent(sniffed.head)}. Syntheo imports ${AUDIO_FORMAT_LIST} files (detected from their content, not their name).`,
+    );
+  return { ...sniffed.file, format: sniffed.format };
+}
+
+interface Sniffed {
+  file: Omit<AudioFileInfo, 'format'>;
+  shown: string;
+  head: Buffer;
+  /** One of the eight formats (checked not cut short), or null: something else. */
+  format: AudioFormat | null;
+}
+
+async function sniffFile(filePath: string): Promise<Sniffed> {
   const shown = filePath.length > 200 ? `${filePath.slice(0, 200)}…` : filePath;
   if (filePath.trim() === '') throw new InvalidInputError('file_path is empty. Give the absolute path of an audio file on this computer.');
   if (filePath.includes('\0')) throw new InvalidInputError('file_path contains a NUL character. Give the absolute path of an audio file on this computer.');
@@ -66,17 +86,74 @@ export async function inspectAudioFile(filePath: string): Promise<AudioFileInfo>
     }
     if (format === null && tag >= stat.size)
       throw new InvalidInputError(`The file "${shown}" is cut short: it ends inside its ID3 tag, before any audio. Copy or download it again completely.`);
-    if (format === null)
-      throw new InvalidInputError(
-        `The file "${shown}" is not a supported recording: ${describeContent(head)}. Syntheo imports ${AUDIO_FORMAT_LIST} files (detected from their content, not their name).`,
-      );
+    const file = { path: real, size: stat.size, mtimeMs: Math.trunc(stat.mtimeMs) };
+    if (format === null) return { file, shown, head, format: null };
     const truncated = truncationOf(format, head, stat.size, tag > 0 ? afterTag : head, tag);
     if (truncated)
       throw new InvalidInputError(`The file "${shown}" is cut short: ${truncated}. Wait until it is completely copied or downloaded (or export it again), then import it.`);
-    return { path: real, size: stat.size, mtimeMs: Math.trunc(stat.mtimeMs), format };
+    return { file, shown, head, format };
   } finally {
     await handle.close();
   }
+}
+
+export type ImportKind = 'audio' | 'transcript' | 'media';
+
+export interface ImportFileInfo {
+  path: string;
+  size: number;
+  mtimeMs: number;
+  /** An audio format (wav ...), a transcript format (vtt ...) or a container (matroska ...). */
+  format: string;
+  /** 'audio': one of the eight formats, uploaded as it is; 'transcript': skips transcription; 'media': read by ffmpeg. */
+  kind: ImportKind;
+  /** The worker extracts the audio track before upload (a video, or a container servers do not take). */
+  extractAudio: boolean;
+  /** The recording's own creation time (ffprobe tags), when it has one. */
+  creationTime: string | null;
+  /** Transcripts only: parsed at enqueue, so a malformed one is refused with its line. */
+  transcript?: ParsedTranscript;
+}
+
+/** Eight-format files that may carry a picture track: probed, when ffmpeg is there, so a video's audio is extracted. */
+const MAY_HOLD_VIDEO: ReadonlySet<AudioFormat> = new Set(['mp4', 'm4a', 'webm', 'ogg']);
+
+/**
+ * Every input an import accepts (SPEC §4): the checks of inspectAudioFile, then, by content, one of
+ * the eight audio formats (no ffmpeg needed), a transcript file (parsed now: a malformed one is refused
+ * with its line), or any container ffprobe finds an audio track in.
+ */
+export async function inspectImportFile(filePath: string, probeOpts: ProbeOptions = {}): Promise<ImportFileInfo> {
+  const { file, shown, head, format } = await sniffFile(filePath);
+  const withName = (e: unknown): never => {
+    if (e instanceof MediaError || e instanceof TranscriptFileError) throw new InvalidInputError(`"${shown}": ${e.message}`);
+    throw e;
+  };
+  if (format !== null) {
+    const base = { ...file, format, kind: 'audio' as const, extractAudio: false, creationTime: null };
+    if (!MAY_HOLD_VIDEO.has(format)) return base;
+    const media = await inspectMedia(file.path, { kind: 'audio', format }, probeOpts).catch(withName);
+    return media === null ? base : { ...base, extractAudio: media.hasVideo, creationTime: media.creationTime };
+  }
+  const detected = detectHead(head);
+  if (detected.kind === 'transcript') {
+    const transcript = await readTranscriptFile(file.path, { format: detected.format }).catch(withName);
+    return { ...file, format: detected.format, kind: 'transcript', extractAudio: false, creationTime: null, transcript };
+  }
+  const unsupported = `The file "${shown}" is not a supported recording: ${describeContent(head)}. Syntheo imports ${AUDIO_FORMAT_LIST} files, any video or audio file ffmpeg reads (MKV, MOV, AVI, MPEG-TS, WMA ...), and transcripts (WebVTT, SRT, Whisper JSON, "Speaker: text" lines), detected from their content, not their name.`;
+  if (detected.kind === 'text') throw new InvalidInputError(unsupported);
+  const media = await inspectMedia(file.path, detected, probeOpts).catch((e: unknown) => {
+    if (e instanceof MediaError && e.reason === 'unreadable' && detected.kind === 'unknown') throw new InvalidInputError(unsupported);
+    return withName(e);
+  });
+  if (media === null) throw new InvalidInputError(`The file "${shown}" is not a supported recording: ${describeContent(head)}.`);
+  return {
+    ...file,
+    format: detected.kind === 'container' ? detected.container : media.container.split(',')[0]!,
+    kind: 'media',
+    extractAudio: true,
+    creationTime: media.creationTime,
+  };
 }
 
 function checkRegular(stat: Stats, shown: string): void {

@@ -63,9 +63,16 @@ export async function runJob(envir: JobEnvironment, running: RunningJob): Promis
     }
     const audio = await importRecording(enter('importing'));
     facts.audioMs = audio.durationMs;
-    const transcript = await transcribeRecording(enter('transcribing'), audio);
-    facts.words = transcript.words;
-    if (transcript.chunks !== null) facts.chunks = transcript.chunks;
+    if ('transcript' in audio) {
+      // A transcript file: importing -> summarizing, nothing to transcribe.
+      facts.transcriptFile = audio.transcript;
+      facts.words = audio.words;
+    } else {
+      if (audio.extract) facts.extracted = true;
+      const transcript = await transcribeRecording(enter('transcribing'), audio);
+      facts.words = transcript.words;
+      if (transcript.chunks !== null) facts.chunks = transcript.chunks;
+    }
     const outcome = await summarizeMeeting(enter('summarizing'));
     log.info({ ...facts, status: 'done', summaryStatus: outcome.summaryStatus, ms: Date.now() - started, ...(outcome.note ? { summaryError: outcome.note } : {}) }, 'import done');
   } catch (raw) {

@@ -7,6 +7,7 @@ import { createDispatcher, displayUrl, proxySettings } from './clients/http.js';
 import type { Logger } from '../log.js';
 import { packageVersion } from '../package.js';
 import { startLoop } from './loop.js';
+import { startFolderWatcher } from './watch.js';
 import { readTuning } from './tuning.js';
 
 // syntheo-worker: opens (or creates) the database, registers itself, runs the loop until SIGTERM or
@@ -48,6 +49,8 @@ export async function runWorker(opts: RunWorkerOptions): Promise<void> {
       log.info({ httpProxy: proxy.http && displayUrl(proxy.http), httpsProxy: proxy.https && displayUrl(proxy.https), noProxy: proxy.noProxy }, 'requests go through a proxy');
     http = createDispatcher({ env });
     const loop = startLoop({ sqlite: db.sqlite, workerId, tuning, env, flags, logger: log, concurrency: config.worker.concurrency, http });
+    // Reads imports.watch at every scan: `syntheo config set imports.watch` applies without a restart.
+    const watcher = startFolderWatcher({ sqlite: db.sqlite, env, logger: log, stableMs: tuning.watchStableMs, rescanMs: tuning.watchRescanMs });
     const onSignal = (signal: NodeJS.Signals) => stopWith(signal);
     let stopWith: (why: string) => void = () => {};
     const why = await new Promise<string>((resolve) => {
@@ -60,6 +63,7 @@ export async function runWorker(opts: RunWorkerOptions): Promise<void> {
     process.off('SIGTERM', onSignal);
     process.off('SIGINT', onSignal);
     log.info({ why, running: loop.running() }, 'worker stopping');
+    await watcher.stop();
     // A second signal: no more waiting.
     const hurry = () => void loop.stop(0, why);
     process.once('SIGTERM', hurry);

@@ -18,6 +18,10 @@ export interface WorkerTuning {
   graceMs: number;
   /** Retries of transient HTTP failures inside a job (SYNTHEO_HTTP_RETRIES, SYNTHEO_HTTP_RETRY_BASE_MS, SYNTHEO_HTTP_RETRY_MAX_MS). */
   retry: Partial<RetryPolicy>;
+  /** Watched folders: a file is imported once its size and mtime held this long (SYNTHEO_WATCH_STABLE_MS). */
+  watchStableMs: number;
+  /** Watched folders: full rescan period, beside fs.watch (SYNTHEO_WATCH_RESCAN_MS). */
+  watchRescanMs: number;
 }
 
 export const DEFAULT_LEASE_MS = 60_000;
@@ -42,6 +46,8 @@ export function readTuning(env: NodeJS.ProcessEnv, overrides: { graceMs?: number
     pollMs: readMs(env, 'SYNTHEO_WORKER_POLL_MS', DEFAULT_POLL_MS, 10, 600_000),
     sweepMs: Math.min(15_000, Math.max(100, Math.floor(leaseMs / 2))),
     graceMs: overrides.graceMs ?? readMs(env, 'SYNTHEO_WORKER_GRACE_MS', DEFAULT_GRACE_MS, 0, 86_400_000),
+    watchStableMs: readMs(env, 'SYNTHEO_WATCH_STABLE_MS', 5_000, 0, 3_600_000),
+    watchRescanMs: readMs(env, 'SYNTHEO_WATCH_RESCAN_MS', 10_000, 50, 3_600_000),
     retry: {
       retries: readMs(env, 'SYNTHEO_HTTP_RETRIES', 4, 0, 100),
       baseDelayMs: readMs(env, 'SYNTHEO_HTTP_RETRY_BASE_MS', 1_000, 0, 600_000),

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fakeWorker, run, runJson, start, writeWav } from './cli.js';
@@ -27,7 +27,7 @@ describe('imports add', () => {
     const r = await run(['--db', db.path, 'imports', 'add', 'recordings/notes.wav'], { cwd: db.dir });
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(
-      `syntheo: The file "${join(audioDir, 'notes.wav')}" is not a supported recording: it looks like text. Syntheo imports WAV, MP3, OGG, MP4, M4A, FLAC, WebM or AAC files (detected from their content, not their name).\n`,
+      `syntheo: The file "${join(audioDir, 'notes.wav')}" is not a supported recording: it looks like text. Syntheo imports WAV, MP3, OGG, MP4, M4A, FLAC, WebM or AAC files, any video or audio file ffmpeg reads (MKV, MOV, AVI, MPEG-TS, WMA ...), and transcripts (WebVTT, SRT, Whisper JSON, "Speaker: text" lines), detected from their content, not their name.\n`,
     );
     const missing = await run(['--db', db.path, 'imports', 'add', 'recordings/gone.m4a'], { cwd: db.dir });
     expect(missing.code).toBe(1);
@@ -95,6 +95,23 @@ describe('imports add', () => {
     expect(failed.body.pagination).toEqual({ offset: 0, limit: 20, returned: 1, total: 1 });
     const active = await runJson(db.path, ['imports', 'list', '--status', 'active', '--limit', '1']);
     expect(active.body.data.map((j: { title: string }) => j.title)).toEqual(['Sprint retro']);
+  });
+
+  it('refuses content imported before: exit 1 naming the meeting and job, nothing queued; --allow-duplicate imports it', async () => {
+    fakeWorker(db.sqlite);
+    const original = writeWav(join(audioDir, 'weekly.wav'));
+    const first = await runJson(db.path, ['imports', 'add', original]);
+    expect(first.code).toBe(0);
+    const copy = join(audioDir, 'weekly-copy.wav');
+    copyFileSync(original, copy);
+    const before = counts();
+    const again = await run(['--db', db.path, 'imports', 'add', copy]);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain(`has the same content as an earlier import: meeting "weekly" (${first.body.data.meeting_id}), job ${first.body.data.job_id}, queued. Nothing was queued.`);
+    expect(counts()).toEqual(before);
+    const forced = await run(['--db', db.path, 'imports', 'add', copy, '--allow-duplicate']);
+    expect(forced.code).toBe(0);
+    expect(counts().jobs).toBe(before.jobs + 1);
   });
 
   it('an unknown folder exits 2; an unknown job exits 2', async () => {

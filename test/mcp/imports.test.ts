@@ -1,6 +1,6 @@
 // import_recording and get_recording_import: the same code path as `syntheo imports add`, a live worker
 // simulated by a fresh heartbeat row, request_key replays (also across two racing processes), errors.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/client';
@@ -45,7 +45,11 @@ afterAll(async () => {
   db?.cleanup();
 });
 
-beforeEach(() => heartbeat());
+// New content for each test: the same content imported twice is refused as a duplicate.
+beforeEach(() => {
+  heartbeat();
+  writeWav(audio);
+});
 
 describe('import_recording', () => {
   it('fails with -32603 naming syntheo-worker when the app is closed, and creates nothing', async () => {
@@ -113,10 +117,11 @@ describe('import_recording', () => {
     const second = await connectV2(db.path, 'legacy');
     try {
       const keys = ['race-1', 'race-2', 'race-3', 'race-4'];
+      const files = keys.map((k) => writeWav(join(db.dir, 'audio', `${k}.wav`)));
       const results = await Promise.all(
-        keys.flatMap((request_key) => [
-          call(client, 'import_recording', { file_path: audio, request_key }),
-          call(second.client, 'import_recording', { file_path: audio, request_key }),
+        keys.flatMap((request_key, i) => [
+          call(client, 'import_recording', { file_path: files[i], request_key }),
+          call(second.client, 'import_recording', { file_path: files[i], request_key }),
         ]),
       );
       for (let i = 0; i < keys.length; i++) {
@@ -126,6 +131,22 @@ describe('import_recording', () => {
     } finally {
       await second.close();
     }
+  });
+
+  it('queues content imported before (another path, no key) and names the earlier import in duplicate_of; a reused request_key still returns its job', async () => {
+    const first = await call(client, 'import_recording', { file_path: audio, request_key: 'dup-original' });
+    expect(first.duplicate_of).toBeUndefined();
+    const copy = join(db.dir, 'audio', 'copy-of-standup.wav');
+    copyFileSync(audio, copy);
+    const second = await call(client, 'import_recording', { file_path: copy });
+    expect(second.job_id).not.toBe(first.job_id);
+    expect(second.duplicate_of).toEqual({ job_id: first.job_id, meeting_id: first.meeting_id, title: 'standup-2026', processing_status: 'queued' });
+    const replay = await call(client, 'import_recording', { file_path: audio, request_key: 'dup-original' });
+    expect(replay.job_id).toBe(first.job_id);
+    expect(replay.duplicate_of).toBeUndefined();
+    // A failed import does not count.
+    db.sqlite.prepare("UPDATE recording_imports SET status = 'failed' WHERE content_sha256 = (SELECT content_sha256 FROM recording_imports WHERE id = ?)").run(first.job_id);
+    expect((await call(client, 'import_recording', { file_path: copy })).duplicate_of).toBeUndefined();
   });
 
   it('validates request_key (1 to 200 bytes) and the file, as internal errors that say why', async () => {

@@ -62,7 +62,7 @@ const ATTACKS: [string, () => string | Promise<string>, RegExp][] = [
   ['a dangling symlink', () => (symlinkSync(audio('gone.wav'), audio('dangling.wav')), audio('dangling.wav')), /does not exist \(or is a symlink to a missing file\)/],
   ['a path through a file', () => join(writeWav(audio('file.wav')), 'inside.wav'), /goes through something that is not a directory/],
   ['0 bytes', () => (writeFileSync(audio('empty.wav'), ''), audio('empty.wav')), /is empty \(0 bytes\)/],
-  ['a text file named .wav', () => (writeFileSync(audio('notes.wav'), 'Meeting notes: budget moves to Thursday.\n'.repeat(40)), audio('notes.wav')), /not a supported recording: it looks like text/],
+  ['a text file named .wav', () => (writeFileSync(audio('notes.wav'), 'the budget moves to thursday, and nothing else.\n'.repeat(40)), audio('notes.wav')), /not a supported recording: it looks like text/],
   ['a PDF named .mp3', () => (writeFileSync(audio('doc.mp3'), Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(2000, 1)])), audio('doc.mp3')), /not a supported recording: it looks like a PDF/],
   ['a truncated MP3: cut inside its ID3 tag', () => cutMp3('cut-15.mp3', 15), /is cut short: it ends inside its ID3 tag/],
   ['a truncated MP3: cut inside its first frame', () => cutMp3('cut-150.mp3', 150), /is cut short: it ends inside its first MPEG audio frame/],

@@ -54,12 +54,13 @@ const add: CommandSpec = {
   name: 'imports add',
   summary: 'Import a recording: the worker transcribes and summarises it',
   description:
-    'Create a meeting from an audio file on this computer (WAV, MP3, OGG, MP4, M4A, FLAC, WebM or AAC, detected\nfrom its content), exactly as the MCP tool import_recording does. The file is not copied: keep it in place\nuntil the job ends. A running worker (`syntheo-worker`) is required. With --wait, follow the job until it is\ndone (exit 0) or failed (exit 1); Ctrl-C stops waiting, not the import.',
+    'Create a meeting from a recording or a transcript on this computer (WAV, MP3, OGG, MP4, M4A, FLAC, WebM, AAC;\nany video or audio file ffmpeg reads; WebVTT, SRT, Whisper JSON or "Speaker: text" transcripts), detected from\nits content, exactly as the MCP tool import_recording does. Content imported before is refused (exit 1) naming\nits meeting, unless --allow-duplicate. The file is not copied: keep it in place\nuntil the job ends. A running worker (`syntheo-worker`) is required. With --wait, follow the job until it is\ndone (exit 0) or failed (exit 1); Ctrl-C stops waiting, not the import.',
   positionals: [{ name: 'file', required: true, description: 'Audio file (relative to the current directory, or absolute)' }],
   options: {
     title: { type: 'string', value: 'T', description: "Meeting title (default: the file's name without extension)" },
     folder: { type: 'string', value: 'PATH', description: 'Existing folder for the meeting (see `syntheo folders list`)' },
     key: { type: 'string', value: 'K', description: 'Request key: the same key returns the same job instead of importing twice' },
+    'allow-duplicate': { type: 'boolean', description: 'Import even when the same content was imported before (else exit 1 naming that meeting)' },
     wait: { type: 'boolean', description: 'Wait for the job to finish, showing its progress' },
   },
   examples: [
@@ -75,6 +76,7 @@ const add: CommandSpec = {
       title: optString(ctx.options, 'title'),
       folderPath: optString(ctx.options, 'folder'),
       requestKey: optString(ctx.options, 'key'),
+      duplicates: optBool(ctx.options, 'allow-duplicate') ? 'allow' : 'refuse',
     });
     if (optBool(ctx.options, 'wait')) return waitForJob(ctx, db.sqlite, job);
     // A job created before this command ran is the original of a reused --key.

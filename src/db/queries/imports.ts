@@ -1,10 +1,12 @@
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import type { Sqlite } from '../open.js';
 import { stmt } from '../statements.js';
 import { newId } from '../ids.js';
 import { nowIso } from '../time.js';
 import { ConflictError, InvalidInputError, UnavailableError } from '../../errors.js';
-import { inspectAudioFile, titleFromPath, type AudioFileInfo } from '../../audio/file.js';
+import { inspectImportFile, titleFromPath, type ImportFileInfo } from '../../audio/file.js';
 import { getFolderByPathOrThrow } from './folders.js';
 import { clip } from './meetings.js';
 import { notFound } from './not-found.js';
@@ -91,6 +93,67 @@ export interface ImportRequest {
   title?: string;
   folderPath?: string;
   requestKey?: string;
+  /** ISO time the meeting started (a watched Zoom folder's name); else the recording's creation time, else its mtime. */
+  startedAt?: string;
+  /** Computed by the caller already (the watcher): not read again. */
+  contentSha256?: string;
+  /**
+   * Content imported before (a job that did not fail): 'report' (default, import_recording) queues it
+   * all the same and names the earlier import in `duplicate_of`; 'refuse' (`imports add`, the watcher)
+   * throws DuplicateImportError; 'allow' (`imports add --allow-duplicate`) says nothing.
+   */
+  duplicates?: 'report' | 'refuse' | 'allow';
+}
+
+/** An earlier import of the same content, as import_recording reports it. */
+export interface DuplicateOf {
+  job_id: string;
+  meeting_id: string;
+  title: string;
+  processing_status: ProcessingStatus;
+}
+
+/** The same content (sha256) was already imported, by a job that did not fail. */
+export class DuplicateImportError extends ConflictError {
+  constructor(
+    readonly existing: { jobId: string; meetingId: string; title: string; status: ProcessingStatus },
+    shownPath: string,
+  ) {
+    super(
+      `The file "${clip(shownPath)}" has the same content as an earlier import: meeting "${clip(existing.title)}" (${existing.meetingId}), job ${existing.jobId}, ${existing.status}. Nothing was queued. Use that meeting (get_meeting / \`syntheo meetings get ${existing.meetingId}\`); to import the same content again anyway, add --allow-duplicate.`,
+    );
+  }
+}
+
+/** A job for this very file (path, size and mtime): the watcher skips it without reading it. */
+export function hasImportOfFile(sqlite: Sqlite, path: string, size: number, mtimeMs: number): boolean {
+  return stmt(sqlite, 'SELECT 1 FROM recording_imports WHERE file_path = ? AND file_size = ? AND file_mtime_ms = ? LIMIT 1').get(path, size, mtimeMs) !== undefined;
+}
+
+/** A job for a file inside this folder (a Zoom recording folder is one meeting, whichever of its files came first). */
+export function hasImportUnder(sqlite: Sqlite, dir: string): boolean {
+  const prefix = dir.endsWith('/') ? dir : `${dir}/`;
+  return stmt(sqlite, 'SELECT 1 FROM recording_imports WHERE substr(file_path, 1, ?) = ? LIMIT 1').get(prefix.length, prefix) !== undefined;
+}
+
+/** sha256 of a file, read streaming (never whole in memory). */
+export async function sha256File(path: string, signal?: AbortSignal): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20, signal })) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+/**
+ * The import of this content, if any. A failed one does not count for imports add and import_recording
+ * (the same file may be retried); it does for the watcher (`includeFailed`), which imports a file once.
+ */
+export function findImportByContent(sqlite: Sqlite, sha256: string, opts: { includeFailed?: boolean } = {}): { jobId: string; meetingId: string; title: string; status: ProcessingStatus } | null {
+  const row = stmt<{ id: string; meeting_id: string; title: string; status: ProcessingStatus }>(
+    sqlite,
+    `SELECT j.id, j.meeting_id, m.title, j.status FROM recording_imports j JOIN meetings m ON m.id = j.meeting_id
+      WHERE j.content_sha256 = ? AND (? OR j.status <> 'failed') ORDER BY j.created_at LIMIT 1`,
+  ).get(sha256, opts.includeFailed ? 1 : 0);
+  return row ? { jobId: row.id, meetingId: row.meeting_id, title: row.title, status: row.status } : null;
 }
 
 /** Same key and same file: the original job, whatever its state. Same key, other file: a conflict. */
@@ -117,34 +180,44 @@ function checkRequest(request: ImportRequest): void {
  * alive, then inserts the meeting and a queued job in one IMMEDIATE transaction. A replay of a
  * request_key returns the original job, also when two processes race with the same key.
  */
-export async function enqueueImport(sqlite: Sqlite, request: ImportRequest, now = Date.now()): Promise<RecordingImport> {
+export async function enqueueImport(sqlite: Sqlite, request: ImportRequest, now = Date.now()): Promise<RecordingImport & { duplicate_of?: DuplicateOf }> {
   checkRequest(request);
   if (request.requestKey !== undefined) {
     const existing = findByKey(sqlite, request.requestKey);
     // The original job comes back even when its file has gone since: compare paths before inspecting it.
     if (existing) return replay(existing, request, existing.file_path === request.filePath ? undefined : await realpath(request.filePath).catch(() => undefined));
   }
-  const file = await inspectAudioFile(request.filePath);
+  const file = await inspectImportFile(request.filePath);
   const folder = request.folderPath !== undefined ? getFolderByPathOrThrow(sqlite, request.folderPath) : undefined;
+  const sha256 = request.contentSha256 ?? (await sha256File(file.path));
+  const mode = request.duplicates ?? 'report';
+  const duplicate = mode === 'allow' ? null : findImportByContent(sqlite, sha256);
+  if (duplicate && mode === 'refuse') throw new DuplicateImportError(duplicate, request.filePath);
   if (!isWorkerAlive(sqlite, now))
     throw new UnavailableError(
       'The Syntheo app is not running, so nothing would process this recording. Start the worker with `syntheo-worker` (or `syntheo worker`), then call import_recording again with the same request_key.',
     );
-  return insertImport(sqlite, request, file, folder?.id ?? null);
+  const job = insertImport(sqlite, request, file, sha256, folder?.id ?? null);
+  if (duplicate === null || duplicate.jobId === job.job_id) return job;
+  return { ...job, duplicate_of: { job_id: duplicate.jobId, meeting_id: duplicate.meetingId, title: duplicate.title, processing_status: duplicate.status } };
 }
 
-function insertImport(sqlite: Sqlite, request: ImportRequest, file: AudioFileInfo, folderId: string | null): RecordingImport {
+function insertImport(sqlite: Sqlite, request: ImportRequest, file: ImportFileInfo, sha256: string, folderId: string | null): RecordingImport {
   const jobId = sqlite
     .transaction((): string => {
       if (request.requestKey !== undefined) {
         const existing = findByKey(sqlite, request.requestKey);
         if (existing) return replay(existing, request, file.path).job_id;
       }
+      // Again inside the write lock: two processes importing the same file at once make one job.
+      const duplicate = request.duplicates === 'refuse' ? findImportByContent(sqlite, sha256) : null;
+      if (duplicate) throw new DuplicateImportError(duplicate, request.filePath);
       const now = nowIso();
       const meetingId = newId('meeting');
       const id = newId('job');
-      // Until the worker reads the duration, the recording is taken to have ended when the file was last written.
-      const startedAt = new Date(file.mtimeMs).toISOString();
+      // Until the worker reads the duration, the recording is taken to have ended when the file was last
+      // written; a start time known otherwise (given, or the recording's own) is kept (see recordAudioFacts).
+      const startedAt = request.startedAt ?? file.creationTime ?? new Date(file.mtimeMs).toISOString();
       stmt(sqlite, `INSERT INTO meetings (id, title, started_at, folder_id, source, created_at, updated_at) VALUES (?, ?, ?, ?, 'import', ?, ?)`).run(
         meetingId,
         request.title?.trim() ?? titleFromPath(file.path),
@@ -155,9 +228,9 @@ function insertImport(sqlite: Sqlite, request: ImportRequest, file: AudioFileInf
       );
       stmt(
         sqlite,
-        `INSERT INTO recording_imports (id, meeting_id, file_path, file_size, file_mtime_ms, file_format, request_key, status, summary_status, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, 'queued', 'pending', ?, ?)`,
-      ).run(id, meetingId, file.path, file.size, file.mtimeMs, file.format, request.requestKey ?? null, now, now);
+        `INSERT INTO recording_imports (id, meeting_id, file_path, file_size, file_mtime_ms, file_format, extract_audio, content_sha256, started_at_known, request_key, status, summary_status, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued', 'pending', ?, ?)`,
+      ).run(id, meetingId, file.path, file.size, file.mtimeMs, file.format, file.extractAudio ? 1 : 0, sha256, (request.startedAt ?? file.creationTime) !== null ? 1 : 0, request.requestKey ?? null, now, now);
       return id;
     })
     .immediate();

@@ -31,6 +31,8 @@ export interface ClaimedJob {
   fileSize: number;
   fileMtimeMs: number;
   fileFormat: string;
+  /** Extract the audio track (ffmpeg) before upload. */
+  extractAudio: boolean;
   createdAt: string;
 }
 
@@ -92,6 +94,7 @@ interface ClaimRow {
   file_size: number;
   file_mtime_ms: number;
   file_format: string;
+  extract_audio: number;
   created_at: string;
 }
 
@@ -106,7 +109,7 @@ export function claimNextJob(sqlite: Sqlite, workerId: string, leaseMs: number, 
         SET status = 'importing', worker_id = ?, lease_expires_at = ?, started_at = ?, updated_at = ?
       WHERE id = (SELECT id FROM recording_imports WHERE status = 'queued' ORDER BY created_at, id LIMIT 1)
         AND status = 'queued'
-      RETURNING id, meeting_id, file_path, file_size, file_mtime_ms, file_format, created_at`,
+      RETURNING id, meeting_id, file_path, file_size, file_mtime_ms, file_format, extract_audio, created_at`,
   ).get(workerId, iso(now + leaseMs), iso(now), iso(now));
   if (!row) return null;
   return {
@@ -116,6 +119,7 @@ export function claimNextJob(sqlite: Sqlite, workerId: string, leaseMs: number, 
     fileSize: row.file_size,
     fileMtimeMs: row.file_mtime_ms,
     fileFormat: row.file_format,
+    extractAudio: row.extract_audio === 1,
     createdAt: row.created_at,
   };
 }
@@ -155,17 +159,41 @@ export interface AudioFacts {
   endedAtMs: number;
 }
 
-/** importing -> transcribing: the duration, and the meeting's times (it started `duration` before the file was last written). */
-export function recordAudioFacts(sqlite: Sqlite, lease: JobLease, meetingId: string, facts: AudioFacts): void {
+/**
+ * importing -> transcribing: the duration, and the meeting's times. It started `duration` before the
+ * file was last written, unless enqueue knew its start (given by the caller, or the recording's own
+ * creation time: `started_at_known`), which is kept.
+ */
+export function recordAudioFacts(sqlite: Sqlite, lease: JobLease, meetingId: string, facts: AudioFacts, to: 'transcribing' | 'summarizing' = 'transcribing'): void {
   sqlite
     .transaction(() => {
-      guard(sqlite, lease, 'importing', 'transcribing', ', audio_duration_ms = ?', [facts.durationMs]);
-      stmt(sqlite, 'UPDATE meetings SET started_at = ?, ended_at = ?, updated_at = ? WHERE id = ?').run(
-        iso(facts.endedAtMs - facts.durationMs),
-        iso(facts.endedAtMs),
-        iso(Date.now()),
-        meetingId,
-      );
+      guard(sqlite, lease, 'importing', to, ', audio_duration_ms = ?', [facts.durationMs]);
+      setMeetingTimes(sqlite, meetingId, facts);
+    })
+    .immediate();
+}
+
+function setMeetingTimes(sqlite: Sqlite, meetingId: string, facts: AudioFacts): void {
+  const row = stmt<{ started_at: string; known: number }>(
+    sqlite,
+    'SELECT m.started_at, coalesce((SELECT max(started_at_known) FROM recording_imports WHERE meeting_id = m.id), 0) AS known FROM meetings m WHERE m.id = ?',
+  ).get(meetingId);
+  const startMs = row !== undefined && row.known === 1 ? Date.parse(row.started_at) : facts.endedAtMs - facts.durationMs;
+  stmt(sqlite, 'UPDATE meetings SET started_at = ?, ended_at = ?, updated_at = ? WHERE id = ?').run(iso(startMs), iso(startMs + facts.durationMs), iso(Date.now()), meetingId);
+}
+
+/**
+ * importing -> summarizing for a transcript file: its words, speakers and duration in one transaction
+ * (transcription is skipped).
+ */
+export function storeFileTranscript(sqlite: Sqlite, lease: JobLease, meetingId: string, facts: AudioFacts, batch: TranscriptBatch, speakers: string[]): number {
+  return sqlite
+    .transaction(() => {
+      guard(sqlite, lease, 'importing', 'summarizing', ', audio_duration_ms = ?', [facts.durationMs]);
+      setMeetingTimes(sqlite, meetingId, facts);
+      const count = appendTranscriptWords(sqlite, meetingId, batch.words, { source: 'import', language: batch.language });
+      if (speakers.length > 0) stmt(sqlite, 'UPDATE meetings SET speakers = ?, updated_at = ? WHERE id = ?').run(JSON.stringify(speakers), iso(Date.now()), meetingId);
+      return count;
     })
     .immediate();
 }

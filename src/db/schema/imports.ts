@@ -15,8 +15,14 @@ export const recordingImports = sqliteTable(
     /** Size and mtime at enqueue: the worker refuses a file that changed since. */
     fileSize: integer('file_size').notNull(),
     fileMtimeMs: integer('file_mtime_ms').notNull(),
-    /** Sniffed from content: wav, mp3, ogg, mp4, m4a, flac, webm, aac. */
+    /** Sniffed from content: an audio format (wav, mp3 ...), a transcript format (vtt, srt, verbose_json, speaker_text) or a container (matroska, avi ...). */
     fileFormat: text('file_format').notNull(),
+    /** 1: the worker extracts the audio track (ffmpeg, mono 16 kHz Opus) before upload: a video, or a container servers do not read. */
+    extractAudio: integer('extract_audio').notNull().default(0),
+    /** sha256 (hex) of the file at enqueue, computed streaming: the same content imported twice is a duplicate. */
+    contentSha256: text('content_sha256'),
+    /** 1: the meeting's started_at was known at enqueue (given, or the recording's creation time): the worker keeps it. */
+    startedAtKnown: integer('started_at_known').notNull().default(0),
     requestKey: text('request_key'),
     status: text('status', { enum: PROCESSING_STATUSES }).notNull().default('queued'),
     summaryStatus: text('summary_status', { enum: SUMMARY_STATUSES }).notNull().default('pending'),
@@ -39,6 +45,8 @@ export const recordingImports = sqliteTable(
     index('recording_imports_status_idx').on(t.status, t.createdAt),
     // get_meeting: the import of a meeting.
     index('recording_imports_meeting_idx').on(t.meetingId),
+    // Duplicates: an import of the same content (imports add, the watcher).
+    index('recording_imports_sha256_idx').on(t.contentSha256),
   ],
 );
 

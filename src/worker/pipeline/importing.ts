@@ -2,7 +2,10 @@ import { openAsBlob } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { parseBlob } from 'music-metadata';
 import { AUDIO_FORMATS, AUDIO_FORMAT_LIST, type AudioFormat } from '../../audio/sniff.js';
-import { recordAudioFacts } from '../../db/queries/jobs.js';
+import { recordAudioFacts, storeFileTranscript } from '../../db/queries/jobs.js';
+import { probe, MediaError } from '../../ingest/ffmpeg.js';
+import { readTranscriptFile, TRANSCRIPT_FORMATS, TranscriptFileError, type TranscriptFormat } from '../../ingest/transcript/index.js';
+import { speakersOf } from './words.js';
 import { JobFailure } from '../errors.js';
 import type { StageContext } from './context.js';
 
@@ -10,8 +13,18 @@ import type { StageContext } from './context.js';
 
 export interface AudioInfo {
   durationMs: number;
-  format: AudioFormat;
+  /** One of the eight formats; for a file whose audio is extracted, the container's name. */
+  format: AudioFormat | string;
   size: number;
+  /** The audio track is extracted (ffmpeg) before upload. */
+  extract: boolean;
+}
+
+/** A transcript file: stored here, transcription skipped. */
+export interface FileTranscriptInfo {
+  transcript: TranscriptFormat;
+  words: number;
+  durationMs: number;
 }
 
 /** MIME type per sniffed format: music-metadata then picks its parser from the content we detected, not the file name. */
@@ -28,9 +41,11 @@ const MIME: Record<AudioFormat, string> = {
 
 const AGAIN = 'Import it again with a new request_key';
 
-export async function importRecording(ctx: StageContext): Promise<AudioInfo> {
+export async function importRecording(ctx: StageContext): Promise<AudioInfo | FileTranscriptInfo> {
   const { job } = ctx;
   await checkUnchanged(job.filePath, job.fileSize, job.fileMtimeMs, 'since import_recording');
+  if ((TRANSCRIPT_FORMATS as readonly string[]).includes(job.fileFormat)) return importTranscript(ctx, job.fileFormat as TranscriptFormat);
+  if (job.extractAudio || !(AUDIO_FORMATS as readonly string[]).includes(job.fileFormat)) return importMedia(ctx);
   if (!(AUDIO_FORMATS as readonly string[]).includes(job.fileFormat))
     throw new JobFailure(`The recording ${job.filePath} was queued as "${job.fileFormat}", which is not one of the supported formats (${AUDIO_FORMAT_LIST}).`);
   const format = job.fileFormat as AudioFormat;
@@ -38,7 +53,46 @@ export async function importRecording(ctx: StageContext): Promise<AudioInfo> {
   ctx.signal.throwIfAborted();
   recordAudioFacts(ctx.sqlite, ctx.lease, job.meetingId, { durationMs, endedAtMs: job.fileMtimeMs });
   ctx.log.debug({ durationMs, format }, 'recording checked');
-  return { durationMs, format, size: job.fileSize };
+  return { durationMs, format, size: job.fileSize, extract: false };
+}
+
+/** A transcript file: parsed again (it was checked at enqueue), its words, speakers and times stored. */
+async function importTranscript(ctx: StageContext, format: TranscriptFormat): Promise<FileTranscriptInfo> {
+  const { job } = ctx;
+  let parsed;
+  try {
+    parsed = await readTranscriptFile(job.filePath, { format });
+  } catch (error) {
+    if (error instanceof TranscriptFileError) throw new JobFailure(`The transcript ${job.filePath} cannot be read any more: ${error.message}`);
+    throw error;
+  }
+  ctx.signal.throwIfAborted();
+  // Per-word `estimated` is not stored (transcript_words has no column for it); the log says how the file was timed.
+  const words = parsed.words.map((w) => ({ text: w.text, startMs: w.startMs, endMs: w.endMs, speaker: w.speaker }));
+  const count = storeFileTranscript(ctx.sqlite, ctx.lease, job.meetingId, { durationMs: parsed.durationMs, endedAtMs: job.fileMtimeMs }, { words, language: parsed.language ?? null }, speakersOf(words));
+  ctx.log.debug({ format, words: count, timing: parsed.timing, speakers: parsed.speakers.length }, 'transcript file stored');
+  return { transcript: format, words: count, durationMs: parsed.durationMs };
+}
+
+/** Anything ffmpeg reads, and videos in the eight formats: ffprobe gives the duration; the audio is extracted when transcribing. */
+async function importMedia(ctx: StageContext): Promise<AudioInfo> {
+  const { job } = ctx;
+  let info;
+  try {
+    info = await probe(job.filePath, { signal: ctx.signal });
+  } catch (error) {
+    if (error instanceof MediaError) throw new JobFailure(`The recording ${job.filePath} (${job.fileFormat}) could not be read: ${error.message}`);
+    throw error;
+  }
+  if (!info.hasAudio) throw new JobFailure(`The recording ${job.filePath} has no audio track any more, so there is nothing to transcribe.`);
+  // One of the eight formats holding a video: its audio track's own duration (the container's may be the video's).
+  if ((AUDIO_FORMATS as readonly string[]).includes(job.fileFormat)) info = { ...info, durationMs: await readDurationMs(job.filePath, job.fileFormat as AudioFormat) };
+  if (info.durationMs === null || !(info.durationMs > 0))
+    throw new JobFailure(`The recording ${job.filePath} (${job.fileFormat}) has no readable duration. The file may be damaged or still being written; check that it plays, then import it again with a new request_key.`);
+  ctx.signal.throwIfAborted();
+  recordAudioFacts(ctx.sqlite, ctx.lease, job.meetingId, { durationMs: info.durationMs, endedAtMs: job.fileMtimeMs });
+  ctx.log.debug({ durationMs: info.durationMs, container: info.container, video: info.hasVideo }, 'recording checked');
+  return { durationMs: info.durationMs, format: job.fileFormat, size: job.fileSize, extract: true };
 }
 
 /** The file must be where it was, with the same size and modification time. */
