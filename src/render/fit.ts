@@ -100,19 +100,19 @@ export function fitRecord<T extends RecordLike>(record: T, budget: number, extra
   if (jsonBytes(record) + extra <= budget) return { record, cuts: [] };
   const r = copyRecord(record);
   const cuts: FieldCut[] = [];
-  // Lists so long that their items without any text pass half the budget: each keeps its first items within an equal part of that half.
+  // Lists so long that their items without any text pass half the budget: each keeps its first items within a fair share of that half.
   const bare = copyRecord(record);
   for (const s of slots(bare)) s.set('');
   if (jsonBytes(bare) > budget / 2) {
-    const part = budget / 2 / LISTS.length;
-    for (const name of LISTS) {
-      const list = bare[name] as unknown[] | null | undefined;
-      if (!list) continue;
+    const lists = LISTS.map((name) => (bare[name] as unknown[] | null | undefined) ?? []);
+    const parts = fairShares(lists.map(jsonBytes), budget / 2);
+    for (const [k, name] of LISTS.entries()) {
+      const list = lists[k]!;
       let used = 0;
       let kept = 0;
       for (const item of list) {
         used += jsonBytes(item) + 1;
-        if (used > part) break;
+        if (used > parts[k]!) break;
         kept++;
       }
       if (kept < list.length) {
