@@ -54,13 +54,13 @@ interface Slot {
   set(value: string): void;
 }
 
-type RecordLike = Pick<MeetingRecord, 'note' | 'summaries' | 'participants' | 'action_items' | 'speakers' | 'speaker_context'>;
+type RecordLike = Pick<MeetingRecord, 'title' | 'note' | 'summaries' | 'participants' | 'action_items' | 'speakers' | 'speaker_context'>;
 
 const LISTS = ['summaries', 'participants', 'action_items', 'speakers'] as const;
 
-/** The strings of a meeting record that may be long (IDs, dates and the title are bounded by the database). */
+/** The strings of a meeting record that may be long (IDs and dates are bounded by the database; a loaded title is not). */
 function slots(r: RecordLike): Slot[] {
-  const out: Slot[] = [{ family: 'note', get: () => r.note, set: (v) => (r.note = v) }];
+  const out: Slot[] = [{ family: 'title', get: () => r.title, set: (v) => (r.title = v) }, { family: 'note', get: () => r.note, set: (v) => (r.note = v) }];
   if (typeof r.speaker_context === 'string') out.push({ family: 'speaker_context', get: () => r.speaker_context!, set: (v) => (r.speaker_context = v) });
   r.summaries.forEach((s, i) => {
     out.push({ family: `summaries[${i}].title`, get: () => s.title, set: (v) => (s.title = v) });
@@ -168,6 +168,9 @@ export function fitExportRecord<T extends RecordLike & { id: string }>(record: T
 
 // ---- proposals ----------------------------------------------------------------------------------
 
+/** A meeting title in a proposal's answer: a real one is a line; one loaded from a file may be anything. */
+const TITLE_BYTES = 2_000;
+
 /** Lines of a unified diff: the headers, then hunks (each its `@@` line and body). */
 function splitDiff(diff: string): { head: string[]; hunks: string[][] } {
   const lines = diff.endsWith('\n') ? diff.slice(0, -1).split('\n') : diff.split('\n');
@@ -238,14 +241,15 @@ export function cutDiff(diff: string, bytes: number): { diff: string; hunksShown
  */
 export function fitProposal(p: ProposalDetail, budget = ANSWER_BYTE_BUDGET): ProposalDetail & { truncated?: Truncation } {
   if (jsonBytes(p) <= budget) return p;
-  const skeleton = { ...p, content: '', base_content: p.base_content === null ? null : '', diff: '' };
+  const title = cutText(p.meeting_title, TITLE_BYTES);
+  const skeleton = { ...p, meeting_title: title, content: '', base_content: p.base_content === null ? null : '', diff: '' };
   const notice = (fields: FieldCut[], diffNote: string): Truncation => ({
     reason: `The proposal is more than one answer may hold: the fields listed are shown in part (their first characters). ${diffNote}`,
     fields,
     read_rest: `Nothing more can be read through MCP: the person reviews the proposal whole with \`syntheo proposals show ${p.id}\` or in the app. Do not propose it again to read it.`,
   });
   // Room for three cuts and the longest diff note.
-  let room = budget - jsonBytes(skeleton) - jsonBytes(notice([0, 1, 2].map(() => ({ field: 'base_content', unit: 'characters', shown: 9_999_999, total: 9_999_999 })), 'x'.repeat(160)));
+  let room = budget - jsonBytes(skeleton) - jsonBytes(notice([0, 1, 2, 3].map(() => ({ field: 'base_content', unit: 'characters', shown: 9_999_999, total: 9_999_999 })), 'x'.repeat(160)));
   const cut = cutDiff(p.diff, room);
   room -= textBytes(cut.diff);
   const texts = [p.content, p.base_content ?? ''];
@@ -255,6 +259,7 @@ export function fitProposal(p: ProposalDetail, budget = ANSWER_BYTE_BUDGET): Pro
   const record = (field: string, shown: string, whole: string): void => {
     if (shown.length < whole.length) fields.push({ field, unit: 'characters', shown: shown.length, total: whole.length });
   };
+  record('meeting_title', title, p.meeting_title);
   record('diff', cut.diff, p.diff);
   record('content', content, p.content);
   if (p.base_content !== null) record('base_content', base, p.base_content);
@@ -264,5 +269,5 @@ export function fitProposal(p: ProposalDetail, budget = ANSWER_BYTE_BUDGET): Pro
       : cut.partial
         ? `The diff shows the first lines of its first hunk (of ${cut.hunksTotal}), that hunk's header recounted to them.`
         : `The diff stops after ${cut.hunksShown} of its ${cut.hunksTotal} hunks, at a hunk boundary.`;
-  return { ...p, content, base_content: p.base_content === null ? null : base, diff: cut.diff, truncated: notice(fields, diffNote) };
+  return { ...p, meeting_title: title, content, base_content: p.base_content === null ? null : base, diff: cut.diff, truncated: notice(fields, diffNote) };
 }

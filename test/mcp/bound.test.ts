@@ -56,6 +56,8 @@ let bigSummary: string;
 let manyItems: string;
 let summaryMeeting: string;
 let summaryBase: string;
+let longTitle: string;
+const hugeTitle = `Quarterly review ${'and planning '.repeat(25_000)}`;
 
 beforeAll(async () => {
   db = openTestDb();
@@ -75,6 +77,8 @@ beforeAll(async () => {
   summaryBase = Array.from({ length: 3_000 }, (_, i) => `Line ${i}: ${'the quarterly planning discussion went on about hiring and budget, '.repeat(3)}\n`).join('');
   summaryMeeting = makeMeeting(s, { title: 'Many small edits' });
   makeSummary(s, summaryMeeting, { content: summaryBase });
+  // A title of 325 KB, as `syntheo load` accepts it.
+  longTitle = makeMeeting(s, { title: hugeTitle, note: 'Short note.\n' });
   ({ client, close } = await connectV2(db.path, 'modern'));
 }, 120_000);
 
@@ -204,6 +208,21 @@ describe('a meeting with a 1 MiB note and a 1 MiB summary', () => {
     const text = contents.map((c) => ('text' in c ? c.text : '')).join('\n');
     expect(tokens(text)).toBeLessThanOrEqual(ANSWER_LIMIT);
     expect(text).toMatch(/action_items: \d+ of 30000 items shown/);
+  }, 60_000);
+});
+
+describe('a meeting with a 325 KB title', () => {
+  it(`get_meeting and a proposal on it answer within ${ANSWER_LIMIT} tokens, the title cut and announced`, async () => {
+    const meeting = await measured('get_meeting', { meeting_id: longTitle });
+    expect(meeting.structured).toBeLessThanOrEqual(ANSWER_LIMIT);
+    expect(meeting.content).toBeLessThanOrEqual(ANSWER_LIMIT);
+    expect(meeting.out.note).toBe('Short note.\n');
+    expect(meeting.out.truncated.fields).toEqual([{ field: 'title', unit: 'characters', shown: meeting.out.title.length, total: hugeTitle.length }]);
+    const proposal = await measured('propose_memo_edit', { meeting_id: longTitle, content: 'A new note.\n' });
+    expect(proposal.structured).toBeLessThanOrEqual(ANSWER_LIMIT);
+    expect(proposal.content).toBeLessThanOrEqual(ANSWER_LIMIT);
+    expect(proposal.out.diff).toBe('--- a/note.md\n+++ b/note.md\n@@ -1 +1 @@\n-Short note.\n+A new note.\n');
+    expect(proposal.out.truncated.fields).toEqual([{ field: 'meeting_title', unit: 'characters', shown: proposal.out.meeting_title.length, total: hugeTitle.length }]);
   }, 60_000);
 });
 
