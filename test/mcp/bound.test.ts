@@ -211,6 +211,18 @@ describe('a meeting with a 1 MiB note and a 1 MiB summary', () => {
   }, 60_000);
 });
 
+describe('a meeting that fits', () => {
+  it('a 30 KB note without a transcript comes whole from get_meeting and export_meeting, without truncated', async () => {
+    const note = markdown(30_000, 'fits');
+    const id = makeMeeting(db.sqlite, { title: 'Long but fitting note', note });
+    for (const name of ['get_meeting', 'export_meeting']) {
+      const { out } = await measured(name, { meeting_id: id });
+      expect(out.note, name).toBe(note);
+      expect(out.truncated, name).toBeUndefined();
+    }
+  });
+});
+
 describe('a meeting with a 325 KB title', () => {
   it(`get_meeting and a proposal on it answer within ${ANSWER_LIMIT} tokens, the title cut and announced`, async () => {
     const meeting = await measured('get_meeting', { meeting_id: longTitle });

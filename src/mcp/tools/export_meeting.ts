@@ -25,14 +25,19 @@ export const exportMeetingTool = defineTool({
 type FittedExport = MeetingExport & { truncated?: MeetingExport['truncated'] & { fields?: FieldCut[] } };
 
 /**
- * The whole record when it fits one answer; else the note, summaries and lists cut to half of it at
- * most (fitExportRecord), then the first transcript segments that fit, and `truncated` saying where the
- * rest starts. (`syntheo meetings export` writes a file: always whole.)
+ * The whole record when it fits one answer; else the note, summaries and lists cut to leave the
+ * transcript half of it at least (fitExportRecord), then the first transcript segments that fit, and
+ * `truncated` saying where the rest starts. (`syntheo meetings export` writes a file: always whole.)
  */
 export function fitExport(whole: MeetingExport, budget = ANSWER_BYTE_BUDGET): FittedExport {
-  if (jsonBytes(whole) <= budget) return whole;
+  // The transcript's JSON up to half the budget (no more work than that): what the record leaves it at least.
+  let transcriptBytes = 0;
+  for (const segment of whole.transcripts[0]?.segments ?? []) {
+    transcriptBytes += jsonBytes(segment) + 1;
+    if (transcriptBytes >= budget / 2) break;
+  }
   const bare = { ...whole, transcripts: whole.transcripts.map((t) => ({ ...t, segments: [] })) };
-  const { record, cuts, read_rest: readRecord } = fitExportRecord(bare, budget / 2);
+  const { record, cuts, read_rest: readRecord } = fitExportRecord(bare, budget - Math.min(transcriptBytes, budget / 2));
   const full: MeetingExport = cuts.length ? { ...record, transcripts: whole.transcripts } : whole;
   const [transcript] = full.transcripts;
   const fields = cuts.length ? { fields: cuts } : {};
