@@ -167,6 +167,10 @@ describe('a meeting with a 1 MiB note and a 1 MiB summary', () => {
     expect(out.truncated.read_rest).toContain(`syntheo meetings get ${bigMeeting}`);
     expect(block).toContain(`[Cut]`);
     expect(block).toContain(`note: ${out.note.length} of ${bigNote.length} characters shown`);
+    // What read_rest says works: search finds a passage of the note past the cut.
+    expect(out.note).not.toContain('- note 7000:');
+    const { hits } = await call(client, 'search_transcripts', { query: '7000' });
+    expect(hits).toContainEqual(expect.objectContaining({ meeting_id: bigMeeting, kind: 'note', snippet: expect.stringContaining('**7000**') }));
   }, 60_000);
 
   it(`the meeting resource stays within ${ANSWER_LIMIT} tokens and says what was cut`, async () => {
