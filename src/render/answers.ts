@@ -50,7 +50,7 @@ export function foldersText(out: { folders: Folder[]; pagination: Pagination }):
   return [...out.folders.map((f) => `${f.path} (${f.meeting_count} meetings)`), pageLine(out.pagination, 'folders')].join('\n');
 }
 
-/** `[Cut] note: 10,913 of 1,048,576 characters shown; ...` and what to do: the notice of an answer cut to fit. */
+/** `[Cut] <reason> note: 10913 of 1048576 characters shown; ... <read_rest>`: the notice of an answer cut to fit. */
 export function cutNotice(t: { reason: string; fields?: FieldCut[]; read_rest: string }): string {
   const fields = (t.fields ?? []).map((f) => `${f.field}: ${f.shown} of ${f.total} ${f.unit} shown`).join('; ');
   return `[Cut] ${t.reason}${fields ? ` ${fields}.` : ''} ${t.read_rest}`;
@@ -77,7 +77,7 @@ export function transcriptText(out: { meeting_id: string; text: string; words: T
 
 export function exportText(e: MeetingExport & { truncated?: { fields?: FieldCut[] } }): string {
   const md = exportMarkdown(e).trimEnd();
-  return e.truncated ? `${md}\n\n${cutNotice({ ...e.truncated, read_rest: `Read the rest: ${e.truncated.read_rest}.` })}` : md;
+  return e.truncated ? `${md}\n\n${cutNotice({ ...e.truncated, read_rest: `Read the rest: ${e.truncated.read_rest.replace(/\.$/, '')}.` })}` : md;
 }
 
 type ProposalLike = Pick<ProposalItem, 'id' | 'meeting_id' | 'meeting_title' | 'kind' | 'status' | 'created_at'> & { target_id?: string | null; stale?: boolean; proposed_by?: string | null };
