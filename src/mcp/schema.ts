@@ -104,6 +104,15 @@ const speakerFields = {
   speaker_context: v.optional(v.pipe(str, v.description('Microphone and call context.'))),
 };
 
+/** One field, or family of fields (`action_items[].text`), shown in part: its first characters or first items. */
+const FieldCutSchema = v.object({ field: str, unit: v.picklist(['characters', 'items']), shown: int, total: int });
+
+/** Present when the answer was cut to fit (~25,000 tokens): what was cut and how to read the rest. */
+const TruncationSchema = v.pipe(
+  v.object({ reason: str, fields: v.array(FieldCutSchema), read_rest: str }),
+  v.description('Present when texts were cut to fit one answer: which, and how to read the rest.'),
+);
+
 export const MeetingDetailSchema = v.object({
   id: str,
   title: str,
@@ -122,6 +131,7 @@ export const MeetingDetailSchema = v.object({
   recording_import: v.nullable(RecordingImportSchema),
   created_at: iso,
   updated_at: iso,
+  truncated: v.optional(TruncationSchema),
 });
 
 export const TranscriptWordSchema = v.object({ index: int, text: str, start_ms: nullableInt, end_ms: nullableInt, speaker: nullableStr });
@@ -174,7 +184,13 @@ export const ExportSchema = v.object({
   updated_at: iso,
   truncated: v.optional(
     v.pipe(
-      v.object({ reason: str, transcript_words_included: int, next_offset: int, read_rest: str }),
+      v.object({
+        reason: str,
+        transcript_words_included: int,
+        next_offset: int,
+        read_rest: str,
+        fields: v.optional(v.pipe(v.array(FieldCutSchema), v.description('Texts or lists shown in part (note, summaries, action items).'))),
+      }),
       v.description('Present when the record was cut to fit one answer: how to read the rest of the transcript.'),
     ),
   ),
@@ -221,6 +237,7 @@ export const ProposalDetailSchema = v.object({
   content: str,
   base_content: nullableStr,
   diff: v.pipe(str, v.description('Unified diff, current content -> proposed content.')),
+  truncated: v.optional(TruncationSchema),
 });
 
 export const SearchHitSchema = v.object({

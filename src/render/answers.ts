@@ -4,6 +4,7 @@
 import type { Folder, MeetingDetail, MeetingExport, Pagination, ProposalDetail, ProposalItem, RecordingImport, SeriesRef, TranscriptTurn, TranscriptWord } from '../db/queries/types.js';
 import { timestamp } from '../db/queries/transcripts.js';
 import { exportMarkdown, meetingMarkdown } from './markdown.js';
+import type { FieldCut, Truncation } from './fit.js';
 
 interface Row {
   id: string;
@@ -49,7 +50,16 @@ export function foldersText(out: { folders: Folder[]; pagination: Pagination }):
   return [...out.folders.map((f) => `${f.path} (${f.meeting_count} meetings)`), pageLine(out.pagination, 'folders')].join('\n');
 }
 
-export const meetingText = (m: MeetingDetail): string => meetingMarkdown(m).trimEnd();
+/** `[Cut] <reason> note: 10913 of 1048576 characters shown; ... <read_rest>`: the notice of an answer cut to fit. */
+export function cutNotice(t: { reason: string; fields?: FieldCut[]; read_rest: string }): string {
+  const fields = (t.fields ?? []).map((f) => `${f.field}: ${f.shown} of ${f.total} ${f.unit} shown`).join('; ');
+  return `[Cut] ${t.reason}${fields ? ` ${fields}.` : ''} ${t.read_rest}`;
+}
+
+export function meetingText(m: MeetingDetail & { truncated?: Truncation }): string {
+  const md = meetingMarkdown(m).trimEnd();
+  return m.truncated ? `${md}\n\n${cutNotice(m.truncated)}` : md;
+}
 
 /** Plain text still: one tab-separated line per word under a header, for readers that want the timings. */
 export function wordTable(words: readonly TranscriptWord[]): string {
@@ -65,9 +75,9 @@ export function transcriptText(out: { meeting_id: string; text: string; words: T
   return [out.text, ...(timed ? [wordTable(out.words as TranscriptWord[])] : []), pageLine(p, 'words')].filter((s) => s !== '').join('\n\n');
 }
 
-export function exportText(e: MeetingExport): string {
+export function exportText(e: MeetingExport & { truncated?: { fields?: FieldCut[] } }): string {
   const md = exportMarkdown(e).trimEnd();
-  return e.truncated ? `${md}\n\n[Cut] ${e.truncated.reason} Read the rest: ${e.truncated.read_rest}.` : md;
+  return e.truncated ? `${md}\n\n${cutNotice({ ...e.truncated, read_rest: `Read the rest: ${e.truncated.read_rest.replace(/\.$/, '')}.` })}` : md;
 }
 
 type ProposalLike = Pick<ProposalItem, 'id' | 'meeting_id' | 'meeting_title' | 'kind' | 'status' | 'created_at'> & { target_id?: string | null; stale?: boolean; proposed_by?: string | null };
@@ -82,9 +92,10 @@ export function proposalsText(out: { proposals: ProposalLike[]; pagination: Pagi
   return [...out.proposals.map(proposalLine), pageLine(out.pagination, 'proposals')].join('\n');
 }
 
-export function proposalText(p: ProposalDetail): string {
+export function proposalText(p: ProposalDetail & { truncated?: Truncation }): string {
   const note = p.status === 'pending' ? 'Pending: the user reviews and applies it in the app.' : `${p.status[0]!.toUpperCase()}${p.status.slice(1)}${p.decided_at ? ` ${minute(p.decided_at)}` : ''}.`;
-  return `${proposalLine(p)}\n${note}\n\n\`\`\`diff\n${p.diff.trimEnd()}\n\`\`\``;
+  const text = `${proposalLine(p)}\n${note}\n\n\`\`\`diff\n${p.diff.trimEnd()}\n\`\`\``;
+  return p.truncated ? `${text}\n\n${cutNotice(p.truncated)}` : text;
 }
 
 export function importText(j: RecordingImport): string {

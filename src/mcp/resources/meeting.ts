@@ -1,4 +1,6 @@
 import { getMeetingOrThrow } from '../../db/queries/meetings.js';
+import { cutNotice } from '../../render/answers.js';
+import { fitMeeting } from '../../render/fit.js';
 import { meetingMarkdown } from '../../render/markdown.js';
 import { variable, type ResourceDefinition } from './resource.js';
 
@@ -8,5 +10,9 @@ export const meetingResource: ResourceDefinition = {
   title: 'Meeting',
   description: 'Meeting details in Markdown (note, summaries, participants, action items), without the transcript text.',
   mimeType: 'text/markdown',
-  read: (sqlite, vars) => meetingMarkdown(getMeetingOrThrow(sqlite, variable(vars, 'meeting_id') ?? '')),
+  read: (sqlite, vars) => {
+    // Cut like get_meeting's answer: a huge note or summary would not fit a model's context.
+    const m = fitMeeting(getMeetingOrThrow(sqlite, variable(vars, 'meeting_id') ?? ''));
+    return m.truncated ? `${meetingMarkdown(m)}\n${cutNotice(m.truncated)}\n` : meetingMarkdown(m);
+  },
 };

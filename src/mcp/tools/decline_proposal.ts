@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { proposalText } from '../../render/answers.js';
+import { fitProposal } from '../../render/fit.js';
 import { ProposalDetailSchema, proposalIdParam } from '../schema.js';
 import { STAGES_CHANGE, defineTool, lazy } from '../tool.js';
 
@@ -14,5 +15,5 @@ export const declineProposalTool = defineTool({
   output: ProposalDetailSchema,
   annotations: STAGES_CHANGE,
   text: proposalText,
-  handler: async (sqlite, a) => (await queries()).declineProposalOrThrow(sqlite, a.proposal_id),
+  handler: async (sqlite, a) => fitProposal((await queries()).declineProposalOrThrow(sqlite, a.proposal_id)),
 });

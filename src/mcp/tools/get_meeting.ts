@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { meetingText } from '../../render/answers.js';
+import { fitMeeting } from '../../render/fit.js';
 import { MeetingDetailSchema, meetingIdParam } from '../schema.js';
 import { READ_ONLY, defineTool, lazy } from '../tool.js';
 
@@ -15,5 +16,5 @@ export const getMeetingTool = defineTool({
   output: MeetingDetailSchema,
   annotations: READ_ONLY,
   text: meetingText,
-  handler: async (sqlite, a) => (await queries()).getMeetingOrThrow(sqlite, a.meeting_id),
+  handler: async (sqlite, a) => fitMeeting((await queries()).getMeetingOrThrow(sqlite, a.meeting_id)),
 });

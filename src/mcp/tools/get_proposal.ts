@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { proposalText } from '../../render/answers.js';
+import { fitProposal } from '../../render/fit.js';
 import { ProposalDetailSchema, proposalIdParam } from '../schema.js';
 import { READ_ONLY, defineTool, lazy } from '../tool.js';
 
@@ -14,5 +15,5 @@ export const getProposalTool = defineTool({
   output: ProposalDetailSchema,
   annotations: READ_ONLY,
   text: proposalText,
-  handler: async (sqlite, a) => (await queries()).getProposalOrThrow(sqlite, a.proposal_id),
+  handler: async (sqlite, a) => fitProposal((await queries()).getProposalOrThrow(sqlite, a.proposal_id)),
 });

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { proposalText } from '../../render/answers.js';
+import { fitProposal } from '../../render/fit.js';
 import { ProposalDetailSchema, meetingIdParam, requiredString } from '../schema.js';
 import { STAGES_CHANGE, defineTool, lazy } from '../tool.js';
 
@@ -17,5 +18,5 @@ export const proposeMemoEditTool = defineTool({
   output: ProposalDetailSchema,
   annotations: STAGES_CHANGE,
   text: proposalText,
-  handler: async (sqlite, a, ctx) => (await queries()).proposeMemoEdit(sqlite, { meetingId: a.meeting_id, content: a.content, proposedBy: ctx.client }),
+  handler: async (sqlite, a, ctx) => fitProposal((await queries()).proposeMemoEdit(sqlite, { meetingId: a.meeting_id, content: a.content, proposedBy: ctx.client })),
 });

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { proposalText } from '../../render/answers.js';
+import { fitProposal } from '../../render/fit.js';
 import { ProposalDetailSchema, meetingIdParam, optionalString, requiredString } from '../schema.js';
 import { STAGES_CHANGE, defineTool, lazy } from '../tool.js';
 
@@ -21,6 +22,6 @@ export const proposeSummaryEditTool = defineTool({
   text: proposalText,
   handler: async (sqlite, a, ctx) => {
     const request = { meetingId: a.meeting_id, content: a.content, targetId: a.target_id, proposedBy: ctx.client };
-    return (await queries()).proposeSummaryEdit(sqlite, request);
+    return fitProposal((await queries()).proposeSummaryEdit(sqlite, request));
   },
 });
