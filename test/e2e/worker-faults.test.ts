@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { enqueueImport } from '../../src/db/queries/imports.js';
 import { getMeetingOrThrow } from '../../src/db/queries/meetings.js';
 import { deleteSetting, writeSetting } from '../../src/db/queries/settings.js';
-import { getTranscriptPageOrThrow } from '../../src/db/queries/transcripts.js';
+import { getTranscriptPageOrThrow, transcriptText } from '../../src/db/queries/transcripts.js';
 import type { RecordingImport } from '../../src/db/queries/types.js';
 import { openTestDb } from '../support/db.js';
 import { BUDGET_WORDS, fault, layout, startFakeTranscriptionServer, type FakeTranscriptionOptions, type FakeTranscriptionServer } from '../support/fake-transcription-server.js';
@@ -74,7 +74,8 @@ async function whileFrozen<T>(change: () => Promise<T>): Promise<T> {
 
 // OpenAI's verbose_json words come without their punctuation.
 const said = BUDGET_WORDS.map((w) => w.text.replace(/[.,]$/, '')).join(' ');
-const transcriptOf = (job: RecordingImport) => getTranscriptPageOrThrow(db.sqlite, job.meeting_id, { offset: 0, limit: 500 });
+// The words as plain "Speaker: text" (the page's own text carries turn times since the token-lean pages).
+const transcriptOf = (job: RecordingImport) => ({ text: transcriptText(getTranscriptPageOrThrow(db.sqlite, job.meeting_id, { offset: 0, limit: 500 }).words) });
 
 describe('transient failures are retried inside the job', () => {
   it('500 then success: done, two requests', async () => {

@@ -13,7 +13,7 @@ import {
   type JobLease,
 } from '../../src/db/queries/jobs.js';
 import { getMeetingOrThrow } from '../../src/db/queries/meetings.js';
-import { getTranscriptPageOrThrow } from '../../src/db/queries/transcripts.js';
+import { getTranscriptPageOrThrow, transcriptText } from '../../src/db/queries/transcripts.js';
 import { openTestDb } from '../support/db.js';
 import { fixturePath } from '../support/speech-fixtures.js';
 
@@ -70,7 +70,7 @@ describe('leases', () => {
     expect(() => appendJobWords(db.sqlite, lease(job.id), job.meetingId, { words: words(2, 3), language: 'en' })).toThrow(LeaseLostError);
     expect(failJob(db.sqlite, lease(job.id), 'too late')).toBe(false);
     // The rejected batch left nothing behind (same transaction as the lease check).
-    expect(getTranscriptPageOrThrow(db.sqlite, job.meetingId, { offset: 0, limit: 10 }).text).toBe('w0 w1 w2');
+    expect(transcriptText(getTranscriptPageOrThrow(db.sqlite, job.meetingId, { offset: 0, limit: 10 }).words)).toBe('w0 w1 w2');
     expect(ids).toEqual([job.id]);
   });
 
