@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_PROPOSAL_BYTES } from '../../src/db/queries/proposals.js';
+import { MAX_PROPOSAL_BYTES, getProposalOrThrow } from '../../src/db/queries/proposals.js';
 import { openTestDb } from '../support/db.js';
 import { makeMeeting } from '../support/factories.js';
 import { assertBuilt, call, serverArgs } from '../support/mcp.js';
@@ -58,12 +58,17 @@ describe.skipIf(process.platform !== 'linux')('a 1 MiB proposal with every line 
     const staged = await call(client, 'propose_memo_edit', { meeting_id: meeting, content: PROPOSED });
     const proposalId: string = staged.id;
     for (let i = 0; i < 2; i++) {
+      // The answer is cut to fit one tool answer (test/mcp/bound.test.ts), and says so.
       const p = await call(client, 'get_proposal', { proposal_id: proposalId });
-      expect(p.content).toBe(PROPOSED);
+      expect(p.truncated).toBeDefined();
+      expect(PROPOSED.startsWith(p.content)).toBe(true);
       expect(p.diff.split('\n', 1)[0]).toMatch(/^\(The changes are too many to compare line by line/);
-      expect(applyPatch(BASE, p.diff)).toBe(PROPOSED);
     }
     expect(peakRssMb(transport.pid!)).toBeLessThan(250);
+    // The whole proposal was stored, and its whole diff turns the base into it.
+    const whole = getProposalOrThrow(db.sqlite, proposalId);
+    expect(whole.content).toBe(PROPOSED);
+    expect(applyPatch(BASE, whole.diff)).toBe(PROPOSED);
   }, 240_000);
 
   it('`proposals show` prints it and `proposals apply` writes it, exit 0', async () => {
