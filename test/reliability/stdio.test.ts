@@ -141,7 +141,7 @@ describe('end of input', () => {
     expect(proposal.status).toBe('pending');
     expect(count(db.sqlite, 'proposals')).toBe(before + 1);
     expect(count(db.sqlite, 'proposals', `WHERE id = '${proposal.id}'`)).toBe(1);
-    expect((byId.get(3)!.result!.contents as { text: string }[])[0]!.text).toBe('Alice: w0 w1 w2');
+    expect((byId.get(3)!.result!.contents as { text: string }[])[0]!.text).toBe('[00:00] Alice: w0 w1 w2');
   });
 
   it('serves a last request whose line has no newline before EOF', async () => {
