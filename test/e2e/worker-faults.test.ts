@@ -320,7 +320,7 @@ describe('through a proxy (HTTP_PROXY, NO_PROXY)', () => {
     expect(proxy.outboundPorts.has(stt.requests[0]!.remotePort)).toBe(true);
     expect(llm.requests).toHaveLength(1);
     expect(proxy.outboundPorts.has(llm.requests[0]!.remotePort)).toBe(false);
-    expect(pworker.logs.find((l) => l.msg === 'requests go through a proxy')).toMatchObject({ httpProxy: `${proxy.url}/`, noProxy: `localhost,${new URL(llm.url).host}` });
+    expect(pworker.logs.find((l) => l.msg === 'requests go through a proxy')).toMatchObject({ httpProxy: proxy.url, noProxy: `localhost,${new URL(llm.url).host}` });
   });
 });
 

@@ -9,6 +9,7 @@ import { readSettings } from '../../db/queries/settings.js';
 import { latestWorker, HEARTBEAT_FRESH_MS } from '../../db/queries/workers.js';
 import { stmt } from '../../db/statements.js';
 import { findProgram } from '../../platform/which.js';
+import { displayUrl } from '../../text/url.js';
 
 /** A configured server that does not answer within this is reported unreachable. */
 export const REACHABLE_TIMEOUT_MS = 2_000;
@@ -32,18 +33,6 @@ interface ServerProbe {
   ms: number;
 }
 
-/** The URL without user:password, which some people put in it. */
-function safeUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (!u.username && !u.password) return url;
-    u.username = '';
-    u.password = '';
-    return u.toString();
-  } catch {
-    return url;
-  }
-}
 
 /** Any HTTP answer (even 401 or 404) means the server is there; the API key is not sent. */
 async function probe(base: string, path: string): Promise<ServerProbe> {
@@ -54,11 +43,11 @@ async function probe(base: string, path: string): Promise<ServerProbe> {
   try {
     const response = await request(url, { method: 'GET', signal: AbortSignal.timeout(REACHABLE_TIMEOUT_MS) });
     await response.body.dump().catch(() => undefined);
-    return { url: safeUrl(base), probe: safeUrl(url), reachable: true, status: response.statusCode, ms: Math.round(performance.now() - t0) };
+    return { url: displayUrl(base), probe: displayUrl(url), reachable: true, status: response.statusCode, ms: Math.round(performance.now() - t0) };
   } catch (error) {
     const e = error as Error & { code?: string };
     const why = e.name === 'TimeoutError' || e.name === 'AbortError' ? `no answer within ${REACHABLE_TIMEOUT_MS / 1000} s` : (e.code ?? e.message);
-    return { url: safeUrl(base), probe: safeUrl(url), reachable: false, error: why, ms: Math.round(performance.now() - t0) };
+    return { url: displayUrl(base), probe: displayUrl(url), reachable: false, error: why, ms: Math.round(performance.now() - t0) };
   }
 }
 
@@ -150,7 +139,7 @@ const doctor: CommandSpec = {
     let config: Config | undefined;
     if (bad.length) checks.push({ name: 'config', level: 'fail', message: bad.join('\n'), hint: 'Fix it with `syntheo config set KEY VALUE` or the environment variable.' });
     else config = loadConfig(stored);
-    data.config = views.map(({ key, value, source, secret }) => ({ key, value: value !== null && key.endsWith('.url') ? safeUrl(value) : value, source, secret }));
+    data.config = views.map(({ key, value, source, secret }) => ({ key, value: value !== null && key.endsWith('.url') ? displayUrl(value) : value, source, secret }));
 
     const probes: Promise<void>[] = [];
     if (config) {

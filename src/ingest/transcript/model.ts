@@ -1,4 +1,5 @@
 import { SyntheoError } from '../../errors.js';
+import { clip } from '../../text/clip.js';
 
 // The one shape every transcript file becomes: words as the pipeline stores them (NewWord plus
 // `estimated`), the file's cues, speaker turns, the duration and the speakers.
@@ -96,8 +97,7 @@ export class TranscriptFileError extends SyntheoError {
 
 /** A short, printable excerpt of the file for an error message: at most 40 characters, controls escaped. */
 export function quote(text: string): string {
-  const cut = [...text].length > 40 ? `${[...text].slice(0, 39).join('')}…` : text;
-  return JSON.stringify(cut).replace(/[\p{Cc}\p{Cf}\u2028\u2029]/gu, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return JSON.stringify(clip(text, 40)).replace(/[\p{Cc}\p{Cf}\u2028\u2029]/gu, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** Words of a text: split on any whitespace, never empty. */

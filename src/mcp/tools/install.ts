@@ -7,6 +7,7 @@ import { invalidParams, toProtocolError } from '../errors.js';
 import { clientName, type ServerDeps } from '../server.js';
 import type { ToolDefinition } from '../tool.js';
 import { TOOLS } from './index.js';
+import { clip as clipText } from '../../text/clip.js';
 
 interface PreparedTool {
   definition: ToolDefinition;
@@ -92,6 +93,5 @@ function describeIssues(issues: readonly v.BaseIssue<unknown>[]): string {
     .join('; ');
 }
 
-const clipText = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max)}…` : text);
 
 const round = (ms: number): number => Math.round(ms * 100) / 100;

@@ -1,6 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { EnvHttpProxyAgent, request, type Dispatcher, type FormData } from 'undici';
 import type { Logger } from '../../log.js';
+import { clip as clipText } from '../../text/clip.js';
+import { displayUrl } from '../../text/url.js';
 
 // Shared HTTP plumbing for the transcription and LLM clients: one undici dispatcher per worker
 // (keep-alive connections reused, HTTP(S)_PROXY and NO_PROXY honoured), per-request timeouts sized for
@@ -195,19 +197,8 @@ export function joinUrl(baseUrl: string, path: string): string {
   return base.toString();
 }
 
-/** For messages and logs: no credentials, no query string. */
-export function displayUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    u.username = '';
-    u.password = '';
-    u.search = '';
-    u.hash = '';
-    return u.toString();
-  } catch {
-    return '(invalid URL)';
-  }
-}
+// displayUrl: for messages and logs (one definition, shared with the CLI).
+export { displayUrl };
 
 /** Retry-After is either delta-seconds or an HTTP-date; null when absent or unreadable. */
 export function parseRetryAfter(value: string | string[] | undefined, now: number = Date.now()): number | null {
@@ -462,8 +453,7 @@ export function redact(text: string, secret: string | undefined): string {
 }
 
 export function clip(text: string, max = 300): string {
-  const one = text.replace(/\s+/g, ' ').trim();
-  return one.length > max ? `${one.slice(0, max - 1)}…` : one;
+  return clipText(text, max, { oneLine: true });
 }
 
 function firstLine(text: string): string {
