@@ -41,8 +41,11 @@ const TREE: Record<string, string> = {
   'src/mcp/tool.ts': "import { job } from '../worker/job.js';\nexport const tool = job;\n",
   'src/worker/job.ts': "export const job = 1;\n",
   'src/worker/back.ts': "import { tool } from '../mcp/tool.js';\nexport const back = tool;\n",
-  'src/cli/dev.ts': "import { helper } from '../../test/helper.js';\nimport { p } from '../../bench/p.js';\nimport { r } from '../../tools/srv/r.js';\nexport const dev = [helper, p, r];\n",
+  // (Leaves of their own: the cycles of bench/ and tools/ above are reached only when those folders are cruised.)
+  'src/cli/dev.ts': "import { helper } from '../../test/helper.js';\nimport { b } from '../../bench/util.js';\nimport { t } from '../../tools/util.js';\nexport const dev = [helper, b, t];\n",
   'test/helper.ts': 'export const helper = 1;\n',
+  'bench/util.ts': 'export const b = 1;\n',
+  'tools/util.ts': 'export const t = 1;\n',
   // An import that resolves nowhere hides its edges: reported.
   'src/lost.ts': "import { gone } from './nowhere.js';\nexport const lost = gone;\n",
   // Fine: the apps use src/db and shared leaves; a leaf shared by two modules is no cycle.
@@ -138,7 +141,7 @@ describe('npm run lint:deps reports every break of the layering rules', () => {
   });
 
   it('src-not-dev-trees: src/ never imports test/, bench/ or tools/', () => {
-    expect(of('src-not-dev-trees')).toEqual(['src/cli/dev.ts -> bench/p.ts', 'src/cli/dev.ts -> test/helper.ts', 'src/cli/dev.ts -> tools/srv/r.ts']);
+    expect(of('src-not-dev-trees')).toEqual(['src/cli/dev.ts -> bench/util.ts', 'src/cli/dev.ts -> test/helper.ts', 'src/cli/dev.ts -> tools/util.ts']);
   });
 
   it('not-to-unresolvable: an import that resolves nowhere', () => {
