@@ -7,7 +7,6 @@ export type { GroupEntry };
  * so `syntheo mcp` loads nothing it does not use. Only run.ts imports it; help and completion
  * get it as ctx.groups (they are loaded from here, so importing it back would be a cycle).
  */
-
 export const GROUPS: GroupEntry[] = [
   { name: 'mcp', summary: 'Run the MCP server on stdio (what AI assistants spawn)', load: async () => (await import('./mcp.js')).commands },
   { name: 'worker', summary: 'Run the import worker (same as syntheo-worker)', load: async () => (await import('./worker.js')).commands },
