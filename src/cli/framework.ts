@@ -3,7 +3,6 @@ import type { Logger, LogLevel } from '../log.js';
 import type { SyntheoDb } from '../db/open.js';
 import type { Pagination } from '../db/queries/types.js';
 import { SyntheoError, type ErrorKind } from '../errors.js';
-import { GROUPS, type GroupEntry } from './commands/index.js';
 
 export const JSON_SCHEMA_VERSION = 1;
 
@@ -90,7 +89,19 @@ export interface GlobalOptions {
   colour?: boolean;
 }
 
+/**
+ * One group of commands in the table (src/cli/commands/index.ts). Its module is imported only when one of
+ * its commands runs. Declared here so that the framework never imports the table (no import cycle).
+ */
+export interface GroupEntry {
+  name: string;
+  summary: string;
+  load(): Promise<CommandSpec[]>;
+}
+
 export interface CommandContext {
+  /** The command table (src/cli/commands/index.ts), for the commands that list commands (help, completion). */
+  readonly groups: readonly GroupEntry[];
   readonly command: string;
   readonly options: OptionValues;
   readonly positionals: string[];
@@ -322,14 +333,14 @@ export type Resolved = { spec: CommandSpec; group: GroupEntry } | { spec?: undef
  * The command the words name, by the longest match; a usage error naming the mistake and the closest valid
  * command ("did you mean meetings list?") otherwise. `words` are the command words only (no flags).
  */
-export async function resolveCommand(words: readonly string[], how = 'syntheo'): Promise<Resolved> {
+export async function resolveCommand(groups: readonly GroupEntry[], words: readonly string[], how = 'syntheo'): Promise<Resolved> {
   const [first, verb] = words;
-  const group = GROUPS.find((g) => g.name === first);
+  const group = groups.find((g) => g.name === first);
   if (!group) {
-    const guess = closest(first!, GROUPS.map((g) => g.name));
+    const guess = closest(first!, groups.map((g) => g.name));
     let suggestion = guess;
     if (guess && verb !== undefined) {
-      const specs = await GROUPS.find((g) => g.name === guess)!.load();
+      const specs = await groups.find((g) => g.name === guess)!.load();
       const verbs = specs.filter((s) => s.name.includes(' ')).map((s) => s.name.split(' ')[1]!);
       const v = verbs.includes(verb) ? verb : closest(verb, verbs);
       if (v) suggestion = `${guess} ${v}`;

@@ -17,6 +17,7 @@ import {
   type CommandSpec,
 } from './framework.js';
 import { toTerminal, wantsColour, canRedraw } from './terminal.js';
+import { GROUPS } from './commands/index.js';
 import { isSyntheoError, toSyntheoError } from '../errors.js';
 import { packageVersion } from '../package.js';
 
@@ -29,7 +30,7 @@ export async function main(argv: string[]): Promise<number> {
     }
     const words = commandWords(argv);
     if (words.length === 0) return await topLevel(argv);
-    const found = await resolveCommand(words);
+    const found = await resolveCommand(GROUPS, words);
     if (!found.spec) {
       const { groupHelp } = await import('./commands/help.js');
       const help = groupHelp(found.group, found.specs);
@@ -59,11 +60,11 @@ async function topLevel(argv: string[]): Promise<number> {
   }
   const { topHelp } = await import('./commands/help.js');
   if (argv.includes('--help') || argv.includes('-h')) {
-    process.stdout.write(`${topHelp()}\n`);
+    process.stdout.write(`${topHelp(GROUPS)}\n`);
     return EXIT.ok;
   }
   // Bare `syntheo` (or only global options): the help, as a usage error.
-  process.stdout.write(`${topHelp()}\n`);
+  process.stdout.write(`${topHelp(GROUPS)}\n`);
   return EXIT.usage;
 }
 
@@ -129,6 +130,7 @@ async function runCommand(spec: CommandSpec, argv: string[], json: boolean): Pro
   const dbFlag = optString(parsed.options, 'db');
   const opened: { close(): void }[] = [];
   const ctx: CommandContext = {
+    groups: GROUPS,
     command: spec.name,
     options: parsed.options,
     positionals: parsed.positionals,

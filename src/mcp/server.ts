@@ -1,7 +1,10 @@
-import { CLIENT_INFO_META_KEY, McpServer, type Implementation, type ServerContext } from '@modelcontextprotocol/server';
+import { McpServer } from '@modelcontextprotocol/server';
 import type { Logger } from '../log.js';
 import { packageVersion } from '../package.js';
-import type { LazyDatabase } from './database.js';
+import type { ServerDeps } from './context.js';
+
+// Kept here too for callers that import them from the server.
+export { clientName, type ServerDeps } from './context.js';
 
 export const INSTRUCTIONS = [
   "Syntheo is the user's local meeting memory: meetings with their note, summaries, participants, action items and transcripts, stored on this computer.",
@@ -12,11 +15,6 @@ export const INSTRUCTIONS = [
   '- propose_summary_edit and propose_memo_edit only stage a proposal: the server never applies it, the user reviews and applies it in the app. Say that it awaits their review.',
   '- import_recording needs the app (syntheo-worker) running; keep the returned meeting_id and job_id and poll get_recording_import until done or failed.',
 ].join('\n');
-
-export interface ServerDeps {
-  db: LazyDatabase;
-  logger: Logger;
-}
 
 export interface ServerFactory {
   /** What serveStdio calls once per connection (a modern client's discover probe included). */
@@ -83,12 +81,4 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
       return undefined;
     },
   };
-}
-
-/** `name/version` as the client introduced itself: per request on 2026-07-28, at initialize before. */
-export function clientName(server: McpServer, ctx: ServerContext): string | null {
-  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
-  const info = (envelope?.[CLIENT_INFO_META_KEY] as Implementation | undefined) ?? server.server.getClientVersion();
-  if (!info?.name) return null;
-  return (info.version ? `${info.name}/${info.version}` : info.name).slice(0, 200);
 }

@@ -1,5 +1,4 @@
-import { GROUPS } from './index.js';
-import { UsageError, commandOptions, type CommandSpec, type OptionSpec } from '../framework.js';
+import { UsageError, commandOptions, type CommandSpec, type GroupEntry, type OptionSpec } from '../framework.js';
 import { LOG_LEVELS } from '../../log.js';
 
 const SHELLS = ['bash', 'zsh', 'fish'] as const;
@@ -15,11 +14,11 @@ interface Tree {
   commands: { name: string; options: [string, OptionSpec][]; files: boolean }[];
 }
 
-async function tree(): Promise<Tree> {
-  const groups = GROUPS.map((g) => ({ name: g.name, summary: g.summary }));
+async function tree(table: readonly GroupEntry[]): Promise<Tree> {
+  const groups = table.map((g) => ({ name: g.name, summary: g.summary }));
   const verbs: Tree['verbs'] = {};
   const commands: Tree['commands'] = [];
-  for (const g of GROUPS) {
+  for (const g of table) {
     const specs: CommandSpec[] = await g.load();
     for (const s of specs) {
       const [, verb] = s.name.split(' ');
@@ -149,7 +148,7 @@ const completion: CommandSpec = {
   async run(ctx) {
     const shell = ctx.positionals[0]!;
     if (!(SHELLS as readonly string[]).includes(shell)) throw new UsageError(`Unknown shell "${shell}": use one of ${SHELLS.join(', ')}.`);
-    const t = await tree();
+    const t = await tree(ctx.groups);
     const script = { bash: bashScript, zsh: zshScript, fish: fishScript }[shell as Shell](t);
     // A script, not human text: written exactly.
     process.stdout.write(script);

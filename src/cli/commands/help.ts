@@ -1,8 +1,7 @@
-import { GROUPS, type GroupEntry } from './index.js';
-import { GLOBAL_OPTIONS, UsageError, commandHelp, pad, resolveCommand, type CommandSpec } from '../framework.js';
+import { GLOBAL_OPTIONS, UsageError, commandHelp, pad, resolveCommand, type CommandSpec, type GroupEntry } from '../framework.js';
 import { packageVersion } from '../../package.js';
 
-export function topHelp(): string {
+export function topHelp(groups: readonly GroupEntry[]): string {
   const globals = Object.entries(GLOBAL_OPTIONS).map(([n, o]) => `  ${pad(`${o.short ? `-${o.short}, ` : ''}--${n}${o.type === 'string' ? ` ${o.value}` : ''}`, 22)}${o.description}`);
   const lines = [
     `Syntheo ${packageVersion()}: a local-first meeting memory for AI assistants.`,
@@ -11,7 +10,7 @@ export function topHelp(): string {
     '       syntheo help <command>',
     '',
     'Commands:',
-    ...GROUPS.map((g) => `  ${pad(g.name, 14)}${g.summary}`),
+    ...groups.map((g) => `  ${pad(g.name, 14)}${g.summary}`),
     '',
     'Global options (each command\'s help lists those that act on it):',
     ...globals,
@@ -44,8 +43,8 @@ const help: CommandSpec = {
   globals: [],
   examples: ['syntheo help', 'syntheo help meetings', 'syntheo help meetings list'],
   async run(ctx) {
-    if (ctx.positionals.length === 0) return { data: null, text: topHelp() };
-    const found = await resolveCommand(ctx.positionals, 'syntheo help');
+    if (ctx.positionals.length === 0) return { data: null, text: topHelp(ctx.groups) };
+    const found = await resolveCommand(ctx.groups, ctx.positionals, 'syntheo help');
     if (found.spec && found.spec.name.split(' ').length < ctx.positionals.length) {
       throw new UsageError(`\`${found.spec.name}\` has no subcommand "${ctx.positionals[found.spec.name.split(' ').length]}". Run \`syntheo help ${found.spec.name}\`.`);
     }

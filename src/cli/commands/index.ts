@@ -1,15 +1,12 @@
-import type { CommandSpec } from '../framework.js';
+import type { GroupEntry } from '../framework.js';
+
+export type { GroupEntry };
 
 /**
  * The command table. Each group's module is imported only when one of its commands runs,
- * so `syntheo mcp` loads nothing it does not use.
+ * so `syntheo mcp` loads nothing it does not use. Only run.ts imports it; help and completion
+ * get it as ctx.groups (they are loaded from here, so importing it back would be a cycle).
  */
-export interface GroupEntry {
-  name: string;
-  summary: string;
-  load(): Promise<CommandSpec[]>;
-}
-
 export const GROUPS: GroupEntry[] = [
   { name: 'mcp', summary: 'Run the MCP server on stdio (what AI assistants spawn)', load: async () => (await import('./mcp.js')).commands },
   { name: 'worker', summary: 'Run the import worker (same as syntheo-worker)', load: async () => (await import('./worker.js')).commands },

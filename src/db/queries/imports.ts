@@ -8,10 +8,9 @@ import { nowIso } from '../time.js';
 import { ConflictError, InvalidInputError, UnavailableError } from '../../errors.js';
 import { inspectImportFile, titleFromPath, type ImportFileInfo } from '../../audio/file.js';
 import { getFolderByPathOrThrow } from './folders.js';
-import { clip } from './meetings.js';
-import { notFound } from './not-found.js';
+import { clip, notFound } from './not-found.js';
 import { isWorkerAlive } from './workers.js';
-import { interruptedError } from './jobs.js';
+import { interruptedError } from './interruptions.js';
 import type { RecordingImport } from './types.js';
 import { isActiveStatus, type ProcessingStatus, type SummaryStatus } from '../schema/enums.js';
 

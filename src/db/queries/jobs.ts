@@ -4,6 +4,7 @@ import { stmt } from '../statements.js';
 import { newId } from '../ids.js';
 import { ACTIVE_STATUSES_SQL as ACTIVE_SQL, type ActiveStatus, type ProcessingStatus, type SummaryStatus } from '../schema/enums.js';
 import { appendTranscriptWords, type NewWord } from './transcripts.js';
+import { interruptedError, type ShutdownCause } from './interruptions.js';
 
 // The worker's writes: its registration and heartbeat, claims, leases, stage transitions and terminal
 // states of recording imports.
@@ -291,22 +292,7 @@ export function failJob(sqlite: Sqlite, lease: JobLease, error: string, now = Da
 // ---------------------------------------------------------------------------------------------
 // Interruptions
 
-/** Why a graceful stop interrupted a job. */
-export interface ShutdownCause {
-  /** "SIGTERM", "SIGINT" ... */
-  signal: string;
-  graceMs: number;
-}
-
-/** The one wording of an interruption, written by the sweep and by a stopping worker, and derived by readers. */
-export function interruptedError(stage: string, shutdown?: ShutdownCause): string {
-  const during = stage === 'importing' ? 'reading the recording' : stage;
-  const what =
-    shutdown === undefined
-      ? `the worker processing this import stopped while ${during} (it was killed, crashed, or lost its lease)`
-      : `the worker was stopped (${shutdown.signal}) while ${during}, and this import did not finish within the ${shutdown.graceMs >= 1000 ? `${Math.round(shutdown.graceMs / 1000)} s` : `${shutdown.graceMs} ms`} grace period`;
-  return `Interrupted: ${what}. The meeting and the transcript stored so far are kept; the job will not restart by itself. To process the recording again, import it again with a new request_key.`;
-}
+export { interruptedError, type ShutdownCause } from './interruptions.js';
 
 /** Writes down jobs whose lease expired (their worker died) as failed/interrupted. Returns how many. */
 export function sweepExpiredLeases(sqlite: Sqlite, now = Date.now()): string[] {

@@ -2,7 +2,7 @@
 // request (see transport.ts).
 import { ResourceTemplate, type McpServer, type ReadResourceResult, type StandardSchemaV1, type Variables } from '@modelcontextprotocol/server';
 import { invalidParams, toProtocolError } from '../errors.js';
-import type { ServerDeps } from '../server.js';
+import type { ServerDeps } from '../context.js';
 import { QueryUriTemplate } from '../uri-template.js';
 import { oneLine } from '../wire-errors.js';
 import { RESOURCES } from './index.js';

@@ -4,7 +4,7 @@ import { ProtocolError, ProtocolErrorCode, type CallToolResult, type McpServer, 
 import { toStandardJsonSchema } from '@valibot/to-json-schema';
 import * as v from 'valibot';
 import { invalidParams, toProtocolError } from '../errors.js';
-import { clientName, type ServerDeps } from '../server.js';
+import { clientName, type ServerDeps } from '../context.js';
 import type { ToolDefinition } from '../tool.js';
 import { TOOLS } from './index.js';
 import { clip as clipText } from '../../text/clip.js';

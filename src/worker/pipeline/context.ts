@@ -20,3 +20,10 @@ export interface StageContext {
   /** The worker's one HTTP dispatcher (connections reused, proxies honoured). */
   readonly http: Dispatcher;
 }
+
+/** What stage 2 (transcribing, in one request or in chunks) reports. */
+export interface TranscriptionResult {
+  words: number;
+  /** Chunks transcribed; null when the recording went in one request. */
+  chunks: number | null;
+}

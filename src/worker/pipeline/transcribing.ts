@@ -8,18 +8,14 @@ import { transcribe, transcriptionTimeoutMs, type TranscribeOptions } from '../c
 import { transcribeInChunks } from '../chunking/transcribe-chunks.js';
 import { chunkPlan } from '../chunking/plan.js';
 import { JobFailure } from '../errors.js';
-import type { StageContext } from './context.js';
+import type { StageContext, TranscriptionResult } from './context.js';
 import type { AudioInfo } from './importing.js';
 import { speakersOf, toNewWords } from './words.js';
 
 // Stage 2: the recording goes to the transcription server (streamed from disk), in one request or, for a
 // long or large recording, in overlapping chunks; the words are stored with their times and speakers.
 
-export interface TranscriptionResult {
-  words: number;
-  /** Chunks transcribed; null when the recording went in one request. */
-  chunks: number | null;
-}
+export type { TranscriptionResult } from './context.js';
 
 export async function transcribeRecording(ctx: StageContext, audio: AudioInfo): Promise<TranscriptionResult> {
   const t = ctx.config.transcription;

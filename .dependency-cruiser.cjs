@@ -1,0 +1,69 @@
+/**
+ * Layering rules for Syntheo, checked by `npm run lint:deps` (part of `npm test`).
+ * test/dependency-rules.test.ts proves each rule still reports a violation.
+ * @type {import('dependency-cruiser').IConfiguration}
+ */
+module.exports = {
+  forbidden: [
+    {
+      name: "no-circular",
+      severity: "error",
+      comment: "No import cycles: a cycle makes module evaluation order decide whether a top-level binding exists yet.",
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: "sqlite-only-in-db",
+      severity: "error",
+      comment: "Only src/db imports better-sqlite3 (even for a type); elsewhere use src/db (its Sqlite type alias is fine for now).",
+      from: { pathNot: "^src/db/" },
+      to: { path: "^node_modules/better-sqlite3/" },
+    },
+    {
+      name: "db-is-below-the-apps",
+      severity: "error",
+      comment: "src/db imports nothing from src/mcp, src/worker or src/cli.",
+      from: { path: "^src/db/" },
+      to: { path: "^src/(mcp|worker|cli)/" },
+    },
+    {
+      name: "mcp-not-worker",
+      severity: "error",
+      comment: "src/mcp and src/worker never import each other.",
+      from: { path: "^src/mcp/" },
+      to: { path: "^src/worker/" },
+    },
+    {
+      name: "worker-not-mcp",
+      severity: "error",
+      comment: "src/mcp and src/worker never import each other.",
+      from: { path: "^src/worker/" },
+      to: { path: "^src/mcp/" },
+    },
+    {
+      name: "src-not-dev-trees",
+      severity: "error",
+      comment: "Product code never imports test/, bench/ or tools/.",
+      from: { path: "^src/" },
+      to: { path: "^(test|bench|tools)/" },
+    },
+    {
+      name: "not-to-unresolvable",
+      severity: "error",
+      comment: "An import that cannot be resolved would hide its edges from every rule above.",
+      from: {},
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    exclude: { path: "^dist/" },
+    tsConfig: { fileName: "tsconfig.json" },
+    tsPreCompilationDeps: true,
+    enhancedResolveOptions: {
+      exportsFields: ["exports"],
+      conditionNames: ["import", "require", "node", "default", "types"],
+      extensions: [".ts", ".js", ".json"],
+    },
+  },
+};
