@@ -2,7 +2,7 @@ import type { Sqlite } from '../open.js';
 import { stmt } from '../statements.js';
 import { newId } from '../ids.js';
 import { nowIso } from '../time.js';
-import type { ContentSource } from '../schema/enums.js';
+import type { ContentSource, TranscriptTiming } from '../schema/enums.js';
 import { assertMeetingExists } from './meetings.js';
 import { pagination } from './pagination.js';
 import { indexTranscript } from './search.js';
@@ -125,6 +125,8 @@ export function normalizeWords(words: readonly NewWord[]): NewWord[] {
 export interface TranscriptTarget {
   language?: string | null;
   source: ContentSource;
+  /** How the transcript's times were obtained so far; unchanged when absent. */
+  timing?: TranscriptTiming;
 }
 
 /** The meeting's transcript, created when missing. Run inside a write transaction. */
@@ -155,7 +157,13 @@ export function appendTranscriptWords(sqlite: Sqlite, meetingId: string, words: 
     const insert = stmt(sqlite, 'INSERT INTO transcript_words (transcript_id, idx, text, start_ms, end_ms, speaker) VALUES (?, ?, ?, ?, ?, ?)');
     let idx = transcript.word_count;
     for (const w of clean) insert.run(transcript.id, idx++, w.text, w.startMs, w.endMs, w.speaker);
-    stmt(sqlite, 'UPDATE transcripts SET word_count = ?, language = coalesce(language, ?), updated_at = ? WHERE id = ?').run(idx, target.language ?? null, nowIso(), transcript.id);
+    stmt(sqlite, 'UPDATE transcripts SET word_count = ?, language = coalesce(language, ?), timing = coalesce(?, timing), updated_at = ? WHERE id = ?').run(
+      idx,
+      target.language ?? null,
+      target.timing ?? null,
+      nowIso(),
+      transcript.id,
+    );
     indexTranscript(sqlite, transcript.id, meetingId, transcript.word_count);
     return idx;
   }).immediate();
