@@ -149,6 +149,7 @@ export const TranscriptPageSchema = v.object({
     v.description('By default one [offset, start_ms] per line of text; with word_timings, one {index, text, start_ms, end_ms, speaker} per word.'),
   ),
   pagination: PaginationSchema,
+  timing: TimingSchema,
 });
 
 export const FolderSchema = v.object({ id: str, path: str, name: str, parent_path: nullableStr, meeting_count: int });

@@ -18,7 +18,7 @@ type WordTuple = [idx: number, text: string, start_ms: number | null, end_ms: nu
 export function getTranscriptPageOrThrow(sqlite: Sqlite, meetingId: string, page: Page, options?: { wordTimings: true }): TranscriptPage;
 export function getTranscriptPageOrThrow(sqlite: Sqlite, meetingId: string, page: Page, options: { wordTimings: boolean }): TranscriptPage | TranscriptPage<TranscriptTurn>;
 export function getTranscriptPageOrThrow(sqlite: Sqlite, meetingId: string, page: Page, options = { wordTimings: true }): TranscriptPage | TranscriptPage<TranscriptTurn> {
-  const transcript = stmt<{ id: string; word_count: number }>(sqlite, 'SELECT id, word_count FROM transcripts WHERE meeting_id = ?').get(meetingId);
+  const transcript = stmt<{ id: string; word_count: number; timing: TranscriptTiming }>(sqlite, 'SELECT id, word_count, timing FROM transcripts WHERE meeting_id = ?').get(meetingId);
   if (!transcript) {
     assertMeetingExists(sqlite, meetingId);
     return { meeting_id: meetingId, text: '', words: [], pagination: pagination(page, 0, 0) };
@@ -31,8 +31,10 @@ export function getTranscriptPageOrThrow(sqlite: Sqlite, meetingId: string, page
   const turns = speakerTurns(words);
   const text = turns.map((t) => turnLine(t, words)).join('\n');
   const paging = pagination(page, words.length, transcript.word_count);
-  if (options.wordTimings) return { meeting_id: meetingId, text, words, pagination: paging };
-  return { meeting_id: meetingId, text, words: turns.map((t): TranscriptTurn => [words[t.from]!.index, t.start_ms]), pagination: paging };
+  // Said only when the times are not measured: a key on every page would cost every page.
+  const timing = transcript.timing === 'measured' ? {} : { timing: transcript.timing };
+  if (options.wordTimings) return { meeting_id: meetingId, text, words, pagination: paging, ...timing };
+  return { meeting_id: meetingId, text, words: turns.map((t): TranscriptTurn => [words[t.from]!.index, t.start_ms]), pagination: paging, ...timing };
 }
 
 interface Turn {

@@ -137,6 +137,8 @@ export interface TranscriptPage<W extends TranscriptTurn | TranscriptWord = Tran
   /** One entry per word, or (for the MCP tool's default) one per line of `text`: the turn index. */
   words: W[];
   pagination: Pagination;
+  /** Present only when the word times are not (all) measured. */
+  timing?: Exclude<TranscriptTiming, 'measured'>;
 }
 
 export interface Folder {
