@@ -14,9 +14,9 @@ export function speakersOf(words: readonly NewWord[]): string[] {
   return [...seen];
 }
 
-/** The stored flag for a transcription answer (the server's times, or ours spread over its segments). */
+/** The stored flag for a transcription answer (the server's times, ours spread over its segments, or both). */
 export function serverTiming(transcript: Pick<Transcript, 'timing'>): TranscriptTiming {
-  return transcript.timing === 'server' ? 'measured' : 'estimated';
+  return transcript.timing === 'server' ? 'measured' : transcript.timing;
 }
 
 /** The flag for a transcript parsed from a file: its own times, ours, or both. */
