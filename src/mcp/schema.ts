@@ -4,7 +4,7 @@ import * as v from 'valibot';
 import { clampLimit, clampOffset, type PageRule } from '../db/queries/pagination.js';
 import type { ProposalStatusFilter } from '../db/queries/proposals.js';
 import type { MeetingListItem, ProposalItem } from '../db/queries/types.js';
-import { PROCESSING_STATUSES, PROPOSAL_KINDS, PROPOSAL_STATUSES, SEARCH_KINDS, SUMMARY_STATUSES } from '../db/schema/enums.js';
+import { PROCESSING_STATUSES, PROPOSAL_KINDS, PROPOSAL_STATUSES, SEARCH_KINDS, SUMMARY_STATUSES, TRANSCRIPT_TIMINGS } from '../db/schema/enums.js';
 
 // ---- parameters ---------------------------------------------------------------------------------
 
@@ -113,6 +113,9 @@ const TruncationSchema = v.pipe(
   v.description('Present when texts were cut to fit one answer: which, and how to read the rest.'),
 );
 
+/** How word times were obtained; optional so exports made before the flag still load. */
+const TimingSchema = v.optional(v.pipe(v.picklist(TRANSCRIPT_TIMINGS), v.description("'estimated': word times spread over each cue, not measured; 'mixed': partly.")));
+
 export const MeetingDetailSchema = v.object({
   id: str,
   title: str,
@@ -124,7 +127,7 @@ export const MeetingDetailSchema = v.object({
   summaries: v.array(SummarySchema),
   participants: v.array(ParticipantSchema),
   action_items: v.array(ActionItemSchema),
-  transcript: v.pipe(v.nullable(v.object({ id: str, language: nullableStr, word_count: int })), v.description('Size only; read the words with get_meeting_transcript.')),
+  transcript: v.pipe(v.nullable(v.object({ id: str, language: nullableStr, word_count: int, timing: TimingSchema })), v.description('Size only; read the words with get_meeting_transcript.')),
   ...speakerFields,
   pending_proposal_count: int,
   processing_status: v.nullable(ProcessingStatusSchema),
@@ -146,6 +149,7 @@ export const TranscriptPageSchema = v.object({
     v.description('By default one [offset, start_ms] per line of text; with word_timings, one {index, text, start_ms, end_ms, speaker} per word.'),
   ),
   pagination: PaginationSchema,
+  timing: TimingSchema,
 });
 
 export const FolderSchema = v.object({ id: str, path: str, name: str, parent_path: nullableStr, meeting_count: int });
@@ -169,6 +173,7 @@ export const ExportSchema = v.object({
       language: nullableStr,
       source: str,
       word_count: int,
+      timing: TimingSchema,
       segments: v.array(
         v.object({
           speaker: nullableStr,

@@ -68,11 +68,12 @@ export function wordTable(words: readonly TranscriptWord[]): string {
   return lines.join('\n');
 }
 
-export function transcriptText(out: { meeting_id: string; text: string; words: TranscriptTurn[] | TranscriptWord[]; pagination: Pagination }): string {
+export function transcriptText(out: { meeting_id: string; text: string; words: TranscriptTurn[] | TranscriptWord[]; pagination: Pagination; timing?: string }): string {
   const p = out.pagination;
   if (p.total === 0) return `Meeting ${out.meeting_id} has no transcript (yet).`;
   const timed = out.words.length > 0 && !Array.isArray(out.words[0]);
-  return [out.text, ...(timed ? [wordTable(out.words as TranscriptWord[])] : []), pageLine(p, 'words')].filter((s) => s !== '').join('\n\n');
+  const note = out.timing === 'estimated' ? ' Times are estimated (spread over each cue).' : out.timing === 'mixed' ? ' Times are partly estimated.' : '';
+  return [out.text, ...(timed ? [wordTable(out.words as TranscriptWord[])] : []), `${pageLine(p, 'words')}${note}`].filter((s) => s !== '').join('\n\n');
 }
 
 export function exportText(e: MeetingExport & { truncated?: { fields?: FieldCut[] } }): string {

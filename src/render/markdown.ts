@@ -35,10 +35,15 @@ function body(m: MeetingLike, extra: string[]): string[] {
   return lines;
 }
 
+/** Said only when the times are not all measured: `, times estimated` / `, times partly estimated`. */
+function timingNote(timing: string | undefined): string {
+  return timing === 'estimated' ? ', times estimated' : timing === 'mixed' ? ', times partly estimated' : '';
+}
+
 /** syntheo://meetings/{id} and `syntheo meetings get`: the meeting without its transcript text. */
 export function meetingMarkdown(m: MeetingDetail): string {
   const extra: string[] = [];
-  extra.push(m.transcript ? `- Transcript: ${m.transcript.word_count} words (read it with get_meeting_transcript)` : '- Transcript: none');
+  extra.push(m.transcript ? `- Transcript: ${m.transcript.word_count} words${timingNote(m.transcript.timing)} (read it with get_meeting_transcript)` : '- Transcript: none');
   if (m.recording_import) extra.push(`- Import: ${m.recording_import.processing_status}, summary ${m.recording_import.summary_status}${m.recording_import.error ? ` — ${m.recording_import.error}` : ''}`);
   if (m.pending_proposal_count) extra.push(`- Pending proposals: ${m.pending_proposal_count}`);
   if (m.speakers?.length) extra.push(`- Speakers: ${m.speakers.join(', ')}`);
@@ -53,7 +58,7 @@ export function exportMarkdown(m: MeetingExport): string {
   if (m.speaker_context) extra.push(`- Speaker context: ${m.speaker_context}`);
   const lines = body(m, extra);
   for (const t of m.transcripts) {
-    lines.push('', `## Transcript (${t.word_count} words${t.language ? `, ${t.language}` : ''})`, '');
+    lines.push('', `## Transcript (${t.word_count} words${t.language ? `, ${t.language}` : ''}${timingNote(t.timing)})`, '');
     let last: string | null | undefined;
     for (const s of t.segments) {
       const who = s.speaker !== last ? `**${s.speaker ?? 'Unknown'}** ` : '';

@@ -10,6 +10,7 @@ import { getMeetingOrThrow } from '../../src/db/queries/meetings.js';
 import { writeSetting } from '../../src/db/queries/settings.js';
 import { getTranscriptPageOrThrow } from '../../src/db/queries/transcripts.js';
 import type { RecordingImport } from '../../src/db/queries/types.js';
+import { meetingMarkdown } from '../../src/render/markdown.js';
 import { openTestDb } from '../support/db.js';
 import { startLlmServer, type LlmServer } from '../support/llm-server.js';
 import { PASSAGES, fixturePath } from '../support/speech-fixtures.js';
@@ -31,14 +32,15 @@ let llm: LlmServer;
 let worker: WorkerProcess;
 const uploads: number[] = [];
 
+// timing: cues of several words are spread over the cue (estimated); Teams' one-word cues keep the file's times (mixed).
 const transcriptCases = [
-  { file: 'zoom.vtt', format: 'vtt', speakers: ['Zoë Martin', 'José Pérez'], first: 'Good' },
-  { file: 'teams.vtt', format: 'vtt', speakers: ['Zoë Martin'], first: 'Can' },
-  { file: 'meet.vtt', format: 'vtt', speakers: [], first: null },
-  { file: 'meeting.srt', format: 'srt', speakers: ['Zoë Martin', 'José Pérez'], first: 'We' },
+  { file: 'zoom.vtt', format: 'vtt', speakers: ['Zoë Martin', 'José Pérez'], first: 'Good', timing: 'estimated' },
+  { file: 'teams.vtt', format: 'vtt', speakers: ['Zoë Martin'], first: 'Can', timing: 'mixed' },
+  { file: 'meet.vtt', format: 'vtt', speakers: [], first: null, timing: 'estimated' },
+  { file: 'meeting.srt', format: 'srt', speakers: ['Zoë Martin', 'José Pérez'], first: 'We', timing: 'estimated' },
   // 11 words: under MIN_SUMMARY_WORDS, so its summary is skipped like any short import's.
-  { file: 'openai-verbose.json', format: 'verbose_json', speakers: [], first: 'The', summary: 'skipped_too_short' },
-  { file: 'speakers.txt', format: 'speaker_text', speakers: [], first: null },
+  { file: 'openai-verbose.json', format: 'verbose_json', speakers: [], first: 'The', summary: 'skipped_too_short', timing: 'measured' },
+  { file: 'speakers.txt', format: 'speaker_text', speakers: [], first: null, timing: 'estimated' },
 ] as const;
 const queued = new Map<string, RecordingImport>();
 
@@ -83,12 +85,16 @@ describe('transcript files', () => {
     const job = await waitForImport(db.sqlite, first.job_id);
     const summary = 'summary' in c ? c.summary : 'done';
     expect(job).toMatchObject({ processing_status: 'done', summary_status: summary, error: null });
-    const { words } = getTranscriptPageOrThrow(db.sqlite, job.meeting_id, { offset: 0, limit: 500 });
+    const { words, timing } = getTranscriptPageOrThrow(db.sqlite, job.meeting_id, { offset: 0, limit: 500 });
     expect(words.length).toBeGreaterThan(5);
     if (c.first !== null) expect(words[0]!.text).toBe(c.first);
     for (let i = 1; i < words.length; i++) expect(words[i]!.start_ms!).toBeGreaterThanOrEqual(words[i - 1]!.start_ms!);
     const meeting = getMeetingOrThrow(db.sqlite, job.meeting_id);
     for (const s of c.speakers) expect(meeting.speakers).toContain(s);
+    // Whether the word times are the file's own or spread by us over each cue: stored, and said where it is read.
+    expect(meeting.transcript?.timing).toBe(c.timing);
+    expect(timing).toBe(c.timing === 'measured' ? undefined : c.timing);
+    expect(meetingMarkdown(meeting)).toContain(`- Transcript: ${words.length} words${{ measured: '', estimated: ', times estimated', mixed: ', times partly estimated' }[c.timing]} (`);
     expect(meeting.summaries).toHaveLength(summary === 'done' ? 1 : 0);
     expect(job.audio_duration_ms).toBe(Date.parse(meeting.ended_at!) - Date.parse(meeting.started_at));
     // The worker went importing -> summarizing: no stage log line for transcribing on this job.

@@ -14,9 +14,9 @@ export const SEGMENT_MAX_WORDS = 100;
 /** The full record of export_meeting and `syntheo meetings export`: what `syntheo load` restores. */
 export function exportMeetingOrThrow(sqlite: Sqlite, id: string): MeetingExport {
   const record = readMeetingRecord(sqlite, id);
-  const transcripts = stmt<{ id: string; language: string | null; source: string; word_count: number }>(
+  const transcripts = stmt<Omit<ExportTranscript, 'segments'>>(
     sqlite,
-    'SELECT id, language, source, word_count FROM transcripts WHERE meeting_id = ?',
+    'SELECT id, language, source, word_count, timing FROM transcripts WHERE meeting_id = ?',
   )
     .all(id)
     .map((t): ExportTranscript => ({ ...t, segments: transcriptSegments(sqlite, t.id) }));
@@ -194,7 +194,9 @@ function checkIds(sqlite: Sqlite, r: MeetingExport): void {
 }
 
 function loadOne(sqlite: Sqlite, r: MeetingExport, source: 'load' | 'demo'): { id: string; title: string; words: number } | 'unchanged' {
-  if (stmt(sqlite, 'SELECT 1 FROM meetings WHERE id = ?').get(r.id) && isDeepStrictEqual(exportMeetingOrThrow(sqlite, r.id), r)) return 'unchanged';
+  // An export older than the timing flag equals the database's record when the flag is the default.
+  const same = { ...r, transcripts: r.transcripts.map((t) => ({ ...t, timing: t.timing ?? 'measured' })) };
+  if (stmt(sqlite, 'SELECT 1 FROM meetings WHERE id = ?').get(r.id) && isDeepStrictEqual(exportMeetingOrThrow(sqlite, r.id), same)) return 'unchanged';
   checkIds(sqlite, r);
   const folderId = r.folder_path !== null ? ensureFolderPath(sqlite, r.folder_path).id : null;
   if (r.series)
@@ -255,11 +257,12 @@ function loadOne(sqlite: Sqlite, r: MeetingExport, source: 'load' | 'demo'): { i
   );
   let words = 0;
   for (const t of r.transcripts) {
-    stmt(sqlite, 'INSERT INTO transcripts (id, meeting_id, language, source, word_count, created_at, updated_at) VALUES (?, ?, ?, ?, 0, ?, ?)').run(
+    stmt(sqlite, 'INSERT INTO transcripts (id, meeting_id, language, source, timing, word_count, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 0, ?, ?)').run(
       t.id,
       r.id,
       t.language,
       SOURCES.has(t.source) ? t.source : source,
+      t.timing ?? 'measured',
       r.created_at,
       r.updated_at,
     );

@@ -2,7 +2,7 @@ import { hostname } from 'node:os';
 import type { Sqlite } from '../open.js';
 import { stmt } from '../statements.js';
 import { newId } from '../ids.js';
-import { ACTIVE_STATUSES_SQL as ACTIVE_SQL, type ActiveStatus, type ProcessingStatus, type SummaryStatus } from '../schema/enums.js';
+import { ACTIVE_STATUSES_SQL as ACTIVE_SQL, type ActiveStatus, type ProcessingStatus, type SummaryStatus, type TranscriptTiming } from '../schema/enums.js';
 import { appendTranscriptWords, type NewWord } from './transcripts.js';
 import { interruptedError, type ShutdownCause } from './interruptions.js';
 
@@ -192,7 +192,7 @@ export function storeFileTranscript(sqlite: Sqlite, lease: JobLease, meetingId: 
     .transaction(() => {
       guard(sqlite, lease, 'importing', 'summarizing', ', audio_duration_ms = ?', [facts.durationMs]);
       setMeetingTimes(sqlite, meetingId, facts);
-      const count = appendTranscriptWords(sqlite, meetingId, batch.words, { source: 'import', language: batch.language });
+      const count = appendTranscriptWords(sqlite, meetingId, batch.words, { source: 'import', language: batch.language, timing: batch.timing });
       if (speakers.length > 0) stmt(sqlite, 'UPDATE meetings SET speakers = ?, updated_at = ? WHERE id = ?').run(JSON.stringify(speakers), iso(Date.now()), meetingId);
       return count;
     })
@@ -202,6 +202,8 @@ export function storeFileTranscript(sqlite: Sqlite, lease: JobLease, meetingId: 
 export interface TranscriptBatch {
   words: readonly NewWord[];
   language: string | null;
+  /** How the times of the words stored so far were obtained (a chunked import: all chunks up to this batch). */
+  timing?: TranscriptTiming;
   /** Chunked transcription: chunks stored after this batch, and the (possibly revised) total. */
   progress?: { chunksDone: number; chunksTotal: number };
 }
@@ -212,7 +214,7 @@ export function appendJobWords(sqlite: Sqlite, lease: JobLease, meetingId: strin
     .transaction(() => {
       const p = batch.progress;
       guard(sqlite, lease, 'transcribing', 'transcribing', p ? ', chunks_done = ?, chunks_total = ?' : '', p ? [p.chunksDone, p.chunksTotal] : []);
-      return appendTranscriptWords(sqlite, meetingId, batch.words, { source: 'import', language: batch.language });
+      return appendTranscriptWords(sqlite, meetingId, batch.words, { source: 'import', language: batch.language, timing: batch.timing });
     })
     .immediate();
 }
@@ -231,7 +233,7 @@ export function finishTranscription(sqlite: Sqlite, lease: JobLease, meetingId: 
     .transaction(() => {
       const p = batch.progress;
       guard(sqlite, lease, 'transcribing', 'summarizing', p ? ', chunks_done = ?, chunks_total = ?' : '', p ? [p.chunksDone, p.chunksTotal] : []);
-      const count = appendTranscriptWords(sqlite, meetingId, batch.words, { source: 'import', language: batch.language });
+      const count = appendTranscriptWords(sqlite, meetingId, batch.words, { source: 'import', language: batch.language, timing: batch.timing });
       if (speakers.length > 0) stmt(sqlite, 'UPDATE meetings SET speakers = ?, updated_at = ? WHERE id = ?').run(JSON.stringify(speakers), iso(Date.now()), meetingId);
       return count;
     })

@@ -262,7 +262,7 @@ export function getMeetingOrThrow(sqlite: Sqlite, id: string): MeetingDetail {
   const recordingImport = getImportForMeeting(sqlite, id);
   return {
     ...record,
-    transcript: stmt<TranscriptInfo>(sqlite, 'SELECT id, language, word_count FROM transcripts WHERE meeting_id = ?').get(id) ?? null,
+    transcript: stmt<TranscriptInfo>(sqlite, 'SELECT id, language, word_count, timing FROM transcripts WHERE meeting_id = ?').get(id) ?? null,
     pending_proposal_count: stmt<{ n: number }>(sqlite, "SELECT count(*) AS n FROM proposals WHERE meeting_id = ? AND status = 'pending'").get(id)!.n,
     processing_status: recordingImport?.processing_status ?? null,
     recording_import: recordingImport,

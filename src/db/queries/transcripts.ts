@@ -2,7 +2,7 @@ import type { Sqlite } from '../open.js';
 import { stmt } from '../statements.js';
 import { newId } from '../ids.js';
 import { nowIso } from '../time.js';
-import type { ContentSource } from '../schema/enums.js';
+import type { ContentSource, TranscriptTiming } from '../schema/enums.js';
 import { assertMeetingExists } from './meetings.js';
 import { pagination } from './pagination.js';
 import { indexTranscript } from './search.js';
@@ -18,7 +18,7 @@ type WordTuple = [idx: number, text: string, start_ms: number | null, end_ms: nu
 export function getTranscriptPageOrThrow(sqlite: Sqlite, meetingId: string, page: Page, options?: { wordTimings: true }): TranscriptPage;
 export function getTranscriptPageOrThrow(sqlite: Sqlite, meetingId: string, page: Page, options: { wordTimings: boolean }): TranscriptPage | TranscriptPage<TranscriptTurn>;
 export function getTranscriptPageOrThrow(sqlite: Sqlite, meetingId: string, page: Page, options = { wordTimings: true }): TranscriptPage | TranscriptPage<TranscriptTurn> {
-  const transcript = stmt<{ id: string; word_count: number }>(sqlite, 'SELECT id, word_count FROM transcripts WHERE meeting_id = ?').get(meetingId);
+  const transcript = stmt<{ id: string; word_count: number; timing: TranscriptTiming }>(sqlite, 'SELECT id, word_count, timing FROM transcripts WHERE meeting_id = ?').get(meetingId);
   if (!transcript) {
     assertMeetingExists(sqlite, meetingId);
     return { meeting_id: meetingId, text: '', words: [], pagination: pagination(page, 0, 0) };
@@ -31,8 +31,10 @@ export function getTranscriptPageOrThrow(sqlite: Sqlite, meetingId: string, page
   const turns = speakerTurns(words);
   const text = turns.map((t) => turnLine(t, words)).join('\n');
   const paging = pagination(page, words.length, transcript.word_count);
-  if (options.wordTimings) return { meeting_id: meetingId, text, words, pagination: paging };
-  return { meeting_id: meetingId, text, words: turns.map((t): TranscriptTurn => [words[t.from]!.index, t.start_ms]), pagination: paging };
+  // Said only when the times are not measured: a key on every page would cost every page.
+  const timing = transcript.timing === 'measured' ? {} : { timing: transcript.timing };
+  if (options.wordTimings) return { meeting_id: meetingId, text, words, pagination: paging, ...timing };
+  return { meeting_id: meetingId, text, words: turns.map((t): TranscriptTurn => [words[t.from]!.index, t.start_ms]), pagination: paging, ...timing };
 }
 
 interface Turn {
@@ -125,6 +127,8 @@ export function normalizeWords(words: readonly NewWord[]): NewWord[] {
 export interface TranscriptTarget {
   language?: string | null;
   source: ContentSource;
+  /** How the transcript's times were obtained so far; unchanged when absent. */
+  timing?: TranscriptTiming;
 }
 
 /** The meeting's transcript, created when missing. Run inside a write transaction. */
@@ -155,7 +159,13 @@ export function appendTranscriptWords(sqlite: Sqlite, meetingId: string, words: 
     const insert = stmt(sqlite, 'INSERT INTO transcript_words (transcript_id, idx, text, start_ms, end_ms, speaker) VALUES (?, ?, ?, ?, ?, ?)');
     let idx = transcript.word_count;
     for (const w of clean) insert.run(transcript.id, idx++, w.text, w.startMs, w.endMs, w.speaker);
-    stmt(sqlite, 'UPDATE transcripts SET word_count = ?, language = coalesce(language, ?), updated_at = ? WHERE id = ?').run(idx, target.language ?? null, nowIso(), transcript.id);
+    stmt(sqlite, 'UPDATE transcripts SET word_count = ?, language = coalesce(language, ?), timing = coalesce(?, timing), updated_at = ? WHERE id = ?').run(
+      idx,
+      target.language ?? null,
+      target.timing ?? null,
+      nowIso(),
+      transcript.id,
+    );
     indexTranscript(sqlite, transcript.id, meetingId, transcript.word_count);
     return idx;
   }).immediate();

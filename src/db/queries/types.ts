@@ -1,6 +1,6 @@
 // The shapes the domain returns. The MCP tools return them as structuredContent, the CLI prints them
 // with --json, and export/load use them: one vocabulary, snake_case as on the wire.
-import type { ProcessingStatus, ProposalKind, ProposalStatus, SummaryStatus } from '../schema/enums.js';
+import type { ProcessingStatus, ProposalKind, ProposalStatus, SummaryStatus, TranscriptTiming } from '../schema/enums.js';
 
 export interface Pagination {
   offset: number;
@@ -86,6 +86,8 @@ export interface TranscriptInfo {
   id: string;
   language: string | null;
   word_count: number;
+  /** 'estimated' or 'mixed': word times spread over a cue, not measured. */
+  timing: TranscriptTiming;
 }
 
 /** What get_meeting and export_meeting share: the meeting's own fields and its children. */
@@ -135,6 +137,8 @@ export interface TranscriptPage<W extends TranscriptTurn | TranscriptWord = Tran
   /** One entry per word, or (for the MCP tool's default) one per line of `text`: the turn index. */
   words: W[];
   pagination: Pagination;
+  /** Present only when the word times are not (all) measured. */
+  timing?: Exclude<TranscriptTiming, 'measured'>;
 }
 
 export interface Folder {
@@ -155,6 +159,8 @@ export interface ExportTranscript {
   language: string | null;
   source: string;
   word_count: number;
+  /** Absent in exports made before the flag existed (loaded as 'measured'). */
+  timing?: TranscriptTiming;
   segments: ExportSegment[];
 }
 

@@ -29,3 +29,7 @@ export type ContentSource = (typeof CONTENT_SOURCES)[number];
 /** Where a search passage comes from. */
 export const SEARCH_KINDS = ['transcript', 'summary', 'note'] as const;
 export type SearchKind = (typeof SEARCH_KINDS)[number];
+
+/** How a transcript's word times were obtained: measured (server or file), estimated (spread over a cue or the duration), or mixed. */
+export const TRANSCRIPT_TIMINGS = ['measured', 'estimated', 'mixed'] as const;
+export type TranscriptTiming = (typeof TRANSCRIPT_TIMINGS)[number];

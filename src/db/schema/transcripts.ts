@@ -1,6 +1,6 @@
 import { sqliteTable, text, integer, primaryKey } from 'drizzle-orm/sqlite-core';
 import { meetings } from './meetings.js';
-import { CONTENT_SOURCES } from './enums.js';
+import { CONTENT_SOURCES, TRANSCRIPT_TIMINGS } from './enums.js';
 
 /** At most one transcript per meeting; its words live in transcript_words. */
 export const transcripts = sqliteTable('transcripts', {
@@ -14,6 +14,8 @@ export const transcripts = sqliteTable('transcripts', {
   source: text('source', { enum: CONTENT_SOURCES }).notNull().default('import'),
   /** Number of rows in transcript_words; pagination `total` without counting. */
   wordCount: integer('word_count').notNull().default(0),
+  /** Whether the word times are the file's or server's own, spread by us over a cue ('estimated'), or both. */
+  timing: text('timing', { enum: TRANSCRIPT_TIMINGS }).notNull().default('measured'),
   createdAt: text('created_at').notNull(),
   updatedAt: text('updated_at').notNull(),
 });

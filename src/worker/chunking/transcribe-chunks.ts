@@ -8,7 +8,8 @@ import { HttpClientError } from '../clients/http.js';
 import { JobFailure } from '../errors.js';
 import type { StageContext, TranscriptionResult } from '../pipeline/context.js';
 import { checkUnchanged, type AudioInfo } from '../pipeline/importing.js';
-import { speakersOf, toNewWords } from '../pipeline/words.js';
+import { joinTiming, serverTiming, speakersOf, toNewWords } from '../pipeline/words.js';
+import type { TranscriptTiming } from '../../db/schema/enums.js';
 import { OverlapMerger } from './merge.js';
 import type { ChunkPlan } from './plan.js';
 import { findProgram } from '../../platform/which.js';
@@ -55,6 +56,8 @@ export async function transcribeInChunks(ctx: StageContext, audio: AudioInfo, pl
   let done = 0;
   let words = 0;
   let language: string | null = ctx.config.transcription.language;
+  // Of the chunks committed so far: 'mixed' once one chunk's times were measured and another's estimated.
+  let timing: TranscriptTiming | undefined;
   const speakers = new Set<string>();
   const inflight: { chunk: AudioChunk; result: Promise<Settled> }[] = [];
   startChunkProgress(sqlite, lease, total);
@@ -79,12 +82,13 @@ export async function transcribeInChunks(ctx: StageContext, audio: AudioInfo, pl
     }
     const t = settled.transcript;
     if (language === null && t.language !== undefined) language = t.language;
+    timing = joinTiming(timing, serverTiming(t));
     const shifted = toNewWords(t.words, chunk.startMs);
     for (const s of speakersOf(shifted)) speakers.add(s);
     const ready = merger.push(shifted, { startMs: chunk.startMs, endMs: chunk.startMs + chunk.durationMs });
     done = chunk.index + 1;
     total = Math.max(total, done);
-    words = appendJobWords(sqlite, lease, job.meetingId, { words: ready, language, progress: { chunksDone: done, chunksTotal: total } });
+    words = appendJobWords(sqlite, lease, job.meetingId, { words: ready, language, timing, progress: { chunksDone: done, chunksTotal: total } });
     ctx.log.info({ chunk: done, of: total, chunkWords: t.words.length, words }, 'chunk transcribed');
   };
 
@@ -97,7 +101,7 @@ export async function transcribeInChunks(ctx: StageContext, audio: AudioInfo, pl
     while (inflight.length > 0) await commitOldest();
     await checkUnchanged(job.filePath, job.fileSize, job.fileMtimeMs, 'during the import');
     const tail: NewWord[] = merger.finish();
-    words = finishTranscription(sqlite, lease, job.meetingId, { words: tail, language, progress: { chunksDone: done, chunksTotal: done } }, [...speakers]);
+    words = finishTranscription(sqlite, lease, job.meetingId, { words: tail, language, timing, progress: { chunksDone: done, chunksTotal: done } }, [...speakers]);
     return { words, chunks: done };
   } catch (error) {
     stop.abort(error);
@@ -107,7 +111,7 @@ export async function transcribeInChunks(ctx: StageContext, audio: AudioInfo, pl
     const tail = merger.finish();
     if (tail.length > 0 && !(error instanceof LeaseLostError) && !(ctx.signal.reason instanceof LeaseLostError)) {
       try {
-        appendJobWords(sqlite, lease, job.meetingId, { words: tail, language });
+        appendJobWords(sqlite, lease, job.meetingId, { words: tail, language, timing });
       } catch {
         // lease gone in the meantime: nothing to keep
       }

@@ -29,8 +29,8 @@ export interface Transcript {
   language?: string;
   durationMs?: number;
   words: TranscriptWord[];
-  /** 'estimated' when the server gave no word times and we spread words over segments or the duration. */
-  timing: 'server' | 'estimated';
+  /** 'estimated' when the server gave no word times and we spread words over segments or the duration; 'mixed' when only some segments had them. */
+  timing: 'server' | 'estimated' | 'mixed';
   /** The response_format the server finally answered with. */
   responseFormat: string;
 }
@@ -217,12 +217,15 @@ export function normalizeTranscription(body: unknown, ctx: NormalizeContext, res
       for (const text of cleanWords(w.text)) add({ text, startMs: ms(w.start!), endMs: ms(w.end!), speaker });
     }
   } else if (segments !== null && segments.some((s) => s.words !== null && s.words.length > 0)) {
+    let timed = false;
     for (const seg of segments) {
       const merged = mergeTokens(seg.words ?? []);
       if (merged.length > 0 && merged.every((w) => w.start !== null && w.end !== null)) {
+        timed = true;
+        if (timing === 'estimated') timing = 'mixed';
         for (const w of merged) add({ text: w.text, startMs: ms(w.start!), endMs: ms(w.end!), speaker: seg.speaker });
       } else {
-        timing = 'estimated';
+        timing = timed ? 'mixed' : 'estimated';
         const text = merged.length > 0 ? merged.map((w) => w.text).join(' ') : seg.text;
         addAll(spread(text, seg.start, seg.end, seg.speaker));
       }

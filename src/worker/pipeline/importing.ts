@@ -5,7 +5,7 @@ import { AUDIO_FORMATS, AUDIO_FORMAT_LIST, type AudioFormat } from '../../audio/
 import { recordAudioFacts, storeFileTranscript } from '../../db/queries/jobs.js';
 import { probe, MediaError } from '../../ingest/ffmpeg.js';
 import { readTranscriptFile, TRANSCRIPT_FORMATS, TranscriptFileError, type TranscriptFormat } from '../../ingest/transcript/index.js';
-import { speakersOf } from './words.js';
+import { fileTiming, speakersOf } from './words.js';
 import { JobFailure } from '../errors.js';
 import type { StageContext } from './context.js';
 
@@ -67,9 +67,10 @@ async function importTranscript(ctx: StageContext, format: TranscriptFormat): Pr
     throw error;
   }
   ctx.signal.throwIfAborted();
-  // Per-word `estimated` is not stored (transcript_words has no column for it); the log says how the file was timed.
+  // One flag per transcript (not per word): the file's own times, times we spread over its cues, or both.
   const words = parsed.words.map((w) => ({ text: w.text, startMs: w.startMs, endMs: w.endMs, speaker: w.speaker }));
-  const count = storeFileTranscript(ctx.sqlite, ctx.lease, job.meetingId, { durationMs: parsed.durationMs, endedAtMs: job.fileMtimeMs }, { words, language: parsed.language ?? null }, speakersOf(words));
+  const batch = { words, language: parsed.language ?? null, timing: fileTiming(parsed.timing) };
+  const count = storeFileTranscript(ctx.sqlite, ctx.lease, job.meetingId, { durationMs: parsed.durationMs, endedAtMs: job.fileMtimeMs }, batch, speakersOf(words));
   ctx.log.debug({ format, words: count, timing: parsed.timing, speakers: parsed.speakers.length }, 'transcript file stored');
   return { transcript: format, words: count, durationMs: parsed.durationMs };
 }

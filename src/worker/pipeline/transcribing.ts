@@ -10,7 +10,7 @@ import { chunkPlan } from '../chunking/plan.js';
 import { JobFailure } from '../errors.js';
 import type { StageContext, TranscriptionResult } from './context.js';
 import type { AudioInfo } from './importing.js';
-import { speakersOf, toNewWords } from './words.js';
+import { serverTiming, speakersOf, toNewWords } from './words.js';
 
 // Stage 2: the recording goes to the transcription server (streamed from disk), in one request or, for a
 // long or large recording, in overlapping chunks; the words are stored with their times and speakers.
@@ -61,7 +61,7 @@ async function transcribeFile(ctx: StageContext, audio: AudioInfo, name?: string
   }
   const transcript = await transcribe(ctx.job.filePath, { ...clientOptions(ctx, audio.durationMs, name), durationMs: audio.durationMs });
   const words = toNewWords(transcript.words);
-  const count = finishTranscription(ctx.sqlite, ctx.lease, ctx.job.meetingId, { words, language: transcript.language ?? t.language }, speakersOf(words));
+  const count = finishTranscription(ctx.sqlite, ctx.lease, ctx.job.meetingId, { words, language: transcript.language ?? t.language, timing: serverTiming(transcript) }, speakersOf(words));
   ctx.log.debug({ words: count, timing: transcript.timing, format: transcript.responseFormat }, 'transcript stored');
   return { words: count, chunks: null };
 }

@@ -127,6 +127,25 @@ describe('response shapes', () => {
     expect(t.timing).toBe('estimated');
   });
 
+  it("a whisper.cpp body where only some segments have token times is 'mixed': those keep their times, the others are spread", () => {
+    const t = normalizeTranscription(
+      {
+        text: ' Hello there. Good bye.',
+        segments: [
+          { id: 0, text: ' Hello there.', start: 0, end: 1, words: [{ word: ' Hello', start: 0.1, end: 0.4 }, { word: ' there.', start: 0.5, end: 0.9 }] },
+          { id: 1, text: ' Good bye.', start: 2, end: 3, words: [{ word: ' Good' }, { word: ' bye.' }] },
+        ],
+      },
+      { api: 'whisper.cpp', responseFormat: 'verbose_json' },
+    );
+    expect(t.words.slice(0, 2)).toEqual([
+      { text: 'Hello', startMs: 100, endMs: 400, speaker: null },
+      { text: 'there.', startMs: 500, endMs: 900, speaker: null },
+    ]);
+    expect(t.words.slice(2).map((w) => [w.text, w.startMs >= 2000, w.endMs <= 3000])).toEqual([['Good', true, true], ['bye.', true, true]]);
+    expect(t.timing).toBe('mixed');
+  });
+
   it('an empty transcript (silence) is not an error', () => {
     const t = normalizeTranscription({ text: '', segments: [], words: [] }, { api: 'openai', responseFormat: 'verbose_json' });
     expect(t).toEqual({ text: '', words: [], timing: 'estimated', responseFormat: 'verbose_json' });

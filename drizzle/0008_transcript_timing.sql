@@ -1,0 +1,1 @@
+ALTER TABLE `transcripts` ADD `timing` text DEFAULT 'measured' NOT NULL;
