@@ -79,13 +79,7 @@ export function relative(ms: number, future = false): string {
 }
 
 /** `0:07`, `1:02:03`: elapsed time for progress lines. */
-export function elapsed(ms: number): string {
-  const total = Math.max(0, Math.floor(ms / 1000));
-  const h = Math.floor(total / 3600);
-  const m = Math.floor((total % 3600) / 60);
-  const s = String(total % 60).padStart(2, '0');
-  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
-}
+export { clock as elapsed } from '../text/clock.js';
 
 export function bytes(n: number): string {
   if (n < 1024) return `${n} B`;

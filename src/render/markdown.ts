@@ -1,13 +1,9 @@
+import { clock } from '../text/clock.js';
 import type { MeetingDetail, MeetingExport, MeetingListItem, SeriesRef } from '../db/queries/types.js';
 
-/** `1:02:03` or `2:03` from milliseconds. */
-export function clock(ms: number | null): string {
-  if (ms === null) return '--:--';
-  const total = Math.floor(ms / 1000);
-  const h = Math.floor(total / 3600);
-  const m = Math.floor((total % 3600) / 60);
-  const s = String(total % 60).padStart(2, '0');
-  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
+/** `1:02:03` or `2:03` from milliseconds; `--:--` when unknown. */
+function clockOrDashes(ms: number | null): string {
+  return ms === null ? '--:--' : clock(ms);
 }
 
 function when(started: string, ended: string | null): string {
@@ -62,7 +58,7 @@ export function exportMarkdown(m: MeetingExport): string {
     let last: string | null | undefined;
     for (const s of t.segments) {
       const who = s.speaker !== last ? `**${s.speaker ?? 'Unknown'}** ` : '';
-      lines.push(`[${clock(s.start_ms)}] ${who}${s.text}`, '');
+      lines.push(`[${clockOrDashes(s.start_ms)}] ${who}${s.text}`, '');
       last = s.speaker;
     }
     lines.pop();

@@ -10,7 +10,7 @@ import { IMPORT_PAGE_RULE, IMPORT_STATUS_FILTERS, listImports } from '../../db/q
 import { clampPage } from '../../db/queries/pagination.js';
 import { isWorkerAlive } from '../../db/queries/workers.js';
 import { stmt } from '../../db/statements.js';
-import { clock } from '../../render/markdown.js';
+import { clock } from '../../text/clock.js';
 import type { RecordingImport } from '../../db/queries/types.js';
 
 /** How often `--wait` reads the job's state. */

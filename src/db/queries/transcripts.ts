@@ -1,4 +1,5 @@
 import type { Sqlite } from '../open.js';
+import { stamp } from '../../text/clock.js';
 import { stmt } from '../statements.js';
 import { newId } from '../ids.js';
 import { nowIso } from '../time.js';
@@ -67,13 +68,8 @@ function turnLine(turn: Turn, words: readonly Pick<TranscriptWord, 'text'>[]): s
   return line;
 }
 
-/** Time from the start: `mm:ss`, or `hh:mm:ss` from the first hour on (the hours part costs tokens on every turn). */
-export function timestamp(ms: number): string {
-  const total = Math.max(0, Math.floor(ms / 1000));
-  const two = (n: number) => String(n).padStart(2, '0');
-  const mmss = `${two(Math.floor((total % 3600) / 60))}:${two(total % 60)}`;
-  return total >= 3600 ? `${two(Math.floor(total / 3600))}:${mmss}` : mmss;
-}
+/** Time from the start: `mm:ss`, or `hh:mm:ss` from the first hour on (src/text/clock.ts). */
+export const timestamp = stamp;
 
 /** Words joined by single spaces; a new line, prefixed `Speaker: ` when there is one, where the speaker changes (no times: the LLM prompts' form). */
 export function transcriptText(words: readonly Pick<TranscriptWord, 'text' | 'speaker'>[]): string {
