@@ -1,4 +1,5 @@
 import type { Sqlite } from '../open.js';
+import { clip } from '../../text/clip.js';
 import { immediate, likeFragment, matchFragment, stmt } from '../statements.js';
 import { newId } from '../ids.js';
 import { nowIso } from '../time.js';
@@ -31,7 +32,7 @@ export function normalizeFolderPath(path: string): string {
 }
 
 function truncate(s: string, n = 60): string {
-  return s.length > n ? `${s.slice(0, n)}…` : s;
+  return clip(s, n + 1);
 }
 
 export function parentPath(path: string): string | null {

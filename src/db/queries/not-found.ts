@@ -6,14 +6,16 @@ import type { Sqlite } from '../open.js';
 import { ID_PREFIXES, type IdKind } from '../ids.js';
 import { stmt } from '../statements.js';
 import { NotFoundError } from '../../errors.js';
+import { clip as clipText } from '../../text/clip.js';
 
 /** The kinds an ID parameter expects. */
 export type ExpectedKind = 'meeting' | 'series' | 'proposal' | 'job' | 'summary';
 
 const NOUN: Record<ExpectedKind, string> = { meeting: 'Meeting', series: 'Series', proposal: 'Proposal', job: 'Import job', summary: 'Summary' };
 
+/** `s` cut after `n` characters, with an ellipsis (src/text/clip.ts, never splitting a surrogate pair). */
 export function clip(s: string, n = 120): string {
-  return s.length > n ? `${s.slice(0, n)}…` : s;
+  return clipText(s, n + 1);
 }
 
 const KIND_BY_PREFIX = new Map<string, IdKind>(Object.entries(ID_PREFIXES).map(([kind, prefix]) => [prefix, kind as IdKind]));
