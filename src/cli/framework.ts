@@ -133,7 +133,7 @@ export type GlobalName = (typeof GLOBAL_NAMES)[number];
 
 /** Global options as shown on the top-level help; `log-level` says each command's own default in its help. */
 export const GLOBAL_OPTIONS: Record<GlobalName | 'help', OptionSpec> = {
-  db: { type: 'string', value: 'PATH', description: 'Database file (default: $SYNTHEO_DB, else $XDG_DATA_HOME/syntheo/syntheo.db)' },
+  db: { type: 'string', value: 'PATH', description: 'Database file (default: $SYNTHEO_DB, else syntheo.db in the data folder of this platform: ~/.local/share/syntheo, ~/Library/Application Support/Syntheo, %LOCALAPPDATA%\\Syntheo)' },
   json: { type: 'boolean', description: 'Print one JSON document: {"schema_version":1,"command",...,"data"} or {"schema_version":1,"error"}' },
   'log-level': { type: 'string', value: 'LEVEL', description: logLevelHelp('warn') },
   color: { type: 'boolean', description: 'Colour the output even when it is not a terminal (e.g. through less -R; also FORCE_COLOR=1)' },
