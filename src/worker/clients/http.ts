@@ -197,8 +197,6 @@ export function joinUrl(baseUrl: string, path: string): string {
   return base.toString();
 }
 
-// displayUrl: for messages and logs (one definition, shared with the CLI).
-export { displayUrl };
 
 /** Retry-After is either delta-seconds or an HTTP-date; null when absent or unreadable. */
 export function parseRetryAfter(value: string | string[] | undefined, now: number = Date.now()): number | null {

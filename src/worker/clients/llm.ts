@@ -1,11 +1,11 @@
 import type { Dispatcher } from 'undici';
 import type { Logger } from '../../log.js';
+import { displayUrl } from '../../text/url.js';
 import {
   HttpClientError,
   LLM_SERVICE,
   PermanentHttpError,
   clip,
-  displayUrl,
   isRecord,
   malformed,
   parseJsonBody,

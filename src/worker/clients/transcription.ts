@@ -3,10 +3,10 @@ import { stat } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import { FormData, type Dispatcher } from 'undici';
 import type { Logger } from '../../log.js';
+import { displayUrl } from '../../text/url.js';
 import {
   PermanentHttpError,
   TRANSCRIPTION_SERVICE,
-  displayUrl,
   isRecord,
   malformed,
   parseJsonBody,
