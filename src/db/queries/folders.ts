@@ -1,5 +1,5 @@
 import type { Sqlite } from '../open.js';
-import { clip } from '../../text/clip.js';
+import { clip } from './not-found.js';
 import { immediate, likeFragment, matchFragment, stmt } from '../statements.js';
 import { newId } from '../ids.js';
 import { nowIso } from '../time.js';
@@ -21,18 +21,14 @@ export function normalizeFolderPath(path: string): string {
   while (segments.length > 0 && segments.at(-1) === '') segments.pop();
   while (segments.length > 0 && segments[0] === '') segments.shift();
   if (segments.length === 0) throw new InvalidInputError('A folder path cannot be empty. Use names separated by "/", for example Projets/Lancement.');
-  if (segments.some((s) => s === '')) throw new InvalidInputError(`Folder path "${truncate(path)}" has an empty segment ("//"). Use names separated by a single "/".`);
-  if (segments.length > MAX_FOLDER_DEPTH) throw new InvalidInputError(`Folder path "${truncate(path)}" is ${segments.length} levels deep; the limit is ${MAX_FOLDER_DEPTH}.`);
+  if (segments.some((s) => s === '')) throw new InvalidInputError(`Folder path "${clip(path, 60)}" has an empty segment ("//"). Use names separated by a single "/".`);
+  if (segments.length > MAX_FOLDER_DEPTH) throw new InvalidInputError(`Folder path "${clip(path, 60)}" is ${segments.length} levels deep; the limit is ${MAX_FOLDER_DEPTH}.`);
   for (const s of segments) {
-    if (s.length > MAX_FOLDER_NAME) throw new InvalidInputError(`Folder name "${truncate(s)}" is longer than ${MAX_FOLDER_NAME} characters.`);
+    if (s.length > MAX_FOLDER_NAME) throw new InvalidInputError(`Folder name "${clip(s, 60)}" is longer than ${MAX_FOLDER_NAME} characters.`);
     // eslint-disable-next-line no-control-regex
-    if (/[\u0000-\u001f\u007f]/.test(s)) throw new InvalidInputError(`Folder name "${truncate(s)}" contains a control character.`);
+    if (/[\u0000-\u001f\u007f]/.test(s)) throw new InvalidInputError(`Folder name "${clip(s, 60)}" contains a control character.`);
   }
   return segments.join('/');
-}
-
-function truncate(s: string, n = 60): string {
-  return clip(s, n + 1);
 }
 
 export function parentPath(path: string): string | null {
@@ -70,8 +66,8 @@ export function getFolderByPathOrThrow(sqlite: Sqlite, path: string, tool = 'lis
 function folderNotFound(sqlite: Sqlite, path: string, tool: string): NotFoundError {
   // A folder ID where its path is expected: name the path to pass.
   const byId = /^fld_[0-9a-z]+$/i.test(path.trim()) ? stmt<{ path: string }>(sqlite, 'SELECT path FROM folders WHERE id = ?').get(path.trim()) : undefined;
-  const hint = byId ? `"${path.trim()}" is a folder ID; folders are passed by path: pass folder_path "${truncate(byId.path, 200)}".` : `Use ${tool} to see the existing folder paths.`;
-  return new NotFoundError(`Folder "${truncate(path, 200)}" does not exist. ${hint}`);
+  const hint = byId ? `"${path.trim()}" is a folder ID; folders are passed by path: pass folder_path "${clip(byId.path, 200)}".` : `Use ${tool} to see the existing folder paths.`;
+  return new NotFoundError(`Folder "${clip(path, 200)}" does not exist. ${hint}`);
 }
 
 /** The folder at exactly this path, stored in NFC or in NFD. */
