@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ConflictError, InvalidInputError, NotFoundError, StorageError, UnavailableError } from '../../src/errors.js';
 import { createLogger } from '../../src/log.js';
 import { toProtocolError } from '../../src/mcp/errors.js';
+import { sqliteError } from '../../src/db/sqlite/errors.js';
 
 const logger = createLogger('silent');
 const map = (error: unknown) => {
@@ -27,10 +28,13 @@ describe('toProtocolError', () => {
   });
 
   it('never passes on SQL, paths or stack traces from unexpected errors', () => {
+    // Engine errors reach the MCP layer through the Store, which maps them (src/db/sqlite/errors.ts).
     const sqlite = Object.assign(new Error('UNIQUE constraint failed: recording_imports.request_key'), { code: 'SQLITE_CONSTRAINT_UNIQUE' });
-    expect(map(sqlite)).toEqual({ code: -32603, message: 'The database reported an error (SQLITE_CONSTRAINT_UNIQUE).', data: { kind: 'storage' } });
+    expect(map(sqliteError(sqlite))).toEqual({ code: -32603, message: 'The database reported an error (SQLITE_CONSTRAINT_UNIQUE).', data: { kind: 'storage' } });
     const busy = Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
-    expect(map(busy).message).toMatch(/busy .*Try again/);
+    expect(map(sqliteError(busy)).message).toMatch(/busy .*Try again/);
+    // One that did not come through the Store is a bug: nothing of it reaches the client.
+    expect(map(sqlite)).toEqual({ code: -32603, message: 'Unexpected internal error.', data: { kind: 'internal' } });
     const bug = new TypeError("Cannot read properties of undefined (reading 'x') at /home/me/secret/file.ts:12");
     expect(map(bug)).toEqual({ code: -32603, message: 'Unexpected internal error.', data: { kind: 'internal' } });
     expect(map('a thrown string')).toMatchObject({ code: -32603, message: 'Unexpected internal error.' });
