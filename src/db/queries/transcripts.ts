@@ -71,22 +71,8 @@ function turnLine(turn: Turn, words: readonly Pick<TranscriptWord, 'text'>[]): s
 /** Time from the start: `mm:ss`, or `hh:mm:ss` from the first hour on (src/text/clock.ts). */
 export const timestamp = stamp;
 
-/** Words joined by single spaces; a new line, prefixed `Speaker: ` when there is one, where the speaker changes (no times: the LLM prompts' form). */
-export function transcriptText(words: readonly Pick<TranscriptWord, 'text' | 'speaker'>[]): string {
-  let out = '';
-  let current: string | null | undefined;
-  for (const w of words) {
-    if (w.speaker !== current) {
-      if (current !== undefined) out += '\n';
-      if (w.speaker !== null) out += `${w.speaker}: `;
-      current = w.speaker;
-    } else {
-      out += ' ';
-    }
-    out += w.text;
-  }
-  return out;
-}
+// Pure: lives in src/db/model/transcripts.ts; re-exported for the callers that import it from here.
+export { transcriptText } from '../model/transcripts.js';
 
 export interface NewWord {
   text: string;
