@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { EXIT, optBool, optChoice, optString, pageFlags, pageOptions, type CommandContext, type CommandResult, type CommandSpec } from '../framework.js';
 import { ago, elapsed, fields, pageFooter, paint, plural, shortTime, table } from '../text.js';
 import { toTerminal } from '../terminal.js';
-import { IMPORT_PAGE_RULE, IMPORT_STATUS_FILTERS } from '../../db/model/imports.js';
+import { IMPORT_PAGE_RULE, IMPORT_STATUS_FILTERS } from '../../db/model/imports-list.js';
 import { clampPage } from '../../db/queries/pagination.js';
 import type { Store } from '../../db/store.js';
 import { clock } from '../../text/clock.js';

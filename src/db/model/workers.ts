@@ -1,4 +1,4 @@
-// The worker heartbeat's timing: pure, shared by the Store, the worker and `syntheo doctor`.
+// The heartbeat's timing, shared by the worker (which beats) and the readers (which judge it). No SQL here.
 
 /** A worker renews its heartbeat this often... */
 export const HEARTBEAT_INTERVAL_MS = 2_000;

@@ -4,10 +4,10 @@ import { IMPORT_COLUMNS, toRecordingImport, type ImportRow } from './imports.js'
 import { pagination } from './pagination.js';
 import type { ProcessingStatus } from '../schema/enums.js';
 import type { Page, Pagination, RecordingImport } from './types.js';
-import type { ImportStatusFilter } from '../model/imports.js';
+import type { ImportStatusFilter } from '../model/imports-list.js';
 
 // Pure constants live in src/db/model/imports.ts; re-exported for the callers that import them from here.
-export { IMPORT_PAGE_RULE, IMPORT_STATUS_FILTERS, type ImportStatusFilter } from '../model/imports.js';
+export { IMPORT_PAGE_RULE, IMPORT_STATUS_FILTERS, type ImportStatusFilter } from '../model/imports-list.js';
 
 const ACTIVE: readonly ProcessingStatus[] = ['queued', 'importing', 'transcribing', 'summarizing'];
 

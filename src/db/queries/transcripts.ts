@@ -7,6 +7,7 @@ import type { ContentSource, TranscriptTiming } from '../schema/enums.js';
 import { assertMeetingExists } from './meetings.js';
 import { pagination } from './pagination.js';
 import { indexTranscript } from './search.js';
+import type { NewWord } from '../model/transcripts.js';
 import type { Page, TranscriptPage, TranscriptTurn, TranscriptWord } from './types.js';
 
 type WordTuple = [idx: number, text: string, start_ms: number | null, end_ms: number | null, speaker: string | null];
@@ -71,15 +72,7 @@ function turnLine(turn: Turn, words: readonly Pick<TranscriptWord, 'text'>[]): s
 /** Time from the start: `mm:ss`, or `hh:mm:ss` from the first hour on (src/text/clock.ts). */
 export const timestamp = stamp;
 
-// Pure: lives in src/db/model/transcripts.ts; re-exported for the callers that import it from here.
-export { transcriptText } from '../model/transcripts.js';
-
-export interface NewWord {
-  text: string;
-  startMs: number | null;
-  endMs: number | null;
-  speaker: string | null;
-}
+export { transcriptText, type NewWord } from '../model/transcripts.js';
 
 /**
  * Stored words are never empty and never contain whitespace (export segments rely on it):

@@ -2,7 +2,6 @@ import type { Sqlite } from '../open.js';
 import { stmt } from '../statements.js';
 import { HEARTBEAT_FRESH_MS } from '../model/workers.js';
 
-// Pure constants live in src/db/model/workers.ts; re-exported for the callers that import them from here.
 export { HEARTBEAT_FRESH_MS, HEARTBEAT_INTERVAL_MS } from '../model/workers.js';
 
 export interface WorkerStatus {

@@ -1,4 +1,4 @@
-// Import-list vocabularies and paging: pure, shared by the Store and the CLI.
+// Import-list vocabularies and paging (`syntheo imports list`): pure, shared by the Store and the CLI.
 import { PROCESSING_STATUSES } from '../schema/enums.js';
 
 export const IMPORT_PAGE_RULE = { defaultLimit: 20, maxLimit: 200 } as const;
