@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { Logger, LogLevel } from '../log.js';
-import type { SyntheoDb } from '../db/open.js';
+import type { Store } from '../db/store.js';
 import type { Pagination } from '../db/queries/types.js';
 import { SyntheoError, type ErrorKind } from '../errors.js';
 
@@ -116,10 +116,13 @@ export interface CommandContext {
   readonly live: boolean;
   /** The effective log level (flag, environment, else the command's default). */
   readonly logLevel: LogLevel;
-  /** Opens the database; `create` for commands that write (SPEC §1), else exit 3 when missing. */
-  openDb(options: { create: boolean }): SyntheoDb;
-  /** Database path as resolved from --db / SYNTHEO_DB / XDG. */
-  dbPath(): string;
+  /**
+   * The Store at `location()`, closed by the framework when the command ends; `create` for commands that
+   * write (SPEC §1), else exit 3 when the database is missing.
+   */
+  store(options: { create: boolean }): Promise<Store>;
+  /** Where the data is, from --db / SYNTHEO_DB / the platform's default: an SQLite file path or a PostgreSQL URL. */
+  location(): string;
   /** Writes a line to stdout (human mode), made terminal-safe: for progress output of long commands. */
   print(line: string): void;
   /** Writes text to stdout as is but terminal-safe (human mode): live progress, content a command prints itself. */

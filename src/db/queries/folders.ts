@@ -3,33 +3,14 @@ import { clip } from './not-found.js';
 import { immediate, likeFragment, matchFragment, stmt } from '../statements.js';
 import { newId } from '../ids.js';
 import { nowIso } from '../time.js';
-import { InvalidInputError, NotFoundError } from '../../errors.js';
+import { NotFoundError } from '../../errors.js';
 import { pagination } from './pagination.js';
 import { caselessGlob, isAscii, unicodeForms } from './unicode.js';
 import type { Folder, Page, Pagination } from './types.js';
+import { normalizeFolderPath } from '../model/folders.js';
 
-export const MAX_FOLDER_DEPTH = 32;
-export const MAX_FOLDER_NAME = 200;
-
-/**
- * Canonical form of a folder path: segments trimmed, joined by `/`, no empty segment.
- * `" Projets / Lancement/ "` -> `Projets/Lancement`.
- */
-export function normalizeFolderPath(path: string): string {
-  // NFC: `Café` typed on macOS (NFD) and elsewhere (NFC) is one folder.
-  const segments = path.normalize('NFC').split('/').map((s) => s.trim());
-  while (segments.length > 0 && segments.at(-1) === '') segments.pop();
-  while (segments.length > 0 && segments[0] === '') segments.shift();
-  if (segments.length === 0) throw new InvalidInputError('A folder path cannot be empty. Use names separated by "/", for example Projets/Lancement.');
-  if (segments.some((s) => s === '')) throw new InvalidInputError(`Folder path "${clip(path, 60)}" has an empty segment ("//"). Use names separated by a single "/".`);
-  if (segments.length > MAX_FOLDER_DEPTH) throw new InvalidInputError(`Folder path "${clip(path, 60)}" is ${segments.length} levels deep; the limit is ${MAX_FOLDER_DEPTH}.`);
-  for (const s of segments) {
-    if (s.length > MAX_FOLDER_NAME) throw new InvalidInputError(`Folder name "${clip(s, 60)}" is longer than ${MAX_FOLDER_NAME} characters.`);
-    // eslint-disable-next-line no-control-regex
-    if (/[\u0000-\u001f\u007f]/.test(s)) throw new InvalidInputError(`Folder name "${clip(s, 60)}" contains a control character.`);
-  }
-  return segments.join('/');
-}
+// Pure path rules live in src/db/model/folders.ts; re-exported for the callers that import them from here.
+export { MAX_FOLDER_DEPTH, MAX_FOLDER_NAME, normalizeFolderPath } from '../model/folders.js';
 
 export function parentPath(path: string): string | null {
   const i = path.lastIndexOf('/');

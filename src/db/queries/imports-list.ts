@@ -2,13 +2,12 @@ import type { Sqlite } from '../open.js';
 import { stmt } from '../statements.js';
 import { IMPORT_COLUMNS, toRecordingImport, type ImportRow } from './imports.js';
 import { pagination } from './pagination.js';
-import { PROCESSING_STATUSES, type ProcessingStatus } from '../schema/enums.js';
+import type { ProcessingStatus } from '../schema/enums.js';
 import type { Page, Pagination, RecordingImport } from './types.js';
+import type { ImportStatusFilter } from '../model/imports-list.js';
 
-export const IMPORT_PAGE_RULE = { defaultLimit: 20, maxLimit: 200 } as const;
-
-export const IMPORT_STATUS_FILTERS = [...PROCESSING_STATUSES, 'active', 'all'] as const;
-export type ImportStatusFilter = (typeof IMPORT_STATUS_FILTERS)[number];
+// Pure constants live in src/db/model/imports.ts; re-exported for the callers that import them from here.
+export { IMPORT_PAGE_RULE, IMPORT_STATUS_FILTERS, type ImportStatusFilter } from '../model/imports-list.js';
 
 const ACTIVE: readonly ProcessingStatus[] = ['queued', 'importing', 'transcribing', 'summarizing'];
 

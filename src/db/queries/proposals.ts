@@ -7,14 +7,12 @@ import { unifiedDiff } from '../../text/diff.js';
 import { assertMeetingExists, clip, meetingNotFound } from './meetings.js';
 import { notFound, wrongKindHint } from './not-found.js';
 import { pagination } from './pagination.js';
-import { PROPOSAL_STATUSES, type ProposalKind, type ProposalStatus } from '../schema/enums.js';
+import type { ProposalKind, ProposalStatus } from '../schema/enums.js';
 import type { Page, Pagination, ProposalDetail, ProposalItem } from './types.js';
+import { MAX_PROPOSAL_BYTES, type ProposalStatusFilter } from '../model/proposals.js';
 
-/** 1 MiB of Markdown: far beyond any real summary or note, small enough to keep the database sane. */
-export const MAX_PROPOSAL_BYTES = 1024 * 1024;
-
-export const PROPOSAL_STATUS_FILTERS = [...PROPOSAL_STATUSES, 'all'] as const;
-export type ProposalStatusFilter = (typeof PROPOSAL_STATUS_FILTERS)[number];
+// Pure constants live in src/db/model/proposals.ts; re-exported for the callers that import them from here.
+export { MAX_PROPOSAL_BYTES, PROPOSAL_STATUS_FILTERS, type ProposalStatusFilter } from '../model/proposals.js';
 
 interface ProposalRow {
   id: string;
