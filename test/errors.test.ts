@@ -7,13 +7,14 @@ import { join } from 'node:path';
 import { openSqliteStore } from '../src/db/sqlite/store.js';
 import type { Store } from '../src/db/store.js';
 import { SyntheoError } from '../src/errors.js';
-import { cliWording } from '../src/cli/framework.js';
+import { mcpMessage } from '../src/mcp/errors.js';
+import { cliMessage } from '../src/cli/errors.js';
 import { openTestDb } from './support/db.js';
 import { makeActionItem, makeMeeting, makeParticipant, makeSeries, makeSummary, makeTranscript } from './support/factories.js';
 import { writeWav } from './support/wav.js';
 
-const mcp = (e: SyntheoError): string => e.message;
-const cli = (e: SyntheoError): string => cliWording(e.message);
+const mcp = mcpMessage;
+const cli = cliMessage;
 
 let db: ReturnType<typeof openTestDb>;
 let store: Store;
@@ -296,5 +297,60 @@ describe('an import that cannot be queued', () => {
     expect(text).toBe(
       `The file "${standup}" has the same content as an earlier import: meeting "standup" (${job.meeting_id}), job ${job.job_id}, queued. Nothing was queued. Use that meeting (\`syntheo meetings get ${job.meeting_id}\`); to import the same content again anyway, add --allow-duplicate.`,
     );
+  });
+});
+
+describe('the structure under the words', () => {
+  it('names what is missing, the IDs involved and what the value is instead', async () => {
+    const series = await failure(store.series.get(ids.inSeries));
+    expect([series.kind, series.detail]).toEqual(['not_found', { type: 'not_found', what: 'series', id: ids.inSeries, hint: { is: 'meeting', seriesId: ids.series, jobId: null } }]);
+    expect((await failure(store.imports.get(ids.imported))).detail).toEqual({ type: 'not_found', what: 'job', id: ids.imported, hint: { is: 'meeting', seriesId: null, jobId: ids.job } });
+    expect((await failure(store.meetings.get('Weekly sync 12'))).detail).toEqual({ type: 'not_found', what: 'meeting', id: 'Weekly sync 12', hint: { is: 'text' } });
+    expect((await failure(store.meetings.get('mtg_nope'))).detail).toEqual({ type: 'not_found', what: 'meeting', id: 'mtg_nope' });
+    expect((await failure(store.proposals.get(ids.summary))).detail).toEqual({ type: 'not_found', what: 'proposal', id: ids.summary, hint: { is: 'summary', meetingId: ids.inSeries } });
+    expect((await failure(store.folders.get(ids.folder))).detail).toEqual({ type: 'not_found', what: 'folder', id: ids.folder, hint: { is: 'folder', path: 'Projets/Lancement' } });
+    expect((await failure(store.proposals.proposeSummaryEdit({ meetingId: ids.inSeries, targetId: ids.otherSummary, content: 'x' }))).detail).toEqual({
+      type: 'not_found',
+      what: 'summary',
+      id: ids.otherSummary,
+      meetingId: ids.inSeries,
+      hint: { is: 'summary', meetingId: ids.other },
+    });
+    expect((await failure(store.search.transcripts({ query: '?' }, { limit: 1, offset: 0 }))).detail).toEqual({ type: 'no_search_word', query: '?' });
+  });
+
+  it('keeps a default message for logs that names no tool, parameter, command or flag', async () => {
+    const errors = await Promise.all(
+      [
+        store.meetings.get('mtg_nope'),
+        store.meetings.get('Weekly sync 12'),
+        store.meetings.get(ids.series),
+        store.meetings.get(ids.action),
+        store.series.get(ids.inSeries),
+        store.proposals.get(ids.other),
+        store.imports.get(ids.imported),
+        store.imports.get('job_nope'),
+        store.proposals.proposeSummaryEdit({ meetingId: ids.inSeries, targetId: ids.otherSummary, content: 'x' }),
+        store.folders.get('Nowhere'),
+        store.folders.get(ids.folder),
+        store.search.transcripts({ query: '' }, { limit: 1, offset: 0 }),
+        store.imports.enqueue({ filePath: 'relative.wav' }),
+        store.imports.enqueue({ filePath: '/x.wav', requestKey: 'k'.repeat(201) }),
+      ].map(failure),
+    );
+    const messages = errors.map((e) => e.message);
+    expect(messages.filter((m) => /\b(list|get|propose|decline)_\w+|_id\b|file_path|request_key|`|syntheo \w|--\w|FILE/.test(m))).toEqual([]);
+    expect(messages.slice(0, 5)).toEqual([
+      'Meeting "mtg_nope" does not exist.',
+      'Meeting "Weekly sync 12" does not exist. It is not a meeting ID.',
+      `Meeting "${ids.series}" does not exist. It is a series ID.`,
+      `Meeting "${ids.action}" does not exist. It is an action item ID.`,
+      `Series "${ids.inSeries}" does not exist. It is a meeting ID.`,
+    ]);
+  });
+
+  it('words an error without structure as its message, on both surfaces', () => {
+    const plain = new SyntheoError('conflict', 'Proposal prp_1 was already applied; only a pending proposal can be declined.');
+    expect([mcp(plain), cli(plain)]).toEqual([plain.message, plain.message]);
   });
 });
