@@ -12,6 +12,7 @@ import { cliMessage } from '../src/cli/errors.js';
 import { openTestDb } from './support/db.js';
 import { makeActionItem, makeMeeting, makeParticipant, makeSeries, makeSummary, makeTranscript } from './support/factories.js';
 import { writeWav } from './support/wav.js';
+import { run } from './cli/cli.js';
 
 const mcp = mcpMessage;
 const cli = cliMessage;
@@ -352,5 +353,17 @@ describe('the structure under the words', () => {
   it('words an error without structure as its message, on both surfaces', () => {
     const plain = new SyntheoError('conflict', 'Proposal prp_1 was already applied; only a pending proposal can be declined.');
     expect([mcp(plain), cli(plain)]).toEqual([plain.message, plain.message]);
+  });
+});
+
+describe('over the built CLI', () => {
+  it('quotes what the person typed as typed, even when it holds a tool name', async () => {
+    const folder = await run(['--db', db.path, 'meetings', 'list', '--folder', 'list_meetings']);
+    expect([folder.code, folder.stderr]).toEqual([2, 'syntheo: Folder "list_meetings" does not exist. Use `syntheo folders list` to see the existing folder paths.\n']);
+    const job = await run(['--db', db.path, 'imports', 'show', 'get_meeting']);
+    expect([job.code, job.stderr]).toEqual([
+      2,
+      'syntheo: Import job "get_meeting" does not exist. "get_meeting" is not an import job ID (they look like job_...): use the job ID printed by `syntheo imports add` (see `syntheo imports list`), or `syntheo meetings get`\'s recording_import.\n',
+    ]);
   });
 });
