@@ -294,10 +294,11 @@ describe('an import that cannot be queued', () => {
       `request_key "k2" was already used for another file (${standup}, job ${job.job_id}). Use a new request_key for a different file, or the same file_path to get that job back.`,
       `--key "k2" was already used for another file (${standup}, job ${job.job_id}). Use a new --key for a different file, or the same FILE to get that job back.`,
     ]);
-    const [, text] = await worded(enqueue(standup, { duplicates: 'refuse' }));
-    expect(text).toBe(
-      `The file "${standup}" has the same content as an earlier import: meeting "standup" (${job.meeting_id}), job ${job.job_id}, queued. Nothing was queued. Use that meeting (\`syntheo meetings get ${job.meeting_id}\`); to import the same content again anyway, add --allow-duplicate.`,
-    );
+    const same = `The file "${standup}" has the same content as an earlier import: meeting "standup" (${job.meeting_id}), job ${job.job_id}, queued. Nothing was queued.`;
+    expect(await worded(enqueue(standup, { duplicates: 'refuse' }))).toEqual([
+      `${same} Use that meeting: pass meeting_id "${job.meeting_id}" to get_meeting.`,
+      `${same} Use that meeting (\`syntheo meetings get ${job.meeting_id}\`); to import the same content again anyway, add --allow-duplicate.`,
+    ]);
   });
 });
 
