@@ -6,11 +6,11 @@
 import type { Sqlite } from '../open.js';
 import { ID_PREFIXES, type IdKind } from '../ids.js';
 import { stmt } from '../statements.js';
-import { NotFoundError, type WrongKind } from '../../errors.js';
+import { NotFoundError, type NotFound, type WrongKind } from '../../errors.js';
 import { clip as clipText } from '../../text/clip.js';
 
 /** The kinds an ID parameter expects. */
-export type ExpectedKind = 'meeting' | 'series' | 'proposal' | 'job' | 'summary';
+export type ExpectedKind = Exclude<NotFound['what'], 'folder'>;
 
 /** `s` cut after `n` characters, with an ellipsis (src/text/clip.ts, never splitting a surrogate pair). */
 export function clip(s: string, n = 120): string {
