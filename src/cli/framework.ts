@@ -311,24 +311,6 @@ export function optChoice<T extends string>(options: OptionValues, name: string,
   return v as T;
 }
 
-// Domain messages name the MCP tools (a model reads them); a person at the terminal wants the command.
-const CLI_WORDING: [RegExp, string][] = [
-  [/\bget_recurring_meeting_history\b/g, '`syntheo meetings history`'],
-  [/\bget_meeting_transcript\b/g, '`syntheo meetings transcript`'],
-  [/\blist_meetings\b/g, '`syntheo meetings list`'],
-  [/\blist_folders\b/g, '`syntheo folders list`'],
-  [/\blist_proposals\b/g, '`syntheo proposals list`'],
-  [/\bget_meeting\b/g, '`syntheo meetings get`'],
-  [/the job_id returned by import_recording/g, 'the job ID printed by `syntheo imports add` (see `syntheo imports list`)'],
-  [/then call import_recording again with the same request_key/g, 'then run the same command again'],
-  [/\brequest_key\b/g, '--key'],
-  [/\bfile_path\b/g, 'FILE'],
-];
-
-export function cliWording(message: string): string {
-  return CLI_WORDING.reduce((m, [pattern, replacement]) => m.replace(pattern, replacement), message);
-}
-
 /** What command words name: one command, or a group of them (`syntheo meetings`). */
 export type Resolved = { spec: CommandSpec; group: GroupEntry } | { spec?: undefined; group: GroupEntry; specs: CommandSpec[] };
 

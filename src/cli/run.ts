@@ -2,7 +2,6 @@ import {
   EXIT,
   GLOBAL_NAMES,
   GLOBAL_OPTIONS,
-  cliWording,
   UsageError,
   closest,
   commandHelp,
@@ -19,6 +18,7 @@ import {
 import { toTerminal, wantsColour, canRedraw } from './terminal.js';
 import { GROUPS } from './commands/index.js';
 import { isSyntheoError, toSyntheoError } from '../errors.js';
+import { cliMessage } from './errors.js';
 import { packageVersion } from '../package.js';
 import type { Store } from '../db/store.js';
 
@@ -176,9 +176,9 @@ function report(error: unknown, json: boolean): number {
   const known = error instanceof UsageError || isSyntheoError(error);
   const shown = known ? (error as Error) : toSyntheoError(error);
   const exitCode = exitCodeFor(shown);
-  if (isSyntheoError(shown)) shown.message = cliWording(shown.message);
-  if (json) process.stdout.write(`${errorEnvelope(errorCode(shown), shown.message, exitCode)}\n`);
-  else process.stderr.write(toTerminal(`syntheo: ${shown.message}\n`, false));
+  const message = isSyntheoError(shown) ? cliMessage(shown) : shown.message;
+  if (json) process.stdout.write(`${errorEnvelope(errorCode(shown), message, exitCode)}\n`);
+  else process.stderr.write(toTerminal(`syntheo: ${message}\n`, false));
   if (process.env.SYNTHEO_DEBUG) {
     // The underlying error (SQLite, I/O), never shown by default.
     for (let e: unknown = error; e; e = (e as { cause?: unknown }).cause) process.stderr.write(`${(e as Error)?.stack ?? String(e)}\n`);

@@ -78,7 +78,7 @@ describe('searchTranscripts', () => {
     expect(searchTranscripts(s, { query: 'NEAR term' }, page).hits).toHaveLength(1);
     expect(searchTranscripts(s, { query: 'not final' }, page).hits).toHaveLength(1);
     // Operators alone leave nothing to search for: refused with what to pass (test/db/filters.test.ts).
-    expect(() => searchTranscripts(s, { query: '  *** ' }, page)).toThrow(/^query "  \*\*\* " has no word to search for\./);
+    expect(() => searchTranscripts(s, { query: '  *** ' }, page)).toThrow(/^The search "  \*\*\* " has no word to search for\./);
   });
 
   it('follows imports as words are appended, chunk by chunk', () => {

@@ -27,6 +27,15 @@ describe('toProtocolError', () => {
       expect(map(error)).toEqual({ code: -32603, message: error.message, data: { kind } });
   });
 
+  it('words a structured error in the assistant\'s terms', () => {
+    expect(map(new NotFoundError({ what: 'proposal', id: 'prp_x' }))).toEqual({ code: -32602, message: 'Proposal "prp_x" does not exist. Use list_proposals to find proposal IDs.', data: { kind: 'not_found' } });
+    expect(map(new InvalidInputError({ type: 'field', field: 'request_key', problem: 'must be 1 to 200 bytes long (UTF-8); got 0 bytes.' }))).toEqual({
+      code: -32603,
+      message: 'request_key must be 1 to 200 bytes long (UTF-8); got 0 bytes.',
+      data: { kind: 'invalid' },
+    });
+  });
+
   it('never passes on SQL, paths or stack traces from unexpected errors', () => {
     // Engine errors reach the MCP layer through the Store, which maps them (src/db/sqlite/errors.ts).
     const sqlite = Object.assign(new Error('UNIQUE constraint failed: recording_imports.request_key'), { code: 'SQLITE_CONSTRAINT_UNIQUE' });

@@ -27,12 +27,12 @@ export interface FolderRef {
  * older writer may have stored NFD); else a case-insensitive match, beyond ASCII, when it is
  * unambiguous, since people and models often get the case wrong.
  */
-export function getFolderByPathOrThrow(sqlite: Sqlite, path: string, tool = 'list_folders'): FolderRef {
+export function getFolderByPathOrThrow(sqlite: Sqlite, path: string): FolderRef {
   let normalized: string;
   try {
     normalized = normalizeFolderPath(path);
   } catch {
-    throw folderNotFound(sqlite, path, tool);
+    throw folderNotFound(sqlite, path);
   }
   const exact = findExact(sqlite, normalized);
   if (exact) return exact;
@@ -41,14 +41,13 @@ export function getFolderByPathOrThrow(sqlite: Sqlite, path: string, tool = 'lis
     ? stmt<FolderRef>(sqlite, 'SELECT id, path FROM folders WHERE path = ? COLLATE NOCASE LIMIT 2').all(normalized)
     : stmt<FolderRef>(sqlite, 'SELECT id, path FROM folders WHERE path GLOB ? OR path GLOB ? LIMIT 2').all(caselessGlob(nfc, false), caselessGlob(nfd, false));
   if (loose.length === 1) return loose[0]!;
-  throw folderNotFound(sqlite, path, tool);
+  throw folderNotFound(sqlite, path);
 }
 
-function folderNotFound(sqlite: Sqlite, path: string, tool: string): NotFoundError {
+function folderNotFound(sqlite: Sqlite, path: string): NotFoundError {
   // A folder ID where its path is expected: name the path to pass.
   const byId = /^fld_[0-9a-z]+$/i.test(path.trim()) ? stmt<{ path: string }>(sqlite, 'SELECT path FROM folders WHERE id = ?').get(path.trim()) : undefined;
-  const hint = byId ? `"${path.trim()}" is a folder ID; folders are passed by path: pass folder_path "${clip(byId.path, 200)}".` : `Use ${tool} to see the existing folder paths.`;
-  return new NotFoundError(`Folder "${clip(path, 200)}" does not exist. ${hint}`);
+  return new NotFoundError({ what: 'folder', id: path, ...(byId && { hint: { is: 'folder' as const, path: byId.path } }) });
 }
 
 /** The folder at exactly this path, stored in NFC or in NFD. */
