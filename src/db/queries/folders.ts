@@ -1,5 +1,4 @@
 import type { Sqlite } from '../open.js';
-import { clip } from './not-found.js';
 import { immediate, likeFragment, matchFragment, stmt } from '../statements.js';
 import { newId } from '../ids.js';
 import { nowIso } from '../time.js';
