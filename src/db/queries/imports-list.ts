@@ -22,5 +22,6 @@ export function listImports(sqlite: Sqlite, filter: { status: ImportStatusFilter
     `SELECT ${IMPORT_COLUMNS} FROM recording_imports j CROSS JOIN meetings m ON m.id = j.meeting_id ${where} ORDER BY j.created_at DESC, j.id DESC LIMIT ? OFFSET ?`,
   ).all(...params, page.limit, page.offset);
   const total = stmt<{ n: number }>(sqlite, `SELECT count(*) AS n FROM recording_imports j ${where}`).get(...params)!.n;
-  return { imports: rows.map(toRecordingImport), pagination: pagination(page, rows.length, total) };
+  // Not `rows.map(toRecordingImport)`: map would pass each row's index as `now`, and an expired lease would read as active.
+  return { imports: rows.map((r) => toRecordingImport(r)), pagination: pagination(page, rows.length, total) };
 }
