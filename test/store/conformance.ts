@@ -937,6 +937,45 @@ export function describeStoreConformance(engineName: string, open: () => Promise
       });
     });
 
+    describe('races: calls in flight at once', () => {
+      it('two enqueues with the same request_key make one job', async () => {
+        const { store, dir } = await queued(0);
+        const file = writeWav(join(dir, 'a.wav'));
+        const [x, y] = await Promise.all([store.imports.enqueue({ filePath: file, requestKey: 'same' }), store.imports.enqueue({ filePath: file, requestKey: 'same' })]);
+        expect(x.job_id).toBe(y.job_id);
+        expect((await store.imports.list({ status: 'all' }, PAGE)).pagination.total).toBe(1);
+        expect((await store.meetings.list({}, PAGE)).pagination.total).toBe(1);
+      });
+
+      it('two refusing enqueues of the same content make one job and one conflict', async () => {
+        const { store, dir } = await queued(0);
+        const file = writeWav(join(dir, 'a.wav'));
+        const copy = join(dir, 'b.wav');
+        copyFileSync(file, copy);
+        const results = await Promise.allSettled([store.imports.enqueue({ filePath: file, duplicates: 'refuse' }), store.imports.enqueue({ filePath: copy, duplicates: 'refuse' })]);
+        expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+        const refused = results.find((r) => r.status === 'rejected');
+        expect(refused?.reason).toBeInstanceOf(ConflictError);
+        expect((await store.meetings.list({}, PAGE)).pagination.total).toBe(1);
+      });
+
+      it('ensuring one folder from several callers makes it once', async () => {
+        const store = await fresh();
+        const refs = await Promise.all(Array.from({ length: 5 }, () => store.folders.ensure('Shared/Deep/Folder')));
+        expect(new Set(refs.map((r) => r.id)).size).toBe(1);
+        expect(await store.folders.paths()).toEqual(['Shared', 'Shared/Deep', 'Shared/Deep/Folder']);
+      });
+
+      it('a proposal applied twice at once is applied once', async () => {
+        const store = await loaded();
+        const p = await store.proposals.proposeSummaryEdit({ meetingId: 'mtg_delta', content: 'Only once' });
+        const results = await Promise.allSettled([store.proposals.apply(p.id, { force: false }), store.proposals.apply(p.id, { force: false })]);
+        expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
+        expect(results.find((r) => r.status === 'rejected')?.reason).toBeInstanceOf(ConflictError);
+        expect((await store.meetings.get('mtg_delta')).summaries.map((s) => s.content)).toEqual(['Only once']);
+      });
+    });
+
     describe('workers', () => {
       it('register, heartbeat, latest, isAlive, markStopped', async () => {
         const store = await fresh();
