@@ -45,6 +45,10 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions): Stor
         throw connection.failed(error);
       }
     };
+  // A write of one statement, run as a transaction: the connection checks there that the path still
+  // names the open file (src/db/open.ts), so a write into a deleted or moved file is refused, not lost.
+  const write = <A extends unknown[], R>(fn: (sqlite: Sqlite, ...args: A) => R) =>
+    run((sqlite: Sqlite, ...args: A): R => sqlite.transaction(() => fn(sqlite, ...args)).immediate());
 
   const transcripts: TranscriptStore = {
     page: run((sqlite, meetingId: string, page, options?: { wordTimings: boolean }) => getTranscriptPageOrThrow(sqlite, meetingId, page, options ?? { wordTimings: true })) as TranscriptStore['page'],
@@ -103,7 +107,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions): Stor
       get: run(getProposalOrThrow),
       decline: run(declineProposalOrThrow),
       apply: run(applyProposalOrThrow),
-      seed: run((sqlite, p: { id: string; meetingId: string; kind: 'summary' | 'memo'; targetId: string | null; content: string; baseContent: string; proposedBy: string; createdAt: string }) => {
+      seed: write((sqlite, p: { id: string; meetingId: string; kind: 'summary' | 'memo'; targetId: string | null; content: string; baseContent: string; proposedBy: string; createdAt: string }) => {
         stmt(
           sqlite,
           `INSERT OR IGNORE INTO proposals (id, meeting_id, kind, target_id, content, base_content, status, proposed_by, created_at)
@@ -131,29 +135,29 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions): Stor
     },
     jobs: {
       hasQueued: run(jobs.hasQueuedJob),
-      claimNext: run((sqlite, workerId: string, leaseMs: number) => jobs.claimNextJob(sqlite, workerId, leaseMs)),
-      renewLease: run((sqlite, lease: jobs.JobLease) => jobs.renewLease(sqlite, lease)),
+      claimNext: write((sqlite, workerId: string, leaseMs: number) => jobs.claimNextJob(sqlite, workerId, leaseMs)),
+      renewLease: write((sqlite, lease: jobs.JobLease) => jobs.renewLease(sqlite, lease)),
       recordAudioFacts: run(jobs.recordAudioFacts),
       storeFileTranscript: run(jobs.storeFileTranscript),
       appendWords: run(jobs.appendJobWords),
       startChunkProgress: run(jobs.startChunkProgress),
       finishTranscription: run(jobs.finishTranscription),
       complete: run(jobs.completeJob),
-      fail: run((sqlite, lease: jobs.JobLease, error: string) => jobs.failJob(sqlite, lease, error)),
-      interrupt: run((sqlite, lease: jobs.JobLease, stage: string, cause: Parameters<typeof jobs.interruptJob>[3]) => jobs.interruptJob(sqlite, lease, stage, cause)),
+      fail: write((sqlite, lease: jobs.JobLease, error: string) => jobs.failJob(sqlite, lease, error)),
+      interrupt: write((sqlite, lease: jobs.JobLease, stage: string, cause: Parameters<typeof jobs.interruptJob>[3]) => jobs.interruptJob(sqlite, lease, stage, cause)),
       sweepExpiredLeases: run((sqlite) => jobs.sweepExpiredLeases(sqlite)),
     },
     workers: {
-      register: run((sqlite, registration: jobs.WorkerRegistration) => jobs.registerWorker(sqlite, registration)),
-      heartbeat: run((sqlite, workerId: string) => jobs.heartbeatWorker(sqlite, workerId)),
-      markStopped: run((sqlite, workerId: string) => jobs.markWorkerStopped(sqlite, workerId)),
+      register: write((sqlite, registration: jobs.WorkerRegistration) => jobs.registerWorker(sqlite, registration)),
+      heartbeat: write((sqlite, workerId: string) => jobs.heartbeatWorker(sqlite, workerId)),
+      markStopped: write((sqlite, workerId: string) => jobs.markWorkerStopped(sqlite, workerId)),
       latest: run((sqlite) => latestWorker(sqlite)),
       isAlive: run((sqlite) => isWorkerAlive(sqlite)),
     },
     settings: {
       read: run(readSettings),
-      write: run(writeSetting),
-      delete: run(deleteSetting),
+      write: write(writeSetting),
+      delete: write(deleteSetting),
     },
     admin: {
       schema: run(schemaState),
