@@ -986,11 +986,11 @@ export function describeStoreConformance(engineName: string, open: () => Promise
         expect(typeof first.hostname).toBe('string');
         expect(first.heartbeat_age_ms).toBeGreaterThanOrEqual(0);
         expect(await store.workers.isAlive()).toBe(true);
-        await sleep(5);
+        await nextMillisecond();
         await store.workers.heartbeat('wrk_one');
         const beat = (await store.workers.latest())!;
         expect(beat.heartbeat_at > first.heartbeat_at).toBe(true);
-        await sleep(5);
+        await nextMillisecond();
         await store.workers.register({ id: 'wrk_two', concurrency: 1, version: '1.2.4' });
         expect((await store.workers.latest())!.id).toBe('wrk_two');
         await store.workers.markStopped('wrk_two');
