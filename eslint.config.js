@@ -28,6 +28,24 @@ export default tseslint.config(
     languageOptions: { sourceType: 'commonjs', globals: { ...node, module: 'writable', require: 'readonly' } },
   },
   {
+    // The Store conformance suite holds every engine to the interface: it may not reach around it.
+    files: ['test/store/conformance.ts', 'test/store/records.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/src/db/**/*.js', '!**/src/db/store.js', '!**/src/db/queries/types.js', '!**/src/db/schema/enums.js'],
+              message: 'The conformance suite uses the Store interface (src/db/store.ts) and pure types only: no engine, no query module.',
+            },
+            { group: ['better-sqlite3', 'drizzle-orm', 'drizzle-orm/**', 'pg', 'postgres'], message: 'The conformance suite uses no database driver: data goes through the Store.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['test/**/*.ts'],
     rules: {
       // Tests match aligned terminal columns: the spaces as printed show the layout better than ` {8}`.
