@@ -913,6 +913,12 @@ export function describeStoreConformance(engineName: string, open: () => Promise
         expect(derived.finished_at).not.toBeNull();
         expect((await store.meetings.list({}, PAGE)).meetings[0]!.processing_status).toBe('failed');
         expect((await store.imports.list({ status: 'all' }, PAGE)).imports).toEqual([derived]);
+        // Filters, counts and statuses agree with what the job reads as.
+        expect(await store.imports.list({ status: 'failed' }, PAGE)).toEqual({ imports: [derived], pagination: { offset: 0, limit: 50, returned: 1, total: 1 } });
+        expect(await store.imports.list({ status: 'active' }, PAGE)).toEqual({ imports: [], pagination: { offset: 0, limit: 50, returned: 0, total: 0 } });
+        expect((await store.imports.list({ status: 'transcribing' }, PAGE)).imports).toEqual([]);
+        expect((await store.meetings.counts()).active_imports).toBe(0);
+        expect(await store.imports.statuses([job.id])).toEqual(new Map([[job.id, 'failed']]));
 
         expect(await store.jobs.renewLease(lease(job.id, shortLease))).toBe(false);
         expect((await rejection(store.jobs.appendWords(lease(job.id), job.meetingId, { words: [word('lost')], language: 'en' }))).name).toBe('LeaseLostError');
