@@ -15,7 +15,7 @@ import { deleteSetting, readSettings, writeSetting } from '../queries/settings.j
 import { checkIntegrity, repairSearchIndex } from '../queries/integrity.js';
 import { SyntheoError } from '../../errors.js';
 import { isSqliteError, sqliteError } from './errors.js';
-import type { ProcessingStatus } from '../schema/enums.js';
+import { ACTIVE_STATUSES_SQL, type ProcessingStatus } from '../schema/enums.js';
 import type { Store, TranscriptStore } from '../store.js';
 
 export interface SqliteStoreOptions {
@@ -79,7 +79,8 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions): Stor
           sqlite,
           `SELECT (SELECT count(*) FROM meetings) AS meetings, (SELECT count(*) FROM folders) AS folders,
                   (SELECT count(*) FROM proposals WHERE status = 'pending') AS pending_proposals,
-                  (SELECT count(*) FROM recording_imports WHERE status NOT IN ('done', 'failed')) AS active_imports`,
+                  (SELECT count(*) FROM recording_imports WHERE status NOT IN ('done', 'failed')
+                     AND (lease_expires_at IS NULL OR lease_expires_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))) AS active_imports`,
         ).get()!,
       ),
     },
@@ -124,7 +125,12 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions): Stor
       hasUnder: run(hasImportUnder),
       findByContent: run((sqlite, sha256: string, options?: { includeFailed?: boolean }) => findImportByContent(sqlite, sha256, options)),
       statuses: run((sqlite, ids: readonly string[]) => {
-        const one = stmt<{ status: ProcessingStatus }>(sqlite, 'SELECT status FROM recording_imports WHERE id = ?');
+        // As the job reads (toRecordingImport): held under an expired lease, it is failed.
+        const one = stmt<{ status: ProcessingStatus }>(
+          sqlite,
+          `SELECT CASE WHEN status IN ${ACTIVE_STATUSES_SQL} AND lease_expires_at <= strftime('%Y-%m-%dT%H:%M:%fZ', 'now') THEN 'failed' ELSE status END AS status
+             FROM recording_imports WHERE id = ?`,
+        );
         const found = new Map<string, ProcessingStatus>();
         for (const id of ids) {
           const row = one.get(id);
