@@ -577,6 +577,30 @@ export function describeStoreConformance(engineName: string, open: () => Promise
         expect((await store.proposals.get(summary.id)).status).toBe('pending');
       });
 
+      it('stale compares content, not edits: a target changed and changed back is not stale', async () => {
+        const store = await loaded();
+        const memo = await store.proposals.proposeMemoEdit({ meetingId: 'mtg_alpha', content: 'Proposed note' });
+        const [alpha] = dataset();
+        await store.admin.load([{ ...alpha!, note: 'Edited' }]);
+        expect((await store.proposals.get(memo.id)).stale).toBe(true);
+        await store.admin.load([alpha!]);
+        expect((await store.proposals.get(memo.id)).stale).toBe(false);
+        expect((await store.proposals.apply(memo.id, { force: false })).status).toBe('applied');
+      });
+
+      it('applied content is searched at once; what it replaced is not', async () => {
+        const store = await loaded();
+        const summary = await store.proposals.proposeSummaryEdit({ meetingId: 'mtg_alpha', content: 'Quarterly spending approved unanimously' });
+        const memo = await store.proposals.proposeMemoEdit({ meetingId: 'mtg_gamma', content: 'Croissants were excellent' });
+        expect((await store.search.transcripts({ query: 'unanimously' }, PAGE)).hits).toEqual([]);
+        await store.proposals.apply(summary.id, { force: false });
+        await store.proposals.apply(memo.id, { force: false });
+        expect((await store.search.transcripts({ query: 'unanimously' }, PAGE)).hits).toEqual([expect.objectContaining({ meeting_id: 'mtg_alpha', kind: 'summary', summary_id: 'sum_alpha' })]);
+        expect((await store.search.transcripts({ query: 'roadmap' }, PAGE)).hits).toEqual([]);
+        expect((await store.search.transcripts({ query: 'croissants' }, PAGE)).hits).toEqual([expect.objectContaining({ meeting_id: 'mtg_gamma', kind: 'note' })]);
+        expect((await store.search.transcripts({ query: 'Notes du café' }, PAGE)).hits).toEqual([]);
+      });
+
       it('list: newest first, by status and meeting, paged; unknown meeting refused', async () => {
         const store = await loaded();
         const a = await store.proposals.proposeMemoEdit({ meetingId: 'mtg_alpha', content: 'one' });
@@ -837,13 +861,14 @@ export function describeStoreConformance(engineName: string, open: () => Promise
 
         await store.jobs.complete(lease(job.id), job.meetingId, {
           summaryStatus: 'done',
-          summary: { markdown: '## Summary\n\nThey said hello.', actionItems: [{ text: 'Say bye', assignee: 'Bob', dueDate: '2026-12-01' }] },
+          summary: { markdown: '## Summary\n\nThey agreed quickly.', actionItems: [{ text: 'Say bye', assignee: 'Bob', dueDate: '2026-12-01' }] },
         });
         read = await store.imports.get(job.id);
         expect(read).toMatchObject({ processing_status: 'done', summary_status: 'done', error: null });
         expect(read.finished_at).not.toBeNull();
         const done = await store.meetings.get(job.meetingId);
-        expect(done.summaries).toEqual([expect.objectContaining({ title: 'Summary', content: '## Summary\n\nThey said hello.' })]);
+        expect(done.summaries).toEqual([expect.objectContaining({ title: 'Summary', content: '## Summary\n\nThey agreed quickly.' })]);
+        expect((await store.search.transcripts({ query: 'agreed quickly' }, PAGE)).hits).toEqual([expect.objectContaining({ meeting_id: job.meetingId, kind: 'summary', summary_id: done.summaries[0]!.id })]);
         expect(done.action_items).toEqual([expect.objectContaining({ text: 'Say bye', assignee: 'Bob', due_date: '2026-12-01', done: false })]);
         expect(done.processing_status).toBe('done');
         expect(await store.imports.list({ status: 'active' }, PAGE)).toMatchObject({ imports: [] });
