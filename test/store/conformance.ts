@@ -170,6 +170,11 @@ export function describeStoreConformance(engineName: string, open: () => Promise
         expect(await q('nothing like it')).toEqual([]);
         expect((await store.meetings.list({ query: 'budget' }, PAGE)).pagination.total).toBe(1);
         expect(await q('')).toHaveLength(4);
+        // `_` is literal too (short fragments and trigram ones).
+        await store.admin.load([record({ id: 'mtg_epsilon', title: 'Retro_v2', started_at: '2026-01-10T10:00:00.000Z' })]);
+        expect(await q('o_')).toEqual(['mtg_epsilon']);
+        expect(await q('O_V')).toEqual(['mtg_epsilon']);
+        expect(await q('%')).toEqual(['mtg_delta']);
       });
 
       it('filters: series, folder with subfolders, dates, participant; they combine', async () => {
