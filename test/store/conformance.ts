@@ -1129,6 +1129,20 @@ export function describeStoreConformance(engineName: string, open: () => Promise
         await expectError(store.admin.load({ schema_version: 1, command: 'doctor', error: { message: 'x' } }), InvalidInputError);
       });
 
+      it('load takes a check for each item and a source for content of unknown origin', async () => {
+        const store = await fresh();
+        const [alpha, beta] = dataset();
+        const odd = { ...beta!, transcripts: beta!.transcripts.map((t) => ({ ...t, source: 'elsewhere' })) };
+        const result = await store.admin.load([alpha, odd, { not: 'a record' }], {
+          source: 'demo',
+          check: (item, n) => (typeof item === 'object' && item !== null && 'format' in item ? { ok: true, record: item as MeetingExport } : { ok: false, error: `Record ${n}: not an export.` }),
+        });
+        expect(result.meetings.map((m) => m.id)).toEqual(['mtg_alpha', 'mtg_beta']);
+        expect(result.failed).toEqual([{ record: 3, id: null, error: 'Record 3: not an export.' }]);
+        expect((await store.meetings.export('mtg_beta')).transcripts[0]!.source).toBe('demo');
+        expect((await store.meetings.export('mtg_alpha')).transcripts[0]!.source).toBe('load'); // a known source is kept
+      });
+
       it('schema is current; integrity finds nothing wrong; repairSearch rebuilds the same search', async () => {
         const store = await loaded();
         const schema = await store.admin.schema();
