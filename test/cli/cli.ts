@@ -61,6 +61,7 @@ export function run(args: string[], options: RunOptions = {}): Promise<RunResult
 }
 
 /** `syntheo --db DB --json ...`, parsed. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read fields freely
 export async function runJson<T = any>(db: string, args: string[], options: RunOptions = {}): Promise<{ code: number; body: T; stderr: string }> {
   const r = await run(['--db', db, '--json', ...args], options);
   let body: T;
