@@ -1,6 +1,9 @@
 import { spawn } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { openStore } from '../db/engine.js';
 import type { Logger } from '../log.js';
-import { startServer, type Mount, type RunningServer } from './server.js';
+import { mountRoutes } from './routes.js';
+import { startServer, type RunningServer } from './server.js';
 
 // `syntheo app`: the web app on 127.0.0.1 and, unless --no-worker, the import worker in the same
 // process. SIGINT/SIGTERM close the server and stop the worker (which gives imports in flight their
@@ -18,16 +21,24 @@ export interface RunAppOptions {
   /** The first line goes here (stdout). */
   say(line: string): void;
   env?: NodeJS.ProcessEnv;
-  /** Builds the data routes (given the database path); absent in the skeleton. */
-  mount?: Mount;
+}
+
+/** Largest upload (bytes): SYNTHEO_APP_MAX_UPLOAD_MB, default 4096 (a long meeting in WAV). */
+export function maxUploadBytes(env: NodeJS.ProcessEnv): number {
+  const mb = Number(env.SYNTHEO_APP_MAX_UPLOAD_MB);
+  return (Number.isInteger(mb) && mb > 0 ? mb : 4096) * 1024 * 1024;
 }
 
 export async function runApp(opts: RunAppOptions): Promise<void> {
   const log = opts.logger;
+  const env = opts.env ?? process.env;
+  const store = await openStore(opts.dbPath, { create: true });
+  const uploads = { dir: join(dirname(opts.dbPath), 'uploads'), maxBytes: maxUploadBytes(env), pollMs: Number(env.SYNTHEO_APP_POLL_MS) || 500 };
   let running: RunningServer;
   try {
-    running = await startServer({ host: opts.host, port: opts.port, logger: log, mount: opts.mount });
+    running = await startServer({ host: opts.host, port: opts.port, logger: log, mount: mountRoutes({ store, logger: log, uploads, env }) });
   } catch (error) {
+    await store.close();
     const e = error as NodeJS.ErrnoException;
     if (e.code === 'EADDRINUSE') throw new Error(`Port ${opts.port} on ${opts.host} is in use (is \`syntheo app\` already running?). Choose another with --port N, or --port 0 for any free port.`);
     if (e.code === 'EADDRNOTAVAIL' || e.code === 'ENOTFOUND') throw new Error(`Cannot listen on ${opts.host}: it is not an address of this machine.`);
@@ -48,6 +59,7 @@ export async function runApp(opts: RunAppOptions): Promise<void> {
   await running.close();
   stopWorker.abort();
   await worker;
+  await store.close();
   log.info('app stopped');
 }
 

@@ -26,7 +26,6 @@ export const commands: CommandSpec[] = [
       const host = optString(ctx.options, 'host') ?? '127.0.0.1';
       if (host.trim() === '') throw new UsageError('--host needs an address, e.g. 127.0.0.1.');
       const { runApp, DEFAULT_PORT } = await import('../../app/main.js');
-      const { mountRoutes } = await import('../../app/routes.js');
       const dbPath = ctx.dbPath();
       await runApp({
         dbPath,
@@ -37,7 +36,6 @@ export const commands: CommandSpec[] = [
         logger: ctx.logger,
         // Not ctx.print: the URL must stay intact (it is not terminal text from elsewhere, and has no escapes).
         say: (line) => process.stdout.write(`${line}\n`),
-        mount: await mountRoutes({ dbPath, logger: ctx.logger }),
       });
       return { data: null, text: '' };
     },
