@@ -86,7 +86,8 @@ export const securityHeaders: MiddlewareHandler = async (c, next) => {
   const h = c.res.headers;
   h.set('Content-Security-Policy', CSP);
   h.set('X-Content-Type-Options', 'nosniff');
-  h.set('Referrer-Policy', 'no-referrer');
+  // Not no-referrer: with it, Chromium sends `Origin: null` on a same-origin form POST, which the Origin check must refuse.
+  h.set('Referrer-Policy', 'same-origin');
   h.set('X-Frame-Options', 'DENY');
   h.set('Cross-Origin-Opener-Policy', 'same-origin');
   h.set('Cross-Origin-Resource-Policy', 'same-origin');

@@ -135,7 +135,7 @@ describe('headers and markup', () => {
       expect(csp).not.toContain('unsafe-inline');
       expect(csp).toContain("frame-ancestors 'none'");
       expect(res.headers.get('x-content-type-options')).toBe('nosniff');
-      expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+      expect(res.headers.get('referrer-policy')).toBe('same-origin');
       expect(res.headers.get('x-frame-options')).toBe('DENY');
     }
   });
