@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { openStore } from '../db/engine.js';
+import { UnavailableError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { mountRoutes } from './routes.js';
 import { startServer, type RunningServer } from './server.js';
@@ -40,8 +41,8 @@ export async function runApp(opts: RunAppOptions): Promise<void> {
   } catch (error) {
     await store.close();
     const e = error as NodeJS.ErrnoException;
-    if (e.code === 'EADDRINUSE') throw new Error(`Port ${opts.port} on ${opts.host} is in use (is \`syntheo app\` already running?). Choose another with --port N, or --port 0 for any free port.`);
-    if (e.code === 'EADDRNOTAVAIL' || e.code === 'ENOTFOUND') throw new Error(`Cannot listen on ${opts.host}: it is not an address of this machine.`);
+    if (e.code === 'EADDRINUSE') throw new UnavailableError(`Port ${opts.port} on ${opts.host} is in use (is \`syntheo app\` already running?). Choose another with --port N, or --port 0 for any free port.`);
+    if (e.code === 'EADDRNOTAVAIL' || e.code === 'ENOTFOUND') throw new UnavailableError(`Cannot listen on ${opts.host}: it is not an address of this machine.`);
     throw error;
   }
   opts.say(`Syntheo is open at ${running.access.openUrl}`);
