@@ -229,3 +229,28 @@ describe('imports', () => {
     }
   });
 });
+
+describe('settings', () => {
+  it('stores the servers with the checks of config set, and never an API key', async () => {
+    const bad = await post('/settings', new URLSearchParams({ 'transcription.url': 'not a url', 'llm.model': 'llama3.2' }));
+    expect(bad.status).toBe(400);
+    expect(await bad.text()).toContain('Nothing saved: transcription.url');
+    expect((await store.settings.read())['llm.model']).toBeUndefined();
+    const withPassword = await post('/settings', new URLSearchParams({ 'llm.url': 'http://me:secret@127.0.0.1:11434' }));
+    expect(withPassword.status).toBe(400);
+    expect((await store.settings.read())['llm.url']).toBeUndefined();
+    const good = await post('/settings', new URLSearchParams({ 'llm.url': 'http://127.0.0.1:11434', 'llm.model': 'llama3.2', 'llm.api_key': 'sk-nope' }));
+    expect(good.status).toBe(303);
+    expect(good.headers.get('location')).toBe('/settings?saved=2');
+    const stored = await store.settings.read();
+    expect(stored['llm.url']).toBe('http://127.0.0.1:11434');
+    expect(stored['llm.model']).toBe('llama3.2');
+    expect(Object.keys(stored)).not.toContain('llm.api_key');
+    const cleared = await post('/settings', new URLSearchParams({ 'llm.model': '' }));
+    expect(cleared.headers.get('location')).toBe('/settings?saved=1');
+    expect((await store.settings.read())['llm.model']).toBeUndefined();
+    const page = await (await get('/settings?saved=1')).text();
+    expect(page).toContain('Saved 1 setting.');
+    expect(page).toContain('<td>not set</td><td>environment only (SYNTHEO_LLM_API_KEY)</td>');
+  });
+});
