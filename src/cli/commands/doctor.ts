@@ -9,9 +9,7 @@ import { HEARTBEAT_FRESH_MS } from '../../db/model/workers.js';
 import type { IntegrityReport, Store } from '../../db/store.js';
 import { findProgram } from '../../platform/which.js';
 import { displayUrl } from '../../text/url.js';
-
-/** A configured server that does not answer within this is reported unreachable. */
-export const REACHABLE_TIMEOUT_MS = 2_000;
+import { probe, transcriptionProbePath, type ServerProbe } from '../../http/reachable.js';
 
 type Level = 'ok' | 'warn' | 'fail';
 
@@ -21,33 +19,6 @@ export interface Check {
   message: string;
   /** What to do about it, when there is something to do. */
   hint?: string;
-}
-
-interface ServerProbe {
-  url: string;
-  probe: string;
-  reachable: boolean;
-  status?: number;
-  error?: string;
-  ms: number;
-}
-
-
-/** Any HTTP answer (even 401 or 404) means the server is there; the API key is not sent. */
-async function probe(base: string, path: string): Promise<ServerProbe> {
-  const url = new URL(path, base.endsWith('/') ? base : `${base}/`).toString();
-  const t0 = performance.now();
-  // undici, as the worker's clients: global fetch refuses some ports (9, 6000 ...) that a local server may use.
-  const { request } = await import('undici');
-  try {
-    const response = await request(url, { method: 'GET', signal: AbortSignal.timeout(REACHABLE_TIMEOUT_MS) });
-    await response.body.dump().catch(() => undefined);
-    return { url: displayUrl(base), probe: displayUrl(url), reachable: true, status: response.statusCode, ms: Math.round(performance.now() - t0) };
-  } catch (error) {
-    const e = error as Error & { code?: string };
-    const why = e.name === 'TimeoutError' || e.name === 'AbortError' ? `no answer within ${REACHABLE_TIMEOUT_MS / 1000} s` : (e.code ?? e.message);
-    return { url: displayUrl(base), probe: displayUrl(url), reachable: false, error: why, ms: Math.round(performance.now() - t0) };
-  }
 }
 
 const doctor: CommandSpec = {
@@ -149,7 +120,7 @@ const doctor: CommandSpec = {
         const slot: Check = { name: 'transcription', level: 'ok', message: '' };
         checks.push(slot);
         probes.push(
-          probe(t.url, t.api === 'whisper.cpp' ? '' : 'v1/models').then((p) => {
+          probe(t.url, transcriptionProbePath(t.api)).then((p) => {
             data.transcription = { ...p, api: t.api, model: t.model, api_key_set: t.apiKey !== null };
             Object.assign(slot, serverCheck('transcription', p, `${t.api} API, model ${t.model}${t.apiKey ? ', API key set' : ''}`));
           }),
