@@ -6,7 +6,7 @@ import { stmt } from '../statements.js';
 import { newId } from '../ids.js';
 import { nowIso } from '../time.js';
 import { ConflictError, DuplicateImportError, InvalidInputError, UnavailableError } from '../../errors.js';
-import { inspectImportFile, titleFromPath, type ImportFileInfo } from '../../audio/file.js';
+import type { ImportFileInfo } from '../../audio/file.js';
 import { getFolderByPathOrThrow } from './folders.js';
 import { notFound } from './not-found.js';
 import { isWorkerAlive } from './workers.js';
@@ -175,6 +175,8 @@ export async function enqueueImport(sqlite: Sqlite, request: ImportRequest, now 
     // The original job comes back even when its file has gone since: compare paths before inspecting it.
     if (existing) return replay(existing, request, existing.file_path === request.filePath ? undefined : await realpath(request.filePath).catch(() => undefined));
   }
+  // Loaded here, not at import: reading a meeting must not pay for the media and transcript parsers.
+  const { inspectImportFile, titleFromPath } = await import('../../audio/file.js');
   const file = await inspectImportFile(request.filePath);
   const folder = request.folderPath !== undefined ? getFolderByPathOrThrow(sqlite, request.folderPath) : undefined;
   const sha256 = request.contentSha256 ?? (await sha256File(file.path));
@@ -183,12 +185,12 @@ export async function enqueueImport(sqlite: Sqlite, request: ImportRequest, now 
   if (duplicate && mode === 'refuse') throw new DuplicateImportError(duplicate, request.filePath);
   if (!isWorkerAlive(sqlite, now))
     throw new UnavailableError({ type: 'no_worker' });
-  const job = insertImport(sqlite, request, file, sha256, folder?.id ?? null);
+  const job = insertImport(sqlite, request, file, titleFromPath(file.path), sha256, folder?.id ?? null);
   if (duplicate === null || duplicate.jobId === job.job_id) return job;
   return { ...job, duplicate_of: { job_id: duplicate.jobId, meeting_id: duplicate.meetingId, title: duplicate.title, processing_status: duplicate.status } };
 }
 
-function insertImport(sqlite: Sqlite, request: ImportRequest, file: ImportFileInfo, sha256: string, folderId: string | null): RecordingImport {
+function insertImport(sqlite: Sqlite, request: ImportRequest, file: ImportFileInfo, fileTitle: string, sha256: string, folderId: string | null): RecordingImport {
   const jobId = sqlite
     .transaction((): string => {
       if (request.requestKey !== undefined) {
@@ -206,7 +208,7 @@ function insertImport(sqlite: Sqlite, request: ImportRequest, file: ImportFileIn
       const startedAt = request.startedAt ?? file.creationTime ?? new Date(file.mtimeMs).toISOString();
       stmt(sqlite, `INSERT INTO meetings (id, title, started_at, folder_id, source, created_at, updated_at) VALUES (?, ?, ?, ?, 'import', ?, ?)`).run(
         meetingId,
-        request.title?.trim() ?? titleFromPath(file.path),
+        request.title?.trim() ?? fileTitle,
         startedAt,
         folderId,
         now,

@@ -3,20 +3,18 @@ import { checkpointIfLarge } from '../checkpoint.js';
 import { stmt } from '../statements.js';
 import { getMeetingOrThrow, getSeriesRefOrThrow, listMeetings, seriesHistoryOrThrow, seriesMeetings } from '../queries/meetings.js';
 import { ensureFolderPath, getFolderByPathOrThrow, listFolders } from '../queries/folders.js';
-import { exportMeetingOrThrow, loadMeetings, type WordTuple } from '../queries/export.js';
+import type { WordTuple } from '../queries/export.js';
 import { allTranscriptWords, getTranscriptPageOrThrow } from '../queries/transcripts.js';
 import { searchTranscripts } from '../queries/search.js';
-import { applyProposalOrThrow, declineProposalOrThrow, getProposalOrThrow, listProposals, proposeMemoEdit, proposeSummaryEdit } from '../queries/proposals.js';
 import { enqueueImport, findImportByContent, getImportForMeeting, getImportOrThrow, hasImportOfFile, hasImportUnder } from '../queries/imports.js';
 import { listImports } from '../queries/imports-list.js';
 import * as jobs from '../queries/jobs.js';
 import { isWorkerAlive, latestWorker } from '../queries/workers.js';
 import { deleteSetting, readSettings, writeSetting } from '../queries/settings.js';
-import { checkIntegrity, repairSearchIndex } from '../queries/integrity.js';
 import { SyntheoError } from '../../errors.js';
 import { isSqliteError, sqliteError } from './errors.js';
 import { ACTIVE_STATUSES_SQL, type ProcessingStatus } from '../schema/enums.js';
-import type { Store, TranscriptStore } from '../store.js';
+import type { LoadOptions, Store, TranscriptStore } from '../store.js';
 
 export interface SqliteStoreOptions {
   /** Create the folder, file and schema when missing (mcp, worker, writing CLI commands). */
@@ -49,6 +47,15 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions): Stor
   // names the open file (src/db/open.ts), so a write into a deleted or moved file is refused, not lost.
   const write = <A extends unknown[], R>(fn: (sqlite: Sqlite, ...args: A) => R) =>
     run((sqlite: Sqlite, ...args: A): R => sqlite.transaction(() => fn(sqlite, ...args)).immediate());
+  // Query modules with heavy imports load on their first call: the first read of `syntheo mcp` pays
+  // for neither the diff library (proposals) nor export/load and integrity code.
+  const later =
+    <M, A extends unknown[], R>(load: () => Promise<M>, pick: (m: M) => (sqlite: Sqlite, ...args: A) => R) =>
+    async (...args: A): Promise<Awaited<R>> =>
+      run(pick(await load()))(...args);
+  const proposalQueries = once(() => import('../queries/proposals.js'));
+  const exportQueries = once(() => import('../queries/export.js'));
+  const integrityQueries = once(() => import('../queries/integrity.js'));
 
   const transcripts: TranscriptStore = {
     page: run((sqlite, meetingId: string, page, options?: { wordTimings: boolean }) => getTranscriptPageOrThrow(sqlite, meetingId, page, options ?? { wordTimings: true })) as TranscriptStore['page'],
@@ -65,7 +72,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions): Stor
     meetings: {
       list: run(listMeetings),
       get: run(getMeetingOrThrow),
-      export: run(exportMeetingOrThrow),
+      export: later(exportQueries, (q) => q.exportMeetingOrThrow),
       title: run((sqlite, id: string) => stmt<{ title: string }>(sqlite, 'SELECT title FROM meetings WHERE id = ?').get(id)?.title ?? null),
       currentContent: run((sqlite, t: { kind: 'memo' | 'summary'; meetingId: string; targetId: string | null }) =>
         t.kind === 'memo'
@@ -102,12 +109,12 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions): Stor
     transcripts,
     search: { transcripts: run(searchTranscripts) },
     proposals: {
-      proposeSummaryEdit: run(proposeSummaryEdit),
-      proposeMemoEdit: run(proposeMemoEdit),
-      list: run(listProposals),
-      get: run(getProposalOrThrow),
-      decline: run(declineProposalOrThrow),
-      apply: run(applyProposalOrThrow),
+      proposeSummaryEdit: later(proposalQueries, (q) => q.proposeSummaryEdit),
+      proposeMemoEdit: later(proposalQueries, (q) => q.proposeMemoEdit),
+      list: later(proposalQueries, (q) => q.listProposals),
+      get: later(proposalQueries, (q) => q.getProposalOrThrow),
+      decline: later(proposalQueries, (q) => q.declineProposalOrThrow),
+      apply: later(proposalQueries, (q) => q.applyProposalOrThrow),
       seed: write((sqlite, p: { id: string; meetingId: string; kind: 'summary' | 'memo'; targetId: string | null; content: string; baseContent: string; proposedBy: string; createdAt: string }) => {
         stmt(
           sqlite,
@@ -167,13 +174,18 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions): Stor
     },
     admin: {
       schema: run(schemaState),
-      integrity: run(checkIntegrity),
-      repairSearch: run(repairSearchIndex),
-      load: run((sqlite, input: unknown, options?: Parameters<typeof loadMeetings>[2]) => loadMeetings(sqlite, input, options)),
+      integrity: later(integrityQueries, (q) => q.checkIntegrity),
+      repairSearch: later(integrityQueries, (q) => q.repairSearchIndex),
+      load: later(exportQueries, (q) => (sqlite: Sqlite, input: unknown, options?: LoadOptions) => q.loadMeetings(sqlite, input, options)),
       maintain: run((sqlite) => (connection.path === ':memory:' ? null : checkpointIfLarge(sqlite))),
     },
     close: async () => connection.close(),
   };
+}
+
+function once<T>(load: () => Promise<T>): () => Promise<T> {
+  let loaded: Promise<T> | undefined;
+  return () => (loaded ??= load());
 }
 
 function allTranscriptWordsOf(sqlite: Sqlite, meetingId: string): WordTuple[] | null {
