@@ -1,8 +1,7 @@
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import type { Sqlite } from '../open.js';
 import { stmt } from '../statements.js';
+import { DuplicateImportError, sha256File } from '../model/imports.js';
 import { newId } from '../ids.js';
 import { nowIso } from '../time.js';
 import { ConflictError, InvalidInputError, UnavailableError } from '../../errors.js';
@@ -112,17 +111,7 @@ export interface DuplicateOf {
   processing_status: ProcessingStatus;
 }
 
-/** The same content (sha256) was already imported, by a job that did not fail. */
-export class DuplicateImportError extends ConflictError {
-  constructor(
-    readonly existing: { jobId: string; meetingId: string; title: string; status: ProcessingStatus },
-    shownPath: string,
-  ) {
-    super(
-      `The file "${clip(shownPath)}" has the same content as an earlier import: meeting "${clip(existing.title)}" (${existing.meetingId}), job ${existing.jobId}, ${existing.status}. Nothing was queued. Use that meeting (get_meeting / \`syntheo meetings get ${existing.meetingId}\`); to import the same content again anyway, add --allow-duplicate.`,
-    );
-  }
-}
+export { DuplicateImportError, sha256File } from '../model/imports.js';
 
 /** A job for this very file (path, size and mtime): the watcher skips it without reading it. */
 export function hasImportOfFile(sqlite: Sqlite, path: string, size: number, mtimeMs: number): boolean {
@@ -133,13 +122,6 @@ export function hasImportOfFile(sqlite: Sqlite, path: string, size: number, mtim
 export function hasImportUnder(sqlite: Sqlite, dir: string): boolean {
   const prefix = dir.endsWith('/') ? dir : `${dir}/`;
   return stmt(sqlite, 'SELECT 1 FROM recording_imports WHERE substr(file_path, 1, ?) = ? LIMIT 1').get(prefix.length, prefix) !== undefined;
-}
-
-/** sha256 of a file, read streaming (never whole in memory). */
-export async function sha256File(path: string, signal?: AbortSignal): Promise<string> {
-  const hash = createHash('sha256');
-  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20, signal })) hash.update(chunk as Buffer);
-  return hash.digest('hex');
 }
 
 /**
