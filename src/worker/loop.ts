@@ -164,7 +164,8 @@ export async function startLoop(opts: LoopOptions): Promise<WorkerLoop> {
       stopping = true;
       nudge();
       stopped = (async () => {
-        await polling;
+        // A claim under way ends first (bounded: an unreachable database must not hold the stop forever).
+        await within(polling, STOP_WRITES_MS);
         if (inFlight.size > 0) {
           log.info({ jobs: inFlight.size, graceMs }, 'stopping: waiting for imports in flight');
           await idleWithin(graceMs, graceOver.signal);
