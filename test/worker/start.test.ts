@@ -96,6 +96,20 @@ describe('startWorker on a given Store', () => {
     expect(await store.workers.latest()).toBeNull();
   });
 
+  it('a second stop() ends the grace period at once: the import is interrupted, the first stop() resolves', async () => {
+    // A grace period longer than the test's timeout: only the second call can end it in time.
+    const { store, server, worker, file } = await setup({ SYNTHEO_WORKER_GRACE_MS: '600000' });
+    server.script(fault.hang());
+    const queued = await store.imports.enqueue({ filePath: file });
+    await until(store, queued.job_id, (j) => j.processing_status === 'transcribing' && server.requests.length === 1);
+    const first = worker.stop('SIGTERM');
+    await new Promise((r) => setTimeout(r, 100));
+    expect((await store.imports.get(queued.job_id)).processing_status).toBe('transcribing');
+    const second = worker.stop('SIGTERM');
+    await Promise.all([first, second]);
+    expect((await store.imports.get(queued.job_id)).error).toMatch(/^Interrupted: the worker was stopped \(SIGTERM\) while transcribing, and this import did not finish within the 600 s grace period\./);
+  });
+
   it('a worker that cannot start (invalid setting) registers nothing', async () => {
     const tmp = tempDir();
     cleanups.push(tmp.cleanup);
