@@ -37,11 +37,14 @@ import type {
   SeriesRef,
   TranscriptPage,
   TranscriptTurn,
+  TranscriptWord,
 } from './queries/types.js';
 
 export type { SchemaState, CheckpointResult, MeetingFilter, FolderFilter, SearchFilter, SearchHit, MemoEditRequest, ProposalFilter, SummaryEditRequest };
 export type { DuplicateOf, ImportRequest, ImportStatusFilter, AudioFacts, ClaimedJob, JobLease, JobOutcome, TranscriptBatch, WorkerRegistration };
 export type { ShutdownCause, WorkerStatus, IntegrityReport, RepairResult, LoadOptions, LoadResult, WordTuple };
+// The domain's shapes, so that callers (the app) need no import from src/db/queries.
+export type { Folder, MeetingDetail, MeetingListItem, Page, Pagination, ProposalDetail, ProposalItem, RecordingImport, SeriesRef, TranscriptPage, TranscriptTurn, TranscriptWord };
 
 export type Engine = 'sqlite' | 'postgres';
 

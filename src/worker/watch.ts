@@ -1,11 +1,11 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DuplicateImportError, sha256File } from '../db/model/imports.js';
+import { sha256File } from '../db/model/imports.js';
 import type { Store } from '../db/store.js';
 import { loadConfig } from '../config.js';
 import { readZoomFolder } from '../ingest/zoom-folder.js';
-import { isSyntheoError } from '../errors.js';
+import { DuplicateImportError, isSyntheoError } from '../errors.js';
 import type { Logger } from '../log.js';
 
 // Watched folders (`imports.watch`): each recording or transcript that appears there is imported once it

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { MultipartError, readMultipart } from '../../tools/transcribe-server/multipart.js';
+import { MultipartError, readMultipart } from '../../src/http/multipart.js';
 import { applyFault, openAiError, sendJson, startLoopback, type Loopback } from './loopback.js';
 
 export { fault, type Fault, type RecordedRequest } from './loopback.js';

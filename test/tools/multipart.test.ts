@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MultipartError, readMultipart } from '../../tools/transcribe-server/multipart.js';
+import { MultipartError, readMultipart } from '../../src/http/multipart.js';
 
 let dir: string;
 beforeAll(async () => {

@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import PQueue from 'p-queue';
 import { createLogger, resolveLogLevel, type Logger } from '../../src/log.js';
-import { MultipartError, formatBytes, readMultipart } from './multipart.js';
+import { MultipartError, formatBytes, readMultipart } from '../../src/http/multipart.js';
 import {
   DEBIAN_EN_US_MODEL,
   DecodeError,

@@ -9,6 +9,7 @@ export type { GroupEntry };
  */
 export const GROUPS: GroupEntry[] = [
   { name: 'mcp', summary: 'Run the MCP server on stdio (what AI assistants spawn)', load: async () => (await import('./mcp.js')).commands },
+  { name: 'app', summary: 'Open the app: read meetings, review proposals, import recordings (a local web page)', load: async () => (await import('./app.js')).commands },
   { name: 'worker', summary: 'Run the import worker (same as syntheo-worker)', load: async () => (await import('./worker.js')).commands },
   { name: 'doctor', summary: 'Check the database, the worker and the configured servers', load: async () => (await import('./doctor.js')).commands },
   { name: 'meetings', summary: 'List, show, page through and export meetings', load: async () => (await import('./meetings.js')).commands },

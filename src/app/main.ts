@@ -1,0 +1,87 @@
+import { spawn } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { openStore } from '../db/engine.js';
+import { UnavailableError } from '../errors.js';
+import type { Logger } from '../log.js';
+import { mountRoutes } from './routes.js';
+import { startServer, type RunningServer } from './server.js';
+
+// `syntheo app`: the web app on 127.0.0.1 and, unless --no-worker, the import worker in the same
+// process. SIGINT/SIGTERM close the server and stop the worker (which gives imports in flight their
+// grace period); a second signal hurries the worker.
+
+export const DEFAULT_PORT = 7717;
+
+export interface RunAppOptions {
+  dbPath: string;
+  host: string;
+  port: number;
+  open: boolean;
+  worker: boolean;
+  logger: Logger;
+  /** The first line goes here (stdout). */
+  say(line: string): void;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** Largest upload (bytes): SYNTHEO_APP_MAX_UPLOAD_MB, default 4096 (a long meeting in WAV). */
+export function maxUploadBytes(env: NodeJS.ProcessEnv): number {
+  const mb = Number(env.SYNTHEO_APP_MAX_UPLOAD_MB);
+  return (Number.isInteger(mb) && mb > 0 ? mb : 4096) * 1024 * 1024;
+}
+
+export async function runApp(opts: RunAppOptions): Promise<void> {
+  const log = opts.logger;
+  const env = opts.env ?? process.env;
+  const store = await openStore(opts.dbPath, { create: true });
+  const uploads = { dir: join(dirname(opts.dbPath), 'uploads'), maxBytes: maxUploadBytes(env), pollMs: Number(env.SYNTHEO_APP_POLL_MS) || 500 };
+  let running: RunningServer;
+  try {
+    running = await startServer({ host: opts.host, port: opts.port, logger: log, mount: mountRoutes({ store, logger: log, uploads, env }) });
+  } catch (error) {
+    await store.close();
+    const e = error as NodeJS.ErrnoException;
+    if (e.code === 'EADDRINUSE') throw new UnavailableError(`Port ${opts.port} on ${opts.host} is in use (is \`syntheo app\` already running?). Choose another with --port N, or --port 0 for any free port.`);
+    if (e.code === 'EADDRNOTAVAIL' || e.code === 'ENOTFOUND') throw new UnavailableError(`Cannot listen on ${opts.host}: it is not an address of this machine.`);
+    throw error;
+  }
+  opts.say(`Syntheo is open at ${running.access.openUrl}`);
+  log.info({ url: running.access.baseUrl, worker: opts.worker }, 'app started');
+
+  const stopWorker = new AbortController();
+  const worker = opts.worker ? startWorker(opts, stopWorker.signal) : Promise.resolve();
+  if (opts.open) openBrowser(running.access.openUrl, log);
+
+  const why = await new Promise<string>((resolve) => {
+    process.once('SIGTERM', () => resolve('SIGTERM'));
+    process.once('SIGINT', () => resolve('SIGINT'));
+  });
+  log.info({ why }, 'app stopping');
+  await running.close();
+  stopWorker.abort();
+  await worker;
+  await store.close();
+  log.info('app stopped');
+}
+
+/** The worker's own failures (a bad setting) are logged: the app stays open so the person can fix them. */
+async function startWorker(opts: RunAppOptions, stop: AbortSignal): Promise<void> {
+  const { runWorker } = await import('../worker/main.js');
+  try {
+    await runWorker({ dbPath: opts.dbPath, logger: opts.logger.child({ part: 'worker' }), env: opts.env, stop });
+  } catch (error) {
+    opts.logger.error({ err: error }, 'the import worker stopped; imports wait until it runs again (restart `syntheo app`, or run `syntheo-worker`)');
+  }
+}
+
+function openBrowser(url: string, log: Logger): void {
+  const [command, args] =
+    process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '""', url.replace(/&/g, '^&')]] : ['xdg-open', [url]];
+  try {
+    const child = spawn(command, args as string[], { stdio: 'ignore', detached: true });
+    child.on('error', () => log.info('could not open a browser: open the printed link yourself'));
+    child.unref();
+  } catch {
+    log.info('could not open a browser: open the printed link yourself');
+  }
+}
