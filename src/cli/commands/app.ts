@@ -26,7 +26,7 @@ export const commands: CommandSpec[] = [
       const host = optString(ctx.options, 'host') ?? '127.0.0.1';
       if (host.trim() === '') throw new UsageError('--host needs an address, e.g. 127.0.0.1.');
       const { runApp, DEFAULT_PORT } = await import('../../app/main.js');
-      const dbPath = ctx.dbPath();
+      const dbPath = ctx.location();
       await runApp({
         dbPath,
         host,
