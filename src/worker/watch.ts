@@ -169,7 +169,11 @@ export function startFolderWatcher(opts: WatchOptions): FolderWatcher {
     if (joined !== lastDirs) {
       log.info({ dirs }, dirs.length > 0 ? 'watching folders' : 'no watched folders');
       lastDirs = joined;
-      for (const [dir, w] of watchers) if (!dirs.includes(dir)) (w.close(), watchers.delete(dir));
+      for (const [dir, w] of watchers) {
+        if (dirs.includes(dir)) continue;
+        w.close();
+        watchers.delete(dir);
+      }
     }
     const now = Date.now();
     const present = new Set<string>();
