@@ -1,4 +1,4 @@
-import type { ShutdownCause } from '../db/queries/jobs.js';
+import type { ShutdownCause } from '../db/store.js';
 import type { Config } from '../config.js';
 import { redact } from './clients/http.js';
 

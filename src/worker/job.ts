@@ -1,9 +1,9 @@
 import type { Dispatcher } from 'undici';
-import type { Sqlite } from '../db/open.js';
-import { LeaseLostError, failJob, interruptJob, type ActiveStatus, type ClaimedJob, type JobLease } from '../db/queries/jobs.js';
-import { readSettings } from '../db/queries/settings.js';
+import { LeaseLostError } from '../db/model/jobs.js';
+import type { ActiveStatus } from '../db/schema/enums.js';
+import type { ClaimedJob, JobLease, Store } from '../db/store.js';
 import { loadConfig, type Config, type ConfigKey } from '../config.js';
-import { isSyntheoError, toSyntheoError } from '../errors.js';
+import { isSyntheoError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { HttpClientError } from './clients/http.js';
 import { RecordingUnreadableError } from './clients/transcription.js';
@@ -18,7 +18,7 @@ import type { WorkerTuning } from './tuning.js';
 // exactly one outcome line in the log.
 
 export interface JobEnvironment {
-  sqlite: Sqlite;
+  store: Store;
   workerId: string;
   tuning: WorkerTuning;
   env: NodeJS.ProcessEnv;
@@ -52,12 +52,12 @@ export async function runJob(envir: JobEnvironment, running: RunningJob): Promis
   const enter = (stage: ActiveStatus): StageContext => {
     running.stage = stage;
     log = base.child({ stage });
-    return { sqlite: envir.sqlite, job, lease, config: config!, tuning: envir.tuning, signal: running.abort.signal, log, http: envir.http };
+    return { store: envir.store, job, lease, config: config!, tuning: envir.tuning, signal: running.abort.signal, log, http: envir.http };
   };
   try {
     // Settings are read per job, so `syntheo config set` applies without restarting the worker.
     try {
-      config = loadConfig(readSettings(envir.sqlite), envir.env, envir.flags);
+      config = loadConfig(await envir.store.settings.read(), envir.env, envir.flags);
     } catch (error) {
       throw new JobFailure(`The configuration is invalid: ${(error as Error).message}`);
     }
@@ -83,12 +83,12 @@ export async function runJob(envir: JobEnvironment, running: RunningJob): Promis
       return;
     }
     if (error instanceof ShutdownError) {
-      const written = interruptJob(envir.sqlite, lease, running.stage, error.shutdown);
+      const written = await envir.store.jobs.interrupt(lease, running.stage, error.shutdown);
       log.warn({ ...facts, status: 'failed', ms, written }, 'import interrupted by shutdown');
       return;
     }
     const message = redactSecrets(describeFailure(error, running.stage, log), config);
-    const written = failJob(envir.sqlite, lease, message);
+    const written = await envir.store.jobs.fail(lease, message);
     log.warn({ ...facts, status: 'failed', ms, error: message, ...(written ? {} : { written }) }, 'import failed');
   }
 }
@@ -97,9 +97,8 @@ export async function runJob(envir: JobEnvironment, running: RunningJob): Promis
 function describeFailure(error: unknown, stage: ActiveStatus, log: Logger): string {
   if (error instanceof JobFailure) return error.message;
   if (error instanceof HttpClientError || error instanceof RecordingUnreadableError) return `${STAGE_LABEL[stage]}: ${error.message}`;
+  // Storage failures arrive here as StorageError, already worded by the Store.
   if (isSyntheoError(error)) return `${STAGE_LABEL[stage]}: ${error.message}`;
-  const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code === 'string' && code.startsWith('SQLITE')) return `${STAGE_LABEL[stage]}: ${toSyntheoError(error).message}`;
   log.error({ err: error }, 'unexpected error in an import');
   return `${STAGE_LABEL[stage]}: unexpected error (${error instanceof Error ? error.message : String(error)}). See the worker's log for details.`;
 }

@@ -1,8 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import PQueue from 'p-queue';
-import { MAX_WAL_FRAMES, checkpointIfLarge } from '../db/checkpoint.js';
+import { LeaseLostError } from '../db/model/jobs.js';
 import { removeStaleChunkDirs } from './chunking/stale-dirs.js';
-import { LeaseLostError, claimNextJob, hasQueuedJob, heartbeatWorker, interruptJob, renewLease, sweepExpiredLeases } from '../db/queries/jobs.js';
 import { ShutdownError } from './errors.js';
 import { runJob, type JobEnvironment, type RunningJob } from './job.js';
 
@@ -15,14 +14,45 @@ export interface LoopOptions extends JobEnvironment {
 }
 
 export interface WorkerLoop {
-  /** Stops claiming, lets in-flight jobs run for graceMs, then interrupts the rest. Call again to cut the grace short. */
+  /**
+   * Stops claiming, lets in-flight jobs run for graceMs, then interrupts the rest; resolves once their
+   * interruption is written (or after a bounded wait). Call again to cut the grace short.
+   */
   stop(graceMs: number, why: string): Promise<void>;
   /** Jobs in flight now. */
   running(): number;
 }
 
-export function startLoop(opts: LoopOptions): WorkerLoop {
-  const { sqlite, workerId, tuning, logger: log } = opts;
+/** The longest wait for the interruptions of a stopping worker to be written, and for a tick or sweep to end. */
+export const STOP_WRITES_MS = 5_000;
+
+/** Runs `task` unless the previous run is still going (a slow database): one at a time, never piling up. */
+function serial(task: () => Promise<void>): { run(): Promise<void>; idle(): Promise<void> } {
+  let current: Promise<void> | null = null;
+  return {
+    run() {
+      current ??= task().finally(() => {
+        current = null;
+      });
+      return current;
+    },
+    idle: async () => void (await current),
+  };
+}
+
+/** Resolves when `work` settles or after ms, whichever comes first, leaving no timer behind. */
+export async function within(work: Promise<unknown>, ms: number): Promise<void> {
+  const timer = new AbortController();
+  try {
+    await Promise.race([work.then(() => {}, () => {}), sleep(ms, undefined, { signal: timer.signal }).catch(() => {})]);
+  } finally {
+    timer.abort();
+  }
+}
+
+/** Starts the loop once the first sweep (and the removal of stale chunk folders after it) and heartbeat are written. */
+export async function startLoop(opts: LoopOptions): Promise<WorkerLoop> {
+  const { store, workerId, tuning, logger: log } = opts;
   const queue = new PQueue({ concurrency: opts.concurrency });
   const inFlight = new Map<string, RunningJob>();
   let stopping = false;
@@ -33,40 +63,41 @@ export function startLoop(opts: LoopOptions): WorkerLoop {
     wake?.();
   };
 
-  const tick = (): void => {
-    const now = Date.now();
+  const tick = serial(async () => {
     try {
-      heartbeatWorker(sqlite, workerId, now);
-      for (const job of inFlight.values()) {
+      await store.workers.heartbeat(workerId);
+      for (const job of [...inFlight.values()]) {
         if (job.abort.signal.aborted) continue;
-        if (!renewLease(sqlite, job.lease, now)) job.abort.abort(new LeaseLostError(job.job.id));
+        if (!(await store.jobs.renewLease(job.lease))) job.abort.abort(new LeaseLostError(job.job.id));
       }
     } catch (error) {
       // A busy or failing database: the leases have many renewals of slack; try again next tick.
       log.warn({ err: error }, 'could not renew the heartbeat or a lease');
     }
-  };
+  });
 
-  const sweep = (): void => {
+  const sweep = serial(async () => {
     try {
-      const swept = sweepExpiredLeases(sqlite);
+      const swept = await store.jobs.sweepExpiredLeases();
       if (swept.length > 0) log.warn({ jobs: swept }, 'imports of a worker that stopped were marked interrupted');
     } catch (error) {
       log.warn({ err: error }, 'could not sweep expired leases');
     }
     // The worker is the one process that always runs: it keeps the WAL from growing without bound.
     try {
-      const checkpoint = checkpointIfLarge(sqlite);
-      if (checkpoint.frames >= MAX_WAL_FRAMES) log.info(checkpoint, 'write-ahead log checkpointed and truncated');
+      const checkpoint = await store.admin.maintain();
+      if (checkpoint?.truncated) log.info(checkpoint, 'write-ahead log checkpointed and truncated');
     } catch (error) {
       log.warn({ err: error }, 'could not checkpoint the write-ahead log');
     }
-  };
+  });
 
-  const fill = (): void => {
-    while (!stopping && queue.pending + queue.size < opts.concurrency && hasQueuedJob(sqlite)) {
-      const job = claimNextJob(sqlite, workerId, tuning.leaseMs);
+  const fill = async (): Promise<void> => {
+    while (!stopping && queue.pending + queue.size < opts.concurrency && (await store.jobs.hasQueued())) {
+      if (stopping) return;
+      const job = await store.jobs.claimNext(workerId, tuning.leaseMs);
       if (job === null) return; // another worker was faster
+      // Claimed: ours to run even if a stop came meanwhile (the grace period applies to it).
       const running: RunningJob = { job, lease: { jobId: job.id, workerId, leaseMs: tuning.leaseMs }, abort: new AbortController(), stage: 'importing' };
       inFlight.set(job.id, running);
       log.info({ jobId: job.id, file: job.filePath }, 'import claimed');
@@ -83,10 +114,11 @@ export function startLoop(opts: LoopOptions): WorkerLoop {
   const poll = async (): Promise<void> => {
     while (!stopping) {
       try {
-        fill();
+        await fill();
       } catch (error) {
         log.error({ err: error }, 'could not claim a job');
       }
+      if (stopping) break;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, tuning.pollMs);
         wake = () => {
@@ -98,16 +130,16 @@ export function startLoop(opts: LoopOptions): WorkerLoop {
     }
   };
 
-  sweep();
+  await sweep.run();
   try {
-    const removed = removeStaleChunkDirs(sqlite);
+    const removed = await removeStaleChunkDirs(store);
     if (removed.length > 0) log.info({ removed }, 'removed the chunk folders of interrupted imports');
   } catch (error) {
     log.warn({ err: error }, 'could not remove stale chunk folders');
   }
-  tick();
-  const ticker = setInterval(tick, tuning.renewMs);
-  const sweeper = setInterval(sweep, tuning.sweepMs);
+  await tick.run();
+  const ticker = setInterval(() => void tick.run(), tuning.renewMs);
+  const sweeper = setInterval(() => void sweep.run(), tuning.sweepMs);
   const polling = poll();
 
   /** Resolves when the queue is idle or after ms (sooner if `cut` aborts), leaving no timer behind. */
@@ -132,7 +164,8 @@ export function startLoop(opts: LoopOptions): WorkerLoop {
       stopping = true;
       nudge();
       stopped = (async () => {
-        await polling;
+        // A claim under way ends first (bounded: an unreachable database must not hold the stop forever).
+        await within(polling, STOP_WRITES_MS);
         if (inFlight.size > 0) {
           log.info({ jobs: inFlight.size, graceMs }, 'stopping: waiting for imports in flight');
           await idleWithin(graceMs, graceOver.signal);
@@ -141,11 +174,16 @@ export function startLoop(opts: LoopOptions): WorkerLoop {
           const cause = { signal: why, graceMs };
           for (const job of inFlight.values()) job.abort.abort(new ShutdownError(cause));
           // Aborted jobs write their interruption and unwind at once; a job stuck elsewhere is written down here.
-          await idleWithin(5_000);
-          for (const job of inFlight.values()) interruptJob(sqlite, job.lease, job.stage, cause);
+          await idleWithin(STOP_WRITES_MS);
+          const stuck = [...inFlight.values()].map((job) =>
+            store.jobs.interrupt(job.lease, job.stage, cause).catch((error: unknown) => log.warn({ err: error, jobId: job.job.id }, 'could not record the import as interrupted')),
+          );
+          if (stuck.length > 0) await within(Promise.allSettled(stuck), STOP_WRITES_MS);
         }
         clearInterval(ticker);
         clearInterval(sweeper);
+        // A renewal or sweep under way finishes before the caller goes on (and closes the Store).
+        await within(Promise.all([tick.idle(), sweep.idle()]), STOP_WRITES_MS);
       })();
       return stopped;
     },

@@ -1,21 +1,15 @@
-import type { Dispatcher } from 'undici';
-import { openDatabase } from '../db/open.js';
-import { markWorkerStopped, newWorkerId, registerWorker } from '../db/queries/jobs.js';
-import { readSettings } from '../db/queries/settings.js';
-import { loadConfig, type ConfigKey } from '../config.js';
-import { createDispatcher, proxySettings } from './clients/http.js';
-import { displayUrl } from '../text/url.js';
+import { openStore } from '../db/engine.js';
+import type { ConfigKey } from '../config.js';
 import type { Logger } from '../log.js';
-import { packageVersion } from '../package.js';
-import { startLoop } from './loop.js';
-import { startFolderWatcher } from './watch.js';
+import { startWorker } from './start.js';
 import { readTuning } from './tuning.js';
 
-// syntheo-worker: opens (or creates) the database, registers itself, runs the loop until SIGTERM or
-// SIGINT, then gives in-flight imports a grace period and says it stopped. A second signal ends the
-// grace period at once.
+// syntheo-worker: opens (or creates) the database, starts a worker on it (start.ts), runs until SIGTERM
+// or SIGINT, then gives in-flight imports a grace period and says it stopped. A second signal ends the
+// grace period at once. It returns (and the process exits) only once every write of the stop is done.
 
 export interface RunWorkerOptions {
+  /** The database: an SQLite file path (or, once that engine is in, a PostgreSQL URL). */
   dbPath: string;
   logger: Logger;
   /** --concurrency: overrides worker.concurrency (validated like it). */
@@ -29,29 +23,12 @@ export interface RunWorkerOptions {
 
 export async function runWorker(opts: RunWorkerOptions): Promise<void> {
   const env = opts.env ?? process.env;
-  const log = opts.logger;
+  // Before the database is opened (or created): a bad knob is reported with nothing done.
   const tuning = readTuning(env, opts.graceMs !== undefined ? { graceMs: opts.graceMs } : {});
   const flags: Partial<Record<ConfigKey, string>> = opts.concurrency !== undefined ? { 'worker.concurrency': String(opts.concurrency) } : {};
-  const db = openDatabase(opts.dbPath, { create: true });
-  const workerId = newWorkerId();
-  let registered = false;
-  let http: Dispatcher | null = null;
+  const store = await openStore(opts.dbPath, { create: true });
   try {
-    // Fails fast on an invalid setting; each job reads the settings again when it starts.
-    const config = loadConfig(readSettings(db.sqlite), env, flags);
-    if (config.transcription.url === null) log.warn('transcription.url is not set: imports will fail until it is (`syntheo config set transcription.url URL`)');
-    if (config.llm.model === null) log.info('llm.model is not set: summaries will be skipped (skipped_no_model)');
-    registerWorker(db.sqlite, { id: workerId, concurrency: config.worker.concurrency, version: packageVersion() });
-    registered = true;
-    log.info({ workerId, db: db.path, concurrency: config.worker.concurrency, leaseMs: tuning.leaseMs, graceMs: tuning.graceMs }, 'worker started');
-
-    const proxy = proxySettings(env);
-    if (proxy.http !== undefined || proxy.https !== undefined)
-      log.info({ httpProxy: proxy.http && displayUrl(proxy.http), httpsProxy: proxy.https && displayUrl(proxy.https), noProxy: proxy.noProxy }, 'requests go through a proxy');
-    http = createDispatcher({ env });
-    const loop = startLoop({ sqlite: db.sqlite, workerId, tuning, env, flags, logger: log, concurrency: config.worker.concurrency, http });
-    // Reads imports.watch at every scan: `syntheo config set imports.watch` applies without a restart.
-    const watcher = startFolderWatcher({ sqlite: db.sqlite, env, logger: log, stableMs: tuning.watchStableMs, rescanMs: tuning.watchRescanMs });
+    const worker = await startWorker({ store, logger: opts.logger, env, flags, tuning });
     const onSignal = (signal: NodeJS.Signals) => stopWith(signal);
     let stopWith: (why: string) => void = () => {};
     const why = await new Promise<string>((resolve) => {
@@ -63,29 +40,17 @@ export async function runWorker(opts: RunWorkerOptions): Promise<void> {
     });
     process.off('SIGTERM', onSignal);
     process.off('SIGINT', onSignal);
-    log.info({ why, running: loop.running() }, 'worker stopping');
-    await watcher.stop();
     // A second signal: no more waiting.
-    const hurry = () => void loop.stop(0, why);
+    const hurry = () => void worker.stop(why);
     process.once('SIGTERM', hurry);
     process.once('SIGINT', hurry);
     try {
-      await loop.stop(tuning.graceMs, why);
+      await worker.stop(why);
     } finally {
       process.off('SIGTERM', hurry);
       process.off('SIGINT', hurry);
     }
   } finally {
-    // Every job has ended by now: nothing left in flight to wait for.
-    await http?.destroy().catch(() => {});
-    if (registered) {
-      try {
-        markWorkerStopped(db.sqlite, workerId);
-      } catch (error) {
-        log.warn({ err: error }, 'could not record the worker as stopped');
-      }
-    }
-    db.close();
+    await store.close();
   }
-  log.info({ workerId }, 'worker stopped');
 }

@@ -1,4 +1,4 @@
-import { transcriptText } from '../db/queries/transcripts.js';
+import { transcriptText } from '../db/model/transcripts.js';
 import { asContextLengthError, buildSummaryPrompt, combineSummaries, estimateTokens, summarize, type ChatMessage, type LlmOptions, type Summary } from './clients/llm.js';
 
 // A summary within the model's context: the whole transcript in one request when it fits

@@ -1,5 +1,5 @@
 import { InvalidInputError } from '../errors.js';
-import { HEARTBEAT_FRESH_MS, HEARTBEAT_INTERVAL_MS } from '../db/queries/workers.js';
+import { HEARTBEAT_FRESH_MS, HEARTBEAT_INTERVAL_MS } from '../db/model/workers.js';
 import type { RetryPolicy } from './clients/http.js';
 
 // Timing knobs of the worker. The defaults suit everyone; the environment variables exist for tests

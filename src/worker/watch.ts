@@ -1,12 +1,11 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Sqlite } from '../db/open.js';
-import { DuplicateImportError, enqueueImport, findImportByContent, hasImportOfFile, hasImportUnder, sha256File } from '../db/queries/imports.js';
-import { readSettings } from '../db/queries/settings.js';
+import { sha256File } from '../db/model/imports.js';
+import type { Store } from '../db/store.js';
 import { loadConfig } from '../config.js';
 import { readZoomFolder } from '../ingest/zoom-folder.js';
-import { isSyntheoError } from '../errors.js';
+import { DuplicateImportError, isSyntheoError } from '../errors.js';
 import type { Logger } from '../log.js';
 
 // Watched folders (`imports.watch`): each recording or transcript that appears there is imported once it
@@ -16,7 +15,7 @@ import type { Logger } from '../log.js';
 // the scan early; a periodic rescan catches what it misses and a folder removed and created again.
 
 export interface WatchOptions {
-  sqlite: Sqlite;
+  store: Store;
   env: NodeJS.ProcessEnv;
   logger: Logger;
   /** A file must keep its size and mtime this long before it is imported. */
@@ -53,7 +52,7 @@ interface Source {
 }
 
 export function startFolderWatcher(opts: WatchOptions): FolderWatcher {
-  const { sqlite, logger } = opts;
+  const { store, logger } = opts;
   const log = logger.child({ stage: 'watch' });
   const candidates = new Map<string, Candidate>();
   /** path -> "size:mtime" already dealt with in this process (imported, skipped or refused). */
@@ -65,9 +64,9 @@ export function startFolderWatcher(opts: WatchOptions): FolderWatcher {
   let timer: NodeJS.Timeout | null = null;
   let lastDirs = '';
 
-  const dirsNow = (): string[] => {
+  const dirsNow = async (): Promise<string[]> => {
     try {
-      return loadConfig(readSettings(sqlite), opts.env).imports.watch.slice(0, MAX_WATCHED_DIRS);
+      return loadConfig(await store.settings.read(), opts.env).imports.watch.slice(0, MAX_WATCHED_DIRS);
     } catch (error) {
       log.warn({ err: error }, 'watched folders: the configuration is invalid');
       return [];
@@ -147,15 +146,15 @@ export function startFolderWatcher(opts: WatchOptions): FolderWatcher {
     const flog = log.child({ file: src.path });
     try {
       const real = await realpath(src.path);
-      if (hasImportOfFile(sqlite, real, size, mtimeMs)) return;
-      if (src.folder !== undefined && hasImportUnder(sqlite, await realpath(src.folder))) return;
+      if (await store.imports.hasFile(real, size, mtimeMs)) return;
+      if (src.folder !== undefined && (await store.imports.hasUnder(await realpath(src.folder)))) return;
       const sha256 = await sha256File(real);
-      const earlier = findImportByContent(sqlite, sha256, { includeFailed: true });
+      const earlier = await store.imports.findByContent(sha256, { includeFailed: true });
       if (earlier !== null) {
         flog.info({ jobId: earlier.jobId, meetingId: earlier.meetingId }, 'watched file skipped: the same content was imported before');
         return;
       }
-      const job = await enqueueImport(sqlite, { filePath: real, title: src.title, startedAt: src.startedAt, contentSha256: sha256, duplicates: 'refuse' });
+      const job = await store.imports.enqueue({ filePath: real, title: src.title, startedAt: src.startedAt, contentSha256: sha256, duplicates: 'refuse' });
       flog.info({ jobId: job.job_id, meetingId: job.meeting_id, format: job.file_format }, 'watched file queued');
     } catch (error) {
       if (error instanceof DuplicateImportError) flog.info({ jobId: error.existing.jobId }, 'watched file skipped: the same content was imported before');
@@ -165,12 +164,16 @@ export function startFolderWatcher(opts: WatchOptions): FolderWatcher {
   };
 
   const scan = async (): Promise<void> => {
-    const dirs = dirsNow();
+    const dirs = await dirsNow();
     const joined = dirs.join(',');
     if (joined !== lastDirs) {
       log.info({ dirs }, dirs.length > 0 ? 'watching folders' : 'no watched folders');
       lastDirs = joined;
-      for (const [dir, w] of watchers) if (!dirs.includes(dir)) (w.close(), watchers.delete(dir));
+      for (const [dir, w] of watchers) {
+        if (dirs.includes(dir)) continue;
+        w.close();
+        watchers.delete(dir);
+      }
     }
     const now = Date.now();
     const present = new Set<string>();

@@ -1,18 +1,22 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { openSqliteStore } from '../../src/db/sqlite/store.js';
 import { removeStaleChunkDirs } from '../../src/worker/chunking/stale-dirs.js';
 import { openTestDb, tempDir } from '../support/db.js';
 import { makeMeeting } from '../support/factories.js';
 
-const cleanups: (() => void)[] = [];
-afterEach(() => cleanups.splice(0).forEach((c) => c()));
+const cleanups: (() => unknown)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
 
 describe('removeStaleChunkDirs', () => {
-  it('removes the chunk folders of ended jobs only, and keeps those of unknown or running jobs', () => {
+  it('removes the chunk folders of ended jobs only, and keeps those of unknown or running jobs', async () => {
     const db = openTestDb();
     const tmp = tempDir();
-    cleanups.push(db.cleanup, tmp.cleanup);
+    const store = openSqliteStore(db.path, { create: false });
+    cleanups.push(db.cleanup, tmp.cleanup, () => store.close());
     const meeting = makeMeeting(db.sqlite);
     const job = (id: string, status: string) =>
       db.sqlite
@@ -25,7 +29,7 @@ describe('removeStaleChunkDirs', () => {
       mkdirSync(join(tmp.dir, name));
       writeFileSync(join(tmp.dir, name, 'chunk-1.wav'), 'x');
     }
-    expect(removeStaleChunkDirs(db.sqlite, tmp.dir).sort()).toEqual(['syntheo-job_done01-AbC123', 'syntheo-job_failed01-xYz789']);
+    expect((await removeStaleChunkDirs(store, tmp.dir)).sort()).toEqual(['syntheo-job_done01-AbC123', 'syntheo-job_failed01-xYz789']);
     expect(['syntheo-job_running01-q1w2e3', 'syntheo-job_elsewhere-r4t5y6', 'syntheo-xdg-aaaaaa'].every((n) => existsSync(join(tmp.dir, n)))).toBe(true);
   });
 });

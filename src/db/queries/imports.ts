@@ -1,8 +1,7 @@
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import type { Sqlite } from '../open.js';
 import { stmt } from '../statements.js';
+import { sha256File } from '../model/imports.js';
 import { newId } from '../ids.js';
 import { nowIso } from '../time.js';
 import { ConflictError, DuplicateImportError, InvalidInputError, UnavailableError } from '../../errors.js';
@@ -112,8 +111,8 @@ export interface DuplicateOf {
   processing_status: ProcessingStatus;
 }
 
-// Moved to src/errors.ts (no SQL); re-exported for the callers that import it from here.
-export { DuplicateImportError };
+// Moved to src/errors.ts and src/db/model/imports.ts (no SQL); re-exported for the callers that import them from here.
+export { DuplicateImportError, sha256File };
 
 /** A job for this very file (path, size and mtime): the watcher skips it without reading it. */
 export function hasImportOfFile(sqlite: Sqlite, path: string, size: number, mtimeMs: number): boolean {
@@ -124,13 +123,6 @@ export function hasImportOfFile(sqlite: Sqlite, path: string, size: number, mtim
 export function hasImportUnder(sqlite: Sqlite, dir: string): boolean {
   const prefix = dir.endsWith('/') ? dir : `${dir}/`;
   return stmt(sqlite, 'SELECT 1 FROM recording_imports WHERE substr(file_path, 1, ?) = ? LIMIT 1').get(prefix.length, prefix) !== undefined;
-}
-
-/** sha256 of a file, read streaming (never whole in memory). */
-export async function sha256File(path: string, signal?: AbortSignal): Promise<string> {
-  const hash = createHash('sha256');
-  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20, signal })) hash.update(chunk as Buffer);
-  return hash.digest('hex');
 }
 
 /**

@@ -5,6 +5,7 @@ import { newId } from '../ids.js';
 import { ACTIVE_STATUSES_SQL as ACTIVE_SQL, type ActiveStatus, type ProcessingStatus, type SummaryStatus, type TranscriptTiming } from '../schema/enums.js';
 import { appendTranscriptWords, type NewWord } from './transcripts.js';
 import { interruptedError, type ShutdownCause } from './interruptions.js';
+import { LeaseLostError } from '../model/jobs.js';
 
 // The worker's writes: its registration and heartbeat, claims, leases, stage transitions and terminal
 // states of recording imports.
@@ -17,13 +18,7 @@ import { interruptedError, type ShutdownCause } from './interruptions.js';
 
 export type { ActiveStatus };
 
-/** The job was taken from us (lease expired and swept, or another state was written): stop working on it. */
-export class LeaseLostError extends Error {
-  override readonly name = 'LeaseLostError';
-  constructor(readonly jobId: string) {
-    super(`The lease on import ${jobId} was lost (it expired, or the job was marked interrupted); this worker stopped working on it.`);
-  }
-}
+export { LeaseLostError };
 
 export interface ClaimedJob {
   id: string;

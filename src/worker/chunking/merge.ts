@@ -1,4 +1,4 @@
-import type { NewWord } from '../../db/queries/transcripts.js';
+import type { NewWord } from '../../db/model/transcripts.js';
 
 // Joins the words of overlapping chunks into one transcript without doubling or losing the words
 // heard twice. Consecutive chunks share `overlapMs` of audio; inside that region the cut is made at

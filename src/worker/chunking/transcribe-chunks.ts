@@ -1,8 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LeaseLostError, appendJobWords, finishTranscription, startChunkProgress } from '../../db/queries/jobs.js';
-import type { NewWord } from '../../db/queries/transcripts.js';
+import { LeaseLostError } from '../../db/model/jobs.js';
+import type { NewWord } from '../../db/model/transcripts.js';
 import { transcribe, type TranscribeOptions, type Transcript } from '../clients/transcription.js';
 import { HttpClientError } from '../clients/http.js';
 import { JobFailure } from '../errors.js';
@@ -35,7 +35,7 @@ export function formatClock(ms: number): string {
 type Settled = { ok: true; transcript: Transcript } | { ok: false; error: unknown };
 
 export async function transcribeInChunks(ctx: StageContext, audio: AudioInfo, plan: ChunkPlan, options: TranscribeOptions): Promise<TranscriptionResult> {
-  const { job, sqlite, lease } = ctx;
+  const { job, store, lease } = ctx;
   const ffmpeg = findProgram('ffmpeg');
   if (ffmpeg === null) {
     const why =
@@ -60,7 +60,6 @@ export async function transcribeInChunks(ctx: StageContext, audio: AudioInfo, pl
   let timing: TranscriptTiming | undefined;
   const speakers = new Set<string>();
   const inflight: { chunk: AudioChunk; result: Promise<Settled> }[] = [];
-  startChunkProgress(sqlite, lease, total);
 
   const send = (chunk: AudioChunk): Promise<Settled> =>
     transcribe(chunk.path, { ...options, signal: stop.signal, durationMs: chunk.durationMs, filename: `chunk-${chunk.index + 1}.wav` })
@@ -88,11 +87,13 @@ export async function transcribeInChunks(ctx: StageContext, audio: AudioInfo, pl
     const ready = merger.push(shifted, { startMs: chunk.startMs, endMs: chunk.startMs + chunk.durationMs });
     done = chunk.index + 1;
     total = Math.max(total, done);
-    words = appendJobWords(sqlite, lease, job.meetingId, { words: ready, language, timing, progress: { chunksDone: done, chunksTotal: total } });
+    words = await store.jobs.appendWords(lease, job.meetingId, { words: ready, language, timing, progress: { chunksDone: done, chunksTotal: total } });
     ctx.log.info({ chunk: done, of: total, chunkWords: t.words.length, words }, 'chunk transcribed');
   };
 
   try {
+    // Inside the try: a lost lease here still removes the temp folder and the abort listener.
+    await store.jobs.startChunkProgress(lease, total);
     for await (const chunk of splitIntoChunks(job.filePath, { chunkMs: plan.chunkMs, overlapMs: plan.overlapMs, dir, signal: stop.signal, ffmpeg })) {
       if (chunk.index + 1 > total) total = chunk.index + 1;
       inflight.push({ chunk, result: send(chunk) });
@@ -101,7 +102,7 @@ export async function transcribeInChunks(ctx: StageContext, audio: AudioInfo, pl
     while (inflight.length > 0) await commitOldest();
     await checkUnchanged(job.filePath, job.fileSize, job.fileMtimeMs, 'during the import');
     const tail: NewWord[] = merger.finish();
-    words = finishTranscription(sqlite, lease, job.meetingId, { words: tail, language, timing, progress: { chunksDone: done, chunksTotal: done } }, [...speakers]);
+    words = await store.jobs.finishTranscription(lease, job.meetingId, { words: tail, language, timing, progress: { chunksDone: done, chunksTotal: done } }, [...speakers]);
     return { words, chunks: done };
   } catch (error) {
     stop.abort(error);
@@ -111,7 +112,7 @@ export async function transcribeInChunks(ctx: StageContext, audio: AudioInfo, pl
     const tail = merger.finish();
     if (tail.length > 0 && !(error instanceof LeaseLostError) && !(ctx.signal.reason instanceof LeaseLostError)) {
       try {
-        appendJobWords(sqlite, lease, job.meetingId, { words: tail, language, timing });
+        await store.jobs.appendWords(lease, job.meetingId, { words: tail, language, timing });
       } catch {
         // lease gone in the meantime: nothing to keep
       }

@@ -1,13 +1,12 @@
 import type { Dispatcher } from 'undici';
-import type { Sqlite } from '../../db/open.js';
-import type { ClaimedJob, JobLease } from '../../db/queries/jobs.js';
+import type { ClaimedJob, JobLease, Store } from '../../db/store.js';
 import type { Config } from '../../config.js';
 import type { Logger } from '../../log.js';
 import type { WorkerTuning } from '../tuning.js';
 
 /** What every stage gets: the job it works on, the lease that guards its writes, and a way to stop. */
 export interface StageContext {
-  readonly sqlite: Sqlite;
+  readonly store: Store;
   readonly job: ClaimedJob;
   readonly lease: JobLease;
   /** Read when the job was claimed: `syntheo config set` applies from the next job on. */

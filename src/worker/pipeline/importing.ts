@@ -2,7 +2,6 @@ import { openAsBlob } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { parseBlob } from 'music-metadata';
 import { AUDIO_FORMATS, AUDIO_FORMAT_LIST, type AudioFormat } from '../../audio/sniff.js';
-import { recordAudioFacts, storeFileTranscript } from '../../db/queries/jobs.js';
 import { probe, MediaError } from '../../ingest/ffmpeg.js';
 import { readTranscriptFile, TRANSCRIPT_FORMATS, TranscriptFileError, type TranscriptFormat } from '../../ingest/transcript/index.js';
 import { fileTiming, speakersOf } from './words.js';
@@ -51,7 +50,7 @@ export async function importRecording(ctx: StageContext): Promise<AudioInfo | Fi
   const format = job.fileFormat as AudioFormat;
   const durationMs = await readDurationMs(job.filePath, format);
   ctx.signal.throwIfAborted();
-  recordAudioFacts(ctx.sqlite, ctx.lease, job.meetingId, { durationMs, endedAtMs: job.fileMtimeMs });
+  await ctx.store.jobs.recordAudioFacts(ctx.lease, job.meetingId, { durationMs, endedAtMs: job.fileMtimeMs });
   ctx.log.debug({ durationMs, format }, 'recording checked');
   return { durationMs, format, size: job.fileSize, extract: false };
 }
@@ -70,7 +69,7 @@ async function importTranscript(ctx: StageContext, format: TranscriptFormat): Pr
   // One flag per transcript (not per word): the file's own times, times we spread over its cues, or both.
   const words = parsed.words.map((w) => ({ text: w.text, startMs: w.startMs, endMs: w.endMs, speaker: w.speaker }));
   const batch = { words, language: parsed.language ?? null, timing: fileTiming(parsed.timing) };
-  const count = storeFileTranscript(ctx.sqlite, ctx.lease, job.meetingId, { durationMs: parsed.durationMs, endedAtMs: job.fileMtimeMs }, batch, speakersOf(words));
+  const count = await ctx.store.jobs.storeFileTranscript(ctx.lease, job.meetingId, { durationMs: parsed.durationMs, endedAtMs: job.fileMtimeMs }, batch, speakersOf(words));
   ctx.log.debug({ format, words: count, timing: parsed.timing, speakers: parsed.speakers.length }, 'transcript file stored');
   return { transcript: format, words: count, durationMs: parsed.durationMs };
 }
@@ -91,7 +90,7 @@ async function importMedia(ctx: StageContext): Promise<AudioInfo> {
   if (info.durationMs === null || !(info.durationMs > 0))
     throw new JobFailure(`The recording ${job.filePath} (${job.fileFormat}) has no readable duration. The file may be damaged or still being written; check that it plays, then import it again with a new request_key.`);
   ctx.signal.throwIfAborted();
-  recordAudioFacts(ctx.sqlite, ctx.lease, job.meetingId, { durationMs: info.durationMs, endedAtMs: job.fileMtimeMs });
+  await ctx.store.jobs.recordAudioFacts(ctx.lease, job.meetingId, { durationMs: info.durationMs, endedAtMs: job.fileMtimeMs });
   ctx.log.debug({ durationMs: info.durationMs, container: info.container, video: info.hasVideo }, 'recording checked');
   return { durationMs: info.durationMs, format: job.fileFormat, size: job.fileSize, extract: true };
 }

@@ -1,6 +1,4 @@
-import { completeJob, type JobOutcome } from '../../db/queries/jobs.js';
-import { allTranscriptWords } from '../../db/queries/transcripts.js';
-import { stmt } from '../../db/statements.js';
+import type { JobOutcome } from '../../db/store.js';
 import { HttpClientError } from '../clients/http.js';
 import { redactSecrets } from '../errors.js';
 import { ContextTooSmallError, summarizeTranscript } from '../map-reduce.js';
@@ -20,20 +18,20 @@ export async function summarizeMeeting(ctx: StageContext): Promise<JobOutcome> {
   const outcome = await decide(ctx);
   // The note is stored and shown: whatever a server said in it, the API keys stay out.
   if (outcome.note !== undefined) outcome.note = redactSecrets(outcome.note, ctx.config);
-  completeJob(ctx.sqlite, ctx.lease, ctx.job.meetingId, outcome);
+  await ctx.store.jobs.complete(ctx.lease, ctx.job.meetingId, outcome);
   return outcome;
 }
 
 async function decide(ctx: StageContext): Promise<JobOutcome> {
   const llm = ctx.config.llm;
   if (llm.model === null) return { summaryStatus: 'skipped_no_model' };
-  const transcript = stmt<{ id: string; word_count: number }>(ctx.sqlite, 'SELECT id, word_count FROM transcripts WHERE meeting_id = ?').get(ctx.job.meetingId);
-  if (transcript === undefined || transcript.word_count < MIN_SUMMARY_WORDS) return { summaryStatus: 'skipped_too_short' };
+  // 0 when the meeting has no transcript.
+  if ((await ctx.store.transcripts.wordCount(ctx.job.meetingId)) < MIN_SUMMARY_WORDS) return { summaryStatus: 'skipped_too_short' };
   if (llm.url === null)
     return failed('llm.model is set but llm.url is not. Set it with `syntheo config set llm.url http://127.0.0.1:11434` (Ollama) or the SYNTHEO_LLM_URL environment variable of the worker.');
 
-  const words = allTranscriptWords(ctx.sqlite, transcript.id).map(([, text, , , speaker]) => ({ text, speaker }));
-  const title = stmt<{ title: string }>(ctx.sqlite, 'SELECT title FROM meetings WHERE id = ?').get(ctx.job.meetingId)?.title;
+  const words = ((await ctx.store.transcripts.allWords(ctx.job.meetingId)) ?? []).map(([, text, , , speaker]) => ({ text, speaker }));
+  const title = (await ctx.store.meetings.title(ctx.job.meetingId)) ?? undefined;
   const started = Date.now();
   try {
     const result = await summarizeTranscript(words, {

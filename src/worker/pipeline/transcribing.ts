@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { titleFromPath } from '../../audio/file.js';
 import { extractAudio, MediaError } from '../../ingest/ffmpeg.js';
-import { finishTranscription } from '../../db/queries/jobs.js';
 import { transcribe, transcriptionTimeoutMs, type TranscribeOptions } from '../clients/transcription.js';
 import { transcribeInChunks } from '../chunking/transcribe-chunks.js';
 import { chunkPlan } from '../chunking/plan.js';
@@ -61,7 +60,7 @@ async function transcribeFile(ctx: StageContext, audio: AudioInfo, name?: string
   }
   const transcript = await transcribe(ctx.job.filePath, { ...clientOptions(ctx, audio.durationMs, name), durationMs: audio.durationMs });
   const words = toNewWords(transcript.words);
-  const count = finishTranscription(ctx.sqlite, ctx.lease, ctx.job.meetingId, { words, language: transcript.language ?? t.language, timing: serverTiming(transcript) }, speakersOf(words));
+  const count = await ctx.store.jobs.finishTranscription(ctx.lease, ctx.job.meetingId, { words, language: transcript.language ?? t.language, timing: serverTiming(transcript) }, speakersOf(words));
   ctx.log.debug({ words: count, timing: transcript.timing, format: transcript.responseFormat }, 'transcript stored');
   return { words: count, chunks: null };
 }

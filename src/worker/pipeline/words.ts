@@ -1,4 +1,4 @@
-import type { NewWord } from '../../db/queries/transcripts.js';
+import type { NewWord } from '../../db/model/transcripts.js';
 import type { TranscriptTiming } from '../../db/schema/enums.js';
 import type { Transcript, TranscriptWord } from '../clients/transcription.js';
 
