@@ -49,6 +49,8 @@ export interface RunningServer {
 
 /** Listens first (port 0 picks one), then builds the app for the address it got. */
 export async function startServer(opts: { host: string; port: number; logger: Logger; mount?: Mount; token?: string }): Promise<RunningServer> {
+  // Assigned once the port is known; the fetch handler below reads it only after that.
+  // eslint-disable-next-line prefer-const -- read (by the closure) before the one assignment
   let app: App | undefined;
   const server = createAdaptorServer({
     fetch: (request, env) => app!.fetch(request, env),

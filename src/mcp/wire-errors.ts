@@ -22,6 +22,7 @@ export function boundErrorResponse(response: JSONRPCErrorResponse): JSONRPCError
 /** One line of at most `max` characters: validation dumps read as `path: problem`, the middle of a long text cut (its end says what to do). */
 export function oneLine(message: string, max = MAX_ERROR_MESSAGE): string {
   const text = readableIssues(typeof message === 'string' ? message : String(message))
+    // eslint-disable-next-line no-control-regex -- control characters are what is removed
     .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ')
     .replace(/\s{2,}/g, ' ')
     .trim();

@@ -190,7 +190,10 @@ function partialHunk(hunk: string[], bodyLines: number): string[] {
   let removed = 0;
   let added = 0;
   for (const line of body) {
-    if (line.startsWith(' ')) (removed++, added++);
+    if (line.startsWith(' ')) {
+      removed++;
+      added++;
+    }
     else if (line.startsWith('-')) removed++;
     else if (line.startsWith('+')) added++;
   }

@@ -4,6 +4,7 @@ import { TranscriptFileError, type TranscriptFormat } from './model.js';
 // Windows-1252 (old subtitle files). Text with control characters (NUL...) is not text.
 
 /** C0 controls other than tab, LF, FF, CR; DEL. Their presence means binary, not a transcript. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL = /[\u0000-\u0008\u000b\u000e-\u001f\u007f]/u;
 
 /**
