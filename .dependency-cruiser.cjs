@@ -15,7 +15,7 @@ module.exports = {
     {
       name: "sqlite-only-in-db",
       severity: "error",
-      comment: "Only src/db imports better-sqlite3 (even for a type); elsewhere use src/db (its Sqlite type alias is fine for now).",
+      comment: "Only src/db imports better-sqlite3 (even for a type); elsewhere data goes through the Store.",
       from: { pathNot: "^src/db/" },
       to: { path: "^node_modules/better-sqlite3/" },
     },
@@ -25,6 +25,31 @@ module.exports = {
       comment: "src/db imports nothing from src/mcp, src/worker or src/cli.",
       from: { path: "^src/db/" },
       to: { path: "^src/(mcp|worker|cli)/" },
+    },
+    {
+      name: "store-is-the-door",
+      severity: "error",
+      comment:
+        "Outside src/db, data is reached only through the Store: src/db/store.ts (the interface), src/db/engine.ts (opening one) and pure leaf modules (src/db/model, schema/enums, ids, time, queries/{pagination,types,unicode}); never a module that holds SQL, the driver, or an engine's implementation.",
+      from: { path: "^src/", pathNot: "^src/db/" },
+      to: {
+        path: "^src/db/",
+        pathNot: "^src/db/(store|engine|ids|time)[.]ts$|^src/db/model/|^src/db/schema/enums[.]ts$|^src/db/queries/(pagination|types|unicode)[.]ts$",
+      },
+    },
+    {
+      name: "mcp-not-app",
+      severity: "error",
+      comment: "Nothing of the web app loads in the syntheo mcp process; and the app reaches data through the Store, not through MCP code.",
+      from: { path: "^src/mcp/" },
+      to: { path: "^src/app/" },
+    },
+    {
+      name: "app-not-mcp",
+      severity: "error",
+      comment: "Nothing of the web app loads in the syntheo mcp process; and the app reaches data through the Store, not through MCP code.",
+      from: { path: "^src/app/" },
+      to: { path: "^src/mcp/" },
     },
     {
       name: "mcp-not-worker",

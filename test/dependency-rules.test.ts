@@ -35,7 +35,17 @@ const TREE: Record<string, string> = {
   'src/db/open.ts': "import Driver from 'better-sqlite3';\nexport type Sqlite = Driver.Database;\nexport const open = (): Sqlite => new Driver(':memory:');\n",
   'src/worker/raw.ts': "import Driver from 'better-sqlite3';\nexport const raw = (): unknown => new Driver(':memory:');\n",
   'src/cli/typed.ts': "import type Driver from 'better-sqlite3';\nexport type Handle = Driver.Database;\n",
+  // Outside src/db only the Store's door: its interface, engine.ts and pure leaves; never SQL modules or open.ts.
   'src/mcp/alias.ts': "import type { Sqlite } from '../db/open.js';\nexport type Handle = Sqlite;\n",
+  'src/worker/sql.ts': "import { q } from '../db/queries.js';\nexport const sql = q;\n",
+  'src/db/store.ts': 'export interface Store { close(): Promise<void> }\n',
+  'src/db/engine.ts': "import type { Store } from './store.js';\nexport const openStore = async (): Promise<Store> => ({ close: async () => undefined });\n",
+  'src/db/model/paths.ts': 'export const depth = (p: string): number => p.split("/").length;\n',
+  'src/db/queries/pagination.ts': 'export const clamp = (n: number): number => Math.min(n, 200);\n',
+  // Nothing of the app in the MCP process, nor MCP code in the app.
+  'src/app/page.ts': 'export const page = 1;\n',
+  'src/mcp/web.ts': "import { page } from '../app/page.js';\nexport const web = page;\n",
+  'src/app/tool.ts': "import { tool } from '../mcp/tool.js';\nexport const t = tool;\n",
   // src/db below the apps; mcp and worker apart; src never reaches into test/, bench/, tools/.
   'src/db/up.ts': "import { tool } from '../mcp/tool.js';\nexport const up = tool;\n",
   'src/mcp/tool.ts': "import { job } from '../worker/job.js';\nexport const tool = job;\n",
@@ -51,7 +61,7 @@ const TREE: Record<string, string> = {
   // Fine: the apps use src/db and shared leaves; a leaf shared by two modules is no cycle.
   'src/shared/leaf.ts': 'export const leaf = 1;\n',
   'src/db/queries.ts': "import type { Sqlite } from './open.js';\nimport { leaf } from '../shared/leaf.js';\nexport const q = (s: Sqlite): unknown => [s, leaf];\n",
-  'src/cli/ok.ts': "import { q } from '../db/queries.js';\nimport { leaf } from '../shared/leaf.js';\nimport { job } from '../worker/job.js';\nimport { tool } from '../mcp/tool.js';\nexport const ok = [q, leaf, job, tool];\n",
+  'src/cli/ok.ts': "import type { Store } from '../db/store.js';\nimport { openStore } from '../db/engine.js';\nimport { depth } from '../db/model/paths.js';\nimport { clamp } from '../db/queries/pagination.js';\nexport const door = [openStore, depth, clamp] as unknown[] as Store[];\nimport { leaf } from '../shared/leaf.js';\nimport { job } from '../worker/job.js';\nimport { tool } from '../mcp/tool.js';\nexport const ok = [door, leaf, job, tool];\n",
   'node_modules/better-sqlite3/package.json': JSON.stringify({ name: 'better-sqlite3', version: '0.0.0', main: 'index.js', types: 'index.d.ts' }),
   'node_modules/better-sqlite3/index.js': 'module.exports = class Database {};\n',
   'node_modules/better-sqlite3/index.d.ts': 'declare class Database { constructor(path: string); }\ndeclare namespace Database { type Database = InstanceType<typeof Database>; }\nexport = Database;\n',
@@ -127,7 +137,7 @@ describe('npm run lint:deps reports every break of the layering rules', () => {
     ]);
   });
 
-  it('sqlite-only-in-db: better-sqlite3 outside src/db, even a type import; src/db and its Sqlite alias are fine', () => {
+  it('sqlite-only-in-db: better-sqlite3 outside src/db, even a type import; src/db is fine', () => {
     expect(of('sqlite-only-in-db')).toEqual([
       'src/cli/typed.ts -> node_modules/better-sqlite3/index.js',
       'src/worker/raw.ts -> node_modules/better-sqlite3/index.js',
@@ -144,12 +154,21 @@ describe('npm run lint:deps reports every break of the layering rules', () => {
     expect(of('src-not-dev-trees')).toEqual(['src/cli/dev.ts -> bench/util.ts', 'src/cli/dev.ts -> test/helper.ts', 'src/cli/dev.ts -> tools/util.ts']);
   });
 
+  it('store-is-the-door: outside src/db, no module that holds SQL, nor open.ts (even for a type)', () => {
+    expect(of('store-is-the-door')).toEqual(['src/mcp/alias.ts -> src/db/open.ts', 'src/worker/sql.ts -> src/db/queries.ts']);
+  });
+
+  it('mcp-not-app, app-not-mcp', () => {
+    expect(of('mcp-not-app')).toEqual(['src/mcp/web.ts -> src/app/page.ts']);
+    expect(of('app-not-mcp')).toEqual(['src/app/tool.ts -> src/mcp/tool.ts']);
+  });
+
   it('not-to-unresolvable: an import that resolves nowhere', () => {
     expect(of('not-to-unresolvable')).toEqual(['src/lost.ts -> ./nowhere.js']);
   });
 
   it('nothing else: the allowed imports are not reported', () => {
     const froms = new Set(violations.map((v) => v.from));
-    for (const ok of ['src/cli/ok.ts', 'src/db/queries.ts', 'src/db/open.ts', 'src/mcp/alias.ts', 'src/shared/leaf.ts']) expect(froms.has(ok)).toBe(false);
+    for (const ok of ['src/cli/ok.ts', 'src/db/queries.ts', 'src/db/open.ts', 'src/db/engine.ts', 'src/shared/leaf.ts']) expect(froms.has(ok)).toBe(false);
   });
 });
