@@ -1,8 +1,10 @@
 import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
-import { openStore } from '../db/engine.js';
+import { isPostgresUrl, openStore, resolveDbLocation } from '../db/engine.js';
 import { UnavailableError } from '../errors.js';
 import type { Logger } from '../log.js';
+import type { Store } from '../db/store.js';
+import type { RunningWorker } from '../worker/start.js';
 import { mountRoutes } from './routes.js';
 import { startServer, type RunningServer } from './server.js';
 
@@ -30,11 +32,16 @@ export function maxUploadBytes(env: NodeJS.ProcessEnv): number {
   return (Number.isInteger(mb) && mb > 0 ? mb : 4096) * 1024 * 1024;
 }
 
+/** Uploads live beside an SQLite file; with a PostgreSQL URL, in this machine's Syntheo data folder. */
+function uploadsHome(location: string, env: NodeJS.ProcessEnv): string {
+  return dirname(isPostgresUrl(location) ? resolveDbLocation(undefined, { ...env, SYNTHEO_DB: '' }) : location);
+}
+
 export async function runApp(opts: RunAppOptions): Promise<void> {
   const log = opts.logger;
   const env = opts.env ?? process.env;
   const store = await openStore(opts.dbPath, { create: true });
-  const uploads = { dir: join(dirname(opts.dbPath), 'uploads'), maxBytes: maxUploadBytes(env), pollMs: Number(env.SYNTHEO_APP_POLL_MS) || 500 };
+  const uploads = { dir: join(uploadsHome(opts.dbPath, env), 'uploads'), maxBytes: maxUploadBytes(env), pollMs: Number(env.SYNTHEO_APP_POLL_MS) || 500 };
   let running: RunningServer;
   try {
     running = await startServer({ host: opts.host, port: opts.port, logger: log, mount: mountRoutes({ store, logger: log, uploads, env }) });
@@ -48,8 +55,8 @@ export async function runApp(opts: RunAppOptions): Promise<void> {
   opts.say(`Syntheo is open at ${running.access.openUrl}`);
   log.info({ url: running.access.baseUrl, worker: opts.worker }, 'app started');
 
-  const stopWorker = new AbortController();
-  const worker = opts.worker ? startWorker(opts, stopWorker.signal) : Promise.resolve();
+  // The worker shares the app's Store (one connection, one set of signal handlers: these).
+  const worker = opts.worker ? await startImportWorker(store, opts) : null;
   if (opts.open) openBrowser(running.access.openUrl, log);
 
   const why = await new Promise<string>((resolve) => {
@@ -57,20 +64,24 @@ export async function runApp(opts: RunAppOptions): Promise<void> {
     process.once('SIGINT', () => resolve('SIGINT'));
   });
   log.info({ why }, 'app stopping');
+  // A second signal ends the worker's grace period at once.
+  const hurry = () => void worker?.stop(why);
+  process.once('SIGTERM', hurry);
+  process.once('SIGINT', hurry);
   await running.close();
-  stopWorker.abort();
-  await worker;
+  await worker?.stop(why);
   await store.close();
   log.info('app stopped');
 }
 
 /** The worker's own failures (a bad setting) are logged: the app stays open so the person can fix them. */
-async function startWorker(opts: RunAppOptions, stop: AbortSignal): Promise<void> {
-  const { runWorker } = await import('../worker/main.js');
+async function startImportWorker(store: Store, opts: RunAppOptions): Promise<RunningWorker | null> {
+  const { startWorker } = await import('../worker/start.js');
   try {
-    await runWorker({ dbPath: opts.dbPath, logger: opts.logger.child({ part: 'worker' }), env: opts.env, stop });
+    return await startWorker({ store, logger: opts.logger.child({ part: 'worker' }), env: opts.env });
   } catch (error) {
-    opts.logger.error({ err: error }, 'the import worker stopped; imports wait until it runs again (restart `syntheo app`, or run `syntheo-worker`)');
+    opts.logger.error({ err: error }, 'the import worker did not start; imports wait until it runs (fix the setting and restart `syntheo app`, or run `syntheo-worker`)');
+    return null;
   }
 }
 
