@@ -81,12 +81,7 @@ export function relative(ms: number, future = false): string {
 /** `0:07`, `1:02:03`: elapsed time for progress lines. */
 export { clock as elapsed } from '../text/clock.js';
 
-export function bytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
-  if (n < 1024 ** 3) return `${(n / 1024 / 1024).toFixed(1)} MB`;
-  return `${(n / 1024 ** 3).toFixed(2)} GB`;
-}
+export { formatSize as bytes } from '../text/size.js';
 
 /** A noun for a count: its singular, and its plural when not the singular plus `s`. */
 export type Noun = string | readonly [one: string, many: string];

@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import type { IncomingMessage } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import { Busboy } from '@fastify/busboy';
+import { formatSize } from '../text/size.js';
 
 // multipart/form-data read as a stream with @fastify/busboy: file parts go straight to disk (or are
 // only counted), so an upload of any size costs a few buffers. `Request.formData()` buffers everything.
@@ -121,11 +122,6 @@ function malformed(err: Error): MultipartError {
 }
 
 function tooLarge(maxBytes: number): MultipartError {
-  return new MultipartError(`The upload is larger than this server accepts (${formatBytes(maxBytes)}).`, 413);
+  return new MultipartError(`The upload is larger than this server accepts (${formatSize(maxBytes)}).`, 413);
 }
 
-export function formatBytes(n: number): string {
-  if (n >= 1024 * 1024) return `${Math.round((n / (1024 * 1024)) * 10) / 10} MiB`;
-  if (n >= 1024) return `${Math.round((n / 1024) * 10) / 10} KiB`;
-  return `${n} bytes`;
-}

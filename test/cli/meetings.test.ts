@@ -235,7 +235,7 @@ describe('meetings export and load', () => {
     const all = Object.values(ids);
     const wrote = await run(['--db', path, 'meetings', 'export', ...all, '--output', file]);
     expect(wrote.code).toBe(0);
-    expect(wrote.stdout).toMatch(new RegExp(`^Wrote 8 meetings \\(json, [\\d.]+ KB\\) to ${file}\\.\\n$`));
+    expect(wrote.stdout).toMatch(new RegExp(`^Wrote 8 meetings \\(json, [\\d.]+ KiB\\) to ${file}\\.\\n$`));
     expect(statSync(file).mode & 0o777).toBe(0o600);
 
     const fresh = dbIn(out.dir, 'fresh.db');

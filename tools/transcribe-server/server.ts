@@ -8,7 +8,8 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import PQueue from 'p-queue';
 import { createLogger, resolveLogLevel, type Logger } from '../../src/log.js';
-import { MultipartError, formatBytes, readMultipart } from '../../src/http/multipart.js';
+import { MultipartError, readMultipart } from '../../src/http/multipart.js';
+import { formatSize } from '../../src/text/size.js';
 import {
   DEBIAN_EN_US_MODEL,
   DecodeError,
@@ -173,7 +174,7 @@ export async function startTranscribeServer(opts: TranscribeServerOptions = {}):
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${host}:${address.port}`;
-  log.info({ url, maxUpload: formatBytes(maxUploadBytes) }, 'pocketsphinx transcription server listening');
+  log.info({ url, maxUpload: formatSize(maxUploadBytes) }, 'pocketsphinx transcription server listening');
 
   return {
     url,

@@ -3,6 +3,7 @@ import { EnvHttpProxyAgent, request, type Dispatcher, type FormData } from 'undi
 import type { Logger } from '../../log.js';
 import { clip as clipText } from '../../text/clip.js';
 import { displayUrl } from '../../text/url.js';
+import { formatSize } from '../../text/size.js';
 
 // Shared HTTP plumbing for the transcription and LLM clients: one undici dispatcher per worker
 // (keep-alive connections reused, HTTP(S)_PROXY and NO_PROXY honoured), per-request timeouts sized for
@@ -283,7 +284,7 @@ async function sendOnce(req: HttpRequest, url: string, dispatcher: Dispatcher, a
         if (size > limit) {
           res.body.destroy();
           throw new PermanentHttpError(
-            `${req.service.label} at ${displayUrl(url)} sent a response larger than ${formatBytes(limit)}. ${req.service.tooLargeHint}`,
+            `${req.service.label} at ${displayUrl(url)} sent a response larger than ${formatSize(limit)}. ${req.service.tooLargeHint}`,
             'malformed',
             displayUrl(url),
             res.statusCode,
@@ -458,9 +459,6 @@ function firstLine(text: string): string {
   return clip(text.split('\n')[0] ?? '', 200);
 }
 
-function formatBytes(n: number): string {
-  return n >= 1024 * 1024 ? `${Math.round(n / 1024 / 1024)} MiB` : `${Math.round(n / 1024)} KiB`;
-}
 
 function formatMs(ms: number): string {
   if (ms < 1000) return `${ms} ms`;
