@@ -148,10 +148,18 @@ describe('the tarball installed in an empty folder', () => {
     expect(dev.stderr).toContain('Unknown command "dev"');
   });
 
-  it('installs no drizzle-kit, test tool or busboy', (ctx) => {
+  it('installs no drizzle-kit, test or browser tool; the server and upload parser of the app are there', (ctx) => {
     if (skipReason !== null) return ctx.skip();
     const installed = readdirSync(join(app, 'node_modules'));
-    expect(installed.filter((n) => ['drizzle-kit', 'esbuild', 'vitest', 'typescript'].includes(n))).toEqual([]);
-    expect(existsSync(join(app, 'node_modules', '@fastify', 'busboy'))).toBe(false);
+    expect(installed.filter((n) => ['drizzle-kit', 'esbuild', 'vitest', 'typescript', 'playwright-core', 'axe-core', 'eslint'].includes(n))).toEqual([]);
+    // `syntheo app` streams uploads through busboy and serves with Hono.
+    for (const dep of [['@fastify', 'busboy'], ['hono'], ['@hono', 'node-server']]) expect(existsSync(join(app, 'node_modules', ...dep)), dep.join('/')).toBe(true);
+  });
+
+  it('runs `syntheo app --help` from the tarball', async (ctx) => {
+    if (skipReason !== null) return ctx.skip();
+    const help = await run(bin('syntheo'), ['app', '--help'], { cwd: app, env });
+    expect(help.code, help.stderr).toBe(0);
+    expect(help.stdout).toContain('--no-worker');
   });
 });
