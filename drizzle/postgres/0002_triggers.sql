@@ -69,3 +69,12 @@ END $$;
 CREATE TRIGGER recording_imports_queued_ai AFTER INSERT ON recording_imports FOR EACH ROW WHEN (NEW.status = 'queued') EXECUTE FUNCTION syntheo_job_queued();
 --> statement-breakpoint
 CREATE TRIGGER recording_imports_queued_au AFTER UPDATE OF status ON recording_imports FOR EACH ROW WHEN (NEW.status = 'queued' AND OLD.status IS DISTINCT FROM 'queued') EXECUTE FUNCTION syntheo_job_queued();
+--> statement-breakpoint
+-- Times are stored as fixed-width ISO 8601 UTC text, as on SQLite. Leases and heartbeats are taken from
+-- the database's clock (workers on several machines share one clock): syntheo_at(NULL, ms) is now + ms;
+-- a given time (tests, the copy) is used as is.
+CREATE FUNCTION syntheo_iso(t timestamptz) RETURNS text LANGUAGE sql STABLE PARALLEL SAFE STRICT
+  AS $$ SELECT to_char(t AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') $$;
+--> statement-breakpoint
+CREATE FUNCTION syntheo_at(at text, plus_ms bigint) RETURNS text LANGUAGE sql VOLATILE PARALLEL SAFE
+  AS $$ SELECT public.syntheo_iso(coalesce(at::timestamptz, clock_timestamp()) + plus_ms * interval '1 millisecond') $$;
