@@ -1,17 +1,33 @@
 import { resolveDbPath } from './open.js';
+import type { Store } from './store.js';
 
-/** Which engine a `--db` / SYNTHEO_DB value selects: a PostgreSQL URL, or an SQLite file (the default). */
-export type EngineChoice = { engine: 'sqlite'; path: string } | { engine: 'postgres'; url: string };
-
-const POSTGRES_URL = /^postgres(ql)?:\/\//i;
-
-export function isPostgresUrl(location: string): boolean {
-  return POSTGRES_URL.test(location);
+export interface OpenStoreOptions {
+  /** Create the database (file, folder, schema) when missing: mcp, the worker, writing CLI commands. */
+  create: boolean;
+  /** Connect on the first call instead of now (`syntheo mcp`: start-up must stay cheap). */
+  lazy?: boolean;
 }
 
-/** `--db`, else SYNTHEO_DB, else the platform's default SQLite file. */
-export function chooseEngine(flag?: string, env: NodeJS.ProcessEnv = process.env): EngineChoice {
+const URL_SCHEME = /^postgres(ql)?:\/\//i;
+
+/** True when `location` names a PostgreSQL database (a postgres:// or postgresql:// URL). */
+export function isPostgresUrl(location: string): boolean {
+  return URL_SCHEME.test(location);
+}
+
+/** `--db`, else SYNTHEO_DB, else the platform's default SQLite file. A URL is kept as given. */
+export function resolveDbLocation(flag?: string, env: NodeJS.ProcessEnv = process.env): string {
   const chosen = flag ?? (env.SYNTHEO_DB || undefined);
-  if (chosen !== undefined && isPostgresUrl(chosen)) return { engine: 'postgres', url: chosen };
-  return { engine: 'sqlite', path: resolveDbPath(flag, env) };
+  if (chosen !== undefined && isPostgresUrl(chosen)) return chosen;
+  return resolveDbPath(flag, env);
+}
+
+/**
+ * The Store for a location: a PostgreSQL URL selects the PostgreSQL engine, anything else is an SQLite
+ * file path. The engine's module loads here, on first use, not at import.
+ */
+export async function openStore(location: string, options: OpenStoreOptions): Promise<Store> {
+  if (isPostgresUrl(location)) throw new Error('PostgreSQL is not available in this build.');
+  const { openSqliteStore } = await import('./sqlite/store.js');
+  return openSqliteStore(location, options);
 }

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { needs } from '../support/system-tools.js';
 import { startPostgres, type PgCluster } from '../support/postgres.js';
 import { openPostgres, readPgMigrations } from '../../src/db/postgres/open.js';
-import { chooseEngine } from '../../src/db/engine.js';
+import { isPostgresUrl, resolveDbLocation } from '../../src/db/engine.js';
 
 const OPEN = fileURLToPath(new URL('../../dist/src/db/postgres/open.js', import.meta.url));
 
@@ -29,10 +29,10 @@ describe.skipIf(needs('postgresql'))('PostgreSQL: open and migrate', () => {
   afterAll(() => pg?.destroy());
 
   it('selects PostgreSQL for postgres:// and postgresql:// URLs, SQLite for anything else', () => {
-    expect(chooseEngine('postgres://u@h/db')).toEqual({ engine: 'postgres', url: 'postgres://u@h/db' });
-    expect(chooseEngine(undefined, { SYNTHEO_DB: 'postgresql://h/db' })).toEqual({ engine: 'postgres', url: 'postgresql://h/db' });
-    expect(chooseEngine('/tmp/x.db')).toEqual({ engine: 'sqlite', path: '/tmp/x.db' });
-    expect(chooseEngine('./postgres://x').engine).toBe('sqlite');
+    expect(resolveDbLocation('postgres://u@h/db')).toBe('postgres://u@h/db');
+    expect(resolveDbLocation(undefined, { SYNTHEO_DB: 'postgresql://h/db' })).toBe('postgresql://h/db');
+    expect(resolveDbLocation('/tmp/x.db')).toBe('/tmp/x.db');
+    expect(isPostgresUrl('./postgres://x')).toBe(false);
   });
 
   it('applies the committed migrations to an empty database: tables, extensions, history', async () => {
