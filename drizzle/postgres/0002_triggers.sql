@@ -1,6 +1,8 @@
 -- Hand-written: triggers, which Drizzle cannot express. The same bookkeeping as SQLite's 0002 and 0004.
+-- SECURITY DEFINER: the bookkeeping runs as the schema's owner, so the assistants' role (syntheo db roles),
+-- which may insert an import's meeting but never update folders or search_passages, still keeps them right.
 -- Summaries and notes are indexed for search by triggers, so every writer keeps search current.
-CREATE FUNCTION syntheo_summaries_search() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE FUNCTION syntheo_summaries_search() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER SET search_path = public AS $$
 BEGIN
   IF TG_OP IN ('UPDATE', 'DELETE') THEN
     DELETE FROM search_passages WHERE ref_id = OLD.id;
@@ -17,7 +19,7 @@ CREATE TRIGGER summaries_search_au AFTER UPDATE OF title, content ON summaries F
 --> statement-breakpoint
 CREATE TRIGGER summaries_search_ad AFTER DELETE ON summaries FOR EACH ROW EXECUTE FUNCTION syntheo_summaries_search();
 --> statement-breakpoint
-CREATE FUNCTION syntheo_note_search() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE FUNCTION syntheo_note_search() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER SET search_path = public AS $$
 BEGIN
   IF TG_OP = 'UPDATE' THEN
     DELETE FROM search_passages WHERE ref_id = OLD.id AND kind = 'note';
@@ -33,7 +35,7 @@ CREATE TRIGGER meetings_note_search_ai AFTER INSERT ON meetings FOR EACH ROW EXE
 CREATE TRIGGER meetings_note_search_au AFTER UPDATE OF note ON meetings FOR EACH ROW EXECUTE FUNCTION syntheo_note_search();
 --> statement-breakpoint
 -- A deleted transcript takes its passages along (they carry no foreign key to it).
-CREATE FUNCTION syntheo_transcript_search_ad() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE FUNCTION syntheo_transcript_search_ad() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER SET search_path = public AS $$
 BEGIN
   DELETE FROM search_passages WHERE ref_id = OLD.id;
   RETURN NULL;
@@ -42,7 +44,7 @@ END $$;
 CREATE TRIGGER transcripts_search_ad AFTER DELETE ON transcripts FOR EACH ROW EXECUTE FUNCTION syntheo_transcript_search_ad();
 --> statement-breakpoint
 -- folders.meeting_count follows every insert, delete and move of a meeting.
-CREATE FUNCTION syntheo_folder_count() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE FUNCTION syntheo_folder_count() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER SET search_path = public AS $$
 BEGIN
   IF TG_OP IN ('UPDATE', 'DELETE') AND OLD.folder_id IS NOT NULL THEN
     UPDATE folders SET meeting_count = meeting_count - 1 WHERE id = OLD.folder_id;
@@ -60,7 +62,7 @@ CREATE TRIGGER meetings_folder_count_ad AFTER DELETE ON meetings FOR EACH ROW EX
 CREATE TRIGGER meetings_folder_count_au AFTER UPDATE OF folder_id ON meetings FOR EACH ROW WHEN (OLD.folder_id IS DISTINCT FROM NEW.folder_id) EXECUTE FUNCTION syntheo_folder_count();
 --> statement-breakpoint
 -- Workers LISTEN on syntheo_jobs: a job that becomes queued wakes one at once (polling is the fallback).
-CREATE FUNCTION syntheo_job_queued() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE FUNCTION syntheo_job_queued() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER SET search_path = public AS $$
 BEGIN
   PERFORM pg_notify('syntheo_jobs', NEW.id);
   RETURN NULL;
