@@ -71,9 +71,11 @@ export function isConnectionFailure(error: unknown): boolean {
  * An error from a query, worded for people and models: never SQL, never the driver's text about a
  * table. Connection losses say the database is unreachable; privileges say which role lacks what.
  */
-export function toStorageError(url: string, error: unknown): SyntheoError {
+export function toStorageError(url: string, error: unknown): unknown {
   if (error instanceof SyntheoError) return error;
   const e = error as { code?: string };
+  // Not from PostgreSQL (no SQLSTATE) nor a lost connection: a bug or a file error, passed on as it is.
+  if (!isConnectionFailure(error) && !/^[0-9A-Z]{5}$/.test(e?.code ?? '')) return error;
   if (isConnectionFailure(error))
     return new StorageError(`The PostgreSQL database at ${describeTarget(url)} cannot be reached right now (it may be restarting). Try again in a moment.`, { cause: error });
   switch (e.code) {
