@@ -75,8 +75,8 @@ export async function startPostgres(): Promise<PgCluster> {
   writeFileSync(pwfile, `${password}\n`);
   if (asRoot) chownSync(pwfile, uidOf('postgres'), gidOf('postgres'));
   run('initdb', ['-D', data, '-U', 'postgres', '--auth-local=trust', '--auth-host=scram-sha-256', `--pwfile=${pwfile}`, '-E', 'UTF8', '--locale=C.UTF-8', '--no-sync']);
-  // Unix socket only in our folder; TCP on loopback.
-  appendFileSync(join(data, 'postgresql.conf'), [`unix_socket_directories = '${socketDir}'`, "listen_addresses = '127.0.0.1'", 'fsync = off', 'synchronous_commit = off', 'full_page_writes = off', 'max_connections = 200', "log_min_messages = 'warning'", ''].join('\n'));
+  // Unix socket only in our folder; TCP on loopback. fsync off (the OS keeps the data when the server is killed); synchronous_commit stays on, so a commit survives -m immediate.
+  appendFileSync(join(data, 'postgresql.conf'), [`unix_socket_directories = '${socketDir}'`, "listen_addresses = '127.0.0.1'", 'fsync = off', 'full_page_writes = off', 'max_connections = 200', "log_min_messages = 'warning'", ''].join('\n'));
   const port = await freePort();
   const logFile = join(dir, 'server.log');
   const start = () => {
