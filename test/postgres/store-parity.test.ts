@@ -68,7 +68,8 @@ describe.skipIf(needs('postgresql'))('PostgreSQL Store answers as the SQLite Sto
         expect(b, JSON.stringify(f)).toEqual(a);
       }
     for (const m of all) {
-      for (const call of [(s: Store) => s.meetings.get(m.id), (s: Store) => s.meetings.export(m.id), (s: Store) => s.meetings.title(m.id)]) {
+      const calls: ((s: Store) => Promise<unknown>)[] = [(s) => s.meetings.get(m.id), (s) => s.meetings.export(m.id), (s) => s.meetings.title(m.id)];
+      for (const call of calls) {
         const [a, b] = await both(call);
         expect(b).toEqual(a);
       }

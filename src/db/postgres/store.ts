@@ -142,6 +142,9 @@ export async function openPostgresStore(url: string, options: PgStoreOptions): P
       fail: run((pool, lease: JobLease, error: string) => jobs.failJob(pool, lease, error)),
       interrupt: run((pool, lease: JobLease, stage: string, cause: ShutdownCause) => jobs.interruptJob(pool, lease, stage, cause)),
       sweepExpiredLeases: run((pool) => jobs.sweepExpiredLeases(pool)),
+      recording: run(async (pool, jobId: string) =>
+        (await one(pool, 'SELECT 1 FROM recording_chunks WHERE job_id = $1 AND seq = 0', [jobId])) === undefined ? null : imports.readRecording(pool, jobId),
+      ),
     },
     workers: {
       register: run((pool, registration: WorkerRegistration) => jobs.registerWorker(pool, registration)),
