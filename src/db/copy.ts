@@ -154,6 +154,8 @@ async function postgresSide(url: string, create: boolean): Promise<Side> {
     reindex: guarded(async () => {
       const transcripts = (await db.pool.query<{ id: string; meeting_id: string }>('SELECT id, meeting_id FROM transcripts ORDER BY id')).rows;
       for (const t of transcripts) await indexPgTranscript(db.pool, t.id, t.meeting_id);
+      // Fresh statistics: the planner otherwise plans for the empty tables it saw before the copy.
+      await db.pool.query('ANALYZE');
     }),
     close: () => db.close(),
   };

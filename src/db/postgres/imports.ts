@@ -2,17 +2,17 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import type { Pool, PoolClient } from 'pg';
-import { ConflictError, InvalidInputError, UnavailableError } from '../../errors.js';
+import { ConflictError, UnavailableError } from '../../errors.js';
 import { inspectImportFile, titleFromPath, type ImportFileInfo } from '../../audio/file.js';
 import { newId } from '../ids.js';
 import { nowIso } from '../time.js';
 import { clip } from '../queries/not-found.js';
 import { pagination } from '../queries/pagination.js';
 import {
+  checkRequest,
   DuplicateImportError,
   IMPORT_COLUMNS,
-  MAX_REQUEST_KEY_BYTES,
-  MAX_TITLE_LENGTH,
+  replay,
   sha256File,
   toRecordingImport,
   type DuplicateOf,
@@ -37,23 +37,6 @@ export const RECORDING_CHUNK_BYTES = 1 << 20;
 const FROM = 'FROM recording_imports j JOIN meetings m ON m.id = j.meeting_id';
 
 const findByKey = (q: Queryable, key: string) => one<ImportRow>(q, `SELECT ${IMPORT_COLUMNS} ${FROM} WHERE j.request_key = $1`, [key]);
-
-function replay(existing: ImportRow, request: ImportRequest, resolved?: string): RecordingImport {
-  if (existing.file_path !== request.filePath && existing.file_path !== resolved)
-    throw new ConflictError(
-      `request_key "${clip(request.requestKey ?? '')}" was already used for another file (${clip(existing.file_path)}, job ${existing.id}). Use a new request_key for a different file, or the same file_path to get that job back.`,
-    );
-  return toRecordingImport(existing);
-}
-
-function checkRequest(request: ImportRequest): void {
-  if (request.requestKey !== undefined) {
-    const bytes = Buffer.byteLength(request.requestKey);
-    if (bytes < 1 || bytes > MAX_REQUEST_KEY_BYTES) throw new InvalidInputError(`request_key must be 1 to ${MAX_REQUEST_KEY_BYTES} bytes long (UTF-8); got ${bytes} bytes.`);
-  }
-  if (request.title !== undefined && (request.title.trim() === '' || request.title.length > MAX_TITLE_LENGTH))
-    throw new InvalidInputError(`title must be 1 to ${MAX_TITLE_LENGTH} characters and not only spaces; leave it out to use the file name.`);
-}
 
 export async function findImportByContent(q: Queryable, sha256: string, opts: { includeFailed?: boolean } = {}) {
   const row = await one<{ id: string; meeting_id: string; title: string; status: ProcessingStatus }>(

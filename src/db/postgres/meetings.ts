@@ -4,7 +4,7 @@ import { nowIso } from '../time.js';
 import { ACTIVE_STATUSES_SQL } from '../schema/enums.js';
 import { matchFragment } from '../statements.js';
 import { normalizeFolderPath, parentPath, subtreeBounds, type FolderFilter, type FolderRef } from '../queries/folders.js';
-import { clip } from '../queries/not-found.js';
+import { clip, textHint, type ExpectedKind } from '../queries/not-found.js';
 import { pagination } from '../queries/pagination.js';
 import { IMPORT_COLUMNS, toRecordingImport, type ImportRow } from '../queries/imports.js';
 import { toSegments, type WordTuple } from '../queries/export.js';
@@ -42,13 +42,19 @@ export const MEETING_ITEM_COLUMNS = `m.id, m.title, m.started_at, m.ended_at,
 
 export const NEWEST_FIRST = 'ORDER BY m.started_at COLLATE "C" DESC, m.id COLLATE "C" DESC';
 
+/**
+ * The page's IDs first (an index walk, offset rows skipped without computing anything), then the
+ * item columns for those rows only: PostgreSQL would otherwise evaluate every subquery of the
+ * select list for each skipped row of a deep offset.
+ */
+const pageOfMeetings = (ids: string) => `SELECT ${MEETING_ITEM_COLUMNS} FROM (${ids}) page JOIN meetings m ON m.id = page.id ${NEWEST_FIRST}`;
+
 /** `%`, `_` and `\` literal for ILIKE ... ESCAPE '\'. */
 export const ilike = (fragment: string): string => `%${fragment.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 // ---------------------------------------------------------------------------------------------
 // Not found, with the same hints as src/db/queries/not-found.ts
 
-type ExpectedKind = 'meeting' | 'series' | 'proposal' | 'job' | 'summary';
 const NOUN: Record<ExpectedKind, string> = { meeting: 'Meeting', series: 'Series', proposal: 'Proposal', job: 'Import job', summary: 'Summary' };
 const KIND_BY_PREFIX = new Map<string, IdKind>(Object.entries(ID_PREFIXES).map(([kind, prefix]) => [prefix, kind as IdKind]));
 const ID_SHAPE = /^([a-z]{3})_[0-9a-z_-]+$/i;
@@ -112,21 +118,6 @@ export async function wrongKindHint(q: Queryable, expected: ExpectedKind, id: st
     }
     default:
       return undefined;
-  }
-}
-
-function textHint(expected: ExpectedKind, shown: string): string {
-  switch (expected) {
-    case 'meeting':
-      return `${shown} is not a meeting ID (they look like mtg_...): to find a meeting by its title, pass a fragment of the title as query to list_meetings, then use the id it returns.`;
-    case 'series':
-      return `${shown} is not a series ID (they look like ser_...): list_meetings shows each meeting's series_id; a fragment of the title goes in its query.`;
-    case 'proposal':
-      return `${shown} is not a proposal ID (they look like prp_...): list_proposals lists them.`;
-    case 'job':
-      return `${shown} is not an import job ID (they look like job_...): use the job_id returned by import_recording, or get_meeting's recording_import.`;
-    case 'summary':
-      return `${shown} is not a summary ID (they look like sum_...): get_meeting lists a meeting's summaries and their IDs.`;
   }
 }
 
@@ -254,7 +245,7 @@ export async function compileMeetingFilter(q: Queryable, filter: MeetingFilter, 
 export async function listMeetings(q: Queryable, filter: MeetingFilter, page: Page): Promise<{ meetings: MeetingListItem[]; pagination: Pagination }> {
   const { where, params } = await compileMeetingFilter(q, filter);
   const n = params.length;
-  const meetings = await rows<MeetingListItem>(q, `SELECT ${MEETING_ITEM_COLUMNS} FROM meetings m ${where} ${NEWEST_FIRST} LIMIT $${n + 1} OFFSET $${n + 2}`, [
+  const meetings = await rows<MeetingListItem>(q, pageOfMeetings(`SELECT m.id, m.started_at FROM meetings m ${where} ${NEWEST_FIRST} LIMIT $${n + 1} OFFSET $${n + 2}`), [
     ...params,
     page.limit,
     page.offset,
@@ -343,7 +334,7 @@ export async function getSeriesRefOrThrow(q: Queryable, id: string): Promise<Ser
 }
 
 export async function seriesMeetings(q: Queryable, seriesId: string, page: Page): Promise<{ meetings: MeetingListItem[]; total: number }> {
-  const meetings = await rows<MeetingListItem>(q, `SELECT ${MEETING_ITEM_COLUMNS} FROM meetings m WHERE m.series_id = $1 ${NEWEST_FIRST} LIMIT $2 OFFSET $3`, [
+  const meetings = await rows<MeetingListItem>(q, pageOfMeetings(`SELECT m.id, m.started_at FROM meetings m WHERE m.series_id = $1 ${NEWEST_FIRST} LIMIT $2 OFFSET $3`), [
     seriesId,
     page.limit,
     page.offset,

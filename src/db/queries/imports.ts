@@ -156,7 +156,7 @@ export function findImportByContent(sqlite: Sqlite, sha256: string, opts: { incl
 }
 
 /** Same key and same file: the original job, whatever its state. Same key, other file: a conflict. */
-function replay(existing: ImportRow, request: ImportRequest, resolved?: string): RecordingImport {
+export function replay(existing: ImportRow, request: ImportRequest, resolved?: string): RecordingImport {
   if (existing.file_path !== request.filePath && existing.file_path !== resolved)
     throw new ConflictError(
       `request_key "${clip(request.requestKey ?? '')}" was already used for another file (${clip(existing.file_path)}, job ${existing.id}). Use a new request_key for a different file, or the same file_path to get that job back.`,
@@ -164,7 +164,7 @@ function replay(existing: ImportRow, request: ImportRequest, resolved?: string):
   return toRecordingImport(existing);
 }
 
-function checkRequest(request: ImportRequest): void {
+export function checkRequest(request: ImportRequest): void {
   if (request.requestKey !== undefined) {
     const bytes = Buffer.byteLength(request.requestKey);
     if (bytes < 1 || bytes > MAX_REQUEST_KEY_BYTES)

@@ -103,7 +103,7 @@ export function wrongKindHint(sqlite: Sqlite, expected: ExpectedKind, id: string
 }
 
 /** A value that is no ID at all, most often a title or a name. */
-function textHint(expected: ExpectedKind, shown: string): string {
+export function textHint(expected: ExpectedKind, shown: string): string {
   switch (expected) {
     case 'meeting':
       return `${shown} is not a meeting ID (they look like mtg_...): to find a meeting by its title, pass a fragment of the title as query to list_meetings, then use the id it returns.`;
