@@ -13,6 +13,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { openDatabase, type Sqlite } from '../src/db/open.js';
 import { loadDemo } from '../src/demo/dataset.js';
+import { openSqliteStore } from '../src/db/sqlite/store.js';
 import { PACKAGE_ROOT } from '../src/package.js';
 import { printTable, type Row } from './stats.js';
 
@@ -194,7 +195,9 @@ export async function demoRows(): Promise<Row[]> {
   try {
     const path = join(dir, 'demo.db');
     const db = openDatabase(path, { create: true });
-    await loadDemo(db.sqlite, Date.parse('2026-11-30T12:00:00Z'));
+    const store = openSqliteStore(path, { create: false });
+    await loadDemo(store, Date.parse('2026-11-30T12:00:00Z'));
+    await store.close();
     const ids = (db.sqlite.prepare('SELECT meeting_id AS id FROM transcripts ORDER BY word_count DESC').all() as { id: string }[]).map((r) => r.id);
     db.close();
     const { client, close } = await connect(path);

@@ -43,30 +43,30 @@ interface Sniffed {
 
 async function sniffFile(filePath: string): Promise<Sniffed> {
   const shown = filePath.length > 200 ? `${filePath.slice(0, 200)}…` : filePath;
-  if (filePath.trim() === '') throw new InvalidInputError('file_path is empty. Give the absolute path of an audio file on this computer.');
-  if (filePath.includes('\0')) throw new InvalidInputError('file_path contains a NUL character. Give the absolute path of an audio file on this computer.');
-  if (Buffer.byteLength(filePath) > MAX_PATH_BYTES) throw new InvalidInputError(`file_path is longer than ${MAX_PATH_BYTES} bytes, the longest path this system accepts.`);
-  if (filePath.startsWith('~')) throw new InvalidInputError(`file_path "${shown}" starts with "~", which is not expanded here. Give the full absolute path (for example /home/you/recordings/meeting.m4a).`);
-  if (!isAbsolute(filePath)) throw new InvalidInputError(`file_path "${shown}" is relative. Give the absolute path of the file (the server's working directory is not yours).`);
+  if (filePath.trim() === '') throw badPath('is empty. Give the absolute path of an audio file on this computer.');
+  if (filePath.includes('\0')) throw badPath('contains a NUL character. Give the absolute path of an audio file on this computer.');
+  if (Buffer.byteLength(filePath) > MAX_PATH_BYTES) throw badPath(`is longer than ${MAX_PATH_BYTES} bytes, the longest path this system accepts.`);
+  if (filePath.startsWith('~')) throw badPath(`"${shown}" starts with "~", which is not expanded here. Give the full absolute path (for example /home/you/recordings/meeting.m4a).`);
+  if (!isAbsolute(filePath)) throw badPath(`"${shown}" is relative. Give the absolute path of the file (the server's working directory is not yours).`);
 
   let real: string;
   try {
     real = await realpath(filePath);
   } catch (error) {
-    throw new InvalidInputError(fileError(error, shown));
+    throw fileError(error, shown);
   }
   // Refused before opening: opening a device can have effects of its own, and a socket cannot be opened.
   try {
     checkRegular(await statPath(real), shown);
   } catch (error) {
-    throw error instanceof InvalidInputError ? error : new InvalidInputError(fileError(error, shown));
+    throw error instanceof InvalidInputError ? error : fileError(error, shown);
   }
   let handle;
   try {
     // O_NONBLOCK: should the path become a FIFO since, opening it must not wait for a writer.
     handle = await open(real, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {
-    throw new InvalidInputError(fileError(error, shown));
+    throw fileError(error, shown);
   }
   try {
     const stat = await handle.stat();
@@ -156,13 +156,23 @@ export async function inspectImportFile(filePath: string, probeOpts: ProbeOption
   };
 }
 
-function checkRegular(stat: Stats, shown: string): void {
-  if (stat.isDirectory()) throw new InvalidInputError(`file_path "${shown}" is a directory. Give the path of an audio file.`);
-  if (!stat.isFile()) throw new InvalidInputError(`file_path "${shown}" is not a regular file (it is a device, pipe or socket). Give the path of an audio file.`);
+/** The import's file path (file_path over MCP, FILE on the command line) and what is wrong with it. */
+function badPath(problem: string): InvalidInputError {
+  return new InvalidInputError({ type: 'field', field: 'file_path', problem });
 }
 
-function fileError(error: unknown, shown: string): string {
-  switch ((error as NodeJS.ErrnoException).code) {
+function checkRegular(stat: Stats, shown: string): void {
+  if (stat.isDirectory()) throw badPath(`"${shown}" is a directory. Give the path of an audio file.`);
+  if (!stat.isFile()) throw badPath(`"${shown}" is not a regular file (it is a device, pipe or socket). Give the path of an audio file.`);
+}
+
+function fileError(error: unknown, shown: string): InvalidInputError {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code === 'EISDIR' ? badPath(`"${shown}" is a directory. Give the path of an audio file.`) : new InvalidInputError(fileMessage(code, shown));
+}
+
+function fileMessage(code: string | undefined, shown: string): string {
+  switch (code) {
     case 'ENOENT':
       return `The file "${shown}" does not exist (or is a symlink to a missing file). Check the path.`;
     case 'ELOOP':
@@ -174,10 +184,8 @@ function fileError(error: unknown, shown: string): string {
       return `The path "${shown}" goes through something that is not a directory. Check the path.`;
     case 'ENAMETOOLONG':
       return `The path "${shown}" is too long for this system.`;
-    case 'EISDIR':
-      return `file_path "${shown}" is a directory. Give the path of an audio file.`;
     default:
-      return `The file "${shown}" cannot be opened (${(error as NodeJS.ErrnoException).code ?? 'unknown error'}).`;
+      return `The file "${shown}" cannot be opened (${code ?? 'unknown error'}).`;
   }
 }
 

@@ -1,5 +1,5 @@
 import { optString, type OptionSpec, type OptionValues } from './framework.js';
-import type { MeetingFilter } from '../db/queries/meetings.js';
+import type { MeetingFilter } from '../db/store.js';
 
 /** The meeting filters of `meetings list` and `search` (the MCP tools' folder_path, series_id, from, to, participant). */
 export const MEETING_FILTER_OPTIONS: Record<string, OptionSpec> = {

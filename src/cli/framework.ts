@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { Logger, LogLevel } from '../log.js';
-import type { SyntheoDb } from '../db/open.js';
+import type { Store } from '../db/store.js';
 import type { Pagination } from '../db/queries/types.js';
 import { SyntheoError, type ErrorKind } from '../errors.js';
 
@@ -116,10 +116,13 @@ export interface CommandContext {
   readonly live: boolean;
   /** The effective log level (flag, environment, else the command's default). */
   readonly logLevel: LogLevel;
-  /** Opens the database; `create` for commands that write (SPEC §1), else exit 3 when missing. */
-  openDb(options: { create: boolean }): SyntheoDb;
-  /** Database path as resolved from --db / SYNTHEO_DB / XDG. */
-  dbPath(): string;
+  /**
+   * The Store at `location()`, closed by the framework when the command ends; `create` for commands that
+   * write (SPEC §1), else exit 3 when the database is missing.
+   */
+  store(options: { create: boolean }): Promise<Store>;
+  /** Where the data is, from --db / SYNTHEO_DB / the platform's default: an SQLite file path or a PostgreSQL URL. */
+  location(): string;
   /** Writes a line to stdout (human mode), made terminal-safe: for progress output of long commands. */
   print(line: string): void;
   /** Writes text to stdout as is but terminal-safe (human mode): live progress, content a command prints itself. */
@@ -306,24 +309,6 @@ export function optChoice<T extends string>(options: OptionValues, name: string,
   if (v === undefined) return undefined;
   if (!(values as readonly string[]).includes(v)) throw new UsageError(`--${name} must be one of ${values.join(', ')}, got "${v}".`);
   return v as T;
-}
-
-// Domain messages name the MCP tools (a model reads them); a person at the terminal wants the command.
-const CLI_WORDING: [RegExp, string][] = [
-  [/\bget_recurring_meeting_history\b/g, '`syntheo meetings history`'],
-  [/\bget_meeting_transcript\b/g, '`syntheo meetings transcript`'],
-  [/\blist_meetings\b/g, '`syntheo meetings list`'],
-  [/\blist_folders\b/g, '`syntheo folders list`'],
-  [/\blist_proposals\b/g, '`syntheo proposals list`'],
-  [/\bget_meeting\b/g, '`syntheo meetings get`'],
-  [/the job_id returned by import_recording/g, 'the job ID printed by `syntheo imports add` (see `syntheo imports list`)'],
-  [/then call import_recording again with the same request_key/g, 'then run the same command again'],
-  [/\brequest_key\b/g, '--key'],
-  [/\bfile_path\b/g, 'FILE'],
-];
-
-export function cliWording(message: string): string {
-  return CLI_WORDING.reduce((m, [pattern, replacement]) => m.replace(pattern, replacement), message);
 }
 
 /** What command words name: one command, or a group of them (`syntheo meetings`). */

@@ -2,7 +2,6 @@ import {
   EXIT,
   GLOBAL_NAMES,
   GLOBAL_OPTIONS,
-  cliWording,
   UsageError,
   closest,
   commandHelp,
@@ -19,7 +18,9 @@ import {
 import { toTerminal, wantsColour, canRedraw } from './terminal.js';
 import { GROUPS } from './commands/index.js';
 import { isSyntheoError, toSyntheoError } from '../errors.js';
+import { cliMessage } from './errors.js';
 import { packageVersion } from '../package.js';
+import type { Store } from '../db/store.js';
 
 export async function main(argv: string[]): Promise<number> {
   let json = argv.includes('--json');
@@ -126,9 +127,9 @@ async function runCommand(spec: CommandSpec, argv: string[], json: boolean): Pro
   // --no-color wins over --color when both are given.
   const colourFlag = parsed.options['no-color'] === true ? false : parsed.options.color === true ? true : undefined;
   const logger = createLogger(level, spec.logName ?? 'syntheo', process.env, logFormat(colourFlag));
-  const { openDatabase, resolveDbPath } = await import('../db/open.js');
+  const { openStore, resolveDbLocation } = await import('../db/engine.js');
   const dbFlag = optString(parsed.options, 'db');
-  const opened: { close(): void }[] = [];
+  const opened: Store[] = [];
   const ctx: CommandContext = {
     groups: GROUPS,
     command: spec.name,
@@ -141,11 +142,11 @@ async function runCommand(spec: CommandSpec, argv: string[], json: boolean): Pro
     tty: Boolean(process.stdout.isTTY) && !json,
     colour: !json && wantsColour(process.stdout, process.env, colourFlag),
     live: !json && canRedraw(process.stdout),
-    dbPath: () => resolveDbPath(dbFlag),
-    openDb: ({ create }) => {
-      const db = openDatabase(resolveDbPath(dbFlag), { create });
-      opened.push(db);
-      return db;
+    location: () => resolveDbLocation(dbFlag),
+    store: async ({ create }) => {
+      const store = await openStore(resolveDbLocation(dbFlag), { create });
+      opened.push(store);
+      return store;
     },
     print: (line) => {
       if (!json) process.stdout.write(toTerminal(`${line}\n`, ctx.colour));
@@ -167,7 +168,7 @@ async function runCommand(spec: CommandSpec, argv: string[], json: boolean): Pro
     }
     return EXIT.ok;
   } finally {
-    for (const db of opened) db.close();
+    for (const store of opened) await store.close();
   }
 }
 
@@ -175,9 +176,9 @@ function report(error: unknown, json: boolean): number {
   const known = error instanceof UsageError || isSyntheoError(error);
   const shown = known ? (error as Error) : toSyntheoError(error);
   const exitCode = exitCodeFor(shown);
-  if (isSyntheoError(shown)) shown.message = cliWording(shown.message);
-  if (json) process.stdout.write(`${errorEnvelope(errorCode(shown), shown.message, exitCode)}\n`);
-  else process.stderr.write(toTerminal(`syntheo: ${shown.message}\n`, false));
+  const message = isSyntheoError(shown) ? cliMessage(shown) : shown.message;
+  if (json) process.stdout.write(`${errorEnvelope(errorCode(shown), message, exitCode)}\n`);
+  else process.stderr.write(toTerminal(`syntheo: ${message}\n`, false));
   if (process.env.SYNTHEO_DEBUG) {
     // The underlying error (SQLite, I/O), never shown by default.
     for (let e: unknown = error; e; e = (e as { cause?: unknown }).cause) process.stderr.write(`${(e as Error)?.stack ?? String(e)}\n`);

@@ -1,7 +1,5 @@
-import type { Sqlite } from '../db/open.js';
-import { stmt } from '../db/statements.js';
-import { ensureFolderPath } from '../db/queries/folders.js';
-import { loadMeetings, toSegments, type WordTuple } from '../db/queries/export.js';
+import type { Store } from '../db/store.js';
+import { toSegments, type WordTuple } from '../db/model/export.js';
 import { EXPORT_FORMAT, type ActionItem, type MeetingExport, type Participant, type SeriesRef, type Summary } from '../db/queries/types.js';
 import { CUSTOMER_CALL, INTERVIEW_DEBRIEF, LAUNCH_PLANNING, PEOPLE, RESEARCH_READOUT, weeklySync, type Turn } from './script.js';
 
@@ -237,16 +235,21 @@ export interface DemoResult {
 }
 
 /** Fills the database with the demo data set; idempotent (fixed ids, upserts). */
-export async function loadDemo(sqlite: Sqlite, now = Date.now()): Promise<DemoResult> {
+export async function loadDemo(store: Store, now = Date.now()): Promise<DemoResult> {
   const records = demoMeetings(now);
-  const loaded = await loadMeetings(sqlite, records, { source: 'demo' });
-  for (const path of DEMO_EMPTY_FOLDERS) ensureFolderPath(sqlite, path);
+  const loaded = await store.admin.load(records, { source: 'demo' });
+  for (const path of DEMO_EMPTY_FOLDERS) await store.folders.ensure(path);
   const target = records.find((r) => r.id === 'mtg_demo_weekly_5')!.summaries[0]!;
-  stmt(
-    sqlite,
-    `INSERT OR IGNORE INTO proposals (id, meeting_id, kind, target_id, content, base_content, status, proposed_by, created_at)
-     VALUES (?, 'mtg_demo_weekly_5', 'summary', ?, ?, ?, 'pending', 'demo assistant', ?)`,
-  ).run(DEMO_PROPOSAL_ID, target.id, PROPOSED_SUMMARY, target.content, new Date(now).toISOString());
-  const folders = (stmt<{ path: string }>(sqlite, 'SELECT path FROM folders ORDER BY path').all() as { path: string }[]).map((f) => f.path);
+  await store.proposals.seed({
+    id: DEMO_PROPOSAL_ID,
+    meetingId: 'mtg_demo_weekly_5',
+    kind: 'summary',
+    targetId: target.id,
+    content: PROPOSED_SUMMARY,
+    baseContent: target.content,
+    proposedBy: 'demo assistant',
+    createdAt: new Date(now).toISOString(),
+  });
+  const folders = await store.folders.paths();
   return { meetings: loaded.meetings.length, words: loaded.meetings.reduce((n, m) => n + m.words, 0), folders, series: DEMO_SERIES_ID, proposal: DEMO_PROPOSAL_ID };
 }

@@ -4,10 +4,10 @@
  */
 import { CLIENT_INFO_META_KEY, type Implementation, type McpServer, type ServerContext } from '@modelcontextprotocol/server';
 import type { Logger } from '../log.js';
-import type { LazyDatabase } from './database.js';
+import type { StoreOnFirstUse } from './store.js';
 
 export interface ServerDeps {
-  db: LazyDatabase;
+  store: StoreOnFirstUse;
   logger: Logger;
 }
 

@@ -14,14 +14,14 @@ export interface McpServerOptions {
  */
 export async function runMcpServer({ dbPath, logger }: McpServerOptions): Promise<void> {
   keepStdoutForJsonRpc();
-  const [{ serveStdio }, { createServerFactory }, { LazyDatabase }, { PreparingStdioTransport }] = await Promise.all([
+  const [{ serveStdio }, { createServerFactory }, { StoreOnFirstUse }, { PreparingStdioTransport }] = await Promise.all([
     import('@modelcontextprotocol/server/stdio'),
     import('./server.js'),
-    import('./database.js'),
+    import('./store.js'),
     import('./transport.js'),
   ]);
-  const db = new LazyDatabase(dbPath, logger);
-  const { factory, prepare } = createServerFactory({ db, logger });
+  const store = new StoreOnFirstUse(dbPath, logger);
+  const { factory, prepare } = createServerFactory({ store, logger });
 
   // A bad request or a bug in one handler must not take the server down with it.
   const onRejection = (reason: unknown) => logger.error({ err: reason }, 'unhandled rejection');
@@ -41,7 +41,7 @@ export async function runMcpServer({ dbPath, logger }: McpServerOptions): Promis
   // Closes once the client has closed stdin and every request read before that is answered.
   await transport.closed;
   await handle.close().catch((error: unknown) => logger.debug({ err: error }, 'close'));
-  db.close();
+  await store.close().catch((error: unknown) => logger.warn({ err: error }, 'closing the database'));
   process.off('unhandledRejection', onRejection);
   process.off('uncaughtException', onException);
   logger.info('client disconnected');

@@ -2,8 +2,8 @@
 // judge) and the output shapes of src/db/queries/types.ts, which are the tools' structuredContent.
 import * as v from 'valibot';
 import { clampLimit, clampOffset, type PageRule } from '../db/queries/pagination.js';
-import type { ProposalStatusFilter } from '../db/queries/proposals.js';
 import type { MeetingListItem, ProposalItem } from '../db/queries/types.js';
+import type { ProposalFilter } from '../db/store.js';
 import { PROCESSING_STATUSES, PROPOSAL_KINDS, PROPOSAL_STATUSES, SEARCH_KINDS, SUMMARY_STATUSES, TRANSCRIPT_TIMINGS } from '../db/schema/enums.js';
 
 // ---- parameters ---------------------------------------------------------------------------------
@@ -20,8 +20,8 @@ export function offsetParam(description = 'pagination.next_offset of the previou
   return v.optional(v.pipe(v.number(), v.metadata({ type: 'integer' }), v.description(description), v.transform((n: number) => clampOffset(n))), 0);
 }
 
-/** list_proposals' status filter (the same list as PROPOSAL_STATUS_FILTERS in queries/proposals, which loads lazily). */
-export const PROPOSAL_STATUS_FILTERS = [...PROPOSAL_STATUSES, 'all'] as const satisfies readonly ProposalStatusFilter[];
+/** list_proposals' status filter (the same list as PROPOSAL_STATUS_FILTERS in queries/proposals, which loads with the Store). */
+export const PROPOSAL_STATUS_FILTERS = [...PROPOSAL_STATUSES, 'all'] as const satisfies readonly ProposalFilter['status'][];
 
 export const requiredString = (description: string) => v.pipe(v.string(), v.description(description));
 export const optionalString = (description: string) => v.optional(v.pipe(v.string(), v.description(description)));

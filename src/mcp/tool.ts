@@ -1,6 +1,6 @@
 import type * as v from 'valibot';
 import type { ToolAnnotations } from '@modelcontextprotocol/server';
-import type { Sqlite } from '../db/open.js';
+import type { Store } from '../db/store.js';
 
 export interface ToolContext {
   /** The client as it introduced itself (`name/version` from clientInfo), recorded as a proposal's proposed_by. */
@@ -9,9 +9,9 @@ export interface ToolContext {
 
 /**
  * One MCP tool: its schemas (Valibot; the dispatcher validates `input` once) and a thin handler that
- * calls a query with the database first and returns the structuredContent. Handlers import their query
- * module when first called: every client spawns `syntheo mcp` (modern ones twice), and initialize,
- * server/discover and tools/list need the schemas only.
+ * calls the Store and returns the structuredContent. The Store (and with it the engine and every query
+ * module) is made by the first call that needs it: every client spawns `syntheo mcp` (modern ones
+ * twice), and initialize, server/discover and tools/list need the schemas only.
  */
 export interface ToolDefinition<I extends v.GenericSchema = v.GenericSchema, O extends v.GenericSchema = v.GenericSchema> {
   readonly name: string;
@@ -23,7 +23,7 @@ export interface ToolDefinition<I extends v.GenericSchema = v.GenericSchema, O e
   /** The text block: a compact rendering of the answer for clients that show the model `content`. */
   text(out: v.InferOutput<O>): string;
   // Method syntax on purpose: a list of tools with different schemas is then a ToolDefinition[].
-  handler(sqlite: Sqlite, args: v.InferOutput<I>, ctx: ToolContext): v.InferOutput<O> | Promise<v.InferOutput<O>>;
+  handler(store: Store, args: v.InferOutput<I>, ctx: ToolContext): v.InferOutput<O> | Promise<v.InferOutput<O>>;
 }
 
 export function defineTool<I extends v.GenericSchema, O extends v.GenericSchema>(tool: ToolDefinition<I, O>): ToolDefinition<I, O> {
@@ -35,12 +35,3 @@ export const READ_ONLY: ToolAnnotations = { readOnlyHint: true, idempotentHint: 
 
 /** Stages something for the user (a proposal, an import job); never changes or deletes a meeting. */
 export const STAGES_CHANGE: ToolAnnotations = { readOnlyHint: false, idempotentHint: false, destructiveHint: false, openWorldHint: false };
-
-/**
- * A module loaded on first use and kept: handlers call it on every request, and a bare `import()`
- * would go through the module loader each time.
- */
-export function lazy<T>(load: () => Promise<T>): () => Promise<T> {
-  let loaded: Promise<T> | undefined;
-  return () => (loaded ??= load());
-}

@@ -2,7 +2,7 @@
 // clients that give the model `content` (Claude Code and VS Code give it structuredContent). Not a
 // second copy of the JSON: a client that forwards both pays little extra. Imports nothing heavy.
 import type { Folder, MeetingDetail, MeetingExport, Pagination, ProposalDetail, ProposalItem, RecordingImport, SeriesRef, TranscriptTurn, TranscriptWord } from '../db/queries/types.js';
-import { timestamp } from '../db/queries/transcripts.js';
+import { stamp } from '../text/clock.js';
 import { exportMarkdown, meetingMarkdown } from './markdown.js';
 import type { FieldCut, Truncation } from './fit.js';
 
@@ -122,7 +122,7 @@ interface Hit {
 export function searchText(out: { hits: Hit[]; pagination: Pagination }): string {
   if (out.pagination.total === 0) return "Nothing matched: don't invent one.";
   const lines = out.hits.map((h) => {
-    const where = h.kind === 'transcript' ? `transcript offset ${h.offset}${h.start_ms != null ? ` [${timestamp(h.start_ms)}]` : ''}` : h.kind === 'summary' ? `summary ${h.summary_id}` : 'note';
+    const where = h.kind === 'transcript' ? `transcript offset ${h.offset}${h.start_ms != null ? ` [${stamp(h.start_ms)}]` : ''}` : h.kind === 'summary' ? `summary ${h.summary_id}` : 'note';
     return `${h.meeting_id} | ${minute(h.started_at)} | ${h.title} | ${where}\n  ${h.speaker ? `${h.speaker}: ` : ''}${h.snippet}`;
   });
   return [...lines, pageLine(out.pagination, 'hits')].join('\n');

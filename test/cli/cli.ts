@@ -61,6 +61,7 @@ export function run(args: string[], options: RunOptions = {}): Promise<RunResult
 }
 
 /** `syntheo --db DB --json ...`, parsed. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read fields freely
 export async function runJson<T = any>(db: string, args: string[], options: RunOptions = {}): Promise<{ code: number; body: T; stderr: string }> {
   const r = await run(['--db', db, '--json', ...args], options);
   let body: T;
@@ -84,12 +85,24 @@ export function dbIn(dir: string, name = 'syntheo.db'): string {
 /** A stack trace line, which no user-facing output may contain. */
 export const STACK_LINE = /^\s+at .+\(.+:\d+:\d+\)$/m;
 
-/** A worker row with a heartbeat `ageMs` old: what a running `syntheo-worker` keeps fresh. */
+/**
+ * A worker row with a heartbeat `ageMs` old. A live one (ageMs 0) renews it every second until its database
+ * is closed, as a running `syntheo-worker` does: on a busy machine a test outlasts a heartbeat's freshness.
+ */
 export function fakeWorker(sqlite: Sqlite, ageMs = 0): void {
   const at = new Date(Date.now() - ageMs).toISOString();
-  sqlite
-    .prepare('INSERT INTO workers (id, hostname, pid, version, concurrency, started_at, heartbeat_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
-    .run(`wrk_test${Math.random().toString(36).slice(2, 10)}`, 'testhost', 4242, '0.1.0', 2, at, at);
+  const id = `wrk_test${Math.random().toString(36).slice(2, 10)}`;
+  sqlite.prepare('INSERT INTO workers (id, hostname, pid, version, concurrency, started_at, heartbeat_at) VALUES (?, ?, ?, ?, ?, ?, ?)').run(id, 'testhost', 4242, '0.1.0', 2, at, at);
+  if (ageMs !== 0) return;
+  const renew = setInterval(() => {
+    try {
+      sqlite.prepare('UPDATE workers SET heartbeat_at = ? WHERE id = ?').run(new Date().toISOString(), id);
+    } catch {
+      // Closed (the test ended), or a test took the table away: the worker has stopped.
+      clearInterval(renew);
+    }
+  }, 1_000);
+  renew.unref();
 }
 
 /** Whether `script` (util-linux; Debian package bsdutils) is here to give the CLI a real terminal. */

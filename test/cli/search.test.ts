@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run, runJson } from './cli.js';
 import { openTestDb } from '../support/db.js';
-import { loadDemo } from '../../src/demo/dataset.js';
+import { loadDemoInto } from '../support/demo.js';
 
 describe('syntheo search', () => {
   let db: ReturnType<typeof openTestDb>;
   beforeAll(async () => {
     db = openTestDb();
-    await loadDemo(db.sqlite, Date.parse('2026-11-30T12:00:00Z'));
+    await loadDemoInto(db.path, Date.parse('2026-11-30T12:00:00Z'));
   });
   afterAll(() => db.cleanup());
 

@@ -22,6 +22,7 @@ beforeEach(() => {
 afterEach(() => db.cleanup());
 
 /** No byte that a terminal acts on, other than newline (and tab). */
+// eslint-disable-next-line no-control-regex -- control characters are what the output must not hold
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
 describe('human output is terminal-safe', () => {

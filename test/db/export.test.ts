@@ -3,7 +3,7 @@ import { exportMeetingOrThrow, loadMeetings } from '../../src/db/queries/export.
 import { exportCheck } from '../../src/cli/commands/load.js';
 import type { MeetingExport } from '../../src/db/queries/types.js';
 import { getTranscriptPageOrThrow } from '../../src/db/queries/transcripts.js';
-import { loadDemo } from '../../src/demo/dataset.js';
+import { loadDemoInto } from '../support/demo.js';
 import { testDbs } from '../support/db.js';
 import { makeActionItem, makeMeeting, makeSummary, makeTranscript } from '../support/factories.js';
 
@@ -13,7 +13,7 @@ const ids = (sqlite: ReturnType<typeof db>) => (sqlite.prepare('SELECT id FROM m
 describe('export -> load -> export', () => {
   it('round-trips every demo meeting byte for byte into a fresh database', async () => {
     const source = db();
-    await loadDemo(source, Date.parse('2026-11-30T12:00:00Z'));
+    await loadDemoInto(source.name, Date.parse('2026-11-30T12:00:00Z'));
     const exported = ids(source).map((id) => exportMeetingOrThrow(source, id));
     const target = db();
     await loadMeetings(target, JSON.parse(JSON.stringify(exported)));
@@ -38,7 +38,7 @@ describe('export -> load -> export', () => {
 
   it('loading twice changes nothing and an existing meeting is replaced, not duplicated', async () => {
     const source = db();
-    await loadDemo(source, Date.parse('2026-11-30T12:00:00Z'));
+    await loadDemoInto(source.name, Date.parse('2026-11-30T12:00:00Z'));
     const all = ids(source).map((id) => exportMeetingOrThrow(source, id));
     const target = db();
     await loadMeetings(target, { meetings: all });

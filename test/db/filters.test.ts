@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { listMeetings } from '../../src/db/queries/meetings.js';
 import { searchTranscripts } from '../../src/db/queries/search.js';
 import { InvalidInputError } from '../../src/errors.js';
+import { mcpMessage } from '../../src/mcp/errors.js';
 import { testDbs } from '../support/db.js';
 import { makeMeeting, makeTranscript } from '../support/factories.js';
 
@@ -15,7 +16,7 @@ function refusal(run: () => unknown): string {
     run();
   } catch (error) {
     expect(error).toBeInstanceOf(InvalidInputError);
-    return (error as Error).message;
+    return mcpMessage(error as InvalidInputError);
   }
   throw new Error('expected the filter to be refused');
 }

@@ -5,7 +5,8 @@ import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase, resolveDbPath, schemaState, APPLICATION_ID } from '../../src/db/open.js';
 import { MIGRATIONS_DIR, PACKAGE_ROOT } from '../../src/package.js';
-import { SyntheoError, toSyntheoError } from '../../src/errors.js';
+import { SyntheoError } from '../../src/errors.js';
+import { sqliteError } from '../../src/db/sqlite/errors.js';
 import { tempDir } from '../support/db.js';
 
 const journal = JSON.parse(readFileSync(join(MIGRATIONS_DIR, 'meta', '_journal.json'), 'utf8')) as { entries: unknown[] };
@@ -39,7 +40,7 @@ describe('a database file moved or deleted while open', () => {
       } catch (error) {
         caught = error;
       }
-      expect(toSyntheoError(caught).message).toMatch(/^The database file was moved, renamed or deleted while Syntheo had it open; nothing was saved\./);
+      expect(sqliteError(caught as Error & { code: string }).message).toMatch(/^The database file was moved, renamed or deleted while Syntheo had it open; nothing was saved\./);
       expect(() => write()).toThrow(/no longer the open database file/);
       // Back in place: writes go through again.
       renameSync(`${path}.moved`, path);

@@ -3,7 +3,7 @@ import { searchTranscripts } from '../../src/db/queries/search.js';
 import { listMeetings } from '../../src/db/queries/meetings.js';
 import { getTranscriptPageOrThrow, appendTranscriptWords } from '../../src/db/queries/transcripts.js';
 import { applyProposalOrThrow, proposeMemoEdit, proposeSummaryEdit } from '../../src/db/queries/proposals.js';
-import { loadDemo } from '../../src/demo/dataset.js';
+import { loadDemoInto } from '../support/demo.js';
 import { testDbs } from '../support/db.js';
 import { makeMeeting, makeParticipant, makeSummary, makeTranscript } from '../support/factories.js';
 
@@ -78,7 +78,7 @@ describe('searchTranscripts', () => {
     expect(searchTranscripts(s, { query: 'NEAR term' }, page).hits).toHaveLength(1);
     expect(searchTranscripts(s, { query: 'not final' }, page).hits).toHaveLength(1);
     // Operators alone leave nothing to search for: refused with what to pass (test/db/filters.test.ts).
-    expect(() => searchTranscripts(s, { query: '  *** ' }, page)).toThrow(/^query "  \*\*\* " has no word to search for\./);
+    expect(() => searchTranscripts(s, { query: '  *** ' }, page)).toThrow(/^The search "  \*\*\* " has no word to search for\./);
   });
 
   it('follows imports as words are appended, chunk by chunk', () => {
@@ -109,7 +109,7 @@ describe('searchTranscripts', () => {
 
   it('pages through many hits', async () => {
     const s = db();
-    await loadDemo(s, Date.parse('2026-11-30T12:00:00Z'));
+    await loadDemoInto(s.name, Date.parse('2026-11-30T12:00:00Z'));
     const first = searchTranscripts(s, { query: 'budget' }, { limit: 3, offset: 0 });
     expect(first.pagination.total).toBeGreaterThan(6);
     expect(first.pagination.next_offset).toBe(3);

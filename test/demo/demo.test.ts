@@ -1,26 +1,37 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadDemo } from '../../src/demo/dataset.js';
-import { listMeetings, getMeetingOrThrow } from '../../src/db/queries/meetings.js';
-import { listFolders } from '../../src/db/queries/folders.js';
-import { listProposals } from '../../src/db/queries/proposals.js';
+import { openSqliteStore } from '../../src/db/sqlite/store.js';
+import type { Store } from '../../src/db/store.js';
 import { openTestDb } from '../support/db.js';
 
-const open: ReturnType<typeof openTestDb>[] = [];
-afterEach(() => open.splice(0).forEach((d) => d.cleanup()));
+const open: { store: Store; cleanup(): void }[] = [];
+afterEach(async () => {
+  for (const d of open.splice(0)) {
+    await d.store.close();
+    d.cleanup();
+  }
+});
+
+/** A migrated database file, and a Store on it: the demo loads through the Store, as `syntheo demo` does. */
+function openDemoDb() {
+  const d = openTestDb();
+  const store = openSqliteStore(d.path, { create: false });
+  open.push({ store, cleanup: d.cleanup });
+  return { sqlite: d.sqlite, store };
+}
 
 describe('syntheo demo data', () => {
   it('has what the walk-through needs, all in the past', async () => {
-    const d = openTestDb();
-    open.push(d);
+    const { store } = openDemoDb();
     const now = Date.parse('2026-11-30T04:00:00Z');
-    await loadDemo(d.sqlite, now);
-    const { meetings } = listMeetings(d.sqlite, {}, { limit: 200, offset: 0 });
+    await loadDemo(store, now);
+    const { meetings } = await store.meetings.list({}, { limit: 200, offset: 0 });
     expect(meetings.length).toBeGreaterThanOrEqual(8);
     expect(meetings.every((m) => Date.parse(m.started_at) < now)).toBe(true);
     // Newest first.
     expect(meetings.map((m) => m.started_at)).toEqual([...meetings.map((m) => m.started_at)].sort().reverse());
 
-    const folders = listFolders(d.sqlite, {}, { limit: 200, offset: 0 }).folders;
+    const folders = (await store.folders.list({}, { limit: 200, offset: 0 })).folders;
     expect(folders.some((f) => f.path.split('/').length >= 3 && f.meeting_count > 0)).toBe(true);
     expect(folders.filter((f) => f.meeting_count === 0 && !folders.some((c) => c.parent_path === f.path)).map((f) => f.path)).toEqual(['Archive/2025', 'Personal']);
 
@@ -28,7 +39,7 @@ describe('syntheo demo data', () => {
     expect(weekly.length).toBeGreaterThanOrEqual(4);
     expect(new Set(weekly.map((m) => m.series_id)).size).toBe(1);
 
-    const details = meetings.map((m) => getMeetingOrThrow(d.sqlite, m.id));
+    const details = await Promise.all(meetings.map((m) => store.meetings.get(m.id)));
     const transcribed = details.filter((m) => m.transcript);
     expect(transcribed.length).toBeGreaterThanOrEqual(5);
     for (const m of transcribed) {
@@ -39,13 +50,12 @@ describe('syntheo demo data', () => {
     expect(details.some((m) => m.summaries.length === 2)).toBe(true);
     expect(details.every((m) => m.participants.length > 0)).toBe(true);
     expect(details.filter((m) => m.action_items.length > 0).length).toBeGreaterThanOrEqual(5);
-    const pending = listProposals(d.sqlite, { status: 'pending' }, { limit: 20, offset: 0 });
+    const pending = await store.proposals.list({ status: 'pending' }, { limit: 20, offset: 0 });
     expect(pending.proposals.map((p) => [p.kind, p.stale])).toEqual([['summary', false]]);
   });
 
   it('running it twice duplicates nothing', async () => {
-    const d = openTestDb();
-    open.push(d);
+    const d = openDemoDb();
     const counts = () =>
       d.sqlite
         .prepare(
@@ -54,9 +64,9 @@ describe('syntheo demo data', () => {
              (SELECT count(*) FROM transcript_words) words, (SELECT count(*) FROM proposals) proposals`,
         )
         .get();
-    await loadDemo(d.sqlite, Date.parse('2026-11-30T04:00:00Z'));
+    await loadDemo(d.store, Date.parse('2026-11-30T04:00:00Z'));
     const first = counts();
-    await loadDemo(d.sqlite, Date.parse('2026-12-01T04:00:00Z'));
+    await loadDemo(d.store, Date.parse('2026-12-01T04:00:00Z'));
     expect(counts()).toEqual(first);
   });
 });

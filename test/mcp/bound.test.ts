@@ -27,6 +27,7 @@ function markdown(bytes: number, tag: string): string {
 }
 
 /** What the model reads of a tool answer, in tokens, for both kinds of clients. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read fields freely
 async function measured(name: string, args: Record<string, unknown>): Promise<{ out: any; structured: number; content: number; text: string }> {
   const result = (await client.callTool({ name, arguments: args })) as { content: { type: string; text?: string }[]; structuredContent: unknown; isError?: boolean };
   expect(result.isError, JSON.stringify(result.content).slice(0, 300)).toBeFalsy();

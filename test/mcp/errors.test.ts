@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ConflictError, InvalidInputError, NotFoundError, StorageError, UnavailableError } from '../../src/errors.js';
 import { createLogger } from '../../src/log.js';
 import { toProtocolError } from '../../src/mcp/errors.js';
+import { sqliteError } from '../../src/db/sqlite/errors.js';
 
 const logger = createLogger('silent');
 const map = (error: unknown) => {
@@ -26,11 +27,23 @@ describe('toProtocolError', () => {
       expect(map(error)).toEqual({ code: -32603, message: error.message, data: { kind } });
   });
 
+  it('words a structured error in the assistant\'s terms', () => {
+    expect(map(new NotFoundError({ what: 'proposal', id: 'prp_x' }))).toEqual({ code: -32602, message: 'Proposal "prp_x" does not exist. Use list_proposals to find proposal IDs.', data: { kind: 'not_found' } });
+    expect(map(new InvalidInputError({ type: 'field', field: 'request_key', problem: 'must be 1 to 200 bytes long (UTF-8); got 0 bytes.' }))).toEqual({
+      code: -32603,
+      message: 'request_key must be 1 to 200 bytes long (UTF-8); got 0 bytes.',
+      data: { kind: 'invalid' },
+    });
+  });
+
   it('never passes on SQL, paths or stack traces from unexpected errors', () => {
+    // Engine errors reach the MCP layer through the Store, which maps them (src/db/sqlite/errors.ts).
     const sqlite = Object.assign(new Error('UNIQUE constraint failed: recording_imports.request_key'), { code: 'SQLITE_CONSTRAINT_UNIQUE' });
-    expect(map(sqlite)).toEqual({ code: -32603, message: 'The database reported an error (SQLITE_CONSTRAINT_UNIQUE).', data: { kind: 'storage' } });
+    expect(map(sqliteError(sqlite))).toEqual({ code: -32603, message: 'The database reported an error (SQLITE_CONSTRAINT_UNIQUE).', data: { kind: 'storage' } });
     const busy = Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
-    expect(map(busy).message).toMatch(/busy .*Try again/);
+    expect(map(sqliteError(busy)).message).toMatch(/busy .*Try again/);
+    // One that did not come through the Store is a bug: nothing of it reaches the client.
+    expect(map(sqlite)).toEqual({ code: -32603, message: 'Unexpected internal error.', data: { kind: 'internal' } });
     const bug = new TypeError("Cannot read properties of undefined (reading 'x') at /home/me/secret/file.ts:12");
     expect(map(bug)).toEqual({ code: -32603, message: 'Unexpected internal error.', data: { kind: 'internal' } });
     expect(map('a thrown string')).toMatchObject({ code: -32603, message: 'Unexpected internal error.' });

@@ -84,7 +84,7 @@ describe('list_meetings', () => {
     const pages: unknown[] = [];
     let offset: number | undefined = 0;
     while (offset !== undefined) {
-      const out: any = await call(client, 'list_meetings', { folder_path: 'Bulk', limit: 100, offset });
+      const out: { meetings: { title: string }[]; pagination: { next_offset?: number } } = await call(client, 'list_meetings', { folder_path: 'Bulk', limit: 100, offset });
       pages.push(out.pagination);
       seen.push(...titles(out));
       offset = out.pagination.next_offset;
@@ -156,7 +156,7 @@ describe('list_folders', () => {
     let offset: number | undefined = 0;
     let pages = 0;
     while (offset !== undefined) {
-      const out: any = await call(client, 'list_folders', { query: 'Many/', limit: 90, offset });
+      const out: { folders: { path: string }[]; pagination: { next_offset?: number } } = await call(client, 'list_folders', { query: 'Many/', limit: 90, offset });
       paths.push(...out.folders.map((f: { path: string }) => f.path));
       offset = out.pagination.next_offset;
       pages++;
@@ -246,8 +246,8 @@ describe('get_meeting_transcript', () => {
       while (offset !== undefined) {
         offsets.push(offset);
         const args = { meeting_id: ids.interview, offset, ...(limit ? { limit } : {}) };
-        const out: any = await call(client, 'get_meeting_transcript', { ...args, ...timed });
-        const lean: any = await call(client, 'get_meeting_transcript', args);
+        const out: { text: string; words: { text: string }[]; pagination: { next_offset?: number } } = await call(client, 'get_meeting_transcript', { ...args, ...timed });
+        const lean: { text: string; words: [number, number][] } = await call(client, 'get_meeting_transcript', args);
         const lines = lean.text.split('\n') as string[];
         expect(lean.text).toBe(out.text);
         // Each line of text starts at its index entry's word, at its time.

@@ -142,7 +142,7 @@ describe('list_proposals, get_proposal, decline_proposal', () => {
     let offset: number | undefined = 0;
     const returned: number[] = [];
     while (offset !== undefined) {
-      const out: any = await call(client, 'list_proposals', { meeting_id: bulk, limit: 90, offset });
+      const out: { proposals: { id: string }[]; pagination: { returned: number; next_offset?: number } } = await call(client, 'list_proposals', { meeting_id: bulk, limit: 90, offset });
       for (const p of out.proposals) ids.add(p.id);
       returned.push(out.pagination.returned);
       offset = out.pagination.next_offset;

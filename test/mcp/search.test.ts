@@ -1,7 +1,7 @@
 // search_transcripts (Syntheo's own read tool) and the extra list_meetings filters, over stdio.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/client';
-import { loadDemo } from '../../src/demo/dataset.js';
+import { loadDemoInto } from '../support/demo.js';
 import { openTestDb } from '../support/db.js';
 import { call, callError, checkClamps, connectV2 } from '../support/mcp.js';
 
@@ -11,7 +11,7 @@ let close: () => Promise<void>;
 
 beforeAll(async () => {
   db = openTestDb();
-  await loadDemo(db.sqlite, Date.parse('2026-11-30T12:00:00Z'));
+  await loadDemoInto(db.path, Date.parse('2026-11-30T12:00:00Z'));
   ({ client, close } = await connectV2(db.path, 'modern'));
 });
 afterAll(async () => {

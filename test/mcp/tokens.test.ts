@@ -6,7 +6,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import { ensureFolderPath } from '../../src/db/queries/folders.js';
 import { proposeMemoEdit } from '../../src/db/queries/proposals.js';
 import { timestamp } from '../../src/db/queries/transcripts.js';
-import { loadDemo } from '../../src/demo/dataset.js';
+import { loadDemoInto } from '../support/demo.js';
 import { ANSWER_LIMIT, LIST_LIMIT, PAGE_TOKENS_PER_WORD, TOOL_LIST_LIMIT, answerTokens, measure, probes, readWhole, tokens, toolListTokens } from '../../bench/tokens.js';
 import { openTestDb } from '../support/db.js';
 import { makeMeeting, makeSeries, makeSummary, makeTranscript } from '../support/factories.js';
@@ -22,7 +22,7 @@ const LONG_WORDS = 30_000;
 beforeAll(async () => {
   db = openTestDb();
   const s = db.sqlite;
-  await loadDemo(s, Date.parse('2026-11-30T12:00:00Z'));
+  await loadDemoInto(db.path, Date.parse('2026-11-30T12:00:00Z'));
   demoMeetings = (s.prepare('SELECT meeting_id AS id FROM transcripts ORDER BY meeting_id').all() as { id: string }[]).map((r) => r.id);
   // A 30,000-word meeting of real English: the demo's conversations, one after the other, again and again.
   const demo = s.prepare('SELECT w.text, w.speaker FROM transcript_words w JOIN transcripts t ON t.id = w.transcript_id ORDER BY t.meeting_id, w.idx').all() as { text: string; speaker: string | null }[];

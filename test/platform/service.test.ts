@@ -45,7 +45,10 @@ function windowsArgv(line: string): string[] {
     let quoted = false;
     for (; i < line.length && (quoted || (line[i] !== ' ' && line[i] !== '\t')); i++) {
       let slashes = 0;
-      while (line[i] === '\\') slashes++, i++;
+      while (line[i] === '\\') {
+        slashes++;
+        i++;
+      }
       if (line[i] === '"') {
         arg += '\\'.repeat(Math.floor(slashes / 2));
         if (slashes % 2) arg += '"';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/open.js';
 import { proposeMemoEdit } from '../../src/db/queries/proposals.js';
-import { toSyntheoError } from '../../src/errors.js';
+import { sqliteError } from '../../src/db/sqlite/errors.js';
 import { tempDir } from '../support/db.js';
 import { CLI, STACK_LINE, cleanEnv } from '../cli/cli.js';
 import { seed, type Seeded } from './support/fixtures.js';
@@ -189,7 +189,8 @@ describe('a full disk', () => {
         caught = error;
       }
       expect((caught as { code?: string }).code).toBe('SQLITE_FULL');
-      expect(toSyntheoError(caught).message).toBe('The disk holding the database is full. Free some space and try again; nothing was written.');
+      // The Store maps engine errors (src/db/sqlite/errors.ts): this is the message its callers get.
+      expect(sqliteError(caught as Error & { code: string }).message).toBe('The disk holding the database is full. Free some space and try again; nothing was written.');
       expect(db.sqlite.prepare('SELECT count(*) FROM proposals').pluck().get()).toBe(2);
       expect(integrityCheck(db.sqlite)).toEqual(['ok']);
     } finally {

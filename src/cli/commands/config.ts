@@ -2,7 +2,6 @@ import type { CommandSpec } from '../framework.js';
 import { table } from '../text.js';
 import { CONFIG_KEYS, SECRET_ENV, checkSetting, effectiveSettings, isConfigKey, loadConfig, maskUrlPassword, type ConfigKey } from '../../config.js';
 import { InvalidInputError, NotFoundError } from '../../errors.js';
-import { deleteSetting, readSettings, writeSetting } from '../../db/queries/settings.js';
 
 type SecretKey = keyof typeof SECRET_ENV;
 type Source = 'default' | 'database' | 'environment';
@@ -95,15 +94,15 @@ const set: CommandSpec = {
     'syntheo config set llm.url http://127.0.0.1:11434 && syntheo config set llm.model llama3.1:8b',
     'syntheo config set transcription.api whisper.cpp',
   ],
-  run(ctx) {
+  async run(ctx) {
     const [key, value] = ctx.positionals as [string, string];
     // Before the database is opened: a refused key or value leaves nothing behind.
     checkSetting(key, value);
-    const db = ctx.openDb({ create: true });
-    writeSetting(db.sqlite, key, value);
+    const store = await ctx.store({ create: true });
+    await store.settings.write(key, value);
     const env = CONFIG_KEYS[key].env;
     const overridden = process.env[env] !== undefined && process.env[env] !== '';
-    const text = `${key} = ${value} (stored in ${db.path})${overridden ? `\nNote: ${env} is set in this environment and overrides it here.` : ''}`;
+    const text = `${key} = ${value} (stored in ${store.location})${overridden ? `\nNote: ${env} is set in this environment and overrides it here.` : ''}`;
     return { data: { key, value, stored: true, overridden_by_env: overridden }, text };
   },
 };
@@ -115,11 +114,11 @@ const get: CommandSpec = {
     "Print a setting's effective value (environment > database > default) on its own line, for scripts.\nExit 2 when it is not set and has no default. For an API key, only whether it is set (never the value).",
   positionals: [{ name: 'key', required: true, description: 'Setting name' }],
   examples: ['syntheo config get transcription.url', 'syntheo --json config get llm.model'],
-  run(ctx) {
+  async run(ctx) {
     const key = ctx.positionals[0]!;
     knownKey(key);
-    const db = ctx.openDb({ create: false });
-    const view = settingViews(readSettings(db.sqlite)).find((v) => v.key === key)!;
+    const store = await ctx.store({ create: false });
+    const view = settingViews(await store.settings.read()).find((v) => v.key === key)!;
     if (view.secret) return { data: view, text: view.source ? `set (in ${view.env}; the value is never printed)` : `not set (give it in the environment: ${view.env})` };
     if (view.value === null) throw new NotFoundError(`${key} is not set. Set it with \`syntheo config set ${key} VALUE\` or the environment variable ${view.env}.`);
     return { data: view, text: view.value };
@@ -131,9 +130,9 @@ const list: CommandSpec = {
   summary: 'List every setting with its effective value and source',
   description: 'List every setting: effective value and where it comes from (default, database, environment).\nAPI keys show only whether they are set.',
   examples: ['syntheo config list', "syntheo --json config list | jq '.data[] | select(.source == \"database\")'"],
-  run(ctx) {
-    const db = ctx.openDb({ create: false });
-    const views = settingViews(readSettings(db.sqlite));
+  async run(ctx) {
+    const store = await ctx.store({ create: false });
+    const views = settingViews(await store.settings.read());
     const text = table(views, [
       { header: 'KEY', value: (v) => v.key },
       { header: 'VALUE', value: shown, max: 60 },
@@ -149,13 +148,13 @@ const unset: CommandSpec = {
   description: 'Remove a setting from the database; its default (or the environment variable) applies again.',
   positionals: [{ name: 'key', required: true, description: 'Setting name' }],
   examples: ['syntheo config unset llm.model'],
-  run(ctx) {
+  async run(ctx) {
     const key = ctx.positionals[0]!;
     if (isSecret(key)) checkSetting(key, '');
     knownKey(key);
-    const db = ctx.openDb({ create: false });
-    const removed = deleteSetting(db.sqlite, key);
-    const view = settingViews(readSettings(db.sqlite)).find((v) => v.key === key)!;
+    const store = await ctx.store({ create: false });
+    const removed = await store.settings.delete(key);
+    const view = settingViews(await store.settings.read()).find((v) => v.key === key)!;
     const now = view.value === null ? 'it is now not set' : `now ${view.value} (${sourceLabel(view)})`;
     return { data: { key, removed, effective: view }, text: removed ? `Removed ${key} from the database; ${now}.` : `${key} was not stored in the database; ${now}.` };
   },

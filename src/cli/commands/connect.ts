@@ -35,7 +35,7 @@ function serverName(ctx: CommandContext): string {
 
 /** The database to name in the config: only when one was chosen (--db or SYNTHEO_DB); else the server finds the default itself. */
 function chosenDb(ctx: CommandContext): string | undefined {
-  return ctx.global.db !== undefined || process.env.SYNTHEO_DB ? ctx.dbPath() : undefined;
+  return ctx.global.db !== undefined || process.env.SYNTHEO_DB ? ctx.location() : undefined;
 }
 
 /** A dated copy beside the file, never overwriting an earlier one. */

@@ -4,10 +4,9 @@ import { paint, plural, relative } from '../text.js';
 import { settingViews } from './config.js';
 import { CONFIG_KEYS, loadConfig, type Config, type ConfigKey } from '../../config.js';
 import { NoDatabaseError, SyntheoError } from '../../errors.js';
-import { schemaState, type SyntheoDb } from '../../db/open.js';
-import { readSettings } from '../../db/queries/settings.js';
-import { latestWorker, HEARTBEAT_FRESH_MS } from '../../db/queries/workers.js';
-import { stmt } from '../../db/statements.js';
+import { isPostgresUrl } from '../../db/engine.js';
+import { HEARTBEAT_FRESH_MS } from '../../db/model/workers.js';
+import type { IntegrityReport, Store } from '../../db/store.js';
 import { findProgram } from '../../platform/which.js';
 import { displayUrl } from '../../text/url.js';
 
@@ -61,40 +60,35 @@ const doctor: CommandSpec = {
   },
   examples: ['syntheo doctor', 'syntheo doctor --repair-search', 'syntheo --json doctor | jq \'.data.checks[] | select(.level != "ok")\''],
   async run(ctx) {
-    const path = ctx.dbPath();
+    const location = ctx.location();
+    // A server's URL is shown without its password; a file, as it is.
+    const server = isPostgresUrl(location);
     const checks: Check[] = [];
-    const data: Record<string, unknown> = { database: { path, exists: path === ':memory:' || existsSync(path) } };
-    let db: SyntheoDb | undefined;
+    const data: Record<string, unknown> = { database: server ? { path: displayUrl(location), exists: null } : { path: location, exists: location === ':memory:' || existsSync(location) } };
+    let store: Store;
     try {
-      db = ctx.openDb({ create: false });
+      store = await ctx.store({ create: false });
     } catch (error) {
       if (!(error instanceof SyntheoError)) throw error;
       checks.push({ name: 'database', level: 'fail', message: error.message });
       return finish(ctx.colour, data, checks, error instanceof NoDatabaseError ? EXIT.noDatabase : EXIT.failed);
     }
-    const sqlite = db.sqlite;
-    const { checkIntegrity, repairSearchIndex } = await import('../../db/queries/integrity.js');
+    const path = store.location;
     if (optBool(ctx.options, 'repair-search')) {
-      const repaired = repairSearchIndex(sqlite);
+      const repaired = await store.admin.repairSearch();
       data.repaired = repaired;
       ctx.print(
         `Rebuilt the search index: ${repaired.passages} passages, ${repaired.meetings} meeting titles, ${repaired.participants} participants${repaired.recreated.length ? ` (recreated ${repaired.recreated.join(', ')})` : ''}.`,
       );
     }
-    const schema = schemaState(sqlite);
-    // The whole check reads every page: on a large file, the quick one.
-    const full = path === ':memory:' || statSync(path).size <= FULL_CHECK_MAX_BYTES;
-    const integrity = checkIntegrity(sqlite, { full });
+    const schema = await store.admin.schema();
+    // SQLite's whole check reads every page: on a large file, the quick one.
+    const full = store.engine !== 'sqlite' || location === ':memory:' || statSync(location).size <= FULL_CHECK_MAX_BYTES;
+    const integrity = await store.admin.integrity({ full });
     data.integrity = integrity;
-    const count = (table: string, where = '') => stmt<{ n: number }>(sqlite, `SELECT count(*) AS n FROM ${table} ${where}`).get()!.n;
-    let counts: { meetings: number; folders: number; pending_proposals: number; active_imports: number } | undefined;
+    let counts: Awaited<ReturnType<Store['meetings']['counts']>> | undefined;
     try {
-      counts = {
-        meetings: count('meetings'),
-        folders: count('folders'),
-        pending_proposals: count('proposals', "WHERE status = 'pending'"),
-        active_imports: count('recording_imports', "WHERE status NOT IN ('done', 'failed')"),
-      };
+      counts = await store.meetings.counts();
     } catch {
       // A missing table: the schema check below says which.
     }
@@ -112,7 +106,7 @@ const doctor: CommandSpec = {
     // Tables other than the search index's may be missing: the checks below would only repeat that.
     if (!integrity.searchOnly) return finish(ctx.colour, data, checks, EXIT.failed);
 
-    const worker = latestWorker(sqlite);
+    const worker = await store.workers.latest();
     data.worker = worker;
     if (!worker)
       checks.push({ name: 'worker', level: 'fail', message: 'No worker is running (none has a heartbeat in this database).', hint: 'Start it with `syntheo-worker` (or `syntheo worker`) and keep it running.' });
@@ -125,7 +119,7 @@ const doctor: CommandSpec = {
       });
 
     // Settings are checked one by one, so one bad value does not hide the others.
-    const stored = readSettings(sqlite);
+    const stored = await store.settings.read();
     const views = settingViews(stored);
     const bad: string[] = [];
     for (const v of views) {
@@ -206,7 +200,7 @@ const RESTORE_PAGES =
   'Restore the database from a backup. Until then, `syntheo meetings export ID... -o backup.json` saves what can still be read (`syntheo --db new.db load backup.json` restores it).';
 const RESTORE_TABLES = 'Restore the database from a backup: a table that is gone took its rows with it, and Syntheo cannot make it again.';
 
-function integrityChecks(r: import('../../db/queries/integrity.js').IntegrityReport): Check[] {
+function integrityChecks(r: IntegrityReport): Check[] {
   const out: Check[] = [];
   const list = (items: string[]) => items.slice(0, 10).join('\n') + (items.length > 10 ? `\n... and ${items.length - 10} more` : '');
   out.push(

@@ -1,8 +1,7 @@
 import { optString, pageFlags, pageOptions, type CommandSpec } from '../framework.js';
 import { pageFooter, table } from '../text.js';
-import { ensureFolderPath, listFolders, normalizeFolderPath } from '../../db/queries/folders.js';
+import { folderAncestry, normalizeFolderPath } from '../../db/model/folders.js';
 import { PAGE_RULES, clampPage } from '../../db/queries/pagination.js';
-import { stmt } from '../../db/statements.js';
 
 const list: CommandSpec = {
   name: 'folders list',
@@ -13,11 +12,11 @@ const list: CommandSpec = {
     ...pageOptions(PAGE_RULES.folders, 'folders'),
   },
   examples: ['syntheo folders list', 'syntheo folders list --query launch', "syntheo --json folders list | jq -r '.data[].path'"],
-  run(ctx) {
+  async run(ctx) {
     const { limit, offset } = pageFlags(ctx.options);
-    const db = ctx.openDb({ create: false });
+    const store = await ctx.store({ create: false });
     const query = optString(ctx.options, 'query');
-    const result = listFolders(db.sqlite, { query }, clampPage(PAGE_RULES.folders, limit, offset));
+    const result = await store.folders.list({ query }, clampPage(PAGE_RULES.folders, limit, offset));
     const p = result.pagination;
     const text =
       p.total === 0
@@ -45,16 +44,14 @@ const create: CommandSpec = {
   description: 'Create a folder; missing parent folders are created too. Segments are separated by "/".\nCreating a folder that exists is not an error. Creates the database when missing.',
   positionals: [{ name: 'path', required: true, description: 'Folder path, e.g. Projects/Launch/Design' }],
   examples: ['syntheo folders create Projects/Launch', 'syntheo folders create "Customers/ACME Corp/Calls"'],
-  run(ctx) {
+  async run(ctx) {
     // Checked before the database is created: a bad path leaves nothing behind.
     const path = normalizeFolderPath(ctx.positionals[0]!);
-    const db = ctx.openDb({ create: true });
-    const segments = path.split('/');
-    const existing = new Set(
-      segments.map((_, i) => segments.slice(0, i + 1).join('/')).filter((p) => stmt(db.sqlite, 'SELECT 1 FROM folders WHERE path = ?').get(p) !== undefined),
-    );
-    const folder = ensureFolderPath(db.sqlite, path);
-    const created = segments.map((_, i) => segments.slice(0, i + 1).join('/')).filter((p) => !existing.has(p));
+    const store = await ctx.store({ create: true });
+    const ancestry = folderAncestry(path);
+    const existing = await store.folders.existing(ancestry);
+    const folder = await store.folders.ensure(path);
+    const created = ancestry.filter((p) => !existing.has(p));
     const text = created.length === 0 ? `Folder ${folder.path} already exists (${folder.id}).` : `Created ${created.join(', ')} (${folder.path} is ${folder.id}).`;
     return { data: { id: folder.id, path: folder.path, created }, text };
   },

@@ -4,12 +4,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { EXIT, optBool, optChoice, optString, pageFlags, pageOptions, type CommandContext, type CommandResult, type CommandSpec } from '../framework.js';
 import { ago, elapsed, fields, pageFooter, paint, plural, shortTime, table } from '../text.js';
 import { toTerminal } from '../terminal.js';
-import type { Sqlite } from '../../db/open.js';
-import { enqueueImport, getImportOrThrow } from '../../db/queries/imports.js';
-import { IMPORT_PAGE_RULE, IMPORT_STATUS_FILTERS, listImports } from '../../db/queries/imports-list.js';
+import { IMPORT_PAGE_RULE, IMPORT_STATUS_FILTERS } from '../../db/model/imports-list.js';
 import { clampPage } from '../../db/queries/pagination.js';
-import { isWorkerAlive } from '../../db/queries/workers.js';
-import { stmt } from '../../db/statements.js';
+import type { Store } from '../../db/store.js';
 import { clock } from '../../text/clock.js';
 import type { RecordingImport } from '../../db/queries/types.js';
 
@@ -46,10 +43,6 @@ function jobDuration(j: RecordingImport): number {
   return end - Date.parse(j.created_at);
 }
 
-function wordCount(sqlite: Sqlite, meetingId: string): number {
-  return stmt<{ n: number }>(sqlite, 'SELECT coalesce((SELECT word_count FROM transcripts WHERE meeting_id = ?), 0) AS n').get(meetingId)!.n;
-}
-
 const add: CommandSpec = {
   name: 'imports add',
   summary: 'Import a recording: the worker transcribes and summarises it',
@@ -69,16 +62,16 @@ const add: CommandSpec = {
     'syntheo imports add call.wav --key call-2026-01-05 --json',
   ],
   async run(ctx) {
-    const db = ctx.openDb({ create: true });
+    const store = await ctx.store({ create: true });
     const asked = Date.now();
-    const job = await enqueueImport(db.sqlite, {
+    const job = await store.imports.enqueue({
       filePath: resolveUserPath(ctx.positionals[0]!),
       title: optString(ctx.options, 'title'),
       folderPath: optString(ctx.options, 'folder'),
       requestKey: optString(ctx.options, 'key'),
       duplicates: optBool(ctx.options, 'allow-duplicate') ? 'allow' : 'refuse',
     });
-    if (optBool(ctx.options, 'wait')) return waitForJob(ctx, db.sqlite, job);
+    if (optBool(ctx.options, 'wait')) return waitForJob(ctx, store, job);
     // A job created before this command ran is the original of a reused --key.
     const replayed = Date.parse(job.created_at) < asked;
     const text = [
@@ -95,7 +88,7 @@ const add: CommandSpec = {
  * Polls the job until done/failed. On a terminal one live line (state, elapsed time, chunk progress),
  * otherwise one line per change of state or progress; nothing but the final envelope with --json.
  */
-async function waitForJob(ctx: CommandContext, sqlite: Sqlite, first: RecordingImport): Promise<CommandResult> {
+async function waitForJob(ctx: CommandContext, store: Store, first: RecordingImport): Promise<CommandResult> {
   const c = paint(ctx.colour);
   const live = ctx.live;
   let job = first;
@@ -112,13 +105,13 @@ async function waitForJob(ctx: CommandContext, sqlite: Sqlite, first: RecordingI
   };
   try {
     for (;;) {
-      job = getImportOrThrow(sqlite, first.job_id);
+      job = await store.imports.get(first.job_id);
       const key = stateLabel(job);
       if (live) line(`${c.cyan(job.processing_status)}  ${elapsed(sinceCreated(job))}${job.progress && job.processing_status === 'transcribing' ? `  ${progressLabel(job)}` : ''}`);
       else if (key !== last) line(`[${elapsed(sinceCreated(job))}] ${key}`);
       last = key;
       if (isTerminal(job)) break;
-      if (!warnedNoWorker && !isWorkerAlive(sqlite)) {
+      if (!warnedNoWorker && !(await store.workers.isAlive())) {
         warnedNoWorker = true;
         const warning = 'No worker has a fresh heartbeat: the job will not move until `syntheo-worker` runs again (Ctrl-C stops waiting).';
         if (live) ctx.write(`\n${c.yellow(warning)}\n`);
@@ -141,7 +134,7 @@ async function waitForJob(ctx: CommandContext, sqlite: Sqlite, first: RecordingI
     if (!ctx.json) ctx.warn(`syntheo: import ${job.job_id} failed after ${took}: ${job.error ?? 'no error recorded'}`);
     return { data: job, text: '', exitCode: EXIT.failed };
   }
-  const words = wordCount(sqlite, job.meeting_id);
+  const words = await store.transcripts.wordCount(job.meeting_id);
   return {
     data: job,
     text: `Done in ${took}: "${job.title}" (${job.meeting_id}), ${plural(words, 'word')}, summary ${job.summary_status}.\nSee it with \`syntheo meetings get ${job.meeting_id}\`.`,
@@ -173,9 +166,9 @@ const show: CommandSpec = {
   description: 'Show the durable state of a recording import (MCP: get_recording_import). Reads only; starts no work.',
   positionals: [{ name: 'job', required: true, description: 'Job ID (job_...)' }],
   examples: ['syntheo imports show job_0123456789abcdef', 'syntheo --json imports show job_0123456789abcdef | jq -r .data.processing_status'],
-  run(ctx) {
-    const db = ctx.openDb({ create: false });
-    const job = getImportOrThrow(db.sqlite, ctx.positionals[0]!);
+  async run(ctx) {
+    const store = await ctx.store({ create: false });
+    const job = await store.imports.get(ctx.positionals[0]!);
     return { data: job, text: showText(job) };
   },
 };
@@ -189,11 +182,11 @@ const list: CommandSpec = {
     ...pageOptions(IMPORT_PAGE_RULE, 'imports'),
   },
   examples: ['syntheo imports list', 'syntheo imports list --status failed', 'syntheo imports list --status active --json'],
-  run(ctx) {
+  async run(ctx) {
     const status = optChoice(ctx.options, 'status', IMPORT_STATUS_FILTERS) ?? 'all';
     const { limit, offset } = pageFlags(ctx.options);
-    const db = ctx.openDb({ create: false });
-    const result = listImports(db.sqlite, { status }, clampPage(IMPORT_PAGE_RULE, limit, offset));
+    const store = await ctx.store({ create: false });
+    const result = await store.imports.list({ status }, clampPage(IMPORT_PAGE_RULE, limit, offset));
     const p = result.pagination;
     const now = Date.now();
     const text =

@@ -4,7 +4,8 @@ import type * as V from 'valibot';
 import { EXIT, type CommandSpec } from '../framework.js';
 import { plural, table } from '../text.js';
 import { InvalidInputError } from '../../errors.js';
-import { loadMeetings, shownId, type RecordCheck } from '../../db/queries/export.js';
+import { shownId } from '../../db/model/export.js';
+import type { LoadOptions } from '../../db/store.js';
 import { EXPORT_FORMAT, type MeetingExport } from '../../db/queries/types.js';
 
 /** Larger than any export a person makes, smaller than what V8 can hold as one string. */
@@ -23,8 +24,8 @@ const load: CommandSpec = {
     const source = file === '-' ? 'stdin' : resolve(file);
     const input = parseJson(await readInput(file, source), source);
     const check = await exportCheck();
-    const db = ctx.openDb({ create: true });
-    const result = await loadMeetings(db.sqlite, input, { check });
+    const store = await ctx.store({ create: true });
+    const result = await store.admin.load(input, { check });
     const n = result.meetings.length;
     const failures = result.failed.slice(0, MAX_SHOWN_FAILURES).map((f) => `  ${f.error}`);
     if (result.failed.length > MAX_SHOWN_FAILURES) failures.push(`  ... and ${result.failed.length - MAX_SHOWN_FAILURES} more (--json lists them all).`);
@@ -37,7 +38,7 @@ const load: CommandSpec = {
     if (n + result.skipped.length + result.failed.length === 0) lines.push(`Nothing to restore: ${source} holds no meetings.`);
     if (n > 0)
       lines.push(
-        `Restored ${plural(n, 'meeting')} from ${source} into ${db.path}:`,
+        `Restored ${plural(n, 'meeting')} from ${source} into ${store.location}:`,
         '',
         table(result.meetings, [
           { header: 'ID', value: (m) => m.id },
@@ -46,11 +47,11 @@ const load: CommandSpec = {
         ]),
       );
     if (result.skipped.length > 0)
-      lines.push(...(lines.length ? [''] : []), `Skipped ${plural(result.skipped.length, 'meeting')} already in ${db.path} as in the file: ${result.skipped.map((m) => m.id).join(', ')}.`);
+      lines.push(...(lines.length ? [''] : []), `Skipped ${plural(result.skipped.length, 'meeting')} already in ${store.location} as in the file: ${result.skipped.map((m) => m.id).join(', ')}.`);
     if (result.failed.length > 0)
       lines.push(...(lines.length ? [''] : []), `Could not restore ${plural(result.failed.length, 'record')} (nothing of them was written):`, ...failures);
     return {
-      data: { source, database: db.path, meetings: result.meetings, skipped: result.skipped, failed: result.failed },
+      data: { source, database: store.location, meetings: result.meetings, skipped: result.skipped, failed: result.failed },
       text: lines.join('\n'),
       exitCode: result.failed.length > 0 ? EXIT.failed : EXIT.ok,
     };
@@ -98,6 +99,8 @@ function parseJson(text: string, shown: string): unknown {
     throw new InvalidInputError(`${shown} is not valid JSON${at ? ` (error at character ${at})` : ''}. Give a file written by \`syntheo meetings export\`.`);
   }
 }
+
+type RecordCheck = NonNullable<LoadOptions['check']>;
 
 // ---- the record schema ------------------------------------------------------------------------------
 

@@ -13,7 +13,7 @@ export const commands: CommandSpec[] = [
       // Someone typed `syntheo mcp` in a terminal: say why nothing seems to happen (stdout stays JSON-RPC only).
       if (process.stdin.isTTY) ctx.warn('syntheo mcp: waiting for an MCP client on stdin (assistants start this command themselves); Ctrl-C to stop.');
       const { runMcpServer } = await import('../../mcp/main.js');
-      await runMcpServer({ dbPath: ctx.dbPath(), logger: ctx.logger });
+      await runMcpServer({ dbPath: ctx.location(), logger: ctx.logger });
     },
   },
 ];

@@ -1,8 +1,6 @@
 import { UsageError, optBool, optChoice, optString, pageFlags, pageOptions, type CommandSpec } from '../framework.js';
 import { bytes, pageFooter, plural, shortTime, table, type Column } from '../text.js';
-import { listMeetings, getMeetingOrThrow, seriesHistoryOrThrow } from '../../db/queries/meetings.js';
-import { getTranscriptPageOrThrow, transcriptText } from '../../db/queries/transcripts.js';
-import { exportMeetingOrThrow } from '../../db/queries/export.js';
+import { transcriptText } from '../../db/model/transcripts.js';
 import { PAGE_RULES, clampPage } from '../../db/queries/pagination.js';
 import { exportMarkdown, meetingMarkdown } from '../../render/markdown.js';
 import type { MeetingExport, MeetingListItem } from '../../db/queries/types.js';
@@ -40,12 +38,11 @@ const list: CommandSpec = {
     'syntheo meetings list --folder Projects/Launch --from 2026-01-01 --to 2026-01-31',
     "syntheo --json meetings list | jq -r '.data[].id'",
   ],
-  run(ctx) {
+  async run(ctx) {
     const { limit, offset } = pageFlags(ctx.options);
-    const db = ctx.openDb({ create: false });
+    const store = await ctx.store({ create: false });
     const o = ctx.options;
-    const result = listMeetings(
-      db.sqlite,
+    const result = await store.meetings.list(
       { query: optString(o, 'query'), ...meetingFilter(o) },
       clampPage(PAGE_RULES.meetings, limit, offset),
     );
@@ -68,9 +65,9 @@ const get: CommandSpec = {
     "Show a meeting: metadata, participants, summaries, action items and the note, as Markdown.\nWith --json: the same detail as the MCP tool get_meeting. The transcript is separate: `syntheo meetings transcript ID`.",
   positionals: [{ name: 'id', required: true, description: 'Meeting ID (mtg_...)' }],
   examples: ['syntheo meetings get mtg_0123456789abcdef', 'syntheo --json meetings get mtg_0123456789abcdef | jq .data.summaries'],
-  run(ctx) {
-    const db = ctx.openDb({ create: false });
-    const meeting = getMeetingOrThrow(db.sqlite, ctx.positionals[0]!);
+  async run(ctx) {
+    const store = await ctx.store({ create: false });
+    const meeting = await store.meetings.get(ctx.positionals[0]!);
     // The Markdown is shared with the MCP resource, which names the MCP tool; a person wants the command.
     const text = meetingMarkdown(meeting).trimEnd().replace('(read it with get_meeting_transcript)', `(read it with \`syntheo meetings transcript ${meeting.id}\`)`);
     return { data: meeting, text };
@@ -89,11 +86,11 @@ const transcript: CommandSpec = {
     'syntheo meetings transcript mtg_0123456789abcdef --offset 200 --limit 500',
     "syntheo --json meetings transcript mtg_0123456789abcdef | jq '.data.words[0]'",
   ],
-  run(ctx) {
+  async run(ctx) {
     const { limit, offset } = pageFlags(ctx.options);
-    const db = ctx.openDb({ create: false });
+    const store = await ctx.store({ create: false });
     // The text without times, as this command always printed it (the words carry the timings).
-    const page = getTranscriptPageOrThrow(db.sqlite, ctx.positionals[0]!, clampPage(PAGE_RULES.transcript, limit, offset));
+    const page = await store.transcripts.page(ctx.positionals[0]!, clampPage(PAGE_RULES.transcript, limit, offset));
     const { pagination, ...data } = { ...page, text: transcriptText(page.words) };
     const p = pagination;
     let text: string;
@@ -111,10 +108,10 @@ const history: CommandSpec = {
   positionals: [{ name: 'id', required: true, description: 'Meeting ID (mtg_...)' }],
   options: pageOptions(PAGE_RULES.history, 'meetings'),
   examples: ['syntheo meetings history mtg_0123456789abcdef', 'syntheo meetings history mtg_0123456789abcdef --limit 5 --offset 5'],
-  run(ctx) {
+  async run(ctx) {
     const { limit, offset } = pageFlags(ctx.options);
-    const db = ctx.openDb({ create: false });
-    const result = seriesHistoryOrThrow(db.sqlite, ctx.positionals[0]!, clampPage(PAGE_RULES.history, limit, offset));
+    const store = await ctx.store({ create: false });
+    const result = await store.series.history(ctx.positionals[0]!, clampPage(PAGE_RULES.history, limit, offset));
     const { pagination: p, ...data } = result;
     let text: string;
     if (!result.series) text = `Meeting ${result.meeting_id} does not belong to a recurring series.`;
@@ -144,13 +141,14 @@ const exportCmd: CommandSpec = {
     'syntheo meetings export mtg_0123456789abcdef mtg_fedcba9876543210 --output backup.json',
     'syntheo meetings export mtg_0123456789abcdef --format markdown -o meeting.md --force',
   ],
-  run(ctx) {
+  async run(ctx) {
     const format = optChoice(ctx.options, 'format', FORMATS) ?? 'json';
     const output = optString(ctx.options, 'output');
     if (output === '') throw new UsageError('--output needs a file name (or - for stdout).');
-    const db = ctx.openDb({ create: false });
+    const store = await ctx.store({ create: false });
     // Every ID is read before anything is written: a wrong ID leaves no partial file.
-    const records = ctx.positionals.map((id) => exportMeetingOrThrow(db.sqlite, id));
+    const records: MeetingExport[] = [];
+    for (const id of ctx.positionals) records.push(await store.meetings.export(id));
     const content = render(records, format);
     const data = records.length === 1 ? records[0] : records;
     if (output === undefined || output === '-') {

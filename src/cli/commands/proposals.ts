@@ -1,15 +1,8 @@
 import { optBool, optChoice, optString, pageFlags, pageOptions, type CommandSpec } from '../framework.js';
 import { ago, fields, pageFooter, paint, shortTime, table, type Paint } from '../text.js';
-import type { Sqlite } from '../../db/open.js';
 import { PAGE_RULES, clampPage } from '../../db/queries/pagination.js';
-import {
-  PROPOSAL_STATUS_FILTERS,
-  applyProposalOrThrow,
-  declineProposalOrThrow,
-  getProposalOrThrow,
-  listProposals,
-} from '../../db/queries/proposals.js';
-import { stmt } from '../../db/statements.js';
+import { PROPOSAL_STATUS_FILTERS } from '../../db/model/proposals.js';
+import type { Store } from '../../db/store.js';
 import { unifiedDiff } from '../../text/diff.js';
 import type { ProposalDetail, ProposalItem } from '../../db/queries/types.js';
 
@@ -33,11 +26,11 @@ const list: CommandSpec = {
     ...pageOptions(PAGE_RULES.proposals, 'proposals'),
   },
   examples: ['syntheo proposals list', 'syntheo proposals list --status all --meeting mtg_0123456789abcdef', "syntheo --json proposals list | jq '.data[] | select(.stale)'"],
-  run(ctx) {
+  async run(ctx) {
     const statusFilter = optChoice(ctx.options, 'status', PROPOSAL_STATUS_FILTERS) ?? 'pending';
     const { limit, offset } = pageFlags(ctx.options);
-    const db = ctx.openDb({ create: false });
-    const result = listProposals(db.sqlite, { meetingId: optString(ctx.options, 'meeting'), status: statusFilter }, clampPage(PAGE_RULES.proposals, limit, offset));
+    const store = await ctx.store({ create: false });
+    const result = await store.proposals.list({ meetingId: optString(ctx.options, 'meeting'), status: statusFilter }, clampPage(PAGE_RULES.proposals, limit, offset));
     const p = result.pagination;
     const now = Date.now();
     const text =
@@ -65,10 +58,8 @@ const list: CommandSpec = {
 };
 
 /** The target's content now, or null when the target summary was deleted (or is a new summary). */
-function currentContent(sqlite: Sqlite, p: ProposalDetail): string | null {
-  if (p.kind === 'memo') return stmt<{ note: string }>(sqlite, 'SELECT note FROM meetings WHERE id = ?').get(p.meeting_id)?.note ?? null;
-  if (p.target_id === null) return null;
-  return stmt<{ content: string }>(sqlite, 'SELECT content FROM summaries WHERE id = ?').get(p.target_id)?.content ?? null;
+function currentContent(store: Store, p: ProposalDetail): Promise<string | null> {
+  return store.meetings.currentContent({ kind: p.kind, meetingId: p.meeting_id, targetId: p.target_id });
 }
 
 export function colourDiff(diff: string, c: Paint): string {
@@ -124,10 +115,10 @@ const show: CommandSpec = {
     'Show a proposal: what it changes, who proposed it and when, and the unified diff from the text the assistant saw\nto the proposed text (coloured on a terminal; NO_COLOR turns colours off). A stale proposal also shows the diff\nagainst the current text. Nothing is applied.',
   positionals: [{ name: 'id', required: true, description: 'Proposal ID (prp_...)' }],
   examples: ['syntheo proposals show prp_0123456789abcdef', 'syntheo proposals show prp_0123456789abcdef | less -R', "syntheo --json proposals show prp_0123456789abcdef | jq -r .data.diff"],
-  run(ctx) {
-    const db = ctx.openDb({ create: false });
-    const p = getProposalOrThrow(db.sqlite, ctx.positionals[0]!);
-    const current = p.status === 'pending' ? currentContent(db.sqlite, p) : null;
+  async run(ctx) {
+    const store = await ctx.store({ create: false });
+    const p = await store.proposals.get(ctx.positionals[0]!);
+    const current = p.status === 'pending' ? await currentContent(store, p) : null;
     const targetGone = p.kind === 'summary' && p.target_id !== null && p.status === 'pending' && current === null;
     return { data: p, text: showText(p, current, targetGone, paint(ctx.colour)) };
   },
@@ -141,9 +132,9 @@ const apply: CommandSpec = {
   positionals: [{ name: 'id', required: true, description: 'Proposal ID (prp_...)' }],
   options: { force: { type: 'boolean', description: 'Apply even though the target changed since the proposal was made (overwrites those changes)' } },
   examples: ['syntheo proposals apply prp_0123456789abcdef', 'syntheo proposals apply prp_0123456789abcdef --force'],
-  run(ctx) {
-    const db = ctx.openDb({ create: true });
-    const p = applyProposalOrThrow(db.sqlite, ctx.positionals[0]!, { force: optBool(ctx.options, 'force') });
+  async run(ctx) {
+    const store = await ctx.store({ create: true });
+    const p = await store.proposals.apply(ctx.positionals[0]!, { force: optBool(ctx.options, 'force') });
     const what = p.kind === 'memo' ? "replaced the meeting's note" : p.base_content === null ? `added summary ${p.target_id}` : `replaced summary ${p.target_id}`;
     return { data: p, text: `Applied ${p.id}: ${what} of "${p.meeting_title}" (${p.meeting_id}).\nSee it with \`syntheo meetings get ${p.meeting_id}\`.` };
   },
@@ -155,9 +146,9 @@ const decline: CommandSpec = {
   description: 'Decline a pending proposal. The meeting does not change. Refused (exit 1) when the proposal is not pending.',
   positionals: [{ name: 'id', required: true, description: 'Proposal ID (prp_...)' }],
   examples: ['syntheo proposals decline prp_0123456789abcdef'],
-  run(ctx) {
-    const db = ctx.openDb({ create: true });
-    const p = declineProposalOrThrow(db.sqlite, ctx.positionals[0]!);
+  async run(ctx) {
+    const store = await ctx.store({ create: true });
+    const p = await store.proposals.decline(ctx.positionals[0]!);
     return { data: p, text: `Declined ${p.id}; "${p.meeting_title}" (${p.meeting_id}) is unchanged.` };
   },
 };

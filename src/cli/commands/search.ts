@@ -1,7 +1,7 @@
 import { pageFlags, pageOptions, type CommandSpec } from '../framework.js';
 import { MEETING_FILTER_OPTIONS, meetingFilter } from '../filters.js';
 import { pageFooter, paint, shortTime } from '../text.js';
-import { searchTranscripts, type SearchHit } from '../../db/queries/search.js';
+import type { SearchHit } from '../../db/store.js';
 import { PAGE_RULES, clampPage } from '../../db/queries/pagination.js';
 
 function where(hit: SearchHit): string {
@@ -21,12 +21,11 @@ const search: CommandSpec = {
     ...pageOptions(PAGE_RULES.search, 'hits'),
   },
   examples: ['syntheo search budget review', 'syntheo search "pricing tiers" --folder Acme/Product --from 2026-01-01', "syntheo --json search onboarding | jq '.data[0]'"],
-  run(ctx) {
+  async run(ctx) {
     const { limit, offset } = pageFlags(ctx.options);
-    const db = ctx.openDb({ create: false });
+    const store = await ctx.store({ create: false });
     const query = ctx.positionals.join(' ');
-    const result = searchTranscripts(
-      db.sqlite,
+    const result = await store.search.transcripts(
       { query, ...meetingFilter(ctx.options) },
       clampPage(PAGE_RULES.search, limit, offset),
     );

@@ -15,7 +15,7 @@ const MANAGER_TIMEOUT_MS = 30_000;
 
 function plan(ctx: CommandContext): ServicePlan {
   const where = currentPlatform();
-  return servicePlan(where, { ...currentInstallation(), db: ctx.dbPath(), path: where.env.PATH }, process.getuid?.());
+  return servicePlan(where, { ...currentInstallation(), db: ctx.location(), path: where.env.PATH }, process.getuid?.());
 }
 
 function encode(p: ServicePlan): Buffer {

@@ -32,7 +32,7 @@ export const commands: CommandSpec[] = [
       const { runWorker } = await import('../../worker/main.js');
       const logger = ctx.logger;
       await runWorker({
-        dbPath: ctx.dbPath(),
+        dbPath: ctx.location(),
         logger,
         // Validated with the other settings, so a bad value is reported as worker.concurrency.
         concurrency,

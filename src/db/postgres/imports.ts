@@ -20,7 +20,7 @@ import {
   type ImportRow,
 } from '../queries/imports.js';
 import type { ImportStatusFilter } from '../queries/imports-list.js';
-import type { ProcessingStatus } from '../schema/enums.js';
+import { ACTIVE_STATUSES_SQL, type ProcessingStatus } from '../schema/enums.js';
 import type { Page, Pagination, RecordingImport } from '../queries/types.js';
 import { getFolderByPathOrThrow, getImportOrThrow } from './meetings.js';
 import { latestWorker } from './jobs.js';
@@ -59,10 +59,7 @@ export async function enqueueImport(pool: Pool, request: ImportRequest): Promise
   const mode = request.duplicates ?? 'report';
   const duplicate = mode === 'allow' ? null : await findImportByContent(pool, sha256);
   if (duplicate && mode === 'refuse') throw new DuplicateImportError(duplicate, request.filePath);
-  if (!((await latestWorker(pool))?.alive ?? false))
-    throw new UnavailableError(
-      'The Syntheo app is not running, so nothing would process this recording. Start the worker with `syntheo-worker` (or `syntheo worker`), then call import_recording again with the same request_key.',
-    );
+  if (!((await latestWorker(pool))?.alive ?? false)) throw new UnavailableError({ type: 'no_worker' });
   const job = await insertImport(pool, request, file, sha256, folder?.id ?? null);
   if (duplicate === null || duplicate.jobId === job.job_id) return job;
   return { ...job, duplicate_of: { job_id: duplicate.jobId, meeting_id: duplicate.meetingId, title: duplicate.title, processing_status: duplicate.status } };
@@ -97,14 +94,15 @@ async function insertImport(pool: Pool, request: ImportRequest, file: ImportFile
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'queued', 'pending', $11, $11)`,
       [id, meetingId, file.path, file.size, Math.trunc(file.mtimeMs), file.format, file.extractAudio ? 1 : 0, sha256, (request.startedAt ?? file.creationTime) !== null ? 1 : 0, request.requestKey ?? null, now],
     );
-    await storeRecording(c, id, file.path, sha256);
+    // A hash given by the caller (the watcher) was taken by it: only one computed here can tell that the file changed.
+    await storeRecording(c, id, file.path, request.contentSha256 === undefined ? sha256 : undefined);
     return id;
   });
   return getImportOrThrow(pool, jobId);
 }
 
-/** Streams the file into recording_chunks, one chunk in memory at a time; checks the whole against the sha256 taken at enqueue. */
-export async function storeRecording(c: PoolClient, jobId: string, path: string, sha256: string): Promise<number> {
+/** Streams the file into recording_chunks, one chunk in memory at a time; checks the whole against the sha256 taken at enqueue, when given. */
+export async function storeRecording(c: PoolClient, jobId: string, path: string, sha256: string | undefined): Promise<number> {
   const whole = createHash('sha256');
   let seq = 0;
   for await (const chunk of createReadStream(path, { highWaterMark: RECORDING_CHUNK_BYTES })) {
@@ -112,31 +110,40 @@ export async function storeRecording(c: PoolClient, jobId: string, path: string,
     whole.update(data);
     await c.query('INSERT INTO recording_chunks (job_id, seq, data, sha256) VALUES ($1, $2, $3, $4)', [jobId, seq++, data, createHash('sha256').update(data).digest('hex')]);
   }
-  if (whole.digest('hex') !== sha256) throw new ConflictError(`The file "${clip(path)}" changed while it was being imported. Import it again once it is complete.`);
+  if (sha256 !== undefined && whole.digest('hex') !== sha256) throw new ConflictError(`The file "${clip(path)}" changed while it was being imported. Import it again once it is complete.`);
   return seq;
 }
 
 /**
- * The stored recording of a job, chunk by chunk in order, each checked against its sha256; the whole
- * against the job's content_sha256. Null when the job has no stored recording (SQLite, or dropped).
+ * The stored recording of a job, chunk by chunk in order, each checked against its sha256, and the
+ * whole against the file size taken at enqueue (a missing chunk is refused, never passed on).
  */
 export async function* readRecording(q: Queryable, jobId: string): AsyncGenerator<Buffer> {
-  const expected = (await one<{ sha: string | null }>(q, 'SELECT content_sha256 AS sha FROM recording_imports WHERE id = $1', [jobId]))?.sha ?? null;
-  const whole = createHash('sha256');
+  const size = (await one<{ size: number }>(q, 'SELECT file_size AS size FROM recording_imports WHERE id = $1', [jobId]))?.size;
+  let read = 0;
   for (let seq = 0; ; seq++) {
     const row = await one<{ data: Buffer; sha256: string }>(q, 'SELECT data, sha256 FROM recording_chunks WHERE job_id = $1 AND seq = $2', [jobId, seq]);
     if (!row) break;
     if (createHash('sha256').update(row.data).digest('hex') !== row.sha256) throw new ConflictError(`Chunk ${seq} of the recording of import ${jobId} is damaged (checksum mismatch).`);
-    whole.update(row.data);
+    read += row.data.length;
     yield row.data;
   }
-  if (expected !== null && whole.digest('hex') !== expected) throw new ConflictError(`The stored recording of import ${jobId} is incomplete or damaged (checksum mismatch).`);
+  if (size !== undefined && read !== size) throw new ConflictError(`The stored recording of import ${jobId} is incomplete: ${read} of ${size} bytes.`);
 }
 
+// A job is filtered by the status it reads as (toRecordingImport), as on SQLite: held under a lease
+// that has run out, it is failed (interrupted), not in its stage, before any sweep writes that down.
+const LIVE = '(j.lease_expires_at IS NULL OR j.lease_expires_at > syntheo_at(NULL, 0))';
+const EXPIRED = `(j.status IN ${ACTIVE_STATUSES_SQL} AND j.lease_expires_at <= syntheo_at(NULL, 0))`;
+
 export async function listImports(q: Queryable, filter: { status: ImportStatusFilter }, page: Page): Promise<{ imports: RecordingImport[]; pagination: Pagination }> {
-  const statuses = filter.status === 'all' ? null : filter.status === 'active' ? ['queued', 'importing', 'transcribing', 'summarizing'] : [filter.status];
-  const where = statuses === null ? '' : 'WHERE j.status = ANY($1::text[])';
-  const params: unknown[] = statuses === null ? [] : [statuses];
+  const statuses: readonly ProcessingStatus[] | null =
+    filter.status === 'all' ? null : filter.status === 'active' ? ['queued', 'importing', 'transcribing', 'summarizing'] : [filter.status];
+  const others = (statuses ?? []).filter((s) => s !== 'failed');
+  const parts = others.length ? [`(j.status = ANY($1::text[]) AND ${LIVE})`] : [];
+  if (statuses?.includes('failed')) parts.push("j.status = 'failed'", EXPIRED);
+  const where = statuses === null ? '' : `WHERE (${parts.join(' OR ')})`;
+  const params: unknown[] = others.length ? [others] : [];
   const n = params.length;
   const found = await rows<ImportRow>(q, `SELECT ${IMPORT_COLUMNS} ${FROM} ${where} ORDER BY j.created_at DESC, j.id DESC LIMIT $${n + 1} OFFSET $${n + 2}`, [...params, page.limit, page.offset]);
   const total = (await one<{ n: number }>(q, `SELECT count(*)::int AS n FROM recording_imports j ${where}`, params))!.n;

@@ -1,10 +1,10 @@
-import { NotFoundError } from '../../errors.js';
+import { NotFoundError, type WrongKind } from '../../errors.js';
 import { ID_PREFIXES, newId, type IdKind } from '../ids.js';
 import { nowIso } from '../time.js';
 import { ACTIVE_STATUSES_SQL } from '../schema/enums.js';
 import { matchFragment } from '../statements.js';
 import { normalizeFolderPath, parentPath, subtreeBounds, type FolderFilter, type FolderRef } from '../queries/folders.js';
-import { clip, textHint, type ExpectedKind } from '../queries/not-found.js';
+import type { ExpectedKind } from '../queries/not-found.js';
 import { pagination } from '../queries/pagination.js';
 import { IMPORT_COLUMNS, toRecordingImport, type ImportRow } from '../queries/imports.js';
 import { toSegments, type WordTuple } from '../queries/export.js';
@@ -53,75 +53,54 @@ const pageOfMeetings = (ids: string) => `SELECT ${MEETING_ITEM_COLUMNS} FROM (${
 export const ilike = (fragment: string): string => `%${fragment.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 // ---------------------------------------------------------------------------------------------
-// Not found, with the same hints as src/db/queries/not-found.ts
+// Not found, with the same structured hints as src/db/queries/not-found.ts (the surfaces word them)
 
-const NOUN: Record<ExpectedKind, string> = { meeting: 'Meeting', series: 'Series', proposal: 'Proposal', job: 'Import job', summary: 'Summary' };
 const KIND_BY_PREFIX = new Map<string, IdKind>(Object.entries(ID_PREFIXES).map(([kind, prefix]) => [prefix, kind as IdKind]));
 const ID_SHAPE = /^([a-z]{3})_[0-9a-z_-]+$/i;
 
-export async function notFound(q: Queryable, expected: ExpectedKind, id: string, fallback: string): Promise<NotFoundError> {
+export async function notFound(q: Queryable, expected: Exclude<ExpectedKind, 'summary'>, id: string): Promise<NotFoundError> {
   const hint = await wrongKindHint(q, expected, id);
-  return new NotFoundError(`${NOUN[expected]} "${clip(id)}" does not exist. ${hint ?? fallback}`);
+  return new NotFoundError({ what: expected, id, ...(hint && { hint }) });
 }
 
 type Row = Record<string, string | null>;
 const find = (q: Queryable, sql: string, id: string) => one<Row>(q, sql, [id]);
 
-export async function wrongKindHint(q: Queryable, expected: ExpectedKind, id: string): Promise<string | undefined> {
+export async function wrongKindHint(q: Queryable, expected: ExpectedKind, id: string): Promise<WrongKind | undefined> {
   const m = ID_SHAPE.exec(id);
   const kind = m ? (KIND_BY_PREFIX.get(m[1]!.toLowerCase()) ?? 'other') : 'text';
-  const shown = `"${clip(id)}"`;
-  if (kind === 'text' || kind === 'other') return textHint(expected, shown);
+  if (kind === 'text' || kind === 'other') return { is: 'text' };
   if (kind === expected) return undefined;
   switch (kind) {
     case 'meeting': {
-      const row = await find(q, 'SELECT series_id FROM meetings WHERE id = $1', id);
-      if (!row) return undefined;
-      switch (expected) {
-        case 'series':
-          return `${shown} is a meeting ID: pass it as meeting_id to get_recurring_meeting_history for the meetings of its series${row.series_id ? ` (its series_id is "${row.series_id}")` : ' (it belongs to no series)'}.`;
-        case 'proposal':
-          return `${shown} is a meeting ID: pass it as meeting_id to list_proposals to see the proposals made on it.`;
-        case 'job': {
-          const job = await find(q, 'SELECT id FROM recording_imports WHERE meeting_id = $1 ORDER BY created_at DESC LIMIT 1', id);
-          return job
-            ? `${shown} is a meeting ID; its import job_id is "${job.id}" (get_meeting shows it as recording_import).`
-            : `${shown} is a meeting ID, and it was not imported from a recording: no import job belongs to it.`;
-        }
-        default:
-          return `${shown} is a meeting ID; target_id takes the ID of one of its summaries (sum_...): get_meeting lists them.`;
-      }
+      const r = await find(q, 'SELECT series_id, (SELECT j.id FROM recording_imports j WHERE j.meeting_id = meetings.id ORDER BY j.created_at DESC LIMIT 1) AS job_id FROM meetings WHERE id = $1', id);
+      return r ? { is: 'meeting', seriesId: r.series_id ?? null, jobId: r.job_id ?? null } : undefined;
     }
     case 'series':
-      return (await find(q, 'SELECT id FROM series WHERE id = $1', id))
-        ? `${shown} is a series ID: pass it as series_id to list_meetings, or read the resource syntheo://series/${clip(id)}.`
-        : undefined;
-    case 'summary': {
-      const s = await find(q, 'SELECT meeting_id FROM summaries WHERE id = $1', id);
-      return s ? `${shown} is a summary ID: pass it as target_id to propose_summary_edit, with meeting_id "${s.meeting_id}" (its meeting).` : undefined;
-    }
-    case 'proposal': {
-      const p = await find(q, 'SELECT meeting_id FROM proposals WHERE id = $1', id);
-      return p ? `${shown} is a proposal ID: pass it as proposal_id to get_proposal or decline_proposal (it proposes an edit to meeting "${p.meeting_id}").` : undefined;
+      return (await find(q, 'SELECT id FROM series WHERE id = $1', id)) ? { is: 'series' } : undefined;
+    case 'folder': {
+      const f = await find(q, 'SELECT path FROM folders WHERE id = $1', id);
+      return f ? { is: 'folder', path: f.path ?? '' } : undefined;
     }
     case 'job': {
       const j = await find(q, 'SELECT meeting_id FROM recording_imports WHERE id = $1', id);
-      return j ? `${shown} is an import job ID: pass it as job_id to get_recording_import${j.meeting_id ? ` (its meeting is "${j.meeting_id}")` : ''}.` : undefined;
+      return j ? { is: 'job', meetingId: j.meeting_id ?? null } : undefined;
     }
-    case 'folder': {
-      const f = await find(q, 'SELECT path FROM folders WHERE id = $1', id);
-      return f ? `${shown} is a folder ID; folders are passed by path: folder_path "${clip(f.path ?? '', 200)}" (list_meetings takes it).` : undefined;
-    }
+    case 'summary':
+    case 'proposal':
+    case 'actionItem':
+    case 'participant':
     case 'transcript': {
-      const t = await find(q, 'SELECT meeting_id FROM transcripts WHERE id = $1', id);
-      return t ? `${shown} is a transcript ID: pass its meeting's ID "${t.meeting_id}" as meeting_id to get_meeting_transcript.` : undefined;
+      const table = { summary: 'summaries', proposal: 'proposals', actionItem: 'action_items', participant: 'participants', transcript: 'transcripts' }[kind];
+      const r = await find(q, `SELECT meeting_id FROM ${table} WHERE id = $1`, id);
+      return r?.meeting_id ? { is: kind === 'actionItem' ? 'action_item' : kind, meetingId: r.meeting_id } : undefined;
     }
     default:
       return undefined;
   }
 }
 
-export const meetingNotFound = (q: Queryable, id: string) => notFound(q, 'meeting', id, 'Use list_meetings to find meeting IDs.');
+export const meetingNotFound = (q: Queryable, id: string) => notFound(q, 'meeting', id);
 
 export async function assertMeetingExists(q: Queryable, id: string): Promise<void> {
   if ((await one(q, 'SELECT 1 FROM meetings WHERE id = $1', [id])) === undefined) throw await meetingNotFound(q, id);
@@ -131,25 +110,25 @@ export async function assertMeetingExists(q: Queryable, id: string): Promise<voi
 // Folders
 
 /** Exact path first (either Unicode form), else a case-insensitive match when it is unambiguous. */
-export async function getFolderByPathOrThrow(q: Queryable, path: string, tool = 'list_folders'): Promise<FolderRef> {
+export async function getFolderByPathOrThrow(q: Queryable, path: string): Promise<FolderRef> {
   let normalized: string;
   try {
     normalized = normalizeFolderPath(path);
   } catch {
-    throw await folderNotFound(q, path, tool);
+    throw await folderNotFound(q, path);
   }
   const exact = await findExactFolder(q, normalized);
   if (exact) return exact;
   const [nfc, nfd] = unicodeForms(normalized);
   const loose = await rows<FolderRef>(q, 'SELECT id, path FROM folders WHERE lower(path) = lower($1) OR lower(path) = lower($2) LIMIT 2', [nfc, nfd]);
   if (loose.length === 1) return loose[0]!;
-  throw await folderNotFound(q, path, tool);
+  throw await folderNotFound(q, path);
 }
 
-async function folderNotFound(q: Queryable, path: string, tool: string): Promise<NotFoundError> {
+async function folderNotFound(q: Queryable, path: string): Promise<NotFoundError> {
+  // A folder ID where its path is expected: name the path to pass.
   const byId = /^fld_[0-9a-z]+$/i.test(path.trim()) ? await one<{ path: string }>(q, 'SELECT path FROM folders WHERE id = $1', [path.trim()]) : undefined;
-  const hint = byId ? `"${path.trim()}" is a folder ID; folders are passed by path: pass folder_path "${clip(byId.path, 200)}".` : `Use ${tool} to see the existing folder paths.`;
-  return new NotFoundError(`Folder "${clip(path, 200)}" does not exist. ${hint}`);
+  return new NotFoundError({ what: 'folder', id: path, ...(byId && { hint: { is: 'folder' as const, path: byId.path } }) });
 }
 
 async function findExactFolder(q: Queryable, path: string): Promise<FolderRef | undefined> {
@@ -160,25 +139,22 @@ async function findExactFolder(q: Queryable, path: string): Promise<FolderRef | 
 /** Creates the folder and its missing parents (safe against concurrent creators); returns the deepest one. */
 export async function ensureFolderPath(pool: Pool, path: string): Promise<FolderRef> {
   const normalized = normalizeFolderPath(path);
-  return transaction(pool, async (c) => {
-    let parent: FolderRef | undefined;
-    for (const name of normalized.split('/')) {
-      const current = parent ? `${parent.path}/${name}` : name;
-      let ref = await findExactFolder(c, current);
-      if (!ref) {
-        await c.query('INSERT INTO folders (id, path, name, parent_id, created_at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (path) DO NOTHING', [
-          newId('folder'),
-          current,
-          name,
-          parent?.id ?? null,
-          nowIso(),
-        ]);
-        ref = (await one<FolderRef>(c, 'SELECT id, path FROM folders WHERE path = $1', [current]))!;
-      }
-      parent = ref;
+  return transaction(pool, (c) => ensureFolderPathIn(c, normalized));
+}
+
+/** The same, inside the caller's transaction. */
+export async function ensureFolderPathIn(c: Queryable, path: string): Promise<FolderRef> {
+  let parent: FolderRef | undefined;
+  for (const name of normalizeFolderPath(path).split('/')) {
+    const current = parent ? `${parent.path}/${name}` : name;
+    let ref = await findExactFolder(c, current);
+    if (!ref) {
+      await c.query('INSERT INTO folders (id, path, name, parent_id, created_at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (path) DO NOTHING', [newId('folder'), current, name, parent?.id ?? null, nowIso()]);
+      ref = (await one<FolderRef>(c, 'SELECT id, path FROM folders WHERE path = $1', [current]))!;
     }
-    return parent!;
-  });
+    parent = ref;
+  }
+  return parent!;
 }
 
 // Tree order: a folder, then its children ("/" sorts before any character), case-insensitively.
@@ -313,7 +289,7 @@ export async function getImportForMeeting(q: Queryable, meetingId: string): Prom
 
 export async function getImportOrThrow(q: Queryable, jobId: string): Promise<RecordingImport> {
   const row = await one<ImportRow>(q, `SELECT ${IMPORT_COLUMNS} ${IMPORT_FROM} WHERE j.id = $1`, [jobId]);
-  if (!row) throw await notFound(q, 'job', jobId, 'Use the job_id returned by import_recording.');
+  if (!row) throw await notFound(q, 'job', jobId);
   return toRecordingImport(row);
 }
 
@@ -329,7 +305,7 @@ export async function getMeetingOrThrow(q: Queryable, id: string): Promise<Meeti
 
 export async function getSeriesRefOrThrow(q: Queryable, id: string): Promise<SeriesRef> {
   const row = await one<SeriesRef>(q, 'SELECT id, title, cadence FROM series WHERE id = $1', [id]);
-  if (!row) throw await notFound(q, 'series', id, 'Use list_meetings (each meeting has a series_id) or get_recurring_meeting_history to find series IDs.');
+  if (!row) throw await notFound(q, 'series', id);
   return row;
 }
 

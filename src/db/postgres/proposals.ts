@@ -3,7 +3,6 @@ import { ConflictError, InvalidInputError, NotFoundError } from '../../errors.js
 import { unifiedDiff } from '../../text/diff.js';
 import { newId } from '../ids.js';
 import { nowIso } from '../time.js';
-import { clip } from '../queries/not-found.js';
 import { pagination } from '../queries/pagination.js';
 import { MAX_PROPOSAL_BYTES, type MemoEditRequest, type ProposalFilter, type SummaryEditRequest } from '../queries/proposals.js';
 import type { ProposalKind, ProposalStatus } from '../schema/enums.js';
@@ -40,10 +39,8 @@ async function insertProposal(q: Queryable, meetingId: string, kind: ProposalKin
 
 async function summaryNotFound(q: Queryable, targetId: string, meetingId: string): Promise<NotFoundError> {
   const owner = await one<{ meeting_id: string }>(q, 'SELECT meeting_id FROM summaries WHERE id = $1', [targetId]);
-  const hint = owner
-    ? `It is a summary of meeting "${owner.meeting_id}": pass that meeting_id with it.`
-    : ((await wrongKindHint(q, 'summary', targetId)) ?? "Use get_meeting to see the meeting's summaries and their IDs.");
-  return new NotFoundError(`Summary "${clip(targetId)}" does not exist on meeting ${clip(meetingId)}. ${hint}`);
+  const hint = owner ? { is: 'summary' as const, meetingId: owner.meeting_id } : await wrongKindHint(q, 'summary', targetId);
+  return new NotFoundError({ what: 'summary', id: targetId, meetingId, ...(hint && { hint }) });
 }
 
 export async function proposeSummaryEdit(pool: Pool, request: SummaryEditRequest): Promise<ProposalDetail> {
@@ -96,7 +93,7 @@ export async function listProposals(q: Queryable, filter: ProposalFilter, page: 
   return { proposals: found, pagination: pagination(page, found.length, total) };
 }
 
-const proposalNotFound = (q: Queryable, id: string) => notFound(q, 'proposal', id, 'Use list_proposals to find proposal IDs.');
+const proposalNotFound = (q: Queryable, id: string) => notFound(q, 'proposal', id);
 
 export async function getProposalOrThrow(q: Queryable, id: string): Promise<ProposalDetail> {
   const row = await one<ProposalItem & { content: string; base_content: string | null }>(

@@ -1,6 +1,5 @@
 import { InvalidInputError } from '../../errors.js';
 import { matchFragment } from '../statements.js';
-import { clip } from '../queries/not-found.js';
 import { pagination } from '../queries/pagination.js';
 import { queryTerms, RANK_WINDOW, type SearchFilter, type SearchHit } from '../queries/search.js';
 import type { SearchKind } from '../schema/enums.js';
@@ -31,10 +30,7 @@ interface HitRow {
 
 export async function searchTranscripts(q: Queryable, filter: SearchFilter, page: Page): Promise<{ hits: SearchHit[]; pagination: Pagination }> {
   const terms = queryTerms(matchFragment(filter.query, 'query'));
-  if (terms.length === 0)
-    throw new InvalidInputError(
-      `query "${clip(filter.query, 60)}" has no word to search for. Pass one or more words that were said or written, for example query: "budget review"; to list meetings without searching, use list_meetings.`,
-    );
+  if (terms.length === 0) throw new InvalidInputError({ type: 'no_search_word', query: filter.query });
   const { where, params } = await compileMeetingFilter(q, { ...filter, query: undefined }, 1);
   const words = terms.join(' ');
   const match = `p.words @@ plainto_tsquery('simple', syntheo_fold($1))`;

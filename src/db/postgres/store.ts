@@ -1,5 +1,4 @@
-import { SyntheoError } from '../../errors.js';
-import type { ProcessingStatus } from '../schema/enums.js';
+import { ACTIVE_STATUSES_SQL, type ProcessingStatus } from '../schema/enums.js';
 import type { Store, TranscriptStore } from '../store.js';
 import type { JobLease, ShutdownCause, WorkerRegistration } from '../queries/jobs.js';
 import { speakerTurns, turnLine } from '../queries/transcripts.js';
@@ -13,6 +12,8 @@ import * as reads from './meetings.js';
 import * as proposals from './proposals.js';
 import * as imports from './imports.js';
 import { searchTranscripts } from './search.js';
+import { loadMeetings } from './load.js';
+import type { LoadOptions } from '../queries/export.js';
 import { indexTranscript } from './transcripts.js';
 import { one, rows, transaction, type Queryable } from './sql.js';
 
@@ -77,7 +78,8 @@ export async function openPostgresStore(url: string, options: PgStoreOptions): P
             pool,
             `SELECT (SELECT count(*)::int FROM meetings) AS meetings, (SELECT count(*)::int FROM folders) AS folders,
                     (SELECT count(*)::int FROM proposals WHERE status = 'pending') AS pending_proposals,
-                    (SELECT count(*)::int FROM recording_imports WHERE status NOT IN ('done', 'failed')) AS active_imports`,
+                    (SELECT count(*)::int FROM recording_imports WHERE status NOT IN ('done', 'failed')
+                       AND (lease_expires_at IS NULL OR lease_expires_at > syntheo_at(NULL, 0))) AS active_imports`,
           ))!,
       ),
     },
@@ -126,7 +128,13 @@ export async function openPostgresStore(url: string, options: PgStoreOptions): P
       findByContent: run((pool, sha256: string, options?: { includeFailed?: boolean }) => imports.findImportByContent(pool, sha256, options)),
       statuses: run(
         async (pool, ids: readonly string[]) =>
-          new Map((await rows<{ id: string; status: ProcessingStatus }>(pool, 'SELECT id, status FROM recording_imports WHERE id = ANY($1::text[])', [[...ids]])).map((r) => [r.id, r.status])),
+          new Map((await rows<{ id: string; status: ProcessingStatus }>(
+            pool,
+            // As the job reads (toRecordingImport): held under an expired lease, it is failed.
+            `SELECT id, CASE WHEN status IN ${ACTIVE_STATUSES_SQL} AND lease_expires_at <= syntheo_at(NULL, 0) THEN 'failed' ELSE status END AS status
+               FROM recording_imports WHERE id = ANY($1::text[])`,
+            [[...ids]],
+          )).map((r) => [r.id, r.status])),
       ),
     },
     jobs: {
@@ -182,12 +190,7 @@ export async function openPostgresStore(url: string, options: PgStoreOptions): P
         const participants = (await one<{ n: number }>(pool, 'SELECT count(*)::int AS n FROM participants'))!.n;
         return { passages, meetings, participants, recreated: [] };
       }),
-      load: run(async () => {
-        throw new SyntheoError(
-          'unavailable',
-          'syntheo load writes to an SQLite database for now. Load the file into an SQLite database (syntheo --db ./staging.db load FILE), then copy it over: syntheo db copy --from ./staging.db --to <this PostgreSQL URL>.',
-        );
-      }),
+      load: run((pool, input: unknown, options?: LoadOptions) => loadMeetings(pool, input, options)),
       maintain: run(async () => null),
     },
     close: async () => {

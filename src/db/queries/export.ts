@@ -4,12 +4,13 @@ import { newId } from '../ids.js';
 import { isDeepStrictEqual } from 'node:util';
 import { ConflictError, InvalidInputError } from '../../errors.js';
 import { ensureFolderPath } from './folders.js';
-import { clip, readMeetingRecord } from './meetings.js';
+import { readMeetingRecord } from './meetings.js';
 import { indexTranscript } from './search.js';
 import { EXPORT_FORMAT, type ExportSegment, type ExportTranscript, type MeetingExport } from './types.js';
+import { shownId, toSegments, type WordTuple } from '../model/export.js';
 
-/** A segment ends where the speaker changes, or after this many words, so exports stay readable. */
-export const SEGMENT_MAX_WORDS = 100;
+// Pure helpers live in src/db/model/export.ts; re-exported for the callers that import them from here.
+export { SEGMENT_MAX_WORDS, shownId, toSegments, type WordTuple } from '../model/export.js';
 
 /** The full record of export_meeting and `syntheo meetings export`: what `syntheo load` restores. */
 export function exportMeetingOrThrow(sqlite: Sqlite, id: string): MeetingExport {
@@ -23,31 +24,9 @@ export function exportMeetingOrThrow(sqlite: Sqlite, id: string): MeetingExport 
   return { format: EXPORT_FORMAT, ...record, transcripts };
 }
 
-export type WordTuple = [idx: number, text: string, start_ms: number | null, end_ms: number | null, speaker: string | null];
-
 /** A transcript's segments, straight from the rows in word order (no intermediate array of 30,000 rows). */
 export function transcriptSegments(sqlite: Sqlite, transcriptId: string): ExportSegment[] {
   return toSegments(stmt(sqlite, 'SELECT idx, text, start_ms, end_ms, speaker FROM transcript_words WHERE transcript_id = ? ORDER BY idx').raw().iterate(transcriptId) as Iterable<WordTuple>);
-}
-
-/** Speaker turns of at most SEGMENT_MAX_WORDS words; load() turns them back into the same word rows. */
-export function toSegments(words: Iterable<WordTuple>): ExportSegment[] {
-  const segments: ExportSegment[] = [];
-  let current: ExportSegment | undefined;
-  let count = 0;
-  for (const [, text, start, end, speaker] of words) {
-    if (!current || current.speaker !== speaker || count >= SEGMENT_MAX_WORDS) {
-      current = { speaker, start_ms: start, end_ms: end, text, times: [[start, end]] };
-      segments.push(current);
-      count = 1;
-    } else {
-      current.text += ` ${text}`;
-      current.times.push([start, end]);
-      current.end_ms = end;
-      count++;
-    }
-  }
-  return segments;
 }
 
 /** What a load did, meeting by meeting: each meeting is restored whole or not at all. */
@@ -75,11 +54,6 @@ export const LOAD_BATCH_MS = 200;
 export const LOAD_PAUSE_MS = 120;
 
 const MEETING_ID = /^mtg_[A-Za-z0-9_-]{1,64}$/;
-
-/** An ID from a file, as a message may show it: quoted and clipped unless it is plain. */
-export function shownId(id: string): string {
-  return /^[A-Za-z0-9_-]{1,100}$/.test(id) ? id : JSON.stringify(clip(id, 60));
-}
 
 /**
  * Restores exported meetings (one record, an array, `{ "meetings": [...] }` or the `--json` envelope of

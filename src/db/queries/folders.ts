@@ -1,35 +1,15 @@
 import type { Sqlite } from '../open.js';
-import { clip } from './not-found.js';
 import { immediate, likeFragment, matchFragment, stmt } from '../statements.js';
 import { newId } from '../ids.js';
 import { nowIso } from '../time.js';
-import { InvalidInputError, NotFoundError } from '../../errors.js';
+import { NotFoundError } from '../../errors.js';
 import { pagination } from './pagination.js';
 import { caselessGlob, isAscii, unicodeForms } from './unicode.js';
 import type { Folder, Page, Pagination } from './types.js';
+import { normalizeFolderPath } from '../model/folders.js';
 
-export const MAX_FOLDER_DEPTH = 32;
-export const MAX_FOLDER_NAME = 200;
-
-/**
- * Canonical form of a folder path: segments trimmed, joined by `/`, no empty segment.
- * `" Projets / Lancement/ "` -> `Projets/Lancement`.
- */
-export function normalizeFolderPath(path: string): string {
-  // NFC: `Café` typed on macOS (NFD) and elsewhere (NFC) is one folder.
-  const segments = path.normalize('NFC').split('/').map((s) => s.trim());
-  while (segments.length > 0 && segments.at(-1) === '') segments.pop();
-  while (segments.length > 0 && segments[0] === '') segments.shift();
-  if (segments.length === 0) throw new InvalidInputError('A folder path cannot be empty. Use names separated by "/", for example Projets/Lancement.');
-  if (segments.some((s) => s === '')) throw new InvalidInputError(`Folder path "${clip(path, 60)}" has an empty segment ("//"). Use names separated by a single "/".`);
-  if (segments.length > MAX_FOLDER_DEPTH) throw new InvalidInputError(`Folder path "${clip(path, 60)}" is ${segments.length} levels deep; the limit is ${MAX_FOLDER_DEPTH}.`);
-  for (const s of segments) {
-    if (s.length > MAX_FOLDER_NAME) throw new InvalidInputError(`Folder name "${clip(s, 60)}" is longer than ${MAX_FOLDER_NAME} characters.`);
-    // eslint-disable-next-line no-control-regex
-    if (/[\u0000-\u001f\u007f]/.test(s)) throw new InvalidInputError(`Folder name "${clip(s, 60)}" contains a control character.`);
-  }
-  return segments.join('/');
-}
+// Pure path rules live in src/db/model/folders.ts; re-exported for the callers that import them from here.
+export { MAX_FOLDER_DEPTH, MAX_FOLDER_NAME, normalizeFolderPath } from '../model/folders.js';
 
 export function parentPath(path: string): string | null {
   const i = path.lastIndexOf('/');
@@ -46,12 +26,12 @@ export interface FolderRef {
  * older writer may have stored NFD); else a case-insensitive match, beyond ASCII, when it is
  * unambiguous, since people and models often get the case wrong.
  */
-export function getFolderByPathOrThrow(sqlite: Sqlite, path: string, tool = 'list_folders'): FolderRef {
+export function getFolderByPathOrThrow(sqlite: Sqlite, path: string): FolderRef {
   let normalized: string;
   try {
     normalized = normalizeFolderPath(path);
   } catch {
-    throw folderNotFound(sqlite, path, tool);
+    throw folderNotFound(sqlite, path);
   }
   const exact = findExact(sqlite, normalized);
   if (exact) return exact;
@@ -60,14 +40,13 @@ export function getFolderByPathOrThrow(sqlite: Sqlite, path: string, tool = 'lis
     ? stmt<FolderRef>(sqlite, 'SELECT id, path FROM folders WHERE path = ? COLLATE NOCASE LIMIT 2').all(normalized)
     : stmt<FolderRef>(sqlite, 'SELECT id, path FROM folders WHERE path GLOB ? OR path GLOB ? LIMIT 2').all(caselessGlob(nfc, false), caselessGlob(nfd, false));
   if (loose.length === 1) return loose[0]!;
-  throw folderNotFound(sqlite, path, tool);
+  throw folderNotFound(sqlite, path);
 }
 
-function folderNotFound(sqlite: Sqlite, path: string, tool: string): NotFoundError {
+function folderNotFound(sqlite: Sqlite, path: string): NotFoundError {
   // A folder ID where its path is expected: name the path to pass.
   const byId = /^fld_[0-9a-z]+$/i.test(path.trim()) ? stmt<{ path: string }>(sqlite, 'SELECT path FROM folders WHERE id = ?').get(path.trim()) : undefined;
-  const hint = byId ? `"${path.trim()}" is a folder ID; folders are passed by path: pass folder_path "${clip(byId.path, 200)}".` : `Use ${tool} to see the existing folder paths.`;
-  return new NotFoundError(`Folder "${clip(path, 200)}" does not exist. ${hint}`);
+  return new NotFoundError({ what: 'folder', id: path, ...(byId && { hint: { is: 'folder' as const, path: byId.path } }) });
 }
 
 /** The folder at exactly this path, stored in NFC or in NFD. */

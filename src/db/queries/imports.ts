@@ -5,10 +5,10 @@ import type { Sqlite } from '../open.js';
 import { stmt } from '../statements.js';
 import { newId } from '../ids.js';
 import { nowIso } from '../time.js';
-import { ConflictError, InvalidInputError, UnavailableError } from '../../errors.js';
+import { ConflictError, DuplicateImportError, InvalidInputError, UnavailableError } from '../../errors.js';
 import { inspectImportFile, titleFromPath, type ImportFileInfo } from '../../audio/file.js';
 import { getFolderByPathOrThrow } from './folders.js';
-import { clip, notFound } from './not-found.js';
+import { notFound } from './not-found.js';
 import { isWorkerAlive } from './workers.js';
 import { interruptedError } from './interruptions.js';
 import type { RecordingImport } from './types.js';
@@ -70,7 +70,7 @@ export function toRecordingImport(r: ImportRow, now = Date.now()): RecordingImpo
 
 export function getImportOrThrow(sqlite: Sqlite, jobId: string): RecordingImport {
   const row = stmt<ImportRow>(sqlite, `SELECT ${IMPORT_COLUMNS} FROM recording_imports j JOIN meetings m ON m.id = j.meeting_id WHERE j.id = ?`).get(jobId);
-  if (!row) throw notFound(sqlite, 'job', jobId, 'Use the job_id returned by import_recording.');
+  if (!row) throw notFound(sqlite, 'job', jobId);
   return toRecordingImport(row);
 }
 
@@ -112,17 +112,8 @@ export interface DuplicateOf {
   processing_status: ProcessingStatus;
 }
 
-/** The same content (sha256) was already imported, by a job that did not fail. */
-export class DuplicateImportError extends ConflictError {
-  constructor(
-    readonly existing: { jobId: string; meetingId: string; title: string; status: ProcessingStatus },
-    shownPath: string,
-  ) {
-    super(
-      `The file "${clip(shownPath)}" has the same content as an earlier import: meeting "${clip(existing.title)}" (${existing.meetingId}), job ${existing.jobId}, ${existing.status}. Nothing was queued. Use that meeting (get_meeting / \`syntheo meetings get ${existing.meetingId}\`); to import the same content again anyway, add --allow-duplicate.`,
-    );
-  }
-}
+// Moved to src/errors.ts (no SQL); re-exported for the callers that import it from here.
+export { DuplicateImportError };
 
 /** A job for this very file (path, size and mtime): the watcher skips it without reading it. */
 export function hasImportOfFile(sqlite: Sqlite, path: string, size: number, mtimeMs: number): boolean {
@@ -158,9 +149,7 @@ export function findImportByContent(sqlite: Sqlite, sha256: string, opts: { incl
 /** Same key and same file: the original job, whatever its state. Same key, other file: a conflict. */
 export function replay(existing: ImportRow, request: ImportRequest, resolved?: string): RecordingImport {
   if (existing.file_path !== request.filePath && existing.file_path !== resolved)
-    throw new ConflictError(
-      `request_key "${clip(request.requestKey ?? '')}" was already used for another file (${clip(existing.file_path)}, job ${existing.id}). Use a new request_key for a different file, or the same file_path to get that job back.`,
-    );
+    throw new ConflictError({ type: 'key_reused', key: request.requestKey ?? '', filePath: existing.file_path, jobId: existing.id });
   return toRecordingImport(existing);
 }
 
@@ -168,7 +157,7 @@ export function checkRequest(request: ImportRequest): void {
   if (request.requestKey !== undefined) {
     const bytes = Buffer.byteLength(request.requestKey);
     if (bytes < 1 || bytes > MAX_REQUEST_KEY_BYTES)
-      throw new InvalidInputError(`request_key must be 1 to ${MAX_REQUEST_KEY_BYTES} bytes long (UTF-8); got ${bytes} bytes.`);
+      throw new InvalidInputError({ type: 'field', field: 'request_key', problem: `must be 1 to ${MAX_REQUEST_KEY_BYTES} bytes long (UTF-8); got ${bytes} bytes.` });
   }
   if (request.title !== undefined && (request.title.trim() === '' || request.title.length > MAX_TITLE_LENGTH))
     throw new InvalidInputError(`title must be 1 to ${MAX_TITLE_LENGTH} characters and not only spaces; leave it out to use the file name.`);
@@ -193,9 +182,7 @@ export async function enqueueImport(sqlite: Sqlite, request: ImportRequest, now 
   const duplicate = mode === 'allow' ? null : findImportByContent(sqlite, sha256);
   if (duplicate && mode === 'refuse') throw new DuplicateImportError(duplicate, request.filePath);
   if (!isWorkerAlive(sqlite, now))
-    throw new UnavailableError(
-      'The Syntheo app is not running, so nothing would process this recording. Start the worker with `syntheo-worker` (or `syntheo worker`), then call import_recording again with the same request_key.',
-    );
+    throw new UnavailableError({ type: 'no_worker' });
   const job = insertImport(sqlite, request, file, sha256, folder?.id ?? null);
   if (duplicate === null || duplicate.jobId === job.job_id) return job;
   return { ...job, duplicate_of: { job_id: duplicate.jobId, meeting_id: duplicate.meetingId, title: duplicate.title, processing_status: duplicate.status } };

@@ -197,7 +197,7 @@ export function listMeetings(sqlite: Sqlite, filter: MeetingFilter, page: Page):
 
 /** Names what `id` is when it is an ID of another kind or a title (see not-found.ts). */
 export function meetingNotFound(sqlite: Sqlite, id: string): NotFoundError {
-  return notFound(sqlite, 'meeting', id, 'Use list_meetings to find meeting IDs.');
+  return notFound(sqlite, 'meeting', id);
 }
 
 export { clip };
@@ -271,7 +271,7 @@ export function getMeetingOrThrow(sqlite: Sqlite, id: string): MeetingDetail {
 
 export function getSeriesRefOrThrow(sqlite: Sqlite, id: string): SeriesRef {
   const row = stmt<SeriesRef>(sqlite, 'SELECT id, title, cadence FROM series WHERE id = ?').get(id);
-  if (!row) throw notFound(sqlite, 'series', id, 'Use list_meetings (each meeting has a series_id) or get_recurring_meeting_history to find series IDs.');
+  if (!row) throw notFound(sqlite, 'series', id);
   return row;
 }
 

@@ -4,17 +4,15 @@ import { newId } from '../ids.js';
 import { nowIso } from '../time.js';
 import { ConflictError, InvalidInputError, NotFoundError } from '../../errors.js';
 import { unifiedDiff } from '../../text/diff.js';
-import { assertMeetingExists, clip, meetingNotFound } from './meetings.js';
+import { assertMeetingExists, meetingNotFound } from './meetings.js';
 import { notFound, wrongKindHint } from './not-found.js';
 import { pagination } from './pagination.js';
-import { PROPOSAL_STATUSES, type ProposalKind, type ProposalStatus } from '../schema/enums.js';
+import type { ProposalKind, ProposalStatus } from '../schema/enums.js';
 import type { Page, Pagination, ProposalDetail, ProposalItem } from './types.js';
+import { MAX_PROPOSAL_BYTES, type ProposalStatusFilter } from '../model/proposals.js';
 
-/** 1 MiB of Markdown: far beyond any real summary or note, small enough to keep the database sane. */
-export const MAX_PROPOSAL_BYTES = 1024 * 1024;
-
-export const PROPOSAL_STATUS_FILTERS = [...PROPOSAL_STATUSES, 'all'] as const;
-export type ProposalStatusFilter = (typeof PROPOSAL_STATUS_FILTERS)[number];
+// Pure constants live in src/db/model/proposals.ts; re-exported for the callers that import them from here.
+export { MAX_PROPOSAL_BYTES, PROPOSAL_STATUS_FILTERS, type ProposalStatusFilter } from '../model/proposals.js';
 
 interface ProposalRow {
   id: string;
@@ -151,16 +149,14 @@ export function listProposals(sqlite: Sqlite, filter: ProposalFilter, page: Page
 }
 
 function proposalNotFound(sqlite: Sqlite, id: string): NotFoundError {
-  return notFound(sqlite, 'proposal', id, 'Use list_proposals to find proposal IDs.');
+  return notFound(sqlite, 'proposal', id);
 }
 
 /** A target_id that is no summary of this meeting: maybe one of another meeting, or an ID of another kind. */
 function summaryNotFound(sqlite: Sqlite, targetId: string, meetingId: string): NotFoundError {
   const owner = stmt<{ meeting_id: string }>(sqlite, 'SELECT meeting_id FROM summaries WHERE id = ?').get(targetId);
-  const hint = owner
-    ? `It is a summary of meeting "${owner.meeting_id}": pass that meeting_id with it.`
-    : (wrongKindHint(sqlite, 'summary', targetId) ?? "Use get_meeting to see the meeting's summaries and their IDs.");
-  return new NotFoundError(`Summary "${clip(targetId)}" does not exist on meeting ${clip(meetingId)}. ${hint}`);
+  const hint = owner ? { is: 'summary' as const, meetingId: owner.meeting_id } : wrongKindHint(sqlite, 'summary', targetId);
+  return new NotFoundError({ what: 'summary', id: targetId, meetingId, ...(hint && { hint }) });
 }
 
 export function getProposalOrThrow(sqlite: Sqlite, id: string): ProposalDetail {

@@ -2,7 +2,7 @@ import type { Sqlite } from '../open.js';
 import { matchFragment, stmt } from '../statements.js';
 import type { SearchKind } from '../schema/enums.js';
 import { InvalidInputError } from '../../errors.js';
-import { clip, compileMeetingFilter, type MeetingFilter } from './meetings.js';
+import { compileMeetingFilter, type MeetingFilter } from './meetings.js';
 import { pagination } from './pagination.js';
 import type { Page, Pagination } from './types.js';
 
@@ -93,9 +93,7 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
   const terms = queryTerms(matchFragment(filter.query, 'query'));
   // Nothing searchable (empty, blank, only punctuation): an empty list would read as "never discussed".
   if (terms.length === 0)
-    throw new InvalidInputError(
-      `query "${clip(filter.query, 60)}" has no word to search for. Pass one or more words that were said or written, for example query: "budget review"; to list meetings without searching, use list_meetings.`,
-    );
+    throw new InvalidInputError({ type: 'no_search_word', query: filter.query });
   const all = terms.map(quote).join(' ');
   const phrase = quote(terms.join(' '));
   const { where, params } = compileMeetingFilter(sqlite, { ...filter, query: undefined }); // from is `meetings m` without a query

@@ -7,6 +7,7 @@ import type { ContentSource, TranscriptTiming } from '../schema/enums.js';
 import { assertMeetingExists } from './meetings.js';
 import { pagination } from './pagination.js';
 import { indexTranscript } from './search.js';
+import type { NewWord } from '../model/transcripts.js';
 import type { Page, TranscriptPage, TranscriptTurn, TranscriptWord } from './types.js';
 
 type WordTuple = [idx: number, text: string, start_ms: number | null, end_ms: number | null, speaker: string | null];
@@ -71,29 +72,7 @@ export function turnLine(turn: Turn, words: readonly Pick<TranscriptWord, 'text'
 /** Time from the start: `mm:ss`, or `hh:mm:ss` from the first hour on (src/text/clock.ts). */
 export const timestamp = stamp;
 
-/** Words joined by single spaces; a new line, prefixed `Speaker: ` when there is one, where the speaker changes (no times: the LLM prompts' form). */
-export function transcriptText(words: readonly Pick<TranscriptWord, 'text' | 'speaker'>[]): string {
-  let out = '';
-  let current: string | null | undefined;
-  for (const w of words) {
-    if (w.speaker !== current) {
-      if (current !== undefined) out += '\n';
-      if (w.speaker !== null) out += `${w.speaker}: `;
-      current = w.speaker;
-    } else {
-      out += ' ';
-    }
-    out += w.text;
-  }
-  return out;
-}
-
-export interface NewWord {
-  text: string;
-  startMs: number | null;
-  endMs: number | null;
-  speaker: string | null;
-}
+export { transcriptText, type NewWord } from '../model/transcripts.js';
 
 /**
  * Stored words are never empty and never contain whitespace (export segments rely on it):

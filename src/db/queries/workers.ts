@@ -1,10 +1,8 @@
 import type { Sqlite } from '../open.js';
 import { stmt } from '../statements.js';
+import { HEARTBEAT_FRESH_MS } from '../model/workers.js';
 
-/** A worker renews its heartbeat this often... */
-export const HEARTBEAT_INTERVAL_MS = 2_000;
-/** ...and counts as alive (the app is "open") while its last heartbeat is this recent. */
-export const HEARTBEAT_FRESH_MS = 15_000;
+export { HEARTBEAT_FRESH_MS, HEARTBEAT_INTERVAL_MS } from '../model/workers.js';
 
 export interface WorkerStatus {
   id: string;

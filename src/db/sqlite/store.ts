@@ -15,7 +15,7 @@ import { deleteSetting, readSettings, writeSetting } from '../queries/settings.j
 import { checkIntegrity, repairSearchIndex } from '../queries/integrity.js';
 import { SyntheoError } from '../../errors.js';
 import { isSqliteError, sqliteError } from './errors.js';
-import type { ProcessingStatus } from '../schema/enums.js';
+import { ACTIVE_STATUSES_SQL, type ProcessingStatus } from '../schema/enums.js';
 import type { Store, TranscriptStore } from '../store.js';
 
 export interface SqliteStoreOptions {
@@ -45,6 +45,10 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions): Stor
         throw connection.failed(error);
       }
     };
+  // A write of one statement, run as a transaction: the connection checks there that the path still
+  // names the open file (src/db/open.ts), so a write into a deleted or moved file is refused, not lost.
+  const write = <A extends unknown[], R>(fn: (sqlite: Sqlite, ...args: A) => R) =>
+    run((sqlite: Sqlite, ...args: A): R => sqlite.transaction(() => fn(sqlite, ...args)).immediate());
 
   const transcripts: TranscriptStore = {
     page: run((sqlite, meetingId: string, page, options?: { wordTimings: boolean }) => getTranscriptPageOrThrow(sqlite, meetingId, page, options ?? { wordTimings: true })) as TranscriptStore['page'],
@@ -75,7 +79,8 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions): Stor
           sqlite,
           `SELECT (SELECT count(*) FROM meetings) AS meetings, (SELECT count(*) FROM folders) AS folders,
                   (SELECT count(*) FROM proposals WHERE status = 'pending') AS pending_proposals,
-                  (SELECT count(*) FROM recording_imports WHERE status NOT IN ('done', 'failed')) AS active_imports`,
+                  (SELECT count(*) FROM recording_imports WHERE status NOT IN ('done', 'failed')
+                     AND (lease_expires_at IS NULL OR lease_expires_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))) AS active_imports`,
         ).get()!,
       ),
     },
@@ -103,7 +108,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions): Stor
       get: run(getProposalOrThrow),
       decline: run(declineProposalOrThrow),
       apply: run(applyProposalOrThrow),
-      seed: run((sqlite, p: { id: string; meetingId: string; kind: 'summary' | 'memo'; targetId: string | null; content: string; baseContent: string; proposedBy: string; createdAt: string }) => {
+      seed: write((sqlite, p: { id: string; meetingId: string; kind: 'summary' | 'memo'; targetId: string | null; content: string; baseContent: string; proposedBy: string; createdAt: string }) => {
         stmt(
           sqlite,
           `INSERT OR IGNORE INTO proposals (id, meeting_id, kind, target_id, content, base_content, status, proposed_by, created_at)
@@ -120,7 +125,12 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions): Stor
       hasUnder: run(hasImportUnder),
       findByContent: run((sqlite, sha256: string, options?: { includeFailed?: boolean }) => findImportByContent(sqlite, sha256, options)),
       statuses: run((sqlite, ids: readonly string[]) => {
-        const one = stmt<{ status: ProcessingStatus }>(sqlite, 'SELECT status FROM recording_imports WHERE id = ?');
+        // As the job reads (toRecordingImport): held under an expired lease, it is failed.
+        const one = stmt<{ status: ProcessingStatus }>(
+          sqlite,
+          `SELECT CASE WHEN status IN ${ACTIVE_STATUSES_SQL} AND lease_expires_at <= strftime('%Y-%m-%dT%H:%M:%fZ', 'now') THEN 'failed' ELSE status END AS status
+             FROM recording_imports WHERE id = ?`,
+        );
         const found = new Map<string, ProcessingStatus>();
         for (const id of ids) {
           const row = one.get(id);
@@ -131,31 +141,31 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions): Stor
     },
     jobs: {
       hasQueued: run(jobs.hasQueuedJob),
-      claimNext: run((sqlite, workerId: string, leaseMs: number) => jobs.claimNextJob(sqlite, workerId, leaseMs)),
-      renewLease: run((sqlite, lease: jobs.JobLease) => jobs.renewLease(sqlite, lease)),
+      claimNext: write((sqlite, workerId: string, leaseMs: number) => jobs.claimNextJob(sqlite, workerId, leaseMs)),
+      renewLease: write((sqlite, lease: jobs.JobLease) => jobs.renewLease(sqlite, lease)),
       recordAudioFacts: run(jobs.recordAudioFacts),
       storeFileTranscript: run(jobs.storeFileTranscript),
       appendWords: run(jobs.appendJobWords),
       startChunkProgress: run(jobs.startChunkProgress),
       finishTranscription: run(jobs.finishTranscription),
       complete: run(jobs.completeJob),
-      fail: run((sqlite, lease: jobs.JobLease, error: string) => jobs.failJob(sqlite, lease, error)),
-      interrupt: run((sqlite, lease: jobs.JobLease, stage: string, cause: Parameters<typeof jobs.interruptJob>[3]) => jobs.interruptJob(sqlite, lease, stage, cause)),
+      fail: write((sqlite, lease: jobs.JobLease, error: string) => jobs.failJob(sqlite, lease, error)),
+      interrupt: write((sqlite, lease: jobs.JobLease, stage: string, cause: Parameters<typeof jobs.interruptJob>[3]) => jobs.interruptJob(sqlite, lease, stage, cause)),
       sweepExpiredLeases: run((sqlite) => jobs.sweepExpiredLeases(sqlite)),
       // The worker shares the machine, and reads the file where it is.
       recording: async () => null,
     },
     workers: {
-      register: run((sqlite, registration: jobs.WorkerRegistration) => jobs.registerWorker(sqlite, registration)),
-      heartbeat: run((sqlite, workerId: string) => jobs.heartbeatWorker(sqlite, workerId)),
-      markStopped: run((sqlite, workerId: string) => jobs.markWorkerStopped(sqlite, workerId)),
+      register: write((sqlite, registration: jobs.WorkerRegistration) => jobs.registerWorker(sqlite, registration)),
+      heartbeat: write((sqlite, workerId: string) => jobs.heartbeatWorker(sqlite, workerId)),
+      markStopped: write((sqlite, workerId: string) => jobs.markWorkerStopped(sqlite, workerId)),
       latest: run((sqlite) => latestWorker(sqlite)),
       isAlive: run((sqlite) => isWorkerAlive(sqlite)),
     },
     settings: {
       read: run(readSettings),
-      write: run(writeSetting),
-      delete: run(deleteSetting),
+      write: write(writeSetting),
+      delete: write(deleteSetting),
     },
     admin: {
       schema: run(schemaState),

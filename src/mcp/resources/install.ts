@@ -26,7 +26,7 @@ export function installResources(server: McpServer, deps: ServerDeps): void {
   const templates = RESOURCES.map((resource) => ({ resource, template: new QueryUriTemplate(resource.uriTemplate) }));
   const read = async (resource: ResourceDefinition, uri: string, variables: Variables): Promise<ReadResourceResult> => {
     try {
-      const text = await resource.read(await deps.db.sqlite(), variables);
+      const text = await resource.read(await deps.store.get(), variables);
       return { contents: [{ uri, mimeType: resource.mimeType, text }] };
     } catch (error) {
       throw toProtocolError(error, deps.logger, `resources/read ${resource.name}`);
@@ -56,7 +56,7 @@ export function installResources(server: McpServer, deps: ServerDeps): void {
     const { cursor } = params;
     if (cursor !== undefined && typeof cursor !== 'string') throw invalidParams(`The cursor must be a string (the nextCursor of the previous resources/list page, e.g. "20"), got ${typeof cursor === 'number' ? 'a number' : typeof cursor}.`);
     try {
-      return await listMeetingResources(await deps.db.sqlite(), cursor);
+      return await listMeetingResources(await deps.store.get(), cursor);
     } catch (error) {
       throw toProtocolError(error, deps.logger, 'resources/list');
     }

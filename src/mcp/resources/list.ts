@@ -1,14 +1,13 @@
 import type { ListResourcesResult } from '@modelcontextprotocol/server';
-import type { Sqlite } from '../../db/open.js';
-import { listMeetings } from '../../db/queries/meetings.js';
 import { PAGE_RULES } from '../../db/queries/pagination.js';
+import type { Store } from '../../db/store.js';
 import { invalidParams } from '../errors.js';
 import { meetingUri } from './resource.js';
 
 /** resources/list: recent meetings, newest first, 20 a page; the cursor is the numeric offset of the page. */
-export async function listMeetingResources(sqlite: Sqlite, cursor: string | undefined): Promise<ListResourcesResult> {
+export async function listMeetingResources(store: Store, cursor: string | undefined): Promise<ListResourcesResult> {
   const offset = parseCursor(cursor);
-  const { meetings, pagination } = listMeetings(sqlite, {}, { limit: PAGE_RULES.resources.defaultLimit, offset });
+  const { meetings, pagination } = await store.meetings.list({}, { limit: PAGE_RULES.resources.defaultLimit, offset });
   const result: ListResourcesResult = {
     resources: meetings.map((m) => ({
       uri: meetingUri(m.id),

@@ -1,4 +1,3 @@
-import { getMeetingOrThrow } from '../../db/queries/meetings.js';
 import { cutNotice } from '../../render/answers.js';
 import { fitMeeting } from '../../render/fit.js';
 import { meetingMarkdown } from '../../render/markdown.js';
@@ -10,9 +9,9 @@ export const meetingResource: ResourceDefinition = {
   title: 'Meeting',
   description: 'Meeting details in Markdown (note, summaries, participants, action items), without the transcript text.',
   mimeType: 'text/markdown',
-  read: (sqlite, vars) => {
+  read: async (store, vars) => {
     // Cut like get_meeting's answer: a huge note or summary would not fit a model's context.
-    const m = fitMeeting(getMeetingOrThrow(sqlite, variable(vars, 'meeting_id') ?? ''));
+    const m = fitMeeting(await store.meetings.get(variable(vars, 'meeting_id') ?? ''));
     return m.truncated ? `${meetingMarkdown(m)}\n${cutNotice(m.truncated)}\n` : meetingMarkdown(m);
   },
 };

@@ -1,5 +1,5 @@
 import type { Variables } from '@modelcontextprotocol/server';
-import type { Sqlite } from '../../db/open.js';
+import type { Store } from '../../db/store.js';
 
 /** One resource template: read() returns the text of the resource at a matched URI (this module family loads with the first resources/* request). */
 export interface ResourceDefinition {
@@ -8,7 +8,7 @@ export interface ResourceDefinition {
   readonly title: string;
   readonly description: string;
   readonly mimeType: string;
-  read(sqlite: Sqlite, variables: Variables): string | Promise<string>;
+  read(store: Store, variables: Variables): Promise<string>;
 }
 
 /** A template variable as one string (the last one if a client repeated it). */

@@ -1,4 +1,3 @@
-import { getSeriesRefOrThrow, seriesMeetings } from '../../db/queries/meetings.js';
 import { seriesMarkdown } from '../../render/markdown.js';
 import { variable, type ResourceDefinition } from './resource.js';
 
@@ -11,9 +10,9 @@ export const seriesResource: ResourceDefinition = {
   title: 'Recurring series',
   description: `A recurring series and up to ${SERIES_RESOURCE_LIMIT} of its meetings, newest first, in Markdown.`,
   mimeType: 'text/markdown',
-  read: (sqlite, vars) => {
-    const series = getSeriesRefOrThrow(sqlite, variable(vars, 'series_id') ?? '');
-    const { meetings, total } = seriesMeetings(sqlite, series.id, { limit: SERIES_RESOURCE_LIMIT, offset: 0 });
+  read: async (store, vars) => {
+    const series = await store.series.get(variable(vars, 'series_id') ?? '');
+    const { meetings, total } = await store.series.meetings(series.id, { limit: SERIES_RESOURCE_LIMIT, offset: 0 });
     return seriesMarkdown(series, meetings, total);
   },
 };

@@ -1,5 +1,4 @@
 import { PAGE_RULES, clampPage } from '../../db/queries/pagination.js';
-import { getTranscriptPageOrThrow } from '../../db/queries/transcripts.js';
 import type { TranscriptWord } from '../../db/queries/types.js';
 import { wordTable } from '../../render/answers.js';
 import { invalidParams } from '../errors.js';
@@ -11,10 +10,10 @@ export const transcriptResource: ResourceDefinition = {
   title: 'Meeting transcript page',
   description: `A bounded page of the transcript as plain text: offset in words (default 0), limit defaults to ${PAGE_RULES.transcript.defaultLimit} and is clamped to ${PAGE_RULES.transcript.maxLimit} words. One line per speaker turn with its start time; word_timings=true gives one tab-separated line per word (index, start_ms, end_ms, speaker, text) instead.`,
   mimeType: 'text/plain',
-  read: (sqlite, vars) => {
+  read: async (store, vars) => {
     const page = clampPage(PAGE_RULES.transcript, numberParam(vars, 'limit'), numberParam(vars, 'offset'));
     const wordTimings = booleanParam(vars, 'word_timings');
-    const result = getTranscriptPageOrThrow(sqlite, variable(vars, 'meeting_id') ?? '', page, { wordTimings });
+    const result = await store.transcripts.page(variable(vars, 'meeting_id') ?? '', page, { wordTimings });
     return wordTimings ? wordTable(result.words as TranscriptWord[]) : result.text;
   },
 };

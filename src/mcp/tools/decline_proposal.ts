@@ -2,10 +2,7 @@ import * as v from 'valibot';
 import { proposalText } from '../../render/answers.js';
 import { fitProposal } from '../../render/fit.js';
 import { ProposalDetailSchema, proposalIdParam } from '../schema.js';
-import { STAGES_CHANGE, defineTool, lazy } from '../tool.js';
-
-// The query module loads with the first call, not at start-up (see ToolDefinition).
-const queries = lazy(() => import('../../db/queries/proposals.js'));
+import { STAGES_CHANGE, defineTool } from '../tool.js';
 
 export const declineProposalTool = defineTool({
   name: 'decline_proposal',
@@ -15,5 +12,5 @@ export const declineProposalTool = defineTool({
   output: ProposalDetailSchema,
   annotations: STAGES_CHANGE,
   text: proposalText,
-  handler: async (sqlite, a) => fitProposal((await queries()).declineProposalOrThrow(sqlite, a.proposal_id)),
+  handler: async (store, a) => fitProposal(await store.proposals.decline(a.proposal_id)),
 });

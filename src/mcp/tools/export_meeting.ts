@@ -4,10 +4,7 @@ import type { MeetingExport } from '../../db/queries/types.js';
 import { ANSWER_BYTE_BUDGET, jsonBytes } from '../../render/budget.js';
 import { fitExportRecord, type FieldCut } from '../../render/fit.js';
 import { ExportSchema, meetingIdParam } from '../schema.js';
-import { READ_ONLY, defineTool, lazy } from '../tool.js';
-
-// The query module loads with the first call, not at start-up (see ToolDefinition).
-const queries = lazy(() => import('../../db/queries/export.js'));
+import { READ_ONLY, defineTool } from '../tool.js';
 
 export const exportMeetingTool = defineTool({
   name: 'export_meeting',
@@ -19,7 +16,7 @@ export const exportMeetingTool = defineTool({
   output: ExportSchema,
   annotations: READ_ONLY,
   text: exportText,
-  handler: async (sqlite, a) => fitExport((await queries()).exportMeetingOrThrow(sqlite, a.meeting_id)),
+  handler: async (store, a) => fitExport(await store.meetings.export(a.meeting_id)),
 });
 
 type FittedExport = MeetingExport & { truncated?: MeetingExport['truncated'] & { fields?: FieldCut[] } };

@@ -2,10 +2,7 @@ import * as v from 'valibot';
 import { meetingText } from '../../render/answers.js';
 import { fitMeeting } from '../../render/fit.js';
 import { MeetingDetailSchema, meetingIdParam } from '../schema.js';
-import { READ_ONLY, defineTool, lazy } from '../tool.js';
-
-// The query module loads with the first call, not at start-up (see ToolDefinition).
-const queries = lazy(() => import('../../db/queries/meetings.js'));
+import { READ_ONLY, defineTool } from '../tool.js';
 
 export const getMeetingTool = defineTool({
   name: 'get_meeting',
@@ -16,5 +13,5 @@ export const getMeetingTool = defineTool({
   output: MeetingDetailSchema,
   annotations: READ_ONLY,
   text: meetingText,
-  handler: async (sqlite, a) => fitMeeting((await queries()).getMeetingOrThrow(sqlite, a.meeting_id)),
+  handler: async (store, a) => fitMeeting(await store.meetings.get(a.meeting_id)),
 });

@@ -2,10 +2,7 @@ import * as v from 'valibot';
 import { transcriptText } from '../../render/answers.js';
 import { PAGE_RULES } from '../../db/queries/pagination.js';
 import { TranscriptPageSchema, limitParam, meetingIdParam, offsetParam } from '../schema.js';
-import { READ_ONLY, defineTool, lazy } from '../tool.js';
-
-// The query module loads with the first call, not at start-up (see ToolDefinition).
-const queries = lazy(() => import('../../db/queries/transcripts.js'));
+import { READ_ONLY, defineTool } from '../tool.js';
 
 export const getMeetingTranscriptTool = defineTool({
   name: 'get_meeting_transcript',
@@ -22,5 +19,5 @@ export const getMeetingTranscriptTool = defineTool({
   output: TranscriptPageSchema,
   annotations: READ_ONLY,
   text: transcriptText,
-  handler: async (sqlite, a) => (await queries()).getTranscriptPageOrThrow(sqlite, a.meeting_id, { limit: a.limit, offset: a.offset }, { wordTimings: a.word_timings }),
+  handler: (store, a) => store.transcripts.page(a.meeting_id, { limit: a.limit, offset: a.offset }, { wordTimings: a.word_timings }),
 });

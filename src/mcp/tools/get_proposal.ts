@@ -2,10 +2,7 @@ import * as v from 'valibot';
 import { proposalText } from '../../render/answers.js';
 import { fitProposal } from '../../render/fit.js';
 import { ProposalDetailSchema, proposalIdParam } from '../schema.js';
-import { READ_ONLY, defineTool, lazy } from '../tool.js';
-
-// The query module loads with the first call, not at start-up (see ToolDefinition).
-const queries = lazy(() => import('../../db/queries/proposals.js'));
+import { READ_ONLY, defineTool } from '../tool.js';
 
 export const getProposalTool = defineTool({
   name: 'get_proposal',
@@ -15,5 +12,5 @@ export const getProposalTool = defineTool({
   output: ProposalDetailSchema,
   annotations: READ_ONLY,
   text: proposalText,
-  handler: async (sqlite, a) => fitProposal((await queries()).getProposalOrThrow(sqlite, a.proposal_id)),
+  handler: async (store, a) => fitProposal(await store.proposals.get(a.proposal_id)),
 });

@@ -1,10 +1,7 @@
 import * as v from 'valibot';
 import { importText } from '../../render/answers.js';
 import { RecordingImportSchema, requiredString } from '../schema.js';
-import { READ_ONLY, defineTool, lazy } from '../tool.js';
-
-// The query module loads with the first call, not at start-up (see ToolDefinition).
-const queries = lazy(() => import('../../db/queries/imports.js'));
+import { READ_ONLY, defineTool } from '../tool.js';
 
 export const getRecordingImportTool = defineTool({
   name: 'get_recording_import',
@@ -16,5 +13,5 @@ export const getRecordingImportTool = defineTool({
   output: RecordingImportSchema,
   annotations: READ_ONLY,
   text: importText,
-  handler: async (sqlite, a) => (await queries()).getImportOrThrow(sqlite, a.job_id),
+  handler: (store, a) => store.imports.get(a.job_id),
 });

@@ -3,10 +3,7 @@ import { historyText } from '../../render/answers.js';
 import { PAGE_RULES } from '../../db/queries/pagination.js';
 import { fitList } from '../../render/budget.js';
 import { MeetingRowSchema, PaginationSchema, SeriesRefSchema, limitParam, meetingIdParam, meetingRow, offsetParam } from '../schema.js';
-import { READ_ONLY, defineTool, lazy } from '../tool.js';
-
-// The query module loads with the first call, not at start-up (see ToolDefinition).
-const queries = lazy(() => import('../../db/queries/meetings.js'));
+import { READ_ONLY, defineTool } from '../tool.js';
 
 export const getRecurringMeetingHistoryTool = defineTool({
   name: 'get_recurring_meeting_history',
@@ -20,8 +17,8 @@ export const getRecurringMeetingHistoryTool = defineTool({
   output: v.object({ meeting_id: v.string(), series: v.nullable(SeriesRefSchema), meetings: v.array(MeetingRowSchema), pagination: PaginationSchema }),
   annotations: READ_ONLY,
   text: historyText,
-  handler: async (sqlite, a) => {
-    const history = (await queries()).seriesHistoryOrThrow(sqlite, a.meeting_id, { limit: a.limit, offset: a.offset });
+  handler: async (store, a) => {
+    const history = await store.series.history(a.meeting_id, { limit: a.limit, offset: a.offset });
     const fitted = fitList(history.meetings.map(meetingRow), history.pagination);
     return { ...history, meetings: fitted.items, pagination: fitted.pagination };
   },

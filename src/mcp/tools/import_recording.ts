@@ -1,10 +1,7 @@
 import * as v from 'valibot';
 import { importText } from '../../render/answers.js';
 import { RecordingImportSchema, optionalString, requiredString } from '../schema.js';
-import { STAGES_CHANGE, defineTool, lazy } from '../tool.js';
-
-// The query module loads with the first call, not at start-up (see ToolDefinition).
-const queries = lazy(() => import('../../db/queries/imports.js'));
+import { STAGES_CHANGE, defineTool } from '../tool.js';
 
 export const importRecordingTool = defineTool({
   name: 'import_recording',
@@ -31,8 +28,5 @@ export const importRecordingTool = defineTool({
   annotations: STAGES_CHANGE,
   text: importText,
   // The same path as `syntheo imports add`: file checks, the worker heartbeat, one transaction.
-  handler: async (sqlite, a) => {
-    const request = { filePath: a.file_path, title: a.title, folderPath: a.folder_path, requestKey: a.request_key };
-    return (await queries()).enqueueImport(sqlite, request);
-  },
+  handler: (store, a) => store.imports.enqueue({ filePath: a.file_path, title: a.title, folderPath: a.folder_path, requestKey: a.request_key }),
 });

@@ -63,8 +63,8 @@ export function installTools(server: McpServer, deps: ServerDeps): void {
     if (!parsed.success) throw invalidParams(`Invalid arguments for ${name}: ${describeIssues(parsed.issues)}`);
     const started = performance.now();
     try {
-      const sqlite = await deps.db.sqlite();
-      const out = (await tool.definition.handler(sqlite, parsed.output, { client: clientName(server, ctx) })) as Record<string, unknown>;
+      const store = await deps.store.get();
+      const out = (await tool.definition.handler(store, parsed.output, { client: clientName(server, ctx) })) as Record<string, unknown>;
       deps.logger.debug({ tool: name, ms: round(performance.now() - started) }, 'tool call');
       // The specification (2025-06-18 and 2026-07-28) says a tool returning structured content SHOULD also
       // return the serialised JSON in a text block; we depart from it on purpose: clients that forward both
@@ -73,7 +73,6 @@ export function installTools(server: McpServer, deps: ServerDeps): void {
       const result: CallToolResult = { content: [{ type: 'text', text: tool.definition.text(out) }], structuredContent: out };
       return server.server.projectCallToolResult(result, tool.registered.outputSchemaJson);
     } catch (error) {
-      deps.db.discardAfter(error);
       const mapped = toProtocolError(error, deps.logger, name);
       deps.logger.info({ tool: name, code: mapped.code, ms: round(performance.now() - started) }, mapped.message);
       throw mapped;

@@ -3,10 +3,7 @@ import { foldersText } from '../../render/answers.js';
 import { PAGE_RULES } from '../../db/queries/pagination.js';
 import { fitList } from '../../render/budget.js';
 import { FolderSchema, PaginationSchema, limitParam, offsetParam, optionalString } from '../schema.js';
-import { READ_ONLY, defineTool, lazy } from '../tool.js';
-
-// The query module loads with the first call, not at start-up (see ToolDefinition).
-const queries = lazy(() => import('../../db/queries/folders.js'));
+import { READ_ONLY, defineTool } from '../tool.js';
 
 export const listFoldersTool = defineTool({
   name: 'list_folders',
@@ -20,8 +17,8 @@ export const listFoldersTool = defineTool({
   output: v.object({ folders: v.array(FolderSchema), pagination: PaginationSchema }),
   annotations: READ_ONLY,
   text: foldersText,
-  handler: async (sqlite, a) => {
-    const { folders, pagination } = (await queries()).listFolders(sqlite, { query: a.query }, { limit: a.limit, offset: a.offset });
+  handler: async (store, a) => {
+    const { folders, pagination } = await store.folders.list({ query: a.query }, { limit: a.limit, offset: a.offset });
     const fitted = fitList(folders, pagination);
     return { folders: fitted.items, pagination: fitted.pagination };
   },

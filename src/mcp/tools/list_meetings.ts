@@ -3,10 +3,7 @@ import { meetingsText } from '../../render/answers.js';
 import { PAGE_RULES } from '../../db/queries/pagination.js';
 import { fitList } from '../../render/budget.js';
 import { MeetingRowSchema, PaginationSchema, limitParam, meetingRow, offsetParam, optionalString } from '../schema.js';
-import { READ_ONLY, defineTool, lazy } from '../tool.js';
-
-// The query module loads with the first call, not at start-up (see ToolDefinition).
-const queries = lazy(() => import('../../db/queries/meetings.js'));
+import { READ_ONLY, defineTool } from '../tool.js';
 
 export const listMeetingsTool = defineTool({
   name: 'list_meetings',
@@ -27,9 +24,9 @@ export const listMeetingsTool = defineTool({
   output: v.object({ meetings: v.array(MeetingRowSchema), pagination: PaginationSchema }),
   annotations: READ_ONLY,
   text: meetingsText,
-  handler: async (sqlite, a) => {
+  handler: async (store, a) => {
     const filter = { query: a.query, seriesId: a.series_id, folderPath: a.folder_path, from: a.from, to: a.to, participant: a.participant };
-    const { meetings, pagination } = (await queries()).listMeetings(sqlite, filter, { limit: a.limit, offset: a.offset });
+    const { meetings, pagination } = await store.meetings.list(filter, { limit: a.limit, offset: a.offset });
     const fitted = fitList(meetings.map(meetingRow), pagination);
     return { meetings: fitted.items, pagination: fitted.pagination };
   },

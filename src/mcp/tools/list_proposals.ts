@@ -3,10 +3,7 @@ import { proposalsText } from '../../render/answers.js';
 import { PAGE_RULES } from '../../db/queries/pagination.js';
 import { fitList } from '../../render/budget.js';
 import { PROPOSAL_STATUS_FILTERS, PaginationSchema, ProposalRowSchema, limitParam, offsetParam, optionalString, proposalRow } from '../schema.js';
-import { READ_ONLY, defineTool, lazy } from '../tool.js';
-
-// The query module loads with the first call, not at start-up (see ToolDefinition).
-const queries = lazy(() => import('../../db/queries/proposals.js'));
+import { READ_ONLY, defineTool } from '../tool.js';
 
 export const listProposalsTool = defineTool({
   name: 'list_proposals',
@@ -21,8 +18,8 @@ export const listProposalsTool = defineTool({
   output: v.object({ proposals: v.array(ProposalRowSchema), pagination: PaginationSchema }),
   annotations: READ_ONLY,
   text: proposalsText,
-  handler: async (sqlite, a) => {
-    const { proposals, pagination } = (await queries()).listProposals(sqlite, { meetingId: a.meeting_id, status: a.status }, { limit: a.limit, offset: a.offset });
+  handler: async (store, a) => {
+    const { proposals, pagination } = await store.proposals.list({ meetingId: a.meeting_id, status: a.status }, { limit: a.limit, offset: a.offset });
     const fitted = fitList(proposals.map(proposalRow), pagination);
     return { proposals: fitted.items, pagination: fitted.pagination };
   },

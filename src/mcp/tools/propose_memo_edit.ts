@@ -2,10 +2,7 @@ import * as v from 'valibot';
 import { proposalText } from '../../render/answers.js';
 import { fitProposal } from '../../render/fit.js';
 import { ProposalDetailSchema, meetingIdParam, requiredString } from '../schema.js';
-import { STAGES_CHANGE, defineTool, lazy } from '../tool.js';
-
-// The query module loads with the first call, not at start-up (see ToolDefinition).
-const queries = lazy(() => import('../../db/queries/proposals.js'));
+import { STAGES_CHANGE, defineTool } from '../tool.js';
 
 export const proposeMemoEditTool = defineTool({
   name: 'propose_memo_edit',
@@ -18,5 +15,5 @@ export const proposeMemoEditTool = defineTool({
   output: ProposalDetailSchema,
   annotations: STAGES_CHANGE,
   text: proposalText,
-  handler: async (sqlite, a, ctx) => fitProposal((await queries()).proposeMemoEdit(sqlite, { meetingId: a.meeting_id, content: a.content, proposedBy: ctx.client })),
+  handler: async (store, a, ctx) => fitProposal(await store.proposals.proposeMemoEdit({ meetingId: a.meeting_id, content: a.content, proposedBy: ctx.client })),
 });

@@ -2,10 +2,7 @@ import * as v from 'valibot';
 import { proposalText } from '../../render/answers.js';
 import { fitProposal } from '../../render/fit.js';
 import { ProposalDetailSchema, meetingIdParam, optionalString, requiredString } from '../schema.js';
-import { STAGES_CHANGE, defineTool, lazy } from '../tool.js';
-
-// The query module loads with the first call, not at start-up (see ToolDefinition).
-const queries = lazy(() => import('../../db/queries/proposals.js'));
+import { STAGES_CHANGE, defineTool } from '../tool.js';
 
 export const proposeSummaryEditTool = defineTool({
   name: 'propose_summary_edit',
@@ -20,8 +17,8 @@ export const proposeSummaryEditTool = defineTool({
   output: ProposalDetailSchema,
   annotations: STAGES_CHANGE,
   text: proposalText,
-  handler: async (sqlite, a, ctx) => {
+  handler: async (store, a, ctx) => {
     const request = { meetingId: a.meeting_id, content: a.content, targetId: a.target_id, proposedBy: ctx.client };
-    return fitProposal((await queries()).proposeSummaryEdit(sqlite, request));
+    return fitProposal(await store.proposals.proposeSummaryEdit(request));
   },
 });

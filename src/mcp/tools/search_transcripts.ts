@@ -2,9 +2,7 @@ import * as v from 'valibot';
 import { searchText } from '../../render/answers.js';
 import { PAGE_RULES } from '../../db/queries/pagination.js';
 import { PaginationSchema, SearchHitSchema, limitParam, offsetParam, optionalString, requiredString } from '../schema.js';
-import { READ_ONLY, defineTool, lazy } from '../tool.js';
-
-const queries = lazy(() => import('../../db/queries/search.js'));
+import { READ_ONLY, defineTool } from '../tool.js';
 
 export const searchTranscriptsTool = defineTool({
   name: 'search_transcripts',
@@ -25,9 +23,8 @@ export const searchTranscriptsTool = defineTool({
   output: v.object({ hits: v.array(SearchHitSchema), pagination: PaginationSchema }),
   annotations: READ_ONLY,
   text: searchText,
-  handler: async (sqlite, a) =>
-    (await queries()).searchTranscripts(
-      sqlite,
+  handler: (store, a) =>
+    store.search.transcripts(
       { query: a.query, folderPath: a.folder_path, seriesId: a.series_id, from: a.from, to: a.to, participant: a.participant },
       { limit: a.limit, offset: a.offset },
     ),
