@@ -6,6 +6,9 @@ import { needs } from '../support/system-tools.js';
 import { startPostgres, type PgCluster } from '../support/postgres.js';
 import { openPostgres, readPgMigrations } from '../../src/db/postgres/open.js';
 import { isPostgresUrl, resolveDbLocation } from '../../src/db/engine.js';
+import { existsSync as exists, readdirSync } from 'node:fs';
+import { run } from '../cli/cli.js';
+import { tempDir } from '../support/db.js';
 
 const OPEN = fileURLToPath(new URL('../../dist/src/db/postgres/open.js', import.meta.url));
 
@@ -114,5 +117,18 @@ describe.skipIf(needs('postgresql'))('PostgreSQL: open and migrate', () => {
     const unknown = (await openPostgres('postgresql://bob:hunter2@no-such-host.invalid/team', { create: true }).catch((e: unknown) => e)) as Error;
     expect(unknown.message).toBe('Cannot connect to PostgreSQL at no-such-host.invalid:5432 (database team, user bob): the host name no-such-host.invalid cannot be resolved. Check the host in the URL.');
     expect(`${error.message}${unknown.message}`).not.toMatch(/hunter2|\n/);
+  });
+
+  it('a command that opens SQLite files only refuses a PostgreSQL URL instead of making a folder named postgresql:', async () => {
+    const cwd = tempDir();
+    try {
+      const r = await run(['worker', '--db', 'postgresql://bob@db.invalid/team'], { cwd: cwd.dir });
+      expect(r.code).not.toBe(0);
+      expect(r.stderr).toContain('is a PostgreSQL URL: it does not run on PostgreSQL yet');
+      expect(readdirSync(cwd.dir)).toEqual([]);
+      expect(exists(`${cwd.dir}/postgresql:`)).toBe(false);
+    } finally {
+      cwd.cleanup();
+    }
   });
 });
