@@ -7,6 +7,7 @@ import { benchArgs } from './args.js';
 import { generate } from './generate.js';
 import { benchMcp } from './mcp.js';
 import { benchWorker } from './worker.js';
+import { benchPostgres } from './postgres.js';
 import { printTable, type Row } from './stats.js';
 import { PACKAGE_ROOT } from '../src/package.js';
 
@@ -17,7 +18,18 @@ const values = benchArgs('run', 'Run every benchmark and print one table with it
   db: { type: 'string', value: 'FILE', description: 'Database to use (generated when missing)' },
   calls: { type: 'string', value: 'N', description: 'Calls per measured tool (default 1000; 30 with --smoke)' },
   only: { type: 'string', value: 'NAME', description: 'Only one benchmark: mcp or worker' },
+  engine: { type: 'string', value: 'NAME', description: 'sqlite (default), or postgres: the PostgreSQL Store against SQLite in the same run (needs --url)' },
+  url: { type: 'string', value: 'URL', description: 'With --engine postgres: an empty PostgreSQL database (postgresql://...), filled by db copy' },
+  jobs: { type: 'string', value: 'N', description: 'With --engine postgres: queue jobs of 500 ms each (default 400; 16 with --smoke)' },
 });
+if (values.engine !== undefined && values.engine !== 'sqlite' && values.engine !== 'postgres') {
+  process.stderr.write(`run: --engine must be sqlite or postgres, got "${values.engine}".\n`);
+  process.exit(64);
+}
+if (values.engine === 'postgres' && !values.url) {
+  process.stderr.write('run: --engine postgres needs --url postgresql://USER@HOST/DATABASE (an empty database).\n');
+  process.exit(64);
+}
 const smoke = values.smoke!;
 const meetings = Number(values.meetings ?? (smoke ? 1000 : 100_000));
 const words = Number(values.words ?? (smoke ? 60_000 : 10_000_000));
@@ -32,11 +44,12 @@ if (!existsSync(db) || smoke) {
   const g = generate({ meetings, words, longest: Math.min(30_000, Math.floor(words / 4)), seed: 1, out: db, progress: !smoke });
   rows.push({ name: 'generate', value: `${g.seconds.toFixed(1)} s`, detail: `${g.meetings} meetings, ${g.words} words` });
 }
-if (!values.only || values.only === 'mcp') {
+if (values.engine === 'postgres') rows.push(...(await benchPostgres({ sqlite: db, url: values.url!, calls, jobs: Number(values.jobs ?? (smoke ? 16 : 400)) })));
+else if (!values.only || values.only === 'mcp') {
   const mcp = await benchMcp({ db, calls, startupRuns: smoke ? 3 : 15 });
   rows.push(...mcp.rows);
 }
-if (!values.only || values.only === 'worker') rows.push(...(await benchWorker({ jobs: smoke ? 5 : 40, uploadMb: smoke ? 16 : 1024 })));
+if (values.engine !== 'postgres' && (!values.only || values.only === 'worker')) rows.push(...(await benchWorker({ jobs: smoke ? 5 : 40, uploadMb: smoke ? 16 : 1024 })));
 
 const machine = `${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
 process.stdout.write(`${printTable(`Syntheo benchmarks — ${meetings} meetings, ${words} words — ${machine}`, rows)}\n`);

@@ -27,7 +27,10 @@ export function resolveDbLocation(flag?: string, env: NodeJS.ProcessEnv = proces
  * file path. The engine's module loads here, on first use, not at import.
  */
 export async function openStore(location: string, options: OpenStoreOptions): Promise<Store> {
-  if (isPostgresUrl(location)) throw new Error('PostgreSQL is not available in this build.');
+  if (isPostgresUrl(location)) {
+    const { openPostgresStore } = await import('./postgres/store.js');
+    return openPostgresStore(location, options);
+  }
   const { openSqliteStore } = await import('./sqlite/store.js');
   return openSqliteStore(location, options);
 }

@@ -38,8 +38,18 @@ export interface SyntheoDb {
 /** `--db`, else SYNTHEO_DB, else the platform's data folder (src/platform/paths.ts), or the old XDG default where a database already is. */
 export function resolveDbPath(flag?: string, env: NodeJS.ProcessEnv = process.env): string {
   const chosen = flag ?? (env.SYNTHEO_DB || undefined);
+  if (chosen !== undefined) refusePostgresUrl(chosen);
   if (chosen !== undefined) return chosen === ':memory:' ? chosen : resolve(expandHome(chosen));
   return defaultDbPath({ platform: process.platform, env, home: homedir() }, existsSync);
+}
+
+/** A caller that opens SQLite files only must not turn a PostgreSQL URL into a folder named `postgresql:`. */
+function refusePostgresUrl(location: string): void {
+  if (/^postgres(ql)?:\/\//i.test(location))
+    throw new SyntheoError(
+      'invalid',
+      'This command opens an SQLite database file, and --db (or SYNTHEO_DB) is a PostgreSQL URL: it does not run on PostgreSQL yet. Use an SQLite file here, or a command that takes both (syntheo mcp, the CLI commands).',
+    );
 }
 
 function expandHome(path: string): string {
@@ -47,6 +57,7 @@ function expandHome(path: string): string {
 }
 
 export function openDatabase(path: string, options: OpenOptions): SyntheoDb {
+  refusePostgresUrl(path);
   const memory = path === ':memory:';
   if (!memory && !existsSync(path)) {
     if (!options.create) throw new NoDatabaseError(path);

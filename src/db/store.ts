@@ -138,6 +138,12 @@ export interface JobStore {
   interrupt(lease: JobLease, stage: string, cause: ShutdownCause): Promise<boolean>;
   /** Jobs whose lease expired go back to the queue (or fail after too many attempts); returns their IDs. */
   sweepExpiredLeases(): Promise<string[]>;
+  /**
+   * The recording stored with the job, chunk by chunk, each checked against its checksum: PostgreSQL
+   * streams it into the database at enqueue so a worker on any machine can read it. Null when the
+   * worker reads the job's file_path itself (SQLite: same machine), or when it was dropped (job ended).
+   */
+  recording(jobId: string): Promise<AsyncIterable<Buffer> | null>;
 }
 
 export interface WorkerStore {

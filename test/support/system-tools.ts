@@ -49,7 +49,7 @@ export const SYSTEM_TOOLS = {
 export type ToolName = keyof typeof SYSTEM_TOOLS;
 
 /** The tools some test file needs: the run reports (or, under CI, requires) these. Add one when a test starts using it. */
-export const TESTED_TOOLS: readonly ToolName[] = ['ffmpeg', 'pocketsphinx', 'chromium'];
+export const TESTED_TOOLS: readonly ToolName[] = ['ffmpeg', 'pocketsphinx', 'chromium', 'postgresql'];
 
 /** Debian keeps initdb off the PATH, in /usr/lib/postgresql/<major>/bin. */
 export function debianPostgresBin(): string | null {

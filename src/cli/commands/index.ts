@@ -22,6 +22,7 @@ export const GROUPS: GroupEntry[] = [
   { name: 'demo', summary: 'Fill the database with a realistic sample', load: async () => (await import('./demo.js')).commands },
   { name: 'service', summary: 'Run the worker in the background from login (install, uninstall, status)', load: async () => (await import('./service.js')).commands },
   { name: 'connect', summary: 'Connect an assistant: print or write its config (claude-desktop, cursor, vscode, claude-code)', load: async () => (await import('./connect.js')).commands },
+  { name: 'db', summary: 'Team databases: PostgreSQL roles, copy between SQLite and PostgreSQL', load: async () => (await import('./db.js')).commands },
   { name: 'studio', summary: 'Browse the database with Drizzle Studio', load: async () => (await import('./studio.js')).commands },
   { name: 'help', summary: 'Show the help of a command: syntheo help meetings list', load: async () => (await import('./help.js')).commands },
   { name: 'completion', summary: 'Print a shell completion script (bash, zsh, fish)', load: async () => (await import('./completion.js')).commands },

@@ -139,13 +139,13 @@ export function findImportByContent(sqlite: Sqlite, sha256: string, opts: { incl
 }
 
 /** Same key and same file: the original job, whatever its state. Same key, other file: a conflict. */
-function replay(existing: ImportRow, request: ImportRequest, resolved?: string): RecordingImport {
+export function replay(existing: ImportRow, request: ImportRequest, resolved?: string): RecordingImport {
   if (existing.file_path !== request.filePath && existing.file_path !== resolved)
     throw new ConflictError({ type: 'key_reused', key: request.requestKey ?? '', filePath: existing.file_path, jobId: existing.id });
   return toRecordingImport(existing);
 }
 
-function checkRequest(request: ImportRequest): void {
+export function checkRequest(request: ImportRequest): void {
   if (request.requestKey !== undefined) {
     const bytes = Buffer.byteLength(request.requestKey);
     if (bytes < 1 || bytes > MAX_REQUEST_KEY_BYTES)

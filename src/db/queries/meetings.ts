@@ -172,7 +172,7 @@ function parseDateBound(value: string, name: 'from' | 'to'): { iso: string; bare
 }
 
 /** Both bounds parsed; a range that no meeting can fall in is refused with the values the other way round. */
-function parseDateRange(from: string | undefined, to: string | undefined): { from?: string; to?: string } {
+export function parseDateRange(from: string | undefined, to: string | undefined): { from?: string; to?: string } {
   const low = from === undefined ? undefined : parseDateBound(from, 'from');
   const high = to === undefined ? undefined : parseDateBound(to, 'to');
   if (low && high && low.iso > high.iso) {

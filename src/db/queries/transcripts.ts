@@ -49,7 +49,7 @@ interface Turn {
 }
 
 /** Runs of words by the same speaker (a page's first run starts at the page, mid-turn or not). */
-function speakerTurns(words: readonly Pick<TranscriptWord, 'speaker' | 'start_ms'>[]): Turn[] {
+export function speakerTurns(words: readonly Pick<TranscriptWord, 'speaker' | 'start_ms'>[]): Turn[] {
   const turns: Turn[] = [];
   for (const [i, w] of words.entries()) {
     const last = turns.at(-1);
@@ -62,7 +62,7 @@ function speakerTurns(words: readonly Pick<TranscriptWord, 'speaker' | 'start_ms
 }
 
 /** `[12:31] Alice: words of the turn` (no time when none is known, no name when the speaker is unknown). */
-function turnLine(turn: Turn, words: readonly Pick<TranscriptWord, 'text'>[]): string {
+export function turnLine(turn: Turn, words: readonly Pick<TranscriptWord, 'text'>[]): string {
   let line = turn.start_ms === null ? '' : `[${timestamp(turn.start_ms)}] `;
   if (turn.speaker !== null) line += `${turn.speaker}: `;
   for (let i = turn.from; i < turn.to; i++) line += i === turn.from ? words[i]!.text : ` ${words[i]!.text}`;

@@ -159,6 +159,8 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions): Stor
       fail: write((sqlite, lease: jobs.JobLease, error: string) => jobs.failJob(sqlite, lease, error)),
       interrupt: write((sqlite, lease: jobs.JobLease, stage: string, cause: Parameters<typeof jobs.interruptJob>[3]) => jobs.interruptJob(sqlite, lease, stage, cause)),
       sweepExpiredLeases: run((sqlite) => jobs.sweepExpiredLeases(sqlite)),
+      // The worker shares the machine, and reads the file where it is.
+      recording: async () => null,
     },
     workers: {
       register: write((sqlite, registration: jobs.WorkerRegistration) => jobs.registerWorker(sqlite, registration)),

@@ -1,0 +1,76 @@
+import { UsageError, optBool, optString, type CommandSpec } from '../framework.js';
+import { isPostgresUrl, resolveDbLocation } from '../../db/engine.js';
+import { pgTarget } from '../../db/postgres/errors.js';
+
+// `syntheo db ...`: the database itself, for teams (src/db/postgres/roles.ts, src/db/copy.ts).
+
+const roles: CommandSpec = {
+  name: 'db roles',
+  summary: "Create the assistants' and the app's PostgreSQL roles",
+  description: [
+    'PostgreSQL only. Creates (or brings up to date) two group roles on the database named by --db, migrating it first:',
+    '  assistants (default syntheo_assistant): read everything, create proposals and import jobs, decline proposals;',
+    '    PostgreSQL refuses any change to a meeting, summary, note, participant, action item or transcript.',
+    '  app (default syntheo_app): read and write everything (syntheo-worker, applying proposals).',
+    'Run it as the database owner with CREATEROLE, or a superuser. The roles cannot log in: make each person or machine',
+    'a member, e.g. CREATE ROLE alice LOGIN PASSWORD \'...\' IN ROLE syntheo_assistant; then give them',
+    '--db postgresql://alice@host/syntheo. Safe to run again (after an upgrade, to cover new tables).',
+  ].join('\n'),
+  options: {
+    'assistant-role': { type: 'string', value: 'NAME', description: "Name of the assistants' role (default syntheo_assistant)" },
+    'app-role': { type: 'string', value: 'NAME', description: "Name of the app's role (default syntheo_app)" },
+    print: { type: 'boolean', description: 'Print the SQL instead of running it' },
+  },
+  examples: ['syntheo db roles --db postgresql://postgres@db.internal/syntheo', 'syntheo db roles --db postgresql://postgres@db.internal/syntheo --print'],
+  globals: ['db', 'json', 'log-level', 'color', 'no-color'],
+  async run(ctx) {
+    const location = resolveDbLocation(ctx.global.db);
+    if (!isPostgresUrl(location)) throw new UsageError('syntheo db roles is for a PostgreSQL database: pass --db postgresql://USER@HOST/DATABASE (or set SYNTHEO_DB).');
+    const { DEFAULT_ROLES, createRoles, rolesSql } = await import('../../db/postgres/roles.js');
+    const names = { assistant: optString(ctx.options, 'assistant-role') ?? DEFAULT_ROLES.assistant, app: optString(ctx.options, 'app-role') ?? DEFAULT_ROLES.app };
+    if (optBool(ctx.options, 'print')) {
+      const sql = rolesSql(pgTarget(location).database, names).map((s) => `${s};`);
+      return { data: { roles: names, sql }, text: sql.join('\n') };
+    }
+    const done = await createRoles(location, names);
+    return {
+      data: done,
+      text: [
+        `Roles ready on database ${done.database}: ${names.assistant} (assistants: read, propose, import) and ${names.app} (the app: everything).`,
+        `Give each person or machine a login in one of them, e.g.: CREATE ROLE alice LOGIN PASSWORD '...' IN ROLE ${names.assistant};`,
+      ].join('\n'),
+    };
+  },
+};
+
+const copy: CommandSpec = {
+  name: 'db copy',
+  summary: 'Copy a whole Syntheo database to another one (SQLite <-> PostgreSQL)',
+  description: [
+    'Copies every meeting, folder, series, transcript, summary, note, proposal, import and setting of --from into --to,',
+    'keeping every ID. Each side is an SQLite file or a postgres:// URL. --to must be empty (it is created and migrated',
+    'when missing): copy never merges. Search indexes and folder counts are rebuilt on the target.',
+    'Moving in: syntheo db copy --from ~/.local/share/syntheo/syntheo.db --to postgresql://me@db/syntheo',
+  ].join('\n'),
+  options: {
+    from: { type: 'string', value: 'DB', description: 'Source database: an SQLite file or a postgres:// URL (default: --db)' },
+    to: { type: 'string', value: 'DB', description: 'Target database, empty or missing: an SQLite file or a postgres:// URL' },
+  },
+  examples: ['syntheo db copy --from ~/meetings.db --to postgresql://me@db.internal/syntheo', 'syntheo db copy --from postgresql://me@db.internal/syntheo --to ./backup.db'],
+  globals: ['db', 'json', 'log-level', 'color', 'no-color'],
+  async run(ctx) {
+    const to = optString(ctx.options, 'to');
+    if (to === undefined || to === '') throw new UsageError('db copy needs --to: the database to fill (an SQLite file or a postgres:// URL).');
+    const fromFlag = optString(ctx.options, 'from');
+    const from = resolveDbLocation(fromFlag ?? ctx.global.db);
+    const { copyDatabase } = await import('../../db/copy.js');
+    const result = await copyDatabase(from, resolveDbLocation(to));
+    const counts = Object.entries(result.tables)
+      .filter(([, n]) => n > 0)
+      .map(([t, n]) => `${t} ${n}`)
+      .join(', ');
+    return { data: result, text: `Copied ${result.from} to ${result.to}: ${counts || 'nothing (the source is empty)'}.` };
+  },
+};
+
+export const commands: CommandSpec[] = [roles, copy];

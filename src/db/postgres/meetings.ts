@@ -1,0 +1,362 @@
+import { NotFoundError, type WrongKind } from '../../errors.js';
+import { ID_PREFIXES, newId, type IdKind } from '../ids.js';
+import { nowIso } from '../time.js';
+import { ACTIVE_STATUSES_SQL } from '../schema/enums.js';
+import { matchFragment } from '../statements.js';
+import { normalizeFolderPath, parentPath, subtreeBounds, type FolderFilter, type FolderRef } from '../queries/folders.js';
+import type { ExpectedKind } from '../queries/not-found.js';
+import { pagination } from '../queries/pagination.js';
+import { IMPORT_COLUMNS, toRecordingImport, type ImportRow } from '../queries/imports.js';
+import { toSegments, type WordTuple } from '../queries/export.js';
+import { unicodeForms } from '../queries/unicode.js';
+import { parseDateRange, type MeetingFilter } from '../queries/meetings.js';
+import {
+  EXPORT_FORMAT,
+  type ActionItem,
+  type Folder,
+  type MeetingDetail,
+  type MeetingExport,
+  type MeetingListItem,
+  type MeetingRecord,
+  type Page,
+  type Pagination,
+  type Participant,
+  type RecordingImport,
+  type SeriesRef,
+  type Summary,
+  type TranscriptInfo,
+} from '../queries/types.js';
+import { one, rows, transaction, type Queryable } from './sql.js';
+import type { Pool } from 'pg';
+
+// Reads of meetings, folders and series on PostgreSQL: the same answers as src/db/queries (SQLite).
+// Text order is byte order (COLLATE "C"), as SQLite's; fragments match with ILIKE through pg_trgm.
+
+export const MEETING_ITEM_COLUMNS = `m.id, m.title, m.started_at, m.ended_at,
+  (SELECT f.path FROM folders f WHERE f.id = m.folder_id) AS folder_path,
+  m.series_id,
+  coalesce((SELECT t.word_count FROM transcripts t WHERE t.meeting_id = m.id), 0) AS transcript_word_count,
+  (SELECT count(*)::int FROM summaries s WHERE s.meeting_id = m.id) AS summary_count,
+  (SELECT CASE WHEN j.status IN ${ACTIVE_STATUSES_SQL} AND j.lease_expires_at <= syntheo_at(NULL, 0) THEN 'failed' ELSE j.status END
+     FROM recording_imports j WHERE j.meeting_id = m.id ORDER BY j.created_at DESC LIMIT 1) AS processing_status`;
+
+export const NEWEST_FIRST = 'ORDER BY m.started_at COLLATE "C" DESC, m.id COLLATE "C" DESC';
+
+/**
+ * The page's IDs first (an index walk, offset rows skipped without computing anything), then the
+ * item columns for those rows only: PostgreSQL would otherwise evaluate every subquery of the
+ * select list for each skipped row of a deep offset.
+ */
+const pageOfMeetings = (ids: string) => `SELECT ${MEETING_ITEM_COLUMNS} FROM (${ids}) page JOIN meetings m ON m.id = page.id ${NEWEST_FIRST}`;
+
+/** `%`, `_` and `\` literal for ILIKE ... ESCAPE '\'. */
+export const ilike = (fragment: string): string => `%${fragment.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+// ---------------------------------------------------------------------------------------------
+// Not found, with the same structured hints as src/db/queries/not-found.ts (the surfaces word them)
+
+const KIND_BY_PREFIX = new Map<string, IdKind>(Object.entries(ID_PREFIXES).map(([kind, prefix]) => [prefix, kind as IdKind]));
+const ID_SHAPE = /^([a-z]{3})_[0-9a-z_-]+$/i;
+
+export async function notFound(q: Queryable, expected: Exclude<ExpectedKind, 'summary'>, id: string): Promise<NotFoundError> {
+  const hint = await wrongKindHint(q, expected, id);
+  return new NotFoundError({ what: expected, id, ...(hint && { hint }) });
+}
+
+type Row = Record<string, string | null>;
+const find = (q: Queryable, sql: string, id: string) => one<Row>(q, sql, [id]);
+
+export async function wrongKindHint(q: Queryable, expected: ExpectedKind, id: string): Promise<WrongKind | undefined> {
+  const m = ID_SHAPE.exec(id);
+  const kind = m ? (KIND_BY_PREFIX.get(m[1]!.toLowerCase()) ?? 'other') : 'text';
+  if (kind === 'text' || kind === 'other') return { is: 'text' };
+  if (kind === expected) return undefined;
+  switch (kind) {
+    case 'meeting': {
+      const r = await find(q, 'SELECT series_id, (SELECT j.id FROM recording_imports j WHERE j.meeting_id = meetings.id ORDER BY j.created_at DESC LIMIT 1) AS job_id FROM meetings WHERE id = $1', id);
+      return r ? { is: 'meeting', seriesId: r.series_id ?? null, jobId: r.job_id ?? null } : undefined;
+    }
+    case 'series':
+      return (await find(q, 'SELECT id FROM series WHERE id = $1', id)) ? { is: 'series' } : undefined;
+    case 'folder': {
+      const f = await find(q, 'SELECT path FROM folders WHERE id = $1', id);
+      return f ? { is: 'folder', path: f.path ?? '' } : undefined;
+    }
+    case 'job': {
+      const j = await find(q, 'SELECT meeting_id FROM recording_imports WHERE id = $1', id);
+      return j ? { is: 'job', meetingId: j.meeting_id ?? null } : undefined;
+    }
+    case 'summary':
+    case 'proposal':
+    case 'actionItem':
+    case 'participant':
+    case 'transcript': {
+      const table = { summary: 'summaries', proposal: 'proposals', actionItem: 'action_items', participant: 'participants', transcript: 'transcripts' }[kind];
+      const r = await find(q, `SELECT meeting_id FROM ${table} WHERE id = $1`, id);
+      return r?.meeting_id ? { is: kind === 'actionItem' ? 'action_item' : kind, meetingId: r.meeting_id } : undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+export const meetingNotFound = (q: Queryable, id: string) => notFound(q, 'meeting', id);
+
+export async function assertMeetingExists(q: Queryable, id: string): Promise<void> {
+  if ((await one(q, 'SELECT 1 FROM meetings WHERE id = $1', [id])) === undefined) throw await meetingNotFound(q, id);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Folders
+
+/** Exact path first (either Unicode form), else a case-insensitive match when it is unambiguous. */
+export async function getFolderByPathOrThrow(q: Queryable, path: string): Promise<FolderRef> {
+  let normalized: string;
+  try {
+    normalized = normalizeFolderPath(path);
+  } catch {
+    throw await folderNotFound(q, path);
+  }
+  const exact = await findExactFolder(q, normalized);
+  if (exact) return exact;
+  const [nfc, nfd] = unicodeForms(normalized);
+  const loose = await rows<FolderRef>(q, 'SELECT id, path FROM folders WHERE lower(path) = lower($1) OR lower(path) = lower($2) LIMIT 2', [nfc, nfd]);
+  if (loose.length === 1) return loose[0]!;
+  throw await folderNotFound(q, path);
+}
+
+async function folderNotFound(q: Queryable, path: string): Promise<NotFoundError> {
+  // A folder ID where its path is expected: name the path to pass.
+  const byId = /^fld_[0-9a-z]+$/i.test(path.trim()) ? await one<{ path: string }>(q, 'SELECT path FROM folders WHERE id = $1', [path.trim()]) : undefined;
+  return new NotFoundError({ what: 'folder', id: path, ...(byId && { hint: { is: 'folder' as const, path: byId.path } }) });
+}
+
+async function findExactFolder(q: Queryable, path: string): Promise<FolderRef | undefined> {
+  const [nfc, nfd] = unicodeForms(path);
+  return one<FolderRef>(q, 'SELECT id, path FROM folders WHERE path = $1 OR path = $2 ORDER BY path = $1 DESC LIMIT 1', [nfc, nfd]);
+}
+
+/** Creates the folder and its missing parents (safe against concurrent creators); returns the deepest one. */
+export async function ensureFolderPath(pool: Pool, path: string): Promise<FolderRef> {
+  const normalized = normalizeFolderPath(path);
+  return transaction(pool, (c) => ensureFolderPathIn(c, normalized));
+}
+
+/** The same, inside the caller's transaction. */
+export async function ensureFolderPathIn(c: Queryable, path: string): Promise<FolderRef> {
+  let parent: FolderRef | undefined;
+  for (const name of normalizeFolderPath(path).split('/')) {
+    const current = parent ? `${parent.path}/${name}` : name;
+    let ref = await findExactFolder(c, current);
+    if (!ref) {
+      await c.query('INSERT INTO folders (id, path, name, parent_id, created_at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (path) DO NOTHING', [newId('folder'), current, name, parent?.id ?? null, nowIso()]);
+      ref = (await one<FolderRef>(c, 'SELECT id, path FROM folders WHERE path = $1', [current]))!;
+    }
+    parent = ref;
+  }
+  return parent!;
+}
+
+// Tree order: a folder, then its children ("/" sorts before any character), case-insensitively.
+const TREE_ORDER = `ORDER BY lower(replace(f.path, '/', chr(1))) COLLATE "C", f.path COLLATE "C"`;
+
+export async function listFolders(q: Queryable, filter: FolderFilter, page: Page): Promise<{ folders: Folder[]; pagination: Pagination }> {
+  const fragment = filter.query !== undefined && filter.query !== '' ? matchFragment(filter.query, 'query') : null;
+  let where = '';
+  let params: string[] = [];
+  if (fragment !== null) {
+    const forms = [...new Set(unicodeForms(fragment))];
+    where = `WHERE ${forms.map((_, i) => `f.path ILIKE $${i + 1} ESCAPE '\\'`).join(' OR ')}`;
+    params = forms.map(ilike);
+  }
+  const found = await rows<Omit<Folder, 'parent_path'>>(
+    q,
+    `SELECT f.id, f.path, f.name, f.meeting_count FROM folders f ${where} ${TREE_ORDER} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+    [...params, page.limit, page.offset],
+  );
+  const total = (await one<{ n: number }>(q, `SELECT count(*)::int AS n FROM folders f ${where}`, params))!.n;
+  const folders = found.map((r) => ({ ...r, parent_path: parentPath(r.path) }));
+  return { folders, pagination: pagination(page, folders.length, total) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Meetings
+
+interface Compiled {
+  where: string;
+  params: unknown[];
+}
+
+/** Conditions over `meetings m` for the filters, ANDed; unknown series or folder -> NotFoundError. `$` numbering starts after `offset` parameters. */
+export async function compileMeetingFilter(q: Queryable, filter: MeetingFilter, offset = 0): Promise<Compiled> {
+  const clauses: string[] = [];
+  const params: unknown[] = [];
+  const p = (value: unknown) => `$${offset + params.push(value)}`;
+  if (filter.query !== undefined && filter.query !== '') {
+    const fragment = matchFragment(filter.query, 'query');
+    const forms = [...new Set(unicodeForms(fragment))];
+    clauses.push(`(${forms.map((f) => `m.title ILIKE ${p(ilike(f))} ESCAPE '\\'`).join(' OR ')} OR m.id ILIKE ${p(ilike(fragment))} ESCAPE '\\')`);
+  }
+  if (filter.seriesId !== undefined) {
+    await getSeriesRefOrThrow(q, filter.seriesId);
+    clauses.push(`m.series_id = ${p(filter.seriesId)}`);
+  }
+  if (filter.folderPath !== undefined) {
+    const folder = await getFolderByPathOrThrow(q, filter.folderPath);
+    const [exact, low, high] = subtreeBounds(folder.path);
+    clauses.push(`m.folder_id IN (SELECT id FROM folders WHERE path = ${p(exact)} OR (path COLLATE "C" > ${p(low)} AND path COLLATE "C" < ${p(high)}))`);
+  }
+  const range = filter.from === undefined && filter.to === undefined ? {} : parseDateRange(filter.from, filter.to);
+  if (range.from !== undefined) clauses.push(`m.started_at COLLATE "C" >= ${p(range.from)}`);
+  if (range.to !== undefined) clauses.push(`m.started_at COLLATE "C" <= ${p(range.to)}`);
+  if (filter.participant !== undefined && filter.participant !== '') {
+    const fragment = matchFragment(filter.participant, 'participant');
+    const forms = [...new Set(unicodeForms(fragment))];
+    const likes = forms.map((f) => p(ilike(f)));
+    clauses.push(`m.id IN (SELECT meeting_id FROM participants pa WHERE ${likes.map((l) => `pa.name ILIKE ${l} ESCAPE '\\' OR pa.email ILIKE ${l} ESCAPE '\\'`).join(' OR ')})`);
+  }
+  return { where: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', params };
+}
+
+export async function listMeetings(q: Queryable, filter: MeetingFilter, page: Page): Promise<{ meetings: MeetingListItem[]; pagination: Pagination }> {
+  const { where, params } = await compileMeetingFilter(q, filter);
+  const n = params.length;
+  const meetings = await rows<MeetingListItem>(q, pageOfMeetings(`SELECT m.id, m.started_at FROM meetings m ${where} ${NEWEST_FIRST} LIMIT $${n + 1} OFFSET $${n + 2}`), [
+    ...params,
+    page.limit,
+    page.offset,
+  ]);
+  const total = (await one<{ n: number }>(q, `SELECT count(*)::int AS n FROM meetings m ${where}`, params))!.n;
+  return { meetings, pagination: pagination(page, meetings.length, total) };
+}
+
+interface MeetingRowOut {
+  id: string;
+  title: string;
+  started_at: string;
+  ended_at: string | null;
+  folder_path: string | null;
+  series_id: string | null;
+  series_title: string | null;
+  series_cadence: string | null;
+  note: string;
+  speakers: string[] | null;
+  speaker_context: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export async function readMeetingRecord(q: Queryable, id: string): Promise<MeetingRecord> {
+  const row = await one<MeetingRowOut>(
+    q,
+    `SELECT m.id, m.title, m.started_at, m.ended_at, f.path AS folder_path, m.series_id,
+       s.title AS series_title, s.cadence AS series_cadence, m.note, m.speakers, m.speaker_context, m.created_at, m.updated_at
+     FROM meetings m LEFT JOIN folders f ON f.id = m.folder_id LEFT JOIN series s ON s.id = m.series_id
+     WHERE m.id = $1`,
+    [id],
+  );
+  if (!row) throw await meetingNotFound(q, id);
+  const [summaries, participants, actionItems] = await Promise.all([
+    rows<Summary>(q, 'SELECT id, title, content, created_at, updated_at FROM summaries WHERE meeting_id = $1 ORDER BY position, created_at COLLATE "C", id COLLATE "C"', [id]),
+    rows<Participant>(q, 'SELECT name, email, role FROM participants WHERE meeting_id = $1 ORDER BY position, id COLLATE "C"', [id]),
+    rows<ActionItem>(q, 'SELECT id, text, assignee, due_date, done FROM action_items WHERE meeting_id = $1 ORDER BY position, created_at COLLATE "C", id COLLATE "C"', [id]),
+  ]);
+  const record: MeetingRecord = {
+    id: row.id,
+    title: row.title,
+    started_at: row.started_at,
+    ended_at: row.ended_at,
+    folder_path: row.folder_path,
+    series: row.series_id ? { id: row.series_id, title: row.series_title ?? '', cadence: row.series_cadence } : null,
+    note: row.note,
+    summaries,
+    participants,
+    action_items: actionItems,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+  if (row.speakers !== null) record.speakers = row.speakers;
+  if (row.speaker_context !== null) record.speaker_context = row.speaker_context;
+  return record;
+}
+
+const IMPORT_FROM = `FROM recording_imports j JOIN meetings m ON m.id = j.meeting_id`;
+
+export async function getImportForMeeting(q: Queryable, meetingId: string): Promise<RecordingImport | null> {
+  const row = await one<ImportRow>(q, `SELECT ${IMPORT_COLUMNS} ${IMPORT_FROM} WHERE j.meeting_id = $1 ORDER BY j.created_at DESC LIMIT 1`, [meetingId]);
+  return row ? toRecordingImport(row) : null;
+}
+
+export async function getImportOrThrow(q: Queryable, jobId: string): Promise<RecordingImport> {
+  const row = await one<ImportRow>(q, `SELECT ${IMPORT_COLUMNS} ${IMPORT_FROM} WHERE j.id = $1`, [jobId]);
+  if (!row) throw await notFound(q, 'job', jobId);
+  return toRecordingImport(row);
+}
+
+export async function getMeetingOrThrow(q: Queryable, id: string): Promise<MeetingDetail> {
+  const record = await readMeetingRecord(q, id);
+  const [recordingImport, transcript, pending] = await Promise.all([
+    getImportForMeeting(q, id),
+    one<TranscriptInfo>(q, 'SELECT id, language, word_count, timing FROM transcripts WHERE meeting_id = $1', [id]),
+    one<{ n: number }>(q, "SELECT count(*)::int AS n FROM proposals WHERE meeting_id = $1 AND status = 'pending'", [id]),
+  ]);
+  return { ...record, transcript: transcript ?? null, pending_proposal_count: pending!.n, processing_status: recordingImport?.processing_status ?? null, recording_import: recordingImport };
+}
+
+export async function getSeriesRefOrThrow(q: Queryable, id: string): Promise<SeriesRef> {
+  const row = await one<SeriesRef>(q, 'SELECT id, title, cadence FROM series WHERE id = $1', [id]);
+  if (!row) throw await notFound(q, 'series', id);
+  return row;
+}
+
+export async function seriesMeetings(q: Queryable, seriesId: string, page: Page): Promise<{ meetings: MeetingListItem[]; total: number }> {
+  const meetings = await rows<MeetingListItem>(q, pageOfMeetings(`SELECT m.id, m.started_at FROM meetings m WHERE m.series_id = $1 ${NEWEST_FIRST} LIMIT $2 OFFSET $3`), [
+    seriesId,
+    page.limit,
+    page.offset,
+  ]);
+  const total = (await one<{ n: number }>(q, 'SELECT count(*)::int AS n FROM meetings WHERE series_id = $1', [seriesId]))!.n;
+  return { meetings, total };
+}
+
+export async function seriesHistoryOrThrow(q: Queryable, meetingId: string, page: Page) {
+  const row = await one<{ series_id: string | null }>(q, 'SELECT series_id FROM meetings WHERE id = $1', [meetingId]);
+  if (!row) throw await meetingNotFound(q, meetingId);
+  if (row.series_id === null) return { meeting_id: meetingId, series: null, meetings: [], pagination: pagination(page, 0, 0) };
+  const series = await getSeriesRefOrThrow(q, row.series_id);
+  const { meetings, total } = await seriesMeetings(q, row.series_id, page);
+  return { meeting_id: meetingId, series, meetings, pagination: pagination(page, meetings.length, total) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Transcripts and export
+
+type WordRow = { idx: number; text: string; start_ms: number | null; end_ms: number | null; speaker: string | null };
+const tuple = (w: WordRow): WordTuple => [w.idx, w.text, w.start_ms, w.end_ms, w.speaker];
+
+/** Every word of a transcript in order, read in keyset pages (bounded per round trip). */
+export async function allTranscriptWords(q: Queryable, transcriptId: string): Promise<WordTuple[]> {
+  const out: WordTuple[] = [];
+  for (let from = 0; ; ) {
+    const page = await rows<WordRow>(q, 'SELECT idx, text, start_ms, end_ms, speaker FROM transcript_words WHERE transcript_id = $1 AND idx >= $2 ORDER BY idx LIMIT 20000', [
+      transcriptId,
+      from,
+    ]);
+    for (const w of page) out.push(tuple(w));
+    if (page.length < 20_000) return out;
+    from = page.at(-1)!.idx + 1;
+  }
+}
+
+export async function exportMeetingOrThrow(q: Queryable, id: string): Promise<MeetingExport> {
+  const record = await readMeetingRecord(q, id);
+  const transcripts = await rows<{ id: string; language: string | null; source: string; word_count: number; timing: 'measured' | 'estimated' | 'mixed' }>(
+    q,
+    'SELECT id, language, source, word_count, timing FROM transcripts WHERE meeting_id = $1',
+    [id],
+  );
+  const out = [];
+  for (const t of transcripts) out.push({ ...t, segments: toSegments(await allTranscriptWords(q, t.id)) });
+  return { format: EXPORT_FORMAT, ...record, transcripts: out };
+}
+

@@ -1,0 +1,111 @@
+import { InvalidInputError } from '../../errors.js';
+import { matchFragment } from '../statements.js';
+import { pagination } from '../queries/pagination.js';
+import { queryTerms, RANK_WINDOW, type SearchFilter, type SearchHit } from '../queries/search.js';
+import type { SearchKind } from '../schema/enums.js';
+import type { Page, Pagination } from '../queries/types.js';
+import { compileMeetingFilter } from './meetings.js';
+import { one, rows, type Queryable } from './sql.js';
+
+// search_transcripts on PostgreSQL: the same semantics as SQLite's FTS5 search (src/db/queries/search.ts).
+// Every word must appear (plainto_tsquery: AND of the words), the input is plain text (only runs of
+// letters and digits are kept, as on SQLite), folded and without diacritics (syntheo_fold, as the
+// stored tsvector); within the newest RANK_WINDOW matches the exact phrase comes first
+// (phraseto_tsquery), then ts_rank_cd; then older matches, newest first. Hits point at word offsets.
+
+/** Folded as syntheo_fold() folds stored text: no diacritics, lower case. */
+const fold = (word: string) => word.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+
+interface HitRow {
+  id: number;
+  meeting_id: string;
+  title: string;
+  started_at: string;
+  kind: SearchKind;
+  ref_id: string;
+  word_offset: number | null;
+  speaker: string | null;
+  text: string;
+}
+
+export async function searchTranscripts(q: Queryable, filter: SearchFilter, page: Page): Promise<{ hits: SearchHit[]; pagination: Pagination }> {
+  const terms = queryTerms(matchFragment(filter.query, 'query'));
+  if (terms.length === 0) throw new InvalidInputError({ type: 'no_search_word', query: filter.query });
+  const { where, params } = await compileMeetingFilter(q, { ...filter, query: undefined }, 1);
+  const words = terms.join(' ');
+  const match = `p.words @@ plainto_tsquery('simple', syntheo_fold($1))`;
+  const from = where ? `FROM search_passages p JOIN meetings m ON m.id = p.meeting_id WHERE ${match} AND ${where.replace(/^WHERE /, '')}` : `FROM search_passages p WHERE ${match}`;
+  const args = [words, ...params];
+  const n = args.length;
+
+  const total = (await one<{ n: number }>(q, `SELECT count(*)::int AS n ${from}`, args))!.n;
+  const window = await rows<{ id: number; score: number; exact: boolean }>(
+    q,
+    `SELECT p.id, ts_rank_cd(p.words, plainto_tsquery('simple', syntheo_fold($1))) AS score,
+            ${terms.length > 1 ? `p.words @@ phraseto_tsquery('simple', syntheo_fold($1))` : 'false'} AS exact
+     ${from} ORDER BY p.id DESC LIMIT $${n + 1}`,
+    [...args, RANK_WINDOW],
+  );
+  const boundary = window.at(-1)?.id ?? 0;
+  window.sort((a, b) => Number(b.exact) - Number(a.exact) || b.score - a.score || b.id - a.id);
+  const ids = window.slice(page.offset, page.offset + page.limit).map((r) => r.id);
+  if (ids.length < page.limit && total > window.length) {
+    const older = await rows<{ id: number }>(q, `SELECT p.id ${from} AND p.id < $${n + 1} ORDER BY p.id DESC LIMIT $${n + 2} OFFSET $${n + 3}`, [
+      ...args,
+      boundary,
+      page.limit - ids.length,
+      Math.max(0, page.offset - window.length),
+    ]);
+    ids.push(...older.map((r) => r.id));
+  }
+  const found = ids.length
+    ? await rows<HitRow & { snippet: string }>(
+        q,
+        `SELECT p.id, p.meeting_id, m.title, m.started_at, p.kind, p.ref_id, p.word_offset, p.speaker, p.text,
+                ts_headline('simple', p.text, plainto_tsquery('simple', syntheo_fold($1)), 'StartSel=**, StopSel=**, MaxWords=24, MinWords=12, ShortWord=1, MaxFragments=1, FragmentDelimiter=" … "') AS snippet
+         FROM search_passages p JOIN meetings m ON m.id = p.meeting_id WHERE p.id = ANY($2::bigint[])`,
+        [words, ids],
+      )
+    : [];
+  const byId = new Map(found.map((r) => [Number(r.id), r]));
+  const folded = new Set(terms.map(fold));
+  const hits: SearchHit[] = [];
+  for (const id of ids) {
+    const r = byId.get(id)!;
+    hits.push({
+      meeting_id: r.meeting_id,
+      title: r.title,
+      started_at: r.started_at,
+      kind: r.kind,
+      summary_id: r.kind === 'summary' ? r.ref_id : null,
+      speaker: r.speaker,
+      ...(await pointAt(q, r, firstMatchedWord(r.text, folded))),
+      snippet: snippetOf(r.text, r.snippet),
+    });
+  }
+  return { hits, pagination: pagination(page, hits.length, total) };
+}
+
+/** The position (in words) of the passage's first word holding a query term; passages are words joined by single spaces. */
+function firstMatchedWord(text: string, terms: Set<string>): number {
+  const words = text.split(' ');
+  const at = words.findIndex((w) => (w.match(/[\p{L}\p{N}\p{M}]+/gu) ?? []).some((t) => terms.has(fold(t))));
+  return at < 0 ? 0 : at;
+}
+
+async function pointAt(q: Queryable, r: HitRow, inPassage: number): Promise<{ offset: number | null; start_ms: number | null }> {
+  if (r.kind !== 'transcript' || r.word_offset === null) return { offset: r.word_offset, start_ms: null };
+  const offset = r.word_offset + inPassage;
+  const word = await one<{ start_ms: number | null }>(q, 'SELECT start_ms FROM transcript_words WHERE transcript_id = $1 AND idx = $2', [r.ref_id, offset]);
+  return { offset, start_ms: word?.start_ms ?? null };
+}
+
+/** One line, with … where the passage was cut (as SQLite's snippet()). */
+function snippetOf(text: string, headline: string): string {
+  const flat = headline.replace(/\s*\n+\s*/g, ' ').trim();
+  const plain = flat.replace(/\*\*/g, '');
+  const whole = text.replace(/\s*\n+\s*/g, ' ').trim();
+  const lead = whole.startsWith(plain) ? '' : '…';
+  const tail = whole.endsWith(plain) ? '' : '…';
+  return `${lead}${flat}${tail}`;
+}

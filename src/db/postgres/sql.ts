@@ -1,0 +1,47 @@
+import type { Pool, PoolClient, QueryResultRow } from 'pg';
+
+/** A pool (one statement, autocommit) or a client inside a transaction. */
+export type Queryable = Pick<Pool, 'query'> | PoolClient;
+
+// Reads run as named prepared statements: each connection parses and plans a statement once, then
+// reuses it (planning the meeting list's subqueries cost ~10 ms a call, more than running them).
+const names = new Map<string, string>();
+const named = (text: string, values: unknown[]) => {
+  let name = names.get(text);
+  if (name === undefined) names.set(text, (name = `syntheo_${names.size}`));
+  return { name, text, values };
+};
+
+export async function rows<R extends QueryResultRow>(q: Queryable, text: string, values: unknown[] = []): Promise<R[]> {
+  return (await q.query<R>(named(text, values))).rows;
+}
+
+export async function one<R extends QueryResultRow>(q: Queryable, text: string, values: unknown[] = []): Promise<R | undefined> {
+  return (await q.query<R>(named(text, values))).rows[0];
+}
+
+export async function changes(q: Queryable, text: string, values: unknown[] = []): Promise<number> {
+  return (await q.query(text, values)).rowCount ?? 0;
+}
+
+/**
+ * Runs `work` in one transaction on one connection (READ COMMITTED, as every statement here is
+ * written for: claims lock their rows, writes are guarded by their WHERE).
+ */
+export async function transaction<T>(pool: Pool, work: (client: PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+/** A time given by the caller as ISO text, or null for the database's clock (see syntheo_at in migration 0002). */
+export const at = (now: number | undefined): string | null => (now === undefined ? null : new Date(now).toISOString());

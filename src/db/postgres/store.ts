@@ -1,0 +1,225 @@
+import { ACTIVE_STATUSES_SQL, type ProcessingStatus } from '../schema/enums.js';
+import type { Store, TranscriptStore } from '../store.js';
+import type { JobLease, ShutdownCause, WorkerRegistration } from '../queries/jobs.js';
+import { speakerTurns, turnLine } from '../queries/transcripts.js';
+import { pagination } from '../queries/pagination.js';
+import type { Page, TranscriptPage, TranscriptTurn, TranscriptWord } from '../queries/types.js';
+import type { TranscriptTiming } from '../schema/enums.js';
+import { describeTarget, toStorageError } from './errors.js';
+import { openPostgres, pgSchemaState, type PgDb } from './open.js';
+import * as jobs from './jobs.js';
+import * as reads from './meetings.js';
+import * as proposals from './proposals.js';
+import * as imports from './imports.js';
+import { searchTranscripts } from './search.js';
+import { loadMeetings } from './load.js';
+import type { LoadOptions } from '../queries/export.js';
+import { indexTranscript } from './transcripts.js';
+import { one, rows, transaction, type Queryable } from './sql.js';
+
+export interface PgStoreOptions {
+  create: boolean;
+  /** Connect on the first call (`syntheo mcp`: start-up stays cheap). A failed connect is not remembered. */
+  lazy?: boolean;
+}
+
+/**
+ * The Store on a PostgreSQL database (src/db/store.ts): the same answers as the SQLite Store. Every
+ * engine error is mapped here to a StorageError; a server that restarts is seen as a failed call
+ * ("cannot be reached right now"), and the pool reconnects on the next one.
+ */
+export async function openPostgresStore(url: string, options: PgStoreOptions): Promise<Store> {
+  let db: PgDb | undefined;
+  let opening: Promise<PgDb> | undefined;
+  const get = async (): Promise<PgDb> => {
+    if (db) return db;
+    opening ??= openPostgres(url, { create: options.create }).finally(() => (opening = undefined));
+    db = await opening;
+    return db;
+  };
+  if (!options.lazy) await get();
+  const run =
+    <A extends unknown[], R>(fn: (pool: PgDb['pool'], ...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      try {
+        return await fn((await get()).pool, ...args);
+      } catch (error) {
+        throw toStorageError(url, error);
+      }
+    };
+
+  const transcripts: TranscriptStore = {
+    page: run((pool, meetingId: string, page: Page, options?: { wordTimings: boolean }) => transcriptPage(pool, meetingId, page, options ?? { wordTimings: true })) as TranscriptStore['page'],
+    allWords: run(async (pool, meetingId: string) => {
+      const t = await one<{ id: string }>(pool, 'SELECT id FROM transcripts WHERE meeting_id = $1', [meetingId]);
+      return t === undefined ? null : reads.allTranscriptWords(pool, t.id);
+    }),
+    wordCount: run(async (pool, meetingId: string) => (await one<{ n: number }>(pool, 'SELECT coalesce((SELECT word_count FROM transcripts WHERE meeting_id = $1), 0) AS n', [meetingId]))!.n),
+  };
+
+  return {
+    engine: 'postgres',
+    location: `postgresql://${describeTarget(url)}`,
+    meetings: {
+      list: run(reads.listMeetings),
+      get: run(reads.getMeetingOrThrow),
+      export: run(reads.exportMeetingOrThrow),
+      title: run(async (pool, id: string) => (await one<{ title: string }>(pool, 'SELECT title FROM meetings WHERE id = $1', [id]))?.title ?? null),
+      currentContent: run(async (pool, t: { kind: 'memo' | 'summary'; meetingId: string; targetId: string | null }) =>
+        t.kind === 'memo'
+          ? ((await one<{ note: string }>(pool, 'SELECT note FROM meetings WHERE id = $1', [t.meetingId]))?.note ?? null)
+          : t.targetId === null
+            ? null
+            : ((await one<{ content: string }>(pool, 'SELECT content FROM summaries WHERE id = $1', [t.targetId]))?.content ?? null),
+      ),
+      counts: run(
+        async (pool) =>
+          (await one<{ meetings: number; folders: number; pending_proposals: number; active_imports: number }>(
+            pool,
+            `SELECT (SELECT count(*)::int FROM meetings) AS meetings, (SELECT count(*)::int FROM folders) AS folders,
+                    (SELECT count(*)::int FROM proposals WHERE status = 'pending') AS pending_proposals,
+                    (SELECT count(*)::int FROM recording_imports WHERE status NOT IN ('done', 'failed')
+                       AND (lease_expires_at IS NULL OR lease_expires_at > syntheo_at(NULL, 0))) AS active_imports`,
+          ))!,
+      ),
+    },
+    folders: {
+      list: run(reads.listFolders),
+      get: run((pool, path: string) => reads.getFolderByPathOrThrow(pool, path)),
+      existing: run(async (pool, paths: readonly string[]) => new Set((await rows<{ path: string }>(pool, 'SELECT path FROM folders WHERE path = ANY($1::text[])', [[...paths]])).map((r) => r.path))),
+      ensure: run(reads.ensureFolderPath),
+      paths: run(async (pool) => (await rows<{ path: string }>(pool, 'SELECT path FROM folders ORDER BY path COLLATE "C"')).map((r) => r.path)),
+    },
+    series: {
+      get: run(reads.getSeriesRefOrThrow),
+      history: run(reads.seriesHistoryOrThrow),
+      meetings: run(reads.seriesMeetings),
+    },
+    transcripts,
+    search: { transcripts: run(searchTranscripts) },
+    proposals: {
+      proposeSummaryEdit: run(proposals.proposeSummaryEdit),
+      proposeMemoEdit: run(proposals.proposeMemoEdit),
+      list: run(proposals.listProposals),
+      get: run(proposals.getProposalOrThrow),
+      decline: run(proposals.declineProposalOrThrow),
+      apply: run(proposals.applyProposalOrThrow),
+      seed: run(async (pool, p: { id: string; meetingId: string; kind: 'summary' | 'memo'; targetId: string | null; content: string; baseContent: string; proposedBy: string; createdAt: string }) => {
+        await pool.query(
+          `INSERT INTO proposals (id, meeting_id, kind, target_id, content, base_content, status, proposed_by, created_at)
+           VALUES ($1, $2, $3, $4, $5, $6, 'pending', $7, $8) ON CONFLICT (id) DO NOTHING`,
+          [p.id, p.meetingId, p.kind, p.targetId, p.content, p.baseContent, p.proposedBy, p.createdAt],
+        );
+      }),
+    },
+    imports: {
+      enqueue: run(imports.enqueueImport),
+      get: run(reads.getImportOrThrow),
+      forMeeting: run(reads.getImportForMeeting),
+      list: run(imports.listImports),
+      hasFile: run(
+        async (pool, path: string, size: number, mtimeMs: number) =>
+          (await one(pool, 'SELECT 1 FROM recording_imports WHERE file_path = $1 AND file_size = $2 AND file_mtime_ms = $3 LIMIT 1', [path, size, Math.trunc(mtimeMs)])) !== undefined,
+      ),
+      hasUnder: run(async (pool, dir: string) => {
+        const prefix = dir.endsWith('/') ? dir : `${dir}/`;
+        return (await one(pool, 'SELECT 1 FROM recording_imports WHERE left(file_path, $1) = $2 LIMIT 1', [prefix.length, prefix])) !== undefined;
+      }),
+      findByContent: run((pool, sha256: string, options?: { includeFailed?: boolean }) => imports.findImportByContent(pool, sha256, options)),
+      statuses: run(
+        async (pool, ids: readonly string[]) =>
+          new Map((await rows<{ id: string; status: ProcessingStatus }>(
+            pool,
+            // As the job reads (toRecordingImport): held under an expired lease, it is failed.
+            `SELECT id, CASE WHEN status IN ${ACTIVE_STATUSES_SQL} AND lease_expires_at <= syntheo_at(NULL, 0) THEN 'failed' ELSE status END AS status
+               FROM recording_imports WHERE id = ANY($1::text[])`,
+            [[...ids]],
+          )).map((r) => [r.id, r.status])),
+      ),
+    },
+    jobs: {
+      hasQueued: run(jobs.hasQueuedJob),
+      claimNext: run((pool, workerId: string, leaseMs: number) => jobs.claimNextJob(pool, workerId, leaseMs)),
+      renewLease: run((pool, lease: JobLease) => jobs.renewLease(pool, lease)),
+      recordAudioFacts: run(jobs.recordAudioFacts),
+      storeFileTranscript: run(jobs.storeFileTranscript),
+      appendWords: run(jobs.appendJobWords),
+      startChunkProgress: run(jobs.startChunkProgress),
+      finishTranscription: run(jobs.finishTranscription),
+      complete: run(jobs.completeJob),
+      fail: run((pool, lease: JobLease, error: string) => jobs.failJob(pool, lease, error)),
+      interrupt: run((pool, lease: JobLease, stage: string, cause: ShutdownCause) => jobs.interruptJob(pool, lease, stage, cause)),
+      sweepExpiredLeases: run((pool) => jobs.sweepExpiredLeases(pool)),
+      recording: run(async (pool, jobId: string) =>
+        (await one(pool, 'SELECT 1 FROM recording_chunks WHERE job_id = $1 AND seq = 0', [jobId])) === undefined ? null : imports.readRecording(pool, jobId),
+      ),
+    },
+    workers: {
+      register: run((pool, registration: WorkerRegistration) => jobs.registerWorker(pool, registration)),
+      heartbeat: run((pool, workerId: string) => jobs.heartbeatWorker(pool, workerId)),
+      markStopped: run((pool, workerId: string) => jobs.markWorkerStopped(pool, workerId)),
+      latest: run((pool) => jobs.latestWorker(pool)),
+      isAlive: run(async (pool) => (await jobs.latestWorker(pool))?.alive ?? false),
+    },
+    settings: {
+      read: run(async (pool) => Object.fromEntries((await rows<{ key: string; value: string }>(pool, 'SELECT key, value FROM settings ORDER BY key COLLATE "C"')).map((r) => [r.key, r.value]))),
+      write: run(async (pool, key: string, value: string) => {
+        await pool.query('INSERT INTO settings (key, value, updated_at) VALUES ($1, $2, $3) ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at', [
+          key,
+          value,
+          new Date().toISOString(),
+        ]);
+      }),
+      delete: run(async (pool, key: string) => ((await pool.query('DELETE FROM settings WHERE key = $1', [key])).rowCount ?? 0) > 0),
+    },
+    admin: {
+      schema: run(async (pool) => (await pgSchemaState(pool)) ?? { applied: 0, latestApplied: 0, known: 0, latestKnown: 'none' }),
+      integrity: run(async (pool) => {
+        // PostgreSQL keeps its own indexes consistent; what can drift is derived data: transcripts without passages.
+        const missing = await rows<{ id: string }>(
+          pool,
+          "SELECT t.id FROM transcripts t WHERE t.word_count > 0 AND NOT EXISTS (SELECT 1 FROM search_passages p WHERE p.ref_id = t.id AND p.kind = 'transcript') LIMIT 20",
+        );
+        return { check: 'quick_check' as const, problems: [], missing: [], search: missing.map((t) => `search passages of transcript ${t.id}`), searchOnly: true };
+      }),
+      repairSearch: run(async (pool) => {
+        const list = await rows<{ id: string; meeting_id: string }>(pool, 'SELECT id, meeting_id FROM transcripts ORDER BY id');
+        for (const t of list) await transaction(pool, (c) => indexTranscript(c, t.id, t.meeting_id));
+        const passages = (await one<{ n: number }>(pool, 'SELECT count(*)::int AS n FROM search_passages'))!.n;
+        const meetings = (await one<{ n: number }>(pool, 'SELECT count(*)::int AS n FROM meetings'))!.n;
+        const participants = (await one<{ n: number }>(pool, 'SELECT count(*)::int AS n FROM participants'))!.n;
+        return { passages, meetings, participants, recreated: [] };
+      }),
+      load: run((pool, input: unknown, options?: LoadOptions) => loadMeetings(pool, input, options)),
+      maintain: run(async () => null),
+    },
+    close: async () => {
+      const d = db ?? (opening ? await opening.catch(() => undefined) : undefined);
+      db = undefined;
+      await d?.close();
+    },
+  };
+}
+
+type WordRow = { idx: number; text: string; start_ms: number | null; end_ms: number | null; speaker: string | null };
+
+/** A page of a transcript: a range on the primary key, O(limit) whatever the offset (as on SQLite). */
+async function transcriptPage(q: Queryable, meetingId: string, page: Page, options: { wordTimings: boolean }): Promise<TranscriptPage | TranscriptPage<TranscriptTurn>> {
+  const transcript = await one<{ id: string; word_count: number; timing: TranscriptTiming }>(q, 'SELECT id, word_count, timing FROM transcripts WHERE meeting_id = $1', [meetingId]);
+  if (!transcript) {
+    await reads.assertMeetingExists(q, meetingId);
+    return { meeting_id: meetingId, text: '', words: [], pagination: pagination(page, 0, 0) };
+  }
+  const found = await rows<WordRow>(q, 'SELECT idx, text, start_ms, end_ms, speaker FROM transcript_words WHERE transcript_id = $1 AND idx >= $2 ORDER BY idx LIMIT $3', [
+    transcript.id,
+    page.offset,
+    page.limit,
+  ]);
+  const words: TranscriptWord[] = found.map((w) => ({ index: w.idx, text: w.text, start_ms: w.start_ms, end_ms: w.end_ms, speaker: w.speaker }));
+  const turns = speakerTurns(words);
+  const text = turns.map((t) => turnLine(t, words)).join('\n');
+  const paging = pagination(page, words.length, transcript.word_count);
+  const timing = transcript.timing === 'measured' ? {} : { timing: transcript.timing };
+  if (options.wordTimings) return { meeting_id: meetingId, text, words, pagination: paging, ...timing };
+  return { meeting_id: meetingId, text, words: turns.map((t): TranscriptTurn => [words[t.from]!.index, t.start_ms]), pagination: paging, ...timing };
+}

@@ -1,0 +1,108 @@
+import { pgTable, text, integer, boolean, jsonb, index } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { folders } from './folders.js';
+import { series } from './series.js';
+import { CONTENT_SOURCES } from '../schema/enums.js';
+
+export const meetings = pgTable(
+  'meetings',
+  {
+    id: text('id').primaryKey(),
+    title: text('title').notNull(),
+    /** ISO 8601 UTC, fixed width (`2026-11-30T09:00:00.000Z`), so text order is time order. */
+    startedAt: text('started_at').notNull(),
+    endedAt: text('ended_at'),
+    folderId: text('folder_id').references(() => folders.id, { onDelete: 'set null' }),
+    seriesId: text('series_id').references(() => series.id, { onDelete: 'set null' }),
+    /** The canonical note, Markdown. Replaced only by the user or an applied memo proposal. */
+    note: text('note').notNull().default(''),
+    /** The names the transcript's speaker attributions refer to. */
+    speakers: jsonb('speakers').$type<string[]>(),
+    /** Microphone and call context, free text. */
+    speakerContext: text('speaker_context'),
+    source: text('source', { enum: CONTENT_SOURCES }).notNull().default('user'),
+    createdAt: text('created_at').notNull(),
+    updatedAt: text('updated_at').notNull(),
+  },
+  (t) => [
+    // list_meetings / resources/list: newest first, ties broken by id. COLLATE "C": byte order, as SQLite sorts text.
+    index('meetings_started_idx').on(sql`${t.startedAt} COLLATE "C" desc`, sql`${t.id} COLLATE "C" desc`),
+    // list_meetings with folder_path: per folder of the subtree, newest first.
+    index('meetings_folder_started_idx').on(t.folderId, sql`${t.startedAt} COLLATE "C" desc`, sql`${t.id} COLLATE "C" desc`),
+    // get_recurring_meeting_history and syntheo://series/{id}: one series, newest first.
+    index('meetings_series_started_idx').on(t.seriesId, sql`${t.startedAt} COLLATE "C" desc`, sql`${t.id} COLLATE "C" desc`),
+    // list_meetings `query`: a case-insensitive fragment of the title or the id (ILIKE through pg_trgm).
+    index('meetings_title_trgm_idx').using('gin', t.title.op('gin_trgm_ops')),
+    index('meetings_id_trgm_idx').using('gin', t.id.op('gin_trgm_ops')),
+  ],
+);
+
+export const summaries = pgTable(
+  'summaries',
+  {
+    id: text('id').primaryKey(),
+    meetingId: text('meeting_id')
+      .notNull()
+      .references(() => meetings.id, { onDelete: 'cascade' }),
+    title: text('title').notNull().default('Summary'),
+    /** Markdown. */
+    content: text('content').notNull(),
+    /** Display order within the meeting. */
+    position: integer('position').notNull().default(0),
+    source: text('source', { enum: CONTENT_SOURCES }).notNull().default('user'),
+    createdAt: text('created_at').notNull(),
+    updatedAt: text('updated_at').notNull(),
+  },
+  (t) => [
+    // A meeting's summaries in display order.
+    index('summaries_meeting_idx').on(t.meetingId, t.position),
+  ],
+);
+
+export const participants = pgTable(
+  'participants',
+  {
+    id: text('id').primaryKey(),
+    meetingId: text('meeting_id')
+      .notNull()
+      .references(() => meetings.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    email: text('email'),
+    role: text('role'),
+    position: integer('position').notNull().default(0),
+  },
+  (t) => [
+    // A meeting's participants in display order.
+    index('participants_meeting_idx').on(t.meetingId, t.position),
+    // list_meetings `participant`: a case-insensitive fragment of a participant's name or e-mail (pg_trgm).
+    index('participants_name_trgm_idx').using('gin', t.name.op('gin_trgm_ops')),
+    index('participants_email_trgm_idx').using('gin', t.email.op('gin_trgm_ops')),
+  ],
+);
+
+export const actionItems = pgTable(
+  'action_items',
+  {
+    id: text('id').primaryKey(),
+    meetingId: text('meeting_id')
+      .notNull()
+      .references(() => meetings.id, { onDelete: 'cascade' }),
+    text: text('text').notNull(),
+    assignee: text('assignee'),
+    /** ISO date (`2026-12-04`) or null. */
+    dueDate: text('due_date'),
+    done: boolean('done').notNull().default(false),
+    position: integer('position').notNull().default(0),
+    source: text('source', { enum: CONTENT_SOURCES }).notNull().default('user'),
+    createdAt: text('created_at').notNull(),
+  },
+  (t) => [
+    // A meeting's action items in display order.
+    index('action_items_meeting_idx').on(t.meetingId, t.position),
+  ],
+);
+
+export type MeetingRow = typeof meetings.$inferSelect;
+export type SummaryRow = typeof summaries.$inferSelect;
+export type ParticipantRow = typeof participants.$inferSelect;
+export type ActionItemRow = typeof actionItems.$inferSelect;

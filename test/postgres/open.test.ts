@@ -1,0 +1,134 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { needs } from '../support/system-tools.js';
+import { startPostgres, type PgCluster } from '../support/postgres.js';
+import { openPostgres, readPgMigrations } from '../../src/db/postgres/open.js';
+import { isPostgresUrl, resolveDbLocation } from '../../src/db/engine.js';
+import { existsSync as exists, readdirSync } from 'node:fs';
+import { run } from '../cli/cli.js';
+import { tempDir } from '../support/db.js';
+
+const OPEN = fileURLToPath(new URL('../../dist/src/db/postgres/open.js', import.meta.url));
+
+/** Opens the database in a separate Node process (the built module), as ten `syntheo mcp` would. */
+function openInProcess(url: string): Promise<{ code: number; out: string }> {
+  const script = `import(${JSON.stringify(OPEN)}).then(async (m) => { const db = await m.openPostgres(process.env.U, { create: true }); await db.close(); console.log('ok'); }).catch((e) => { console.log('ERR ' + e.message); process.exit(1); });`;
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['-e', script], { env: { ...process.env, U: url }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (out += d));
+    child.on('close', (code) => resolve({ code: code ?? -1, out }));
+  });
+}
+
+describe.skipIf(needs('postgresql'))('PostgreSQL: open and migrate', () => {
+  let pg: PgCluster;
+  beforeAll(async () => {
+    pg = await startPostgres();
+  });
+  afterAll(() => pg?.destroy());
+
+  it('selects PostgreSQL for postgres:// and postgresql:// URLs, SQLite for anything else', () => {
+    expect(resolveDbLocation('postgres://u@h/db')).toBe('postgres://u@h/db');
+    expect(resolveDbLocation(undefined, { SYNTHEO_DB: 'postgresql://h/db' })).toBe('postgresql://h/db');
+    expect(resolveDbLocation('/tmp/x.db')).toBe('/tmp/x.db');
+    expect(isPostgresUrl('./postgres://x')).toBe(false);
+  });
+
+  it('applies the committed migrations to an empty database: tables, extensions, history', async () => {
+    const url = await pg.createDatabase();
+    const db = await openPostgres(url, { create: true });
+    try {
+      const tables = (await db.pool.query<{ t: string }>("SELECT tablename AS t FROM pg_tables WHERE schemaname = 'public' ORDER BY 1")).rows.map((r) => r.t);
+      expect(tables).toEqual([
+        'action_items',
+        'folders',
+        'meetings',
+        'participants',
+        'proposals',
+        'recording_chunks',
+        'recording_imports',
+        'search_passages',
+        'series',
+        'settings',
+        'summaries',
+        'transcript_words',
+        'transcripts',
+        'workers',
+      ]);
+      const ext = (await db.pool.query<{ e: string }>("SELECT extname AS e FROM pg_extension WHERE extname IN ('pg_trgm', 'unaccent') ORDER BY 1")).rows.map((r) => r.e);
+      expect(ext).toEqual(['pg_trgm', 'unaccent']);
+      const history = await db.pool.query<{ n: number }>('SELECT count(*) AS n FROM drizzle.__drizzle_migrations');
+      expect(history.rows[0]!.n).toBe(readPgMigrations().length);
+      // The triggers work: a meeting's note becomes a search passage with folded words.
+      await db.pool.query("INSERT INTO meetings (id, title, started_at, note, created_at, updated_at) VALUES ('mtg_1', 'T', '2026-01-01T00:00:00.000Z', 'Café BUDGET', 'x', 'x')");
+      const words = await db.pool.query<{ w: string }>("SELECT words::text AS w FROM search_passages WHERE ref_id = 'mtg_1'");
+      expect(words.rows[0]!.w).toBe("'budget':2 'cafe':1");
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('ten processes opening a fresh database at once all succeed, and the migrations are applied once', async () => {
+    if (!existsSync(OPEN)) throw new Error('run `npm run build` first');
+    const url = await pg.createDatabase();
+    const results = await Promise.all(Array.from({ length: 10 }, () => openInProcess(url)));
+    expect(results.map((r) => r.out.trim())).toEqual(Array(10).fill('ok'));
+    const rows = pg.psql('SELECT hash FROM drizzle.__drizzle_migrations ORDER BY id;', url.split('/').pop()!.split('?')[0]);
+    expect(rows.trim().split('\n')).toHaveLength(readPgMigrations().length);
+  });
+
+  it('refuses a database migrated by a newer Syntheo, saying so', async () => {
+    const url = await pg.createDatabase();
+    await (await openPostgres(url, { create: true })).close();
+    const name = url.split('/').pop()!.split('?')[0]!;
+    pg.psql(`INSERT INTO drizzle.__drizzle_migrations (hash, created_at) VALUES ('future', ${Date.now() + 10 ** 11});`, name);
+    await expect(openPostgres(url, { create: true })).rejects.toThrow(/was migrated by a newer version of Syntheo \(it has 4 schema migrations, this version .* knows 3\)\. Upgrade Syntheo/);
+  });
+
+  it("refuses another application's database and creates nothing when not asked to", async () => {
+    const url = await pg.createDatabase();
+    const name = url.split('/').pop()!.split('?')[0]!;
+    await expect(openPostgres(url, { create: false })).rejects.toThrow(/No Syntheo database at .*:\d+\/syntheo_/);
+    pg.psql('CREATE TABLE invoices (id int);', name);
+    await expect(openPostgres(url, { create: true })).rejects.toThrow(/holds tables of another application \(invoices\); Syntheo will not modify it/);
+  });
+
+  it('a wrong password gives one line naming the host, never the password', async () => {
+    const secret = 'Sup3r-Secret-pw';
+    const url = `postgresql://postgres:${secret}@127.0.0.1:${pg.port}/postgres`;
+    const error = (await openPostgres(url, { create: true }).catch((e: unknown) => e)) as Error;
+    expect(error.message).toBe(`Cannot connect to PostgreSQL at 127.0.0.1:${pg.port} (database postgres, user postgres): the password was refused. Check the password in the URL (or PGPASSWORD / ~/.pgpass).`);
+    expect(error.message).not.toContain(secret);
+    // The right password works over the same TCP listener.
+    const ok = await openPostgres(`postgresql://postgres:${encodeURIComponent(pg.password)}@127.0.0.1:${pg.port}/postgres`, { create: false }).catch((e: Error) => e);
+    // The postgres maintenance database holds no Syntheo schema: not created when not asked.
+    expect((ok as Error).message).toMatch(/^No Syntheo database at 127\.0\.0\.1:\d+\/postgres/);
+  });
+
+  it('an unreachable host gives one line naming the host and port', async () => {
+    const error = (await openPostgres('postgresql://bob:hunter2@127.0.0.1:1/team', { create: true }).catch((e: unknown) => e)) as Error;
+    expect(error.message).toBe(
+      'Cannot connect to PostgreSQL at 127.0.0.1:1 (database team, user bob): nothing is listening there. Check that PostgreSQL is running and the host and port are right.',
+    );
+    const unknown = (await openPostgres('postgresql://bob:hunter2@no-such-host.invalid/team', { create: true }).catch((e: unknown) => e)) as Error;
+    expect(unknown.message).toBe('Cannot connect to PostgreSQL at no-such-host.invalid:5432 (database team, user bob): the host name no-such-host.invalid cannot be resolved. Check the host in the URL.');
+    expect(`${error.message}${unknown.message}`).not.toMatch(/hunter2|\n/);
+  });
+
+  it('a command that opens SQLite files only refuses a PostgreSQL URL instead of making a folder named postgresql:', async () => {
+    const cwd = tempDir();
+    try {
+      const r = await run(['worker', '--db', 'postgresql://bob@db.invalid/team'], { cwd: cwd.dir });
+      expect(r.code).not.toBe(0);
+      expect(r.stderr).toContain('is a PostgreSQL URL: it does not run on PostgreSQL yet');
+      expect(readdirSync(cwd.dir)).toEqual([]);
+      expect(exists(`${cwd.dir}/postgresql:`)).toBe(false);
+    } finally {
+      cwd.cleanup();
+    }
+  });
+});

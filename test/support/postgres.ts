@@ -1,0 +1,125 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, chownSync, mkdtempSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { debianPostgresBin } from './system-tools.js';
+import { findProgram } from '../../src/platform/which.js';
+
+// A throwaway PostgreSQL cluster per test file: initdb + pg_ctl in a temp folder, listening on a Unix
+// socket there (trust) and on 127.0.0.1 (scram passwords, for the connection-error tests). initdb
+// refuses to run as root: as root the folder belongs to the `postgres` user and the binaries run as it.
+
+export interface PgCluster {
+  /** Folder holding the data directory and the socket. */
+  readonly dir: string;
+  readonly socketDir: string;
+  readonly port: number;
+  /** Superuser `postgres`'s password on TCP. */
+  readonly password: string;
+  /** A URL for database `name` over the Unix socket, as the superuser (trust). */
+  url(name?: string): string;
+  /** A fresh empty database; returns its socket URL. */
+  createDatabase(prefix?: string): Promise<string>;
+  /** SQL as the superuser on database `name` (psql, one shot); returns psql's unaligned output. */
+  psql(sql: string, name?: string): string;
+  /** Stops the server (immediate), keeping its data: `start()` brings it back. */
+  stopServer(): void;
+  start(): void;
+  /** `pg_ctl restart -m fast`: every connection is cut. */
+  restart(): void;
+  /** Stops the server and removes the folder. */
+  destroy(): void;
+}
+
+function bin(name: string): string {
+  const dir = debianPostgresBin();
+  if (dir !== null) return join(dir, name);
+  const found = findProgram(name, { platform: process.platform, env: process.env });
+  if (found === null) throw new Error(`${name} not found: sudo apt-get install postgresql postgresql-contrib`);
+  return found;
+}
+
+const asRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+
+/** Runs a PostgreSQL binary, as `postgres` when we are root. */
+function run(program: string, args: string[], options: { input?: string } = {}): string {
+  const [cmd, argv] = asRoot ? ['runuser', ['-u', 'postgres', '--', bin(program), ...args]] : [bin(program), args];
+  const r = spawnSync(cmd as string, argv as string[], { encoding: 'utf8', input: options.input, timeout: 60_000 });
+  if (r.status !== 0) throw new Error(`${program} ${args.join(' ')} failed (${r.status ?? r.signal}): ${r.stderr || r.stdout}`);
+  return r.stdout;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+let counter = 0;
+
+export async function startPostgres(): Promise<PgCluster> {
+  const dir = mkdtempSync('/tmp/syntheo-pg-');
+  const data = join(dir, 'data');
+  const socketDir = dir;
+  const password = `pw-${process.pid}-${Date.now()}`;
+  if (asRoot) {
+    execFileSync('chown', ['postgres:postgres', dir]);
+  }
+  chmodSync(dir, 0o700);
+  const pwfile = join(dir, 'pwfile');
+  writeFileSync(pwfile, `${password}\n`);
+  if (asRoot) chownSync(pwfile, uidOf('postgres'), gidOf('postgres'));
+  run('initdb', ['-D', data, '-U', 'postgres', '--auth-local=trust', '--auth-host=scram-sha-256', `--pwfile=${pwfile}`, '-E', 'UTF8', '--locale=C.UTF-8', '--no-sync']);
+  // Unix socket only in our folder; TCP on loopback. fsync off (the OS keeps the data when the server is killed); synchronous_commit stays on, so a commit survives -m immediate.
+  appendFileSync(join(data, 'postgresql.conf'), [`unix_socket_directories = '${socketDir}'`, "listen_addresses = '127.0.0.1'", 'fsync = off', 'full_page_writes = off', 'max_connections = 200', "log_min_messages = 'warning'", ''].join('\n'));
+  const port = await freePort();
+  const logFile = join(dir, 'server.log');
+  const start = () => {
+    run('pg_ctl', ['-D', data, '-l', logFile, '-o', `-p ${port}`, '-w', '-t', '60', 'start']);
+  };
+  const stop = () => {
+    try {
+      run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
+    } catch {
+      // already stopped
+    }
+  };
+  start();
+
+  const url = (name = 'postgres') => `postgresql://postgres@localhost/${name}?host=${encodeURIComponent(socketDir)}&port=${port}`;
+  const psql = (sql: string, name = 'postgres') => run('psql', ['-X', '-q', '-A', '-t', '-v', 'ON_ERROR_STOP=1', '-h', socketDir, '-p', String(port), '-U', 'postgres', '-d', name], { input: sql });
+  return {
+    dir,
+    socketDir,
+    port,
+    password,
+    url,
+    psql,
+    createDatabase: async (prefix = 'syntheo') => {
+      const name = `${prefix}_${process.pid}_${++counter}`;
+      psql(`CREATE DATABASE ${name};`);
+      return url(name);
+    },
+    start,
+    stopServer: stop,
+    destroy: () => {
+      stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+    restart: () => {
+      run('pg_ctl', ['-D', data, '-l', logFile, '-o', `-p ${port}`, '-m', 'fast', '-w', '-t', '60', 'restart']);
+    },
+  };
+}
+
+function uidOf(user: string): number {
+  return Number(execFileSync('id', ['-u', user], { encoding: 'utf8' }).trim());
+}
+function gidOf(user: string): number {
+  return Number(execFileSync('id', ['-g', user], { encoding: 'utf8' }).trim());
+}
