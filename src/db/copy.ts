@@ -1,6 +1,6 @@
 import { getTableColumns, getTableName, type Table } from 'drizzle-orm';
 import * as pgSchema from './schema-pg/index.js';
-import { isPostgresUrl } from './engine.js';
+import { isPostgresUrl } from './model/postgres.js';
 import { openDatabase, type Sqlite } from './open.js';
 import { indexTranscript as indexSqliteTranscript } from './queries/search.js';
 import { openPostgres, type PgDb } from './postgres/open.js';

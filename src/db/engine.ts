@@ -1,5 +1,7 @@
 import { resolveDbPath } from './open.js';
 import type { Store } from './store.js';
+import type { CopyResult } from './copy.js';
+import { isPostgresUrl, pgTarget, type RoleNames } from './model/postgres.js';
 
 export interface OpenStoreOptions {
   /** Create the database (file, folder, schema) when missing: mcp, the worker, writing CLI commands. */
@@ -8,12 +10,7 @@ export interface OpenStoreOptions {
   lazy?: boolean;
 }
 
-const URL_SCHEME = /^postgres(ql)?:\/\//i;
-
-/** True when `location` names a PostgreSQL database (a postgres:// or postgresql:// URL). */
-export function isPostgresUrl(location: string): boolean {
-  return URL_SCHEME.test(location);
-}
+export { isPostgresUrl };
 
 /** `--db`, else SYNTHEO_DB, else the platform's default SQLite file. A URL is kept as given. */
 export function resolveDbLocation(flag?: string, env: NodeJS.ProcessEnv = process.env): string {
@@ -33,4 +30,24 @@ export async function openStore(location: string, options: OpenStoreOptions): Pr
   }
   const { openSqliteStore } = await import('./sqlite/store.js');
   return openSqliteStore(location, options);
+}
+
+// Administration of a database as a whole (`syntheo db`): loaded on use, like the engines.
+
+/** The statements that create (or bring up to date) the team roles on a PostgreSQL database. */
+export async function postgresRolesSql(url: string, names?: RoleNames): Promise<string[]> {
+  const { rolesSql } = await import('./postgres/roles.js');
+  return rolesSql(pgTarget(url).database, names);
+}
+
+/** Creates (or brings up to date) the team roles on a PostgreSQL database. */
+export async function createPostgresRoles(url: string, names?: RoleNames): Promise<{ database: string; roles: RoleNames }> {
+  const { createRoles } = await import('./postgres/roles.js');
+  return createRoles(url, names);
+}
+
+/** Copies every table of one database into another, empty one (SQLite or PostgreSQL, either way). */
+export async function copyDatabase(from: string, to: string, onProgress?: (table: string, rows: number) => void): Promise<CopyResult> {
+  const copy = await import('./copy.js');
+  return copy.copyDatabase(from, to, onProgress);
 }

@@ -1,6 +1,6 @@
 import { UsageError, optBool, optString, type CommandSpec } from '../framework.js';
-import { isPostgresUrl, resolveDbLocation } from '../../db/engine.js';
-import { pgTarget } from '../../db/postgres/errors.js';
+import { copyDatabase, createPostgresRoles, isPostgresUrl, postgresRolesSql, resolveDbLocation } from '../../db/engine.js';
+import { DEFAULT_ROLES } from '../../db/model/postgres.js';
 
 // `syntheo db ...`: the database itself, for teams (src/db/postgres/roles.ts, src/db/copy.ts).
 
@@ -26,13 +26,12 @@ const roles: CommandSpec = {
   async run(ctx) {
     const location = resolveDbLocation(ctx.global.db);
     if (!isPostgresUrl(location)) throw new UsageError('syntheo db roles is for a PostgreSQL database: pass --db postgresql://USER@HOST/DATABASE (or set SYNTHEO_DB).');
-    const { DEFAULT_ROLES, createRoles, rolesSql } = await import('../../db/postgres/roles.js');
     const names = { assistant: optString(ctx.options, 'assistant-role') ?? DEFAULT_ROLES.assistant, app: optString(ctx.options, 'app-role') ?? DEFAULT_ROLES.app };
     if (optBool(ctx.options, 'print')) {
-      const sql = rolesSql(pgTarget(location).database, names).map((s) => `${s};`);
+      const sql = (await postgresRolesSql(location, names)).map((s) => `${s};`);
       return { data: { roles: names, sql }, text: sql.join('\n') };
     }
-    const done = await createRoles(location, names);
+    const done = await createPostgresRoles(location, names);
     return {
       data: done,
       text: [
@@ -63,7 +62,6 @@ const copy: CommandSpec = {
     if (to === undefined || to === '') throw new UsageError('db copy needs --to: the database to fill (an SQLite file or a postgres:// URL).');
     const fromFlag = optString(ctx.options, 'from');
     const from = resolveDbLocation(fromFlag ?? ctx.global.db);
-    const { copyDatabase } = await import('../../db/copy.js');
     const result = await copyDatabase(from, resolveDbLocation(to));
     const counts = Object.entries(result.tables)
       .filter(([, n]) => n > 0)

@@ -1,32 +1,7 @@
 import { StorageError, SyntheoError, UnavailableError } from '../../errors.js';
 
-/** Where a PostgreSQL URL points, as messages may show it: host (or socket folder), port, database, user; never the password. */
-export interface PgTarget {
-  host: string;
-  port: number;
-  database: string;
-  user: string | undefined;
-}
-
-export function pgTarget(url: string): PgTarget {
-  let u: URL;
-  try {
-    u = new URL(url);
-  } catch {
-    return { host: '(invalid URL)', port: 5432, database: '', user: undefined };
-  }
-  const q = u.searchParams;
-  const host = q.get('host') || decodeURIComponent(u.hostname) || 'localhost';
-  const port = Number(q.get('port') || u.port || 5432);
-  const database = decodeURIComponent(u.pathname.replace(/^\//, '')) || decodeURIComponent(u.username) || 'postgres';
-  return { host, port, database, user: u.username ? decodeURIComponent(u.username) : undefined };
-}
-
-/** `host:port/database`, the way every PostgreSQL message names the database. */
-export function describeTarget(url: string): string {
-  const t = pgTarget(url);
-  return `${t.host}:${t.port}/${t.database}`;
-}
+export { pgTarget, describeTarget, type PgTarget } from '../model/postgres.js';
+import { describeTarget, pgTarget } from '../model/postgres.js';
 
 const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
 

@@ -1,6 +1,7 @@
 import { InvalidInputError } from '../../errors.js';
 import { describeTarget, toStorageError } from './errors.js';
 import { openPostgres } from './open.js';
+import { DEFAULT_ROLES, type RoleNames } from '../model/postgres.js';
 
 // Who may do what on a team database. Two group roles (NOLOGIN); people and machines log in as their
 // own users made members of one of them:
@@ -12,12 +13,7 @@ import { openPostgres } from './open.js';
 // The bookkeeping triggers (search passages, folder counts, job notifications) are SECURITY DEFINER
 // (migration 0002), so an assistant's insert keeps them right without any write privilege on them.
 
-export interface RoleNames {
-  assistant: string;
-  app: string;
-}
-
-export const DEFAULT_ROLES: RoleNames = { assistant: 'syntheo_assistant', app: 'syntheo_app' };
+export { DEFAULT_ROLES, type RoleNames } from '../model/postgres.js';
 
 const ROLE_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
