@@ -2,7 +2,7 @@ import type { Sqlite } from '../open.js';
 import { matchFragment, stmt } from '../statements.js';
 import type { SearchKind } from '../schema/enums.js';
 import { InvalidInputError } from '../../errors.js';
-import { clip, compileMeetingFilter, type MeetingFilter } from './meetings.js';
+import { clip, compileMeetingFilter, rangeSql, type MeetingFilter } from './meetings.js';
 import { pagination } from './pagination.js';
 import type { Page, Pagination } from './types.js';
 
@@ -96,18 +96,25 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
     throw new InvalidInputError(
       `query "${clip(filter.query, 60)}" has no word to search for. Pass one or more words that were said or written, for example query: "budget review"; to list meetings without searching, use list_meetings.`,
     );
-  const all = terms.map(quote).join(' ');
-  const phrase = quote(terms.join(' '));
-  const { where, params } = compileMeetingFilter(sqlite, { ...filter, query: undefined }); // from is `meetings m` without a query
-  // Without meeting filters, FTS alone answers (no join per match).
-  const from = where
-    ? `FROM search_fts f JOIN search_passages p ON p.id = f.rowid JOIN meetings m ON m.id = p.meeting_id WHERE search_fts MATCH ? AND ${where.replace(/^WHERE /, '')}`
+  const words = `{text} : (${terms.map(quote).join(' ')})`;
+  const c = compileMeetingFilter(sqlite, { ...filter, query: undefined });
+  if (c.none) return { hits: [], pagination: pagination(page, 0, 0) };
+  // Folder, series and participant words are terms of the index (column `tags`): FTS5 intersects them
+  // with the words; only the dates, and a participant fragment that spans words, join the meeting.
+  const tagTerms = c.parts.filter((p) => p.tags).map((p) => `{tags} : (${p.tags!.map(quote).join(' OR ')})`);
+  const all = [words, ...tagTerms].join(' AND ');
+  const phrase = [`{text} : ${quote(terms.join(' '))}`, ...tagTerms].join(' AND ');
+  const range = rangeSql(c.range, 'm.started_at');
+  const joined = [...c.parts.filter((p) => !p.tags).map((p) => p.sql), ...range.sql];
+  const params = [...c.parts.filter((p) => !p.tags).flatMap((p) => p.params), ...range.params];
+  const from = joined.length
+    ? `FROM search_fts f JOIN search_passages p ON p.id = f.rowid JOIN meetings m ON m.id = p.meeting_id WHERE search_fts MATCH ? AND ${joined.join(' AND ')}`
     : 'FROM search_fts f WHERE search_fts MATCH ?';
   const args = [all, ...params];
 
   const total = stmt<{ n: number }>(sqlite, `SELECT count(*) AS n ${from}`).get(...args)!.n;
   // The window: newest matches first is how FTS5 walks a doclist cheaply; bm25() only for these rows.
-  const window = stmt<{ id: number; score: number }>(sqlite, `SELECT f.rowid AS id, bm25(search_fts) AS score ${from} ORDER BY f.rowid DESC LIMIT ?`).all(...args, RANK_WINDOW);
+  const window = stmt<{ id: number; score: number }>(sqlite, `SELECT f.rowid AS id, bm25(search_fts, 1.0, 0.0) AS score ${from} ORDER BY f.rowid DESC LIMIT ?`).all(...args, RANK_WINDOW);
   const boundary = window.at(-1)?.id ?? 0;
   const exact = new Set<number>();
   if (terms.length > 1 && window.length > 0) {
@@ -128,8 +135,8 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
     ids.push(...older.map((r) => r.id));
   }
 
-  const snippets = snippetsFor(sqlite, all, ids);
-  const firstMatch = firstMatchedWords(sqlite, all, ids);
+  const snippets = snippetsFor(sqlite, words, ids);
+  const firstMatch = firstMatchedWords(sqlite, words, ids);
   const rows = new Map(
     (ids.length
       ? stmt<HitRow>(
