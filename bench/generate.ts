@@ -133,13 +133,14 @@ export function generate(o: GenerateOptions): { meetings: number; words: number;
           startedAt,
           endedAt,
         );
-        ins.summary.run(id('sum'), mid, 'Summary', `## Summary\n\n- ${sentence(20)}\n- ${sentence(15)}\n- ${sentence(18)}\n`, 0, endedAt, endedAt);
-        if (i % 10 === 0) ins.summary.run(id('sum'), mid, 'Decisions', `## Decisions\n\n1. ${sentence(12)}\n`, 1, endedAt, endedAt);
+        // Participants before the passages: each one changes the meeting's search tags, which re-indexes its passages.
         const nParticipants = 2 + int(5);
         for (let p = 0; p < nParticipants; p++) {
           const person = pick(people);
           ins.participant.run(id('ppl'), mid, person.name, person.email, p);
         }
+        ins.summary.run(id('sum'), mid, 'Summary', `## Summary\n\n- ${sentence(20)}\n- ${sentence(15)}\n- ${sentence(18)}\n`, 0, endedAt, endedAt);
+        if (i % 10 === 0) ins.summary.run(id('sum'), mid, 'Decisions', `## Decisions\n\n1. ${sentence(12)}\n`, 1, endedAt, endedAt);
         for (let a = 0; a < int(4); a++) ins.action.run(id('act'), mid, sentence(8), pick(people).name, a, endedAt);
         if (words > 0) {
           const tid = id('trn');
@@ -183,7 +184,9 @@ export function generate(o: GenerateOptions): { meetings: number; words: number;
     bar(Math.min(o.meetings, from + batch) / o.meetings, `${Math.min(o.meetings, from + batch)} meetings, ${wordsDone} words`);
   }
   s.pragma('optimize');
-  s.exec("INSERT INTO search_fts (search_fts) VALUES ('optimize'); INSERT INTO meeting_titles (meeting_titles) VALUES ('optimize');");
+  s.exec(
+    "INSERT INTO search_fts (search_fts) VALUES ('optimize'); INSERT INTO meeting_titles (meeting_titles) VALUES ('optimize'); INSERT INTO participant_words_fts (participant_words_fts) VALUES ('optimize');",
+  );
   s.pragma('wal_checkpoint(TRUNCATE)');
   db.close();
   bar(1, 'done', true);
