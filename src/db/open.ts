@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { NoDatabaseError, SyntheoError, toSyntheoError } from '../errors.js';
+import { isSqliteError, sqliteError } from './sqlite/errors.js';
 import { MIGRATIONS_DIR, packageVersion } from '../package.js';
 import { defaultDbPath } from '../platform/paths.js';
 
@@ -188,7 +189,7 @@ function openFailure(path: string, error: unknown): SyntheoError {
   // Opening writes too (the -shm index, WAL recovery): on a full disk that fails as an I/O error.
   if (typeof code === 'string' && code.startsWith('SQLITE_IOERR') && freeBytes(dirname(path)) < LOW_SPACE_BYTES)
     return new SyntheoError('storage', `Cannot open the database at ${path}: the disk holding it is full. Free some space, then try again; nothing was changed.`, { cause: error });
-  const mapped = toSyntheoError(error);
+  const mapped = isSqliteError(error) ? sqliteError(error) : toSyntheoError(error);
   return new SyntheoError(mapped.kind, `${path}: ${mapped.message}`, { cause: error });
 }
 

@@ -36,7 +36,7 @@ export function parentPath(path: string): string | null {
   return i < 0 ? null : path.slice(0, i);
 }
 
-interface FolderRef {
+export interface FolderRef {
   id: string;
   path: string;
 }
