@@ -11,6 +11,7 @@ import { openDatabase, type Sqlite } from '../../src/db/open.js';
 import { listMeetings } from '../../src/db/queries/meetings.js';
 import { searchTranscripts } from '../../src/db/queries/search.js';
 import { MAX_PARTICIPANT_WORDS } from '../../src/db/queries/participant-words.js';
+import { checkIntegrity, repairSearchIndex } from '../../src/db/queries/integrity.js';
 import { MIGRATIONS_DIR } from '../../src/package.js';
 import { tempDir, testDbs } from '../support/db.js';
 import { makeMeeting, makeParticipant, makeSeries, makeSummary, makeTranscript } from '../support/factories.js';
@@ -178,6 +179,23 @@ describe('folder, series and dates from meeting_tags and search_fts', () => {
     searchIndexConsistent(s);
     expect(searchTranscripts(s, { query: 'kickoff' }, page).pagination.total).toBe(0);
     expect((s.prepare('SELECT count(*) AS n FROM meeting_tags').get() as { n: number }).n).toBe(0);
+  });
+});
+
+describe('syntheo doctor --repair-search', () => {
+  it('makes the participant words index and meeting_tags again, with the tags of every meeting', () => {
+    const s = db();
+    const a = makeMeeting(s, { title: 'A', folderPath: 'Acme' });
+    said(s, a, 'the pricing');
+    makeParticipant(s, a, { name: 'Yuki Tanaka' });
+    s.exec("UPDATE meetings SET search_tags = ''; DROP TABLE meeting_tags; DROP TABLE participant_words_fts");
+    expect(checkIntegrity(s, { full: false }).missing).toEqual(expect.arrayContaining(['table meeting_tags', 'table participant_words_fts']));
+    expect(checkIntegrity(s, { full: false }).searchOnly).toBe(true);
+    repairSearchIndex(s);
+    expect(checkIntegrity(s, { full: false }).missing).toEqual([]);
+    expect(listed(s, { participant: 'yuki', folderPath: 'Acme' })).toEqual({ titles: ['A'], total: 1 });
+    expect(found(s, { query: 'pricing', participant: 'tanaka', folderPath: 'acme' })).toEqual(['A']);
+    searchIndexConsistent(s);
   });
 });
 
