@@ -191,12 +191,12 @@ function toolArgs(c: MatrixCase): Record<string, unknown> {
 }
 
 /** `calls` timed calls per row (fewer when a row is slow: at most ~`budgetMs` per row), after two warm-ups. */
-export async function benchMatrix(options: { db: string; calls: number; roundTrip?: boolean; budgetMs?: number; log?: (line: string) => void }): Promise<MatrixResult[]> {
+export async function benchMatrix(options: { db: string; calls: number; roundTrip?: boolean; budgetMs?: number; rows?: RegExp; log?: (line: string) => void }): Promise<MatrixResult[]> {
   const log = options.log ?? (() => {});
   const db = openDatabase(options.db, { create: false });
   const results: MatrixResult[] = [];
   try {
-    const cases = chooseCases(db.sqlite);
+    const cases = chooseCases(db.sqlite).filter((c) => !options.rows || options.rows.test(`${c.tool} ${c.name}`));
     for (const c of cases) {
       const total = run(db.sqlite, c);
       run(db.sqlite, c);
@@ -274,8 +274,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     calls: { type: 'string', value: 'N', default: '30', description: 'Timed calls per row (fewer for rows slower than ~4 s in all)' },
     'no-round-trip': { type: 'boolean', default: false, description: 'Skip the rows timed through syntheo mcp' },
     json: { type: 'string', value: 'FILE', description: 'Also write the results as JSON' },
+    rows: { type: 'string', value: 'REGEX', description: 'Only the rows whose "tool row" matches' },
   });
-  const results = await benchMatrix({ db: values.db!, calls: Number(values.calls), roundTrip: !values['no-round-trip'], log: (l) => process.stderr.write(`${l}\n`) });
+  const results = await benchMatrix({ db: values.db!, calls: Number(values.calls), roundTrip: !values['no-round-trip'], ...(values.rows ? { rows: new RegExp(values.rows) } : {}), log: (l) => process.stderr.write(`${l}\n`) });
   if (values.json) writeFileSync(values.json, `${JSON.stringify(results, null, 2)}\n`);
   process.stdout.write(`${matrixMarkdown(results)}\n`);
 }
