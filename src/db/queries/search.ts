@@ -84,6 +84,11 @@ interface HitRow {
  */
 export const RANK_WINDOW = 2000;
 
+/** Below this many meetings passing the dates (or a participant fragment across words), search reads their passages rather than joining every match. */
+const FEW_MEETINGS = 1000;
+/** From this many matches of the words (and index filters), the passages of the meetings that pass are read once rather than each match joined. */
+const MANY_MATCHES = 20_000;
+
 /**
  * search_transcripts: passages containing every word of the query, filtered by the meeting filters of
  * list_meetings. Order: within the newest RANK_WINDOW matches, exact phrase first, then BM25; then
@@ -107,16 +112,30 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
   const range = rangeSql(c.range, 'm.started_at');
   const joined = [...c.parts.filter((p) => !p.tags).map((p) => p.sql), ...range.sql];
   const params = [...c.parts.filter((p) => !p.tags).flatMap((p) => p.params), ...range.params];
-  // The rest as the set of passages of the meetings that pass (found from the meetings' indexes), not as a
-  // join of every match to its meeting: a day or a participant's few meetings cost a few ms whatever the word.
-  const from = joined.length
-    ? `FROM search_fts f WHERE search_fts MATCH ? AND f.rowid IN (SELECT p.id FROM meetings m JOIN search_passages p ON p.meeting_id = m.id WHERE ${joined.join(' AND ')})`
-    : 'FROM search_fts f WHERE search_fts MATCH ?';
+  // The rest: when few meetings pass (a day, a participant's meetings) or the words are common, as the
+  // set of the passing meetings' passages, found from the meetings' indexes; else (a rarer word over
+  // many meetings) each match is joined to its meeting.
+  let from = 'FROM search_fts f WHERE search_fts MATCH ?';
+  let ranked = from;
+  if (joined.length) {
+    const few = stmt<{ n: number }>(sqlite, `SELECT count(*) AS n FROM (SELECT 1 FROM meetings m WHERE ${joined.join(' AND ')} LIMIT ${FEW_MEETINGS})`).get(...params)!.n < FEW_MEETINGS;
+    const common = !few && stmt<{ n: number }>(sqlite, `SELECT count(*) AS n FROM (SELECT 1 FROM search_fts WHERE search_fts MATCH ? LIMIT ${MANY_MATCHES})`).get(all)!.n >= MANY_MATCHES;
+    if (few || common) {
+      const passages = `(SELECT p.id FROM meetings m JOIN search_passages p ON p.meeting_id = m.id WHERE ${joined.join(' AND ')})`;
+      from = `FROM search_fts f WHERE search_fts MATCH ? AND f.rowid IN ${passages}`;
+      // Ranked in one scan of the matches: looked up one rowid at a time, bm25() would count the word's
+      // matches again for each (seconds for a common word).
+      ranked = `FROM search_fts f WHERE search_fts MATCH ? AND +f.rowid IN ${passages}`;
+    } else {
+      from = `FROM search_fts f JOIN search_passages p ON p.id = f.rowid JOIN meetings m ON m.id = p.meeting_id WHERE search_fts MATCH ? AND ${joined.join(' AND ')}`;
+      ranked = from;
+    }
+  }
   const args = [all, ...params];
 
   const total = stmt<{ n: number }>(sqlite, `SELECT count(*) AS n ${from}`).get(...args)!.n;
   // The window: newest matches first is how FTS5 walks a doclist cheaply; bm25() only for these rows.
-  const window = stmt<{ id: number; score: number }>(sqlite, `SELECT f.rowid AS id, bm25(search_fts, 1.0, 0.0) AS score ${from} ORDER BY f.rowid DESC LIMIT ?`).all(...args, RANK_WINDOW);
+  const window = stmt<{ id: number; score: number }>(sqlite, `SELECT f.rowid AS id, bm25(search_fts, 1.0, 0.0) AS score ${ranked} ORDER BY f.rowid DESC LIMIT ?`).all(...args, RANK_WINDOW);
   const boundary = window.at(-1)?.id ?? 0;
   const exact = new Set<number>();
   if (terms.length > 1 && window.length > 0) {
