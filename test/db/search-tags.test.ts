@@ -182,6 +182,20 @@ describe('folder, series and dates from meeting_tags and search_fts', () => {
   });
 });
 
+describe('the tags column', () => {
+  it('is never matched by the words searched, even a word spelled like a tag', () => {
+    const s = db();
+    const series = makeSeries(s, { id: 'ser_x' });
+    const a = makeMeeting(s, { title: 'A', folderPath: 'Acme', seriesId: series });
+    said(s, a, 'the budget');
+    makeParticipant(s, a, { name: 'Yuki' });
+    const tags = (s.prepare('SELECT search_tags FROM meetings WHERE id = ?').get(a) as { search_tags: string }).search_tags.split(' ');
+    expect(tags).toHaveLength(3);
+    for (const tag of tags) expect(searchTranscripts(s, { query: tag }, page).pagination.total).toBe(0);
+    expect(searchTranscripts(s, { query: 'budget', seriesId: series }, page).pagination.total).toBe(1);
+  });
+});
+
 describe('syntheo doctor --repair-search', () => {
   it('makes the participant words index and meeting_tags again, with the tags of every meeting', () => {
     const s = db();

@@ -86,8 +86,6 @@ export const RANK_WINDOW = 2000;
 
 /** Below this many meetings passing the dates (or a participant fragment across words), search reads their passages rather than joining every match. */
 const FEW_MEETINGS = 1000;
-/** From this many matches of the words (and index filters), the passages of the meetings that pass are read once rather than each match joined. */
-const MANY_MATCHES = 20_000;
 
 /**
  * search_transcripts: passages containing every word of the query, filtered by the meeting filters of
@@ -101,26 +99,28 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
     throw new InvalidInputError(
       `query "${clip(filter.query, 60)}" has no word to search for. Pass one or more words that were said or written, for example query: "budget review"; to list meetings without searching, use list_meetings.`,
     );
-  const words = `{text} : (${terms.map(quote).join(' ')})`;
+  // Restricted to the text column only when a word could be a tag token (the restriction costs ~70% on
+  // a common word's count): tags are f/s + hex digits and p + digits.
+  const mayBeTag = terms.some((t) => /^(?:[fs][0-9a-f]+|p[0-9]+)$/i.test(t.normalize('NFD').replace(/\p{M}/gu, '')));
+  const words = `${mayBeTag ? '{text} : ' : ''}(${terms.map(quote).join(' ')})`;
   const c = compileMeetingFilter(sqlite, { ...filter, query: undefined });
   if (c.none) return { hits: [], pagination: pagination(page, 0, 0) };
   // Folder, series and participant words are terms of the index (column `tags`): FTS5 intersects them
   // with the words; only the dates, and a participant fragment that spans words, need the meetings.
   const tagTerms = c.parts.filter((p) => p.tags).map((p) => `{tags} : (${p.tags!.map(quote).join(' OR ')})`);
   const all = [words, ...tagTerms].join(' AND ');
-  const phrase = [`{text} : ${quote(terms.join(' '))}`, ...tagTerms].join(' AND ');
+  const phrase = [`${mayBeTag ? '{text} : ' : ''}${quote(terms.join(' '))}`, ...tagTerms].join(' AND ');
   const range = rangeSql(c.range, 'm.started_at');
   const joined = [...c.parts.filter((p) => !p.tags).map((p) => p.sql), ...range.sql];
   const params = [...c.parts.filter((p) => !p.tags).flatMap((p) => p.params), ...range.params];
-  // The rest: when few meetings pass (a day, a participant's meetings) or the words are common, as the
-  // set of the passing meetings' passages, found from the meetings' indexes; else (a rarer word over
-  // many meetings) each match is joined to its meeting.
+  // The rest: when few meetings pass (a day, a participant's meetings), as the set of their passages,
+  // found from the meetings' indexes; else each match is joined to its meeting (measured: reading the
+  // passages of 10,000 meetings costs more than joining the matches of `the`).
   let from = 'FROM search_fts f WHERE search_fts MATCH ?';
   let ranked = from;
   if (joined.length) {
     const few = stmt<{ n: number }>(sqlite, `SELECT count(*) AS n FROM (SELECT 1 FROM meetings m WHERE ${joined.join(' AND ')} LIMIT ${FEW_MEETINGS})`).get(...params)!.n < FEW_MEETINGS;
-    const common = !few && stmt<{ n: number }>(sqlite, `SELECT count(*) AS n FROM (SELECT 1 FROM search_fts WHERE search_fts MATCH ? LIMIT ${MANY_MATCHES})`).get(all)!.n >= MANY_MATCHES;
-    if (few || common) {
+    if (few) {
       const passages = `(SELECT p.id FROM meetings m JOIN search_passages p ON p.meeting_id = m.id WHERE ${joined.join(' AND ')})`;
       from = `FROM search_fts f WHERE search_fts MATCH ? AND f.rowid IN ${passages}`;
       // Ranked in one scan of the matches: looked up one rowid at a time, bm25() would count the word's
