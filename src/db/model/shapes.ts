@@ -85,6 +85,22 @@ export const RecordingImportSchema = v.object({
 });
 export type RecordingImport = v.InferOutput<typeof RecordingImportSchema>;
 
+// The fields a meeting's record shares in get_meeting and in the export, in their order on the wire.
+const recordHead = {
+  id: str,
+  title: str,
+  started_at: iso,
+  ended_at: nullableIso,
+  folder_path: nullableStr,
+  series: v.nullable(SeriesRefSchema),
+};
+const recordLists = {
+  summaries: v.array(SummarySchema),
+  participants: v.array(ParticipantSchema),
+  action_items: v.array(ActionItemSchema),
+};
+const recordStamps = { created_at: iso, updated_at: iso };
+
 const speakerFields = {
   speakers: v.optional(v.pipe(v.array(str), v.description("Names referenced by the transcript's speaker attributions."))),
   speaker_context: v.optional(v.pipe(str, v.description('Microphone and call context.'))),
@@ -109,23 +125,15 @@ export const TranscriptInfoSchema = v.object({ id: str, language: nullableStr, w
 export type TranscriptInfo = v.InferOutput<typeof TranscriptInfoSchema>;
 
 export const MeetingDetailSchema = v.object({
-  id: str,
-  title: str,
-  started_at: iso,
-  ended_at: nullableIso,
-  folder_path: nullableStr,
-  series: v.nullable(SeriesRefSchema),
+  ...recordHead,
   note: v.pipe(str, v.description('The canonical note, Markdown.')),
-  summaries: v.array(SummarySchema),
-  participants: v.array(ParticipantSchema),
-  action_items: v.array(ActionItemSchema),
+  ...recordLists,
   transcript: v.pipe(v.nullable(TranscriptInfoSchema), v.description('Size only; read the words with get_meeting_transcript.')),
   ...speakerFields,
   pending_proposal_count: int,
   processing_status: v.nullable(ProcessingStatusSchema),
   recording_import: v.nullable(RecordingImportSchema),
-  created_at: iso,
-  updated_at: iso,
+  ...recordStamps,
   truncated: v.optional(TruncationSchema),
 });
 
@@ -199,20 +207,12 @@ export type ExportTruncation = v.InferOutput<typeof ExportTruncationSchema>;
 /** A meeting's whole record: what `syntheo meetings export` writes, export_meeting returns and load() reads. */
 export const ExportSchema = v.object({
   format: v.literal(EXPORT_FORMAT),
-  id: str,
-  title: str,
-  started_at: iso,
-  ended_at: nullableIso,
-  folder_path: nullableStr,
-  series: v.nullable(SeriesRefSchema),
+  ...recordHead,
   note: str,
-  summaries: v.array(SummarySchema),
-  participants: v.array(ParticipantSchema),
-  action_items: v.array(ActionItemSchema),
+  ...recordLists,
   ...speakerFields,
   transcripts: v.array(ExportTranscriptSchema),
-  created_at: iso,
-  updated_at: iso,
+  ...recordStamps,
   truncated: v.optional(ExportTruncationSchema),
 });
 export type MeetingExport = v.InferOutput<typeof ExportSchema>;
