@@ -66,6 +66,20 @@ module.exports = {
       to: { path: "^src/mcp/" },
     },
     {
+      name: "cli-not-mcp",
+      severity: "error",
+      comment: "The CLI reaches MCP code only to start the server (syntheo mcp); the shapes both use are in src/db/model/shapes.ts.",
+      from: { path: "^src/cli/", pathNot: "^src/cli/commands/mcp[.]ts$" },
+      to: { path: "^src/mcp/" },
+    },
+    {
+      name: "shapes-are-a-leaf",
+      severity: "error",
+      comment: "src/db/model/shapes.ts (the domain's schemas, loaded by the CLI, the MCP server and the Store) imports valibot and the status vocabularies only: no SQL, nothing that loads more.",
+      from: { path: "^src/db/model/shapes[.]ts$" },
+      to: { pathNot: "^src/db/schema/enums[.]ts$|^node_modules/valibot/" },
+    },
+    {
       name: "src-not-dev-trees",
       severity: "error",
       comment: "Product code never imports test/, bench/ or tools/.",

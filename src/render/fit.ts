@@ -1,22 +1,10 @@
 // Texts cut to fit one answer: a meeting's note, summaries and lists, a proposal's diff and contents.
 // The CLI shows them whole; an MCP answer holds at most ANSWER_BYTE_BUDGET bytes of JSON, and when
 // something is cut, `truncated` says what (field, shown, total) and where to read the rest.
-import type { MeetingRecord, ProposalDetail } from '../db/queries/types.js';
+import type { FieldCut, MeetingRecord, ProposalDetail, Truncation } from '../db/queries/types.js';
 import { ANSWER_BYTE_BUDGET, jsonBytes } from './budget.js';
 
-/** One field (or one family of fields, `action_items[].text`) shown in part. */
-export interface FieldCut {
-  field: string;
-  unit: 'characters' | 'items';
-  shown: number;
-  total: number;
-}
-
-export interface Truncation {
-  reason: string;
-  fields: FieldCut[];
-  read_rest: string;
-}
+export type { FieldCut, Truncation };
 
 /** Bytes of a string inside JSON, quotes left out. */
 const textBytes = (s: string): number => jsonBytes(s) - 2;

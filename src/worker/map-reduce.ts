@@ -1,5 +1,5 @@
 import { transcriptText } from '../db/model/transcripts.js';
-import { asContextLengthError, buildSummaryPrompt, combineSummaries, estimateTokens, summarize, type ChatMessage, type LlmOptions, type Summary } from './clients/llm.js';
+import { asContextLengthError, buildSummaryPrompt, combineSummaries, estimateTokens, summarize, type ChatMessage, type LlmOptions, type LlmSummary } from './clients/llm.js';
 
 // A summary within the model's context: the whole transcript in one request when it fits
 // llm.context_tokens, else map-reduce: consecutive parts with a little overlap are summarised one by
@@ -16,7 +16,7 @@ export interface MapReduceOptions extends LlmOptions {
 }
 
 export interface MapReduceResult {
-  summary: Summary;
+  summary: LlmSummary;
   /** Transcript parts summarised separately (1 = one request). */
   parts: number;
   requests: number;
@@ -67,7 +67,7 @@ export async function summarizeTranscript(words: readonly SpokenWord[], opts: Ma
     );
   if (wholeTokens !== null) partTokens = Math.min(partTokens, Math.max(32, Math.floor(wholeTokens / 2)));
   const ranges = planParts(words, partTokens * 4);
-  const partials: Summary[] = [];
+  const partials: LlmSummary[] = [];
   for (let i = 0; i < ranges.length; i++) {
     const [from, to] = ranges[i]!;
     try {
@@ -83,7 +83,7 @@ export async function summarizeTranscript(words: readonly SpokenWord[], opts: Ma
     }
   }
   opts.logger?.debug({ parts: partials.length }, 'parts summarised; combining');
-  const combine = async (list: Summary[]): Promise<Summary> => {
+  const combine = async (list: LlmSummary[]): Promise<LlmSummary> => {
     if (list.length === 1) return list[0]!;
     const fits = promptTokens(buildSummaryPrompt({ kind: 'combine', partials: list, meetingTitle: opts.meetingTitle })) <= budget;
     if (fits || list.length === 2) {

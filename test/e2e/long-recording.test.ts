@@ -9,7 +9,7 @@ import { writeSetting } from '../../src/db/queries/settings.js';
 import { getTranscriptPageOrThrow } from '../../src/db/queries/transcripts.js';
 import type { RecordingImport, TranscriptWord } from '../../src/db/queries/types.js';
 import { answerReserve } from '../../src/worker/map-reduce.js';
-import { transcribe, type TranscriptWord as HeardWord } from '../../src/worker/clients/transcription.js';
+import { transcribe, type ServerWord as HeardWord } from '../../src/worker/clients/transcription.js';
 import { openTestDb } from '../support/db.js';
 import { fault, startFakeTranscriptionServer } from '../support/fake-transcription-server.js';
 import { buildLongRecording, type Placement } from '../support/long-recording.js';

@@ -169,9 +169,9 @@ function bounded(message: string): string {
   return safe.length > 200 ? `${safe.slice(0, 200)}…` : safe;
 }
 
-/** Checks an item of an export file against export_meeting's output schema, made strict. */
+/** Checks an item of an export file against the export record's schema (export_meeting's output), made strict. */
 export async function exportCheck(): Promise<RecordCheck> {
-  const [v, { ExportSchema }] = await Promise.all([import('valibot'), import('../../mcp/schema.js')]);
+  const [v, { ExportSchema }] = await Promise.all([import('valibot'), import('../../db/model/shapes.js')]);
   const schema = strictFor(v, ExportSchema);
   return (item, record) => {
     const result = v.safeParse(schema, item);

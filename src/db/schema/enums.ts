@@ -33,3 +33,6 @@ export type SearchKind = (typeof SEARCH_KINDS)[number];
 /** How a transcript's word times were obtained: measured (server or file), estimated (spread over a cue or the duration), or mixed. */
 export const TRANSCRIPT_TIMINGS = ['measured', 'estimated', 'mixed'] as const;
 export type TranscriptTiming = (typeof TRANSCRIPT_TIMINGS)[number];
+
+/** The `format` of an exported meeting record (syntheo meetings export, export_meeting, load). */
+export const EXPORT_FORMAT = 'syntheo.meeting/v1' as const;

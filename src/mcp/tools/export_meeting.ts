@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { exportText } from '../../render/answers.js';
 import type { MeetingExport } from '../../db/queries/types.js';
 import { ANSWER_BYTE_BUDGET, jsonBytes } from '../../render/budget.js';
-import { fitExportRecord, type FieldCut } from '../../render/fit.js';
+import { fitExportRecord } from '../../render/fit.js';
 import { ExportSchema, meetingIdParam } from '../schema.js';
 import { READ_ONLY, defineTool } from '../tool.js';
 
@@ -19,7 +19,8 @@ export const exportMeetingTool = defineTool({
   handler: async (store, a) => fitExport(await store.meetings.export(a.meeting_id)),
 });
 
-type FittedExport = MeetingExport & { truncated?: MeetingExport['truncated'] & { fields?: FieldCut[] } };
+/** The record, `truncated` (with the fields cut, if any) when it was cut: what ExportSchema admits. */
+type FittedExport = MeetingExport;
 
 /**
  * The whole record when it fits one answer; else the note, summaries and lists cut to leave the

@@ -13,15 +13,17 @@ import {
   type RetryPolicy,
 } from './http.js';
 
-export interface ActionItem {
+/** An action item as the model's reply gives it (camelCase; the domain's ActionItem is the stored one). */
+export interface LlmActionItem {
   text: string;
   assignee: string | null;
   dueDate: string | null;
 }
 
-export interface Summary {
+/** A summary as the model's reply gives it, before it is stored as the domain's Summary. */
+export interface LlmSummary {
   summaryMarkdown: string;
-  actionItems: ActionItem[];
+  actionItems: LlmActionItem[];
 }
 
 export interface ChatMessage {
@@ -81,7 +83,7 @@ export function estimateTokens(text: string): number {
 export type SummaryPrompt =
   | { kind: 'transcript'; transcript: string; meetingTitle?: string }
   | { kind: 'part'; transcript: string; part: number; parts: number; meetingTitle?: string }
-  | { kind: 'combine'; partials: Summary[]; meetingTitle?: string };
+  | { kind: 'combine'; partials: LlmSummary[]; meetingTitle?: string };
 
 const JSON_CONTRACT = [
   'Answer with one JSON object and nothing else, in this shape:',
@@ -129,7 +131,7 @@ export function buildSummaryPrompt(input: SummaryPrompt): ChatMessage[] {
   ];
 }
 
-export async function summarize(transcriptText: string, opts: LlmOptions & { part?: { index: number; of: number } }): Promise<Summary> {
+export async function summarize(transcriptText: string, opts: LlmOptions & { part?: { index: number; of: number } }): Promise<LlmSummary> {
   const prompt: SummaryPrompt =
     opts.part !== undefined
       ? { kind: 'part', transcript: transcriptText, part: opts.part.index, parts: opts.part.of, meetingTitle: opts.meetingTitle }
@@ -138,12 +140,12 @@ export async function summarize(transcriptText: string, opts: LlmOptions & { par
 }
 
 /** The reduce step of map-reduce: one summary from the summaries of consecutive parts. */
-export async function combineSummaries(partials: Summary[], opts: LlmOptions): Promise<Summary> {
+export async function combineSummaries(partials: LlmSummary[], opts: LlmOptions): Promise<LlmSummary> {
   return completeSummary(buildSummaryPrompt({ kind: 'combine', partials, meetingTitle: opts.meetingTitle }), opts);
 }
 
-/** Sends the messages, asking for a JSON object, and parses the reply into a Summary. */
-export async function completeSummary(messages: ChatMessage[], opts: LlmOptions): Promise<Summary> {
+/** Sends the messages, asking for a JSON object, and parses the reply into an LlmSummary. */
+export async function completeSummary(messages: ChatMessage[], opts: LlmOptions): Promise<LlmSummary> {
   const content = await chat(messages, opts, true);
   const { summary, cuts } = readSummaryReply(content.text, content.finishReason, content.url, content.status, content.attempts);
   if (cuts.length > 0) opts.logger?.warn({ url: displayUrl(content.url), cuts }, 'the LLM reply was larger than a summary can be; the excess was dropped');
@@ -241,11 +243,11 @@ export const SUMMARY_LIMITS = Object.freeze({
  * give action items as plain strings. Take what is usable; prose without JSON becomes the summary.
  * Linear in the reply's length, whatever it holds.
  */
-export function parseSummaryReply(content: string, finishReason: string | null = null, url = '', status = 200, attempts = 1): Summary {
+export function parseSummaryReply(content: string, finishReason: string | null = null, url = '', status = 200, attempts = 1): LlmSummary {
   return readSummaryReply(content, finishReason, url, status, attempts).summary;
 }
 
-function readSummaryReply(content: string, finishReason: string | null, url: string, status: number, attempts: number): { summary: Summary; cuts: string[] } {
+function readSummaryReply(content: string, finishReason: string | null, url: string, status: number, attempts: number): { summary: LlmSummary; cuts: string[] } {
   const fail = (what: string): PermanentHttpError =>
     malformed({ status, headers: {}, body: '', url, attempts }, LLM_SERVICE, what);
   const cutOff = finishReason === 'length' ? ' (cut off: finish_reason "length"; the model ran out of output tokens)' : '';
@@ -265,7 +267,7 @@ function readSummaryReply(content: string, finishReason: string | null, url: str
   const markdown = typeof summary === 'string' ? summary.trim() : Array.isArray(summary) ? summary.filter((s) => typeof s === 'string').join('\n').trim() : '';
   const summaryMarkdown = bound(markdown, SUMMARY_LIMITS.markdownChars, 'summary', cuts);
   const itemsRaw = pick(obj, ['action_items', 'actionItems', 'actions', 'todos', 'tasks']);
-  const actionItems: ActionItem[] = [];
+  const actionItems: LlmActionItem[] = [];
   if (Array.isArray(itemsRaw)) {
     let usable = 0;
     for (const value of itemsRaw) {
@@ -324,8 +326,8 @@ function pick(obj: Record<string, unknown>, keys: string[]): unknown {
   return undefined;
 }
 
-function readActionItem(value: unknown, cuts: string[]): ActionItem | null {
-  const fields = (text: string, assignee: string | null, dueDate: string | null): ActionItem => ({
+function readActionItem(value: unknown, cuts: string[]): LlmActionItem | null {
+  const fields = (text: string, assignee: string | null, dueDate: string | null): LlmActionItem => ({
     text: bound(text, SUMMARY_LIMITS.actionItemChars, 'action item text', cuts),
     assignee: assignee === null ? null : bound(assignee, SUMMARY_LIMITS.fieldChars, 'assignee', cuts),
     dueDate: dueDate === null ? null : bound(dueDate, SUMMARY_LIMITS.fieldChars, 'due date', cuts),

@@ -17,7 +17,8 @@ import {
 
 export type TranscriptionApi = 'openai' | 'whisper.cpp';
 
-export interface TranscriptWord {
+/** A word as the transcription server gives it (camelCase, times in ms; the domain's TranscriptWord is a stored word with its index). */
+export interface ServerWord {
   text: string;
   startMs: number;
   endMs: number;
@@ -28,7 +29,7 @@ export interface Transcript {
   text: string;
   language?: string;
   durationMs?: number;
-  words: TranscriptWord[];
+  words: ServerWord[];
   /** 'estimated' when the server gave no word times and we spread words over segments or the duration; 'mixed' when only some segments had them. */
   timing: 'server' | 'estimated' | 'mixed';
   /** The response_format the server finally answered with. */
@@ -200,12 +201,12 @@ export function normalizeTranscription(body: unknown, ctx: NormalizeContext, res
 
   // Loops, never push(...spread): a segment may hold any number of tokens; past the bound, stop.
   const tooMany = (): Error => bad(`the transcript has more than ${MAX_TRANSCRIPT_WORDS} words, the most one request may carry (about ${Math.round(MAX_TRANSCRIPT_WORDS / 3 / 3600)} hours of speech)`);
-  let words: TranscriptWord[] = [];
-  const add = (w: TranscriptWord): void => {
+  let words: ServerWord[] = [];
+  const add = (w: ServerWord): void => {
     if (words.length >= MAX_TRANSCRIPT_WORDS) throw tooMany();
     words.push(w);
   };
-  const addAll = (list: TranscriptWord[] | null): void => {
+  const addAll = (list: ServerWord[] | null): void => {
     if (list === null) throw tooMany();
     for (const w of list) add(w);
   };
@@ -341,14 +342,14 @@ function speakerLookup(segments: RawSegment[] | null): (start: number, end: numb
   };
 }
 
-function spread(text: string, start: number | null, end: number | null, speaker: string | null): TranscriptWord[] | null {
+function spread(text: string, start: number | null, end: number | null, speaker: string | null): ServerWord[] | null {
   return spreadOver(text, start === null ? 0 : ms(start), end === null ? null : ms(end), speaker);
 }
 
 const ESTIMATED_MS_PER_WORD = 400; // ~150 words a minute, when nothing says how long it lasted
 
 /** Places words one after another over [startMs, endMs], each in proportion to its length; null past MAX_TRANSCRIPT_WORDS. */
-function spreadOver(text: string, startMs: number, endMs: number | null, speaker: string | null): TranscriptWord[] | null {
+function spreadOver(text: string, startMs: number, endMs: number | null, speaker: string | null): ServerWord[] | null {
   const tokens = cleanWords(text, MAX_TRANSCRIPT_WORDS);
   if (tokens === null) return null;
   if (tokens.length === 0) return [];
@@ -365,7 +366,7 @@ function spreadOver(text: string, startMs: number, endMs: number | null, speaker
 }
 
 /** Servers sometimes emit a token a few ms before the previous one; keep times non-decreasing. */
-function monotonic(words: TranscriptWord[]): TranscriptWord[] {
+function monotonic(words: ServerWord[]): ServerWord[] {
   let prev = 0;
   return words.map((w) => {
     const startMs = Math.max(w.startMs, prev);

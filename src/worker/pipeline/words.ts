@@ -1,9 +1,9 @@
 import type { NewWord } from '../../db/model/transcripts.js';
 import type { TranscriptTiming } from '../../db/schema/enums.js';
-import type { Transcript, TranscriptWord } from '../clients/transcription.js';
+import type { Transcript, ServerWord } from '../clients/transcription.js';
 
 /** Words from the transcription client, moved by `shiftMs` (a chunk's place in the recording). */
-export function toNewWords(words: readonly TranscriptWord[], shiftMs = 0): NewWord[] {
+export function toNewWords(words: readonly ServerWord[], shiftMs = 0): NewWord[] {
   return words.map((w) => ({ text: w.text, startMs: w.startMs + shiftMs, endMs: w.endMs + shiftMs, speaker: w.speaker }));
 }
 
