@@ -35,22 +35,9 @@ export function indexTranscript(sqlite: Sqlite, transcriptId: string, meetingId:
   }
 }
 
-export interface SearchHit {
-  meeting_id: string;
-  title: string;
-  started_at: string;
-  /** Where the passage comes from. */
-  kind: SearchKind;
-  /** The summary's id for a summary hit, else null. */
-  summary_id: string | null;
-  speaker: string | null;
-  /** For a transcript hit: the offset of the first matched word (get_meeting_transcript shows it at that offset); else null. */
-  offset: number | null;
-  /** For a transcript hit: when that word was said (ms from the start); else null. */
-  start_ms: number | null;
-  /** The matching passage, matched words in **bold**, cut with … */
-  snippet: string;
-}
+// The hit's shape is declared once, with its schema (src/db/model/shapes.ts).
+export type { SearchHit } from './types.js';
+import type { SearchHit } from './types.js';
 
 export interface SearchFilter extends Omit<MeetingFilter, 'query'> {
   query: string;
