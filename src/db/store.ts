@@ -144,6 +144,12 @@ export interface JobStore {
    * worker reads the job's file_path itself (SQLite: same machine), or when it was dropped (job ended).
    */
   recording(jobId: string): Promise<AsyncIterable<Buffer> | null>;
+  /**
+   * Calls `listener` soon after a job is queued, from any process (PostgreSQL: LISTEN/NOTIFY on its own
+   * connection, which reconnects by itself and calls `listener` after reconnecting). Resolves with the
+   * function that stops listening. Absent on SQLite: the worker polls. Polling stays the fallback.
+   */
+  onQueued?(listener: () => void): Promise<() => Promise<void>>;
 }
 
 export interface WorkerStore {

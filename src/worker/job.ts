@@ -10,6 +10,7 @@ import { RecordingUnreadableError } from './clients/transcription.js';
 import { JobFailure, ShutdownError, redactSecrets } from './errors.js';
 import type { StageContext } from './pipeline/context.js';
 import { importRecording } from './pipeline/importing.js';
+import { localRecording, type LocalRecording } from './pipeline/recording.js';
 import { summarizeMeeting } from './pipeline/summarizing.js';
 import { transcribeRecording } from './pipeline/transcribing.js';
 import type { WorkerTuning } from './tuning.js';
@@ -43,7 +44,9 @@ const STAGE_LABEL: Record<ActiveStatus, string> = {
 };
 
 export async function runJob(envir: JobEnvironment, running: RunningJob): Promise<void> {
-  const { job, lease } = running;
+  const { lease } = running;
+  let { job } = running;
+  let local: LocalRecording | undefined;
   const started = Date.now();
   const base = envir.logger.child({ jobId: job.id });
   let log = base.child({ stage: running.stage });
@@ -61,6 +64,9 @@ export async function runJob(envir: JobEnvironment, running: RunningJob): Promis
     } catch (error) {
       throw new JobFailure(`The configuration is invalid: ${(error as Error).message}`);
     }
+    // PostgreSQL: the recording came with the job; the stages read a private local copy of it.
+    local = await localRecording(envir.store, job, running.abort.signal);
+    job = local.job;
     const audio = await importRecording(enter('importing'));
     facts.audioMs = audio.durationMs;
     if ('transcript' in audio) {
@@ -90,6 +96,8 @@ export async function runJob(envir: JobEnvironment, running: RunningJob): Promis
     const message = redactSecrets(describeFailure(error, running.stage, log), config);
     const written = await envir.store.jobs.fail(lease, message);
     log.warn({ ...facts, status: 'failed', ms, error: message, ...(written ? {} : { written }) }, 'import failed');
+  } finally {
+    await local?.remove().catch((error: unknown) => log.warn({ err: error }, 'could not remove the local copy of the recording'));
   }
 }
 

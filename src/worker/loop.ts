@@ -5,7 +5,7 @@ import { removeStaleChunkDirs } from './chunking/stale-dirs.js';
 import { ShutdownError } from './errors.js';
 import { runJob, type JobEnvironment, type RunningJob } from './job.js';
 
-// Polls for queued jobs and claims one whenever a slot is free (never more than it can start, so
+// Polls for queued jobs (and wakes at once when the Store announces one) and claims one whenever a slot is free (never more than it can start, so
 // another worker can take the rest), runs them with p-queue, renews the heartbeat and the leases, and
 // sweeps the expired leases of dead workers, and keeps the write-ahead log from growing without bound.
 
@@ -57,10 +57,13 @@ export async function startLoop(opts: LoopOptions): Promise<WorkerLoop> {
   const inFlight = new Map<string, RunningJob>();
   let stopping = false;
   let wake: (() => void) | null = null;
+  /** A nudge came while the loop was claiming, not waiting: look again before waiting. */
+  let nudged = false;
   const graceOver = new AbortController();
 
   const nudge = (): void => {
-    wake?.();
+    if (wake) wake();
+    else nudged = true;
   };
 
   const tick = serial(async () => {
@@ -113,12 +116,14 @@ export async function startLoop(opts: LoopOptions): Promise<WorkerLoop> {
 
   const poll = async (): Promise<void> => {
     while (!stopping) {
+      nudged = false;
       try {
         await fill();
       } catch (error) {
         log.error({ err: error }, 'could not claim a job');
       }
       if (stopping) break;
+      if (nudged) continue;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, tuning.pollMs);
         wake = () => {
@@ -138,6 +143,15 @@ export async function startLoop(opts: LoopOptions): Promise<WorkerLoop> {
     log.warn({ err: error }, 'could not remove stale chunk folders');
   }
   await tick.run();
+  // A job queued by any process wakes the idle loop at once when the Store can tell (PostgreSQL: LISTEN/NOTIFY).
+  let unlisten: (() => Promise<void>) | undefined;
+  if (store.jobs.onQueued) {
+    try {
+      unlisten = await store.jobs.onQueued(nudge);
+    } catch (error) {
+      log.warn({ err: error }, 'cannot listen for queued jobs: polling only');
+    }
+  }
   const ticker = setInterval(() => void tick.run(), tuning.renewMs);
   const sweeper = setInterval(() => void sweep.run(), tuning.sweepMs);
   const polling = poll();
@@ -182,6 +196,7 @@ export async function startLoop(opts: LoopOptions): Promise<WorkerLoop> {
         }
         clearInterval(ticker);
         clearInterval(sweeper);
+        if (unlisten) await within(unlisten(), STOP_WRITES_MS);
         // A renewal or sweep under way finishes before the caller goes on (and closes the Store).
         await within(Promise.all([tick.idle(), sweep.idle()]), STOP_WRITES_MS);
       })();

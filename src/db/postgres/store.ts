@@ -16,6 +16,7 @@ import { loadMeetings } from './load.js';
 import type { LoadOptions } from '../queries/export.js';
 import { indexTranscript } from './transcripts.js';
 import { one, rows, transaction, type Queryable } from './sql.js';
+import { JobWaker } from './listen.js';
 
 export interface PgStoreOptions {
   create: boolean;
@@ -47,6 +48,28 @@ export async function openPostgresStore(url: string, options: PgStoreOptions): P
         throw toStorageError(url, error);
       }
     };
+
+  // Each onQueued listener has its own LISTEN connection; close() ends those still open.
+  const listeners = new Set<() => Promise<void>>();
+  const onQueued = async (listener: () => void): Promise<() => Promise<void>> => {
+    const waker = new JobWaker(url);
+    const stop = new AbortController();
+    // A first connection that fails is not fatal: the waker keeps reconnecting, and the worker polls meanwhile.
+    await waker.start().catch(() => {});
+    const listening = (async () => {
+      while (!stop.signal.aborted) {
+        if ((await waker.wait(60_000, stop.signal)) === 'notified' && !stop.signal.aborted) listener();
+      }
+    })();
+    const unsubscribe = async (): Promise<void> => {
+      if (!listeners.delete(unsubscribe)) return;
+      stop.abort();
+      await waker.close();
+      await listening;
+    };
+    listeners.add(unsubscribe);
+    return unsubscribe;
+  };
 
   const transcripts: TranscriptStore = {
     page: run((pool, meetingId: string, page: Page, options?: { wordTimings: boolean }) => transcriptPage(pool, meetingId, page, options ?? { wordTimings: true })) as TranscriptStore['page'],
@@ -153,6 +176,7 @@ export async function openPostgresStore(url: string, options: PgStoreOptions): P
       recording: run(async (pool, jobId: string) =>
         (await one(pool, 'SELECT 1 FROM recording_chunks WHERE job_id = $1 AND seq = 0', [jobId])) === undefined ? null : imports.readRecording(pool, jobId),
       ),
+      onQueued,
     },
     workers: {
       register: run((pool, registration: WorkerRegistration) => jobs.registerWorker(pool, registration)),
@@ -194,6 +218,7 @@ export async function openPostgresStore(url: string, options: PgStoreOptions): P
       maintain: run(async () => null),
     },
     close: async () => {
+      await Promise.allSettled([...listeners].map((unsubscribe) => unsubscribe()));
       const d = db ?? (opening ? await opening.catch(() => undefined) : undefined);
       db = undefined;
       await d?.close();
