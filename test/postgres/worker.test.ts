@@ -1,0 +1,115 @@
+import { copyFile, readdir, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { pino } from 'pino';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { openStore } from '../../src/db/engine.js';
+import type { RecordingImport } from '../../src/db/queries/types.js';
+import type { Store } from '../../src/db/store.js';
+import type { Logger } from '../../src/log.js';
+import { startWorker } from '../../src/worker/start.js';
+import { readTuning } from '../../src/worker/tuning.js';
+import { tempDir } from '../support/db.js';
+import { BUDGET_WORDS, startFakeTranscriptionServer } from '../support/fake-transcription-server.js';
+import { startPostgres, type PgCluster } from '../support/postgres.js';
+import { fixturePath } from '../support/speech-fixtures.js';
+import { needs } from '../support/system-tools.js';
+
+// A worker on the PostgreSQL Store, as one on another machine: it reads the recording stored with the
+// job (the original file is gone), and a queued job wakes it through LISTEN/NOTIFY, not its polling.
+
+const ENV = { SYNTHEO_WORKER_LEASE_MS: '4000', SYNTHEO_HTTP_RETRIES: '0' };
+const quiet = pino({ level: 'silent' }) as unknown as Logger;
+
+async function until(store: Store, jobId: string, done: (job: RecordingImport) => boolean, timeoutMs = 60_000): Promise<RecordingImport> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const job = await store.imports.get(jobId);
+    if (done(job)) return job;
+    if (Date.now() > deadline) throw new Error(`import ${jobId} still ${job.processing_status} after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+const ended = (j: RecordingImport) => j.processing_status === 'done' || j.processing_status === 'failed';
+
+describe.skipIf(needs('postgresql'))('PostgreSQL: a worker that does not see the recording file', () => {
+  let cluster: PgCluster;
+  let tmp: ReturnType<typeof tempDir>;
+  const cleanups: (() => unknown)[] = [];
+  beforeAll(async () => {
+    cluster = await startPostgres();
+    tmp = tempDir();
+  });
+  afterEach(async () => {
+    for (const c of cleanups.splice(0).reverse()) await c();
+  });
+  afterAll(() => {
+    cluster?.destroy();
+    tmp?.cleanup();
+  });
+
+  async function setup(env: Record<string, string>) {
+    const url = await cluster.createDatabase();
+    const store = await openStore(url, { create: true });
+    cleanups.push(() => store.close());
+    const server = await startFakeTranscriptionServer();
+    cleanups.push(() => server.close());
+    await store.settings.write('transcription.url', server.url);
+    const allEnv = { ...ENV, ...env };
+    const worker = await startWorker({ store, logger: quiet, env: allEnv, tuning: readTuning(allEnv) });
+    cleanups.push(() => worker.stop('test over'));
+    return { url, store, server, worker };
+  }
+
+  it('processes the recording stored in the database after the original file was deleted; the chunks and the local copy are dropped', async () => {
+    const { url, store, server } = await setup({ SYNTHEO_WORKER_POLL_MS: '100' });
+    const file = join(tmp.dir, 'budget-review.wav');
+    await copyFile(fixturePath('budget', 'wav'), file);
+    const size = (await stat(file)).size;
+    // Enqueued through a second Store, as `syntheo mcp` on the user's machine would.
+    const client = await openStore(url, { create: false });
+    let queued;
+    try {
+      queued = await client.imports.enqueue({ filePath: file, title: 'Budget review' });
+    } finally {
+      await client.close();
+    }
+    await rm(file);
+
+    const job = await until(store, queued.job_id, ended);
+    expect(job).toMatchObject({ processing_status: 'done', summary_status: 'skipped_no_model', error: null });
+    expect(await store.transcripts.wordCount(job.meeting_id)).toBe(BUDGET_WORDS.length);
+    // The transcription service got the whole recording, under the original's name.
+    expect(server.requests).toHaveLength(1);
+    expect(server.requests[0]!.file).toMatchObject({ filename: 'budget-review.wav', size });
+    expect(await store.jobs.recording(queued.job_id)).toBeNull();
+    const db = new pg.Client({ connectionString: url });
+    await db.connect();
+    try {
+      expect((await db.query('SELECT count(*)::int AS n FROM recording_chunks')).rows[0]).toEqual({ n: 0 });
+    } finally {
+      await db.end();
+    }
+    // The private copy is gone.
+    expect((await readdir(tmpdir())).filter((name) => name.startsWith(`syntheo-${queued.job_id}-`))).toEqual([]);
+  });
+
+  it('a job queued while the worker is idle is claimed through LISTEN/NOTIFY, long before the next poll', async () => {
+    const pollMs = 600_000;
+    const { store } = await setup({ SYNTHEO_WORKER_POLL_MS: String(pollMs) });
+    // Let the worker settle into its idle wait (its first look at the queue found nothing).
+    await new Promise((r) => setTimeout(r, 500));
+    const file = join(tmp.dir, 'idle.wav');
+    await copyFile(fixturePath('budget', 'wav'), file);
+    const started = Date.now();
+    const queued = await store.imports.enqueue({ filePath: file, title: 'While idle' });
+    // Generous bound for a loaded machine; only the notification can beat the ten-minute poll.
+    await until(store, queued.job_id, (j) => j.processing_status !== 'queued', 60_000);
+    const claimMs = Date.now() - started;
+    expect(claimMs).toBeLessThan(pollMs / 10);
+    console.log(`claimed ${claimMs} ms after enqueue (poll interval ${pollMs} ms)`);
+    expect((await until(store, queued.job_id, ended)).processing_status).toBe('done');
+  });
+});
