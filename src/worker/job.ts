@@ -93,7 +93,10 @@ export async function runJob(envir: JobEnvironment, running: RunningJob): Promis
       log.warn({ ...facts, status: 'failed', ms, written }, 'import interrupted by shutdown');
       return;
     }
-    const message = redactSecrets(describeFailure(error, running.stage, log), config);
+    let said = describeFailure(error, running.stage, log);
+    // The person knows their file, not the worker's private copy of it.
+    if (job !== running.job) said = said.replaceAll(job.filePath, running.job.filePath);
+    const message = redactSecrets(said, config);
     const written = await envir.store.jobs.fail(lease, message);
     log.warn({ ...facts, status: 'failed', ms, error: message, ...(written ? {} : { written }) }, 'import failed');
   } finally {

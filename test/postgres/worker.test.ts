@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { copyFile, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -58,13 +59,27 @@ describe.skipIf(needs('postgresql'))('PostgreSQL: a worker that does not see the
     cleanups.push(() => server.close());
     await store.settings.write('transcription.url', server.url);
     const allEnv = { ...ENV, ...env };
-    const worker = await startWorker({ store, logger: quiet, env: allEnv, tuning: readTuning(allEnv) });
-    cleanups.push(() => worker.stop('test over'));
-    return { url, store, server, worker };
+    const start = async () => {
+      const worker = await startWorker({ store, logger: quiet, env: allEnv, tuning: readTuning(allEnv) });
+      cleanups.push(() => worker.stop('test over'));
+      return worker;
+    };
+    return { url, store, server, start };
+  }
+
+  async function sql<T>(url: string, text: string, values: unknown[] = []): Promise<T[]> {
+    const db = new pg.Client({ connectionString: url });
+    await db.connect();
+    try {
+      return (await db.query(text, values)).rows as T[];
+    } finally {
+      await db.end();
+    }
   }
 
   it('processes the recording stored in the database after the original file was deleted; the chunks and the local copy are dropped', async () => {
-    const { url, store, server } = await setup({ SYNTHEO_WORKER_POLL_MS: '100' });
+    const { url, store, server, start } = await setup({ SYNTHEO_WORKER_POLL_MS: '100' });
+    await start();
     const file = join(tmp.dir, 'budget-review.wav');
     await copyFile(fixturePath('budget', 'wav'), file);
     const size = (await stat(file)).size;
@@ -85,20 +100,15 @@ describe.skipIf(needs('postgresql'))('PostgreSQL: a worker that does not see the
     expect(server.requests).toHaveLength(1);
     expect(server.requests[0]!.file).toMatchObject({ filename: 'budget-review.wav', size });
     expect(await store.jobs.recording(queued.job_id)).toBeNull();
-    const db = new pg.Client({ connectionString: url });
-    await db.connect();
-    try {
-      expect((await db.query('SELECT count(*)::int AS n FROM recording_chunks')).rows[0]).toEqual({ n: 0 });
-    } finally {
-      await db.end();
-    }
+    expect(await sql(url, 'SELECT count(*)::int AS n FROM recording_chunks')).toEqual([{ n: 0 }]);
     // The private copy is gone.
     expect((await readdir(tmpdir())).filter((name) => name.startsWith(`syntheo-${queued.job_id}-`))).toEqual([]);
   });
 
   it('a job queued while the worker is idle is claimed through LISTEN/NOTIFY, long before the next poll', async () => {
     const pollMs = 600_000;
-    const { store } = await setup({ SYNTHEO_WORKER_POLL_MS: String(pollMs) });
+    const { store, start } = await setup({ SYNTHEO_WORKER_POLL_MS: String(pollMs) });
+    await start();
     // Let the worker settle into its idle wait (its first look at the queue found nothing).
     await new Promise((r) => setTimeout(r, 500));
     const file = join(tmp.dir, 'idle.wav');
@@ -111,5 +121,27 @@ describe.skipIf(needs('postgresql'))('PostgreSQL: a worker that does not see the
     expect(claimMs).toBeLessThan(pollMs / 10);
     console.log(`claimed ${claimMs} ms after enqueue (poll interval ${pollMs} ms)`);
     expect((await until(store, queued.job_id, ended)).processing_status).toBe('done');
+  });
+
+  it('a stored recording that is not audio fails the job naming the original file, not the local copy, which is removed', async () => {
+    const { url, store, start } = await setup({ SYNTHEO_WORKER_POLL_MS: '100' });
+    const file = join(tmp.dir, 'garbled.wav');
+    await copyFile(fixturePath('budget', 'wav'), file);
+    // Enqueue refuses without a live worker: one elsewhere, which never claims (stopped before this one starts).
+    await store.workers.register({ id: 'wrk_elsewhere', concurrency: 1, version: '0.1.0' });
+    const queued = await store.imports.enqueue({ filePath: file, title: 'Garbled' });
+    await store.workers.markStopped('wrk_elsewhere');
+    // Consistent but not audio any more: same length, checksums that match, every byte zero.
+    const [chunk] = await sql<{ n: number }>(url, 'SELECT length(data) AS n FROM recording_chunks WHERE job_id = $1 AND seq = 0', [queued.job_id]);
+    const zeros = Buffer.alloc(chunk!.n);
+    await sql(url, 'UPDATE recording_chunks SET data = $2, sha256 = $3 WHERE job_id = $1 AND seq = 0', [queued.job_id, zeros, createHash('sha256').update(zeros).digest('hex')]);
+    await start();
+
+    const job = await until(store, queued.job_id, ended);
+    expect(job.processing_status).toBe('failed');
+    expect(job.error).toContain(file);
+    expect(job.error).not.toContain(`syntheo-${queued.job_id}-`);
+    expect(await sql(url, 'SELECT count(*)::int AS n FROM recording_chunks')).toEqual([{ n: 0 }]);
+    expect((await readdir(tmpdir())).filter((name) => name.startsWith(`syntheo-${queued.job_id}-`))).toEqual([]);
   });
 });
