@@ -119,12 +119,13 @@ describe.skipIf(needs('postgresql'))('PostgreSQL: open and migrate', () => {
     expect(`${error.message}${unknown.message}`).not.toMatch(/hunter2|\n/);
   });
 
-  it('a command that opens SQLite files only refuses a PostgreSQL URL instead of making a folder named postgresql:', async () => {
+  it('the worker takes a PostgreSQL URL as a database (one line naming the host), never as a folder named postgresql:', async () => {
     const cwd = tempDir();
     try {
-      const r = await run(['worker', '--db', 'postgresql://bob@db.invalid/team'], { cwd: cwd.dir });
+      const r = await run(['worker', '--db', 'postgresql://bob:hunter2@db.invalid/team'], { cwd: cwd.dir });
       expect(r.code).not.toBe(0);
-      expect(r.stderr).toContain('is a PostgreSQL URL: it does not run on PostgreSQL yet');
+      expect(r.stderr).toContain('Cannot connect to PostgreSQL at db.invalid:5432 (database team, user bob)');
+      expect(r.stderr).not.toContain('hunter2');
       expect(readdirSync(cwd.dir)).toEqual([]);
       expect(exists(`${cwd.dir}/postgresql:`)).toBe(false);
     } finally {
