@@ -3,20 +3,10 @@ import { Readable } from 'node:stream';
 import type { Context } from 'hono';
 import type { Store } from '../db/store.js';
 import { playableRecording } from './pages/meeting.js';
+import { audioMime } from '../audio/sniff.js';
 
 // The recording of an imported meeting, by meeting ID: the path comes from the import job in the
 // database, never from the request. One byte range per request (what <audio> asks for).
-
-const MIME: Record<string, string> = {
-  wav: 'audio/wav',
-  mp3: 'audio/mpeg',
-  ogg: 'audio/ogg',
-  mp4: 'video/mp4',
-  m4a: 'audio/mp4',
-  flac: 'audio/flac',
-  webm: 'audio/webm',
-  aac: 'audio/aac',
-};
 
 /** `bytes=a-b`, `bytes=a-`, `bytes=-n` against a file of `size` bytes; null when not satisfiable; undefined when absent or not understood (whole file). */
 export function parseRange(header: string | undefined, size: number): { start: number; end: number } | null | undefined {
@@ -38,7 +28,7 @@ export async function serveRecording(c: Context, store: Store): Promise<Response
   const meeting = await store.meetings.get(c.req.param('id')!);
   const file = playableRecording(meeting);
   if (!file) return c.text('This meeting has no recording that can be played (not imported from audio, or the file was moved).', 404);
-  const headers: Record<string, string> = { 'Content-Type': MIME[file.format] ?? 'application/octet-stream', 'Accept-Ranges': 'bytes', 'Cache-Control': 'private, max-age=0' };
+  const headers: Record<string, string> = { 'Content-Type': audioMime(file.format), 'Accept-Ranges': 'bytes', 'Cache-Control': 'private, max-age=0' };
   const range = parseRange(c.req.header('range'), file.size);
   if (range === null) return new Response(null, { status: 416, headers: { ...headers, 'Content-Range': `bytes */${file.size}` } });
   const { start, end } = range ?? { start: 0, end: file.size - 1 };

@@ -5,6 +5,24 @@ export type AudioFormat = (typeof AUDIO_FORMATS)[number];
 
 export const AUDIO_FORMAT_LIST = 'WAV, MP3, OGG, MP4, M4A, FLAC, WebM or AAC';
 
+/** The MIME type of each format: what an upload or an <audio> element is told the bytes are. */
+export const AUDIO_MIME: Record<AudioFormat, string> = {
+  wav: 'audio/wav',
+  mp3: 'audio/mpeg',
+  ogg: 'audio/ogg',
+  mp4: 'video/mp4',
+  m4a: 'audio/mp4',
+  flac: 'audio/flac',
+  webm: 'audio/webm',
+  aac: 'audio/aac',
+};
+
+/** The MIME type for a format name or a file extension (`.mp3`), or application/octet-stream. */
+export function audioMime(formatOrExt: string): string {
+  const key = formatOrExt.replace(/^\./, '').toLowerCase();
+  return (AUDIO_FORMATS as readonly string[]).includes(key) ? AUDIO_MIME[key as AudioFormat] : 'application/octet-stream';
+}
+
 /** Bytes to read from the start of a file for sniff(): enough to skip a large ID3 tag's header. */
 export const SNIFF_BYTES = 4096;
 

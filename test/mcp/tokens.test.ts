@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/client';
 import { ensureFolderPath } from '../../src/db/queries/folders.js';
 import { proposeMemoEdit } from '../../src/db/queries/proposals.js';
-import { timestamp } from '../../src/db/queries/transcripts.js';
+import { stamp as timestamp } from '../../src/text/clock.js';
 import { loadDemoInto } from '../support/demo.js';
 import { ANSWER_LIMIT, LIST_LIMIT, PAGE_TOKENS_PER_WORD, TOOL_LIST_LIMIT, answerTokens, measure, probes, readWhole, tokens, toolListTokens } from '../../bench/tokens.js';
 import { openTestDb } from '../support/db.js';

@@ -1,7 +1,8 @@
 // The export record's transcript segments and how a record's ID is shown: pure, shared by the Store,
 // the CLI (load) and the demo.
 import { clip } from '../../text/clip.js';
-import type { ExportSegment } from '../queries/types.js';
+import { ConflictError, InvalidInputError } from '../../errors.js';
+import type { ExportSegment, MeetingExport } from '../queries/types.js';
 
 /** A segment ends where the speaker changes, or after this many words, so exports stay readable. */
 export const SEGMENT_MAX_WORDS = 100;
@@ -31,4 +32,45 @@ export function toSegments(words: Iterable<WordTuple>): ExportSegment[] {
 /** An ID from a file, as a message may show it: quoted and clipped (60 characters and an ellipsis) unless it is plain. */
 export function shownId(id: string): string {
   return /^[A-Za-z0-9_-]{1,100}$/.test(id) ? id : JSON.stringify(clip(id, 61));
+}
+
+/** One ID a record gives to a summary, action item or transcript: where it is, and the table that holds it. */
+export interface RecordId {
+  table: 'summaries' | 'action_items' | 'transcripts';
+  what: string;
+  /** `summaries[2]`: where the ID is in the record. */
+  at: string;
+  id: string;
+}
+
+/**
+ * The IDs of a record's summaries, action items and transcript, each checked as it is reached (its
+ * prefix and length, not used twice in the record; at most one transcript, a series ID that is one).
+ * Every engine then checks each against the database, in this order, with `idTakenError`.
+ */
+export function* recordIds(r: MeetingExport): Generator<RecordId> {
+  if (r.transcripts.length > 1)
+    throw new InvalidInputError(`transcripts: ${r.transcripts.length} transcripts (${r.transcripts.map((t) => shownId(t.id)).join(', ')}), but a meeting has at most one.`);
+  if (r.series && !r.series.id.startsWith('ser_')) throw new InvalidInputError(`series.id: a series ID starts with ser_ (got ${shownId(r.series.id)}).`);
+  const kinds = [
+    { table: 'summaries', what: 'summary', prefix: 'sum_', ids: r.summaries.map((x) => x.id) },
+    { table: 'action_items', what: 'action item', prefix: 'act_', ids: r.action_items.map((x) => x.id) },
+    { table: 'transcripts', what: 'transcript', prefix: '', ids: r.transcripts.map((x) => x.id) },
+  ] as const;
+  const used = new Map<string, string>();
+  for (const { table, what, prefix, ids } of kinds)
+    for (const [i, id] of ids.entries()) {
+      const at = `${table}[${i}]`;
+      if (!id.startsWith(prefix) || id.length > 100 || id === '')
+        throw new InvalidInputError(`${at}.id: a ${what} ID ${prefix ? `starts with ${prefix} and ` : ''}has 1 to 100 characters (got ${shownId(id)}).`);
+      const other = used.get(id);
+      if (other !== undefined) throw new InvalidInputError(`${at}: ID ${shownId(id)} is also used by ${other} in this record; each ID must be unique.`);
+      used.set(id, at);
+      yield { table, what, at, id };
+    }
+}
+
+/** A record's ID that the database already gives to another meeting. */
+export function idTakenError(e: RecordId, ownerMeetingId: string): ConflictError {
+  return new ConflictError(`${e.at}: ${e.what} ${shownId(e.id)} already belongs to meeting ${ownerMeetingId} in this database. Give it another ID in the file, or load into another database.`);
 }

@@ -3,6 +3,7 @@ import type { Pool, PoolClient } from 'pg';
 import { newId } from '../ids.js';
 import { ACTIVE_STATUSES_SQL as ACTIVE_SQL, type ActiveStatus, type ProcessingStatus } from '../schema/enums.js';
 import { interruptedError, LeaseLostError, type AudioFacts, type ClaimedJob, type JobLease, type JobOutcome, type ShutdownCause, type TranscriptBatch, type WorkerRegistration } from '../queries/jobs.js';
+import { toClaimedJob, type ClaimRow } from '../model/jobs.js';
 import { HEARTBEAT_FRESH_MS, type WorkerStatus } from '../queries/workers.js';
 import { appendTranscriptWords } from './transcripts.js';
 import { at, changes, one, rows, transaction, type Queryable } from './sql.js';
@@ -51,17 +52,6 @@ export async function hasQueuedJob(q: Queryable): Promise<boolean> {
   return (await one(q, "SELECT 1 FROM recording_imports WHERE status = 'queued' LIMIT 1")) !== undefined;
 }
 
-interface ClaimRow {
-  id: string;
-  meeting_id: string;
-  file_path: string;
-  file_size: number;
-  file_mtime_ms: number;
-  file_format: string;
-  extract_audio: number;
-  created_at: string;
-}
-
 /** Claims the oldest queued job that no other claimer holds at this instant, in one statement. */
 export async function claimNextJob(q: Queryable, workerId: string, leaseMs: number, now?: number): Promise<ClaimedJob | null> {
   const row = await one<ClaimRow>(
@@ -72,17 +62,7 @@ export async function claimNextJob(q: Queryable, workerId: string, leaseMs: numb
       RETURNING id, meeting_id, file_path, file_size, file_mtime_ms, file_format, extract_audio, created_at`,
     [workerId, leaseMs, at(now)],
   );
-  if (!row) return null;
-  return {
-    id: row.id,
-    meetingId: row.meeting_id,
-    filePath: row.file_path,
-    fileSize: row.file_size,
-    fileMtimeMs: row.file_mtime_ms,
-    fileFormat: row.file_format,
-    extractAudio: row.extract_audio === 1,
-    createdAt: row.created_at,
-  };
+  return row ? toClaimedJob(row) : null;
 }
 
 /** Extends the lease; false when the job is no longer ours. */

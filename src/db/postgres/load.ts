@@ -3,6 +3,7 @@ import type { Pool, PoolClient } from 'pg';
 import { ConflictError, InvalidInputError } from '../../errors.js';
 import { newId } from '../ids.js';
 import { exportItems, shownId, type LoadOptions, type LoadResult } from '../queries/export.js';
+import { idTakenError, recordIds } from '../model/export.js';
 import type { MeetingExport } from '../queries/types.js';
 import { ensureFolderPathIn, exportMeetingOrThrow } from './meetings.js';
 import { indexTranscript } from './transcripts.js';
@@ -52,27 +53,10 @@ export async function loadMeetings(pool: Pool, input: unknown, options: LoadOpti
 }
 
 async function checkIds(c: PoolClient, r: MeetingExport): Promise<void> {
-  if (r.transcripts.length > 1)
-    throw new InvalidInputError(`transcripts: ${r.transcripts.length} transcripts (${r.transcripts.map((t) => shownId(t.id)).join(', ')}), but a meeting has at most one.`);
-  const kinds = [
-    { table: 'summaries', what: 'summary', field: 'summaries', ids: r.summaries.map((x) => x.id) },
-    { table: 'action_items', what: 'action item', field: 'action_items', ids: r.action_items.map((x) => x.id) },
-    { table: 'transcripts', what: 'transcript', field: 'transcripts', ids: r.transcripts.map((x) => x.id) },
-  ] as const;
-  if (r.series && !r.series.id.startsWith('ser_')) throw new InvalidInputError(`series.id: a series ID starts with ser_ (got ${shownId(r.series.id)}).`);
-  const prefixes = { summaries: 'sum_', action_items: 'act_', transcripts: '' };
-  const used = new Map<string, string>();
-  for (const { table, what, field, ids } of kinds)
-    for (const [i, id] of ids.entries()) {
-      if (!id.startsWith(prefixes[table]) || id.length > 100 || id === '')
-        throw new InvalidInputError(`${field}[${i}].id: a ${what} ID ${prefixes[table] ? `starts with ${prefixes[table]} and ` : ''}has 1 to 100 characters (got ${shownId(id)}).`);
-      const other = used.get(id);
-      if (other !== undefined) throw new InvalidInputError(`${field}[${i}]: ID ${shownId(id)} is also used by ${other} in this record; each ID must be unique.`);
-      used.set(id, `${field}[${i}]`);
-      const owner = await one<{ meeting_id: string }>(c, `SELECT meeting_id FROM ${table} WHERE id = $1`, [id]);
-      if (owner && owner.meeting_id !== r.id)
-        throw new ConflictError(`${field}[${i}]: ${what} ${shownId(id)} already belongs to meeting ${owner.meeting_id} in this database. Give it another ID in the file, or load into another database.`);
-    }
+  for (const e of recordIds(r)) {
+    const owner = await one<{ meeting_id: string }>(c, `SELECT meeting_id FROM ${e.table} WHERE id = $1`, [e.id]);
+    if (owner && owner.meeting_id !== r.id) throw idTakenError(e, owner.meeting_id);
+  }
 }
 
 async function loadOne(c: PoolClient, r: MeetingExport, source: 'load' | 'demo'): Promise<{ id: string; title: string; words: number } | 'unchanged'> {

@@ -1,7 +1,7 @@
 import { ACTIVE_STATUSES_SQL, type ProcessingStatus } from '../schema/enums.js';
 import type { Store, TranscriptStore } from '../store.js';
 import type { JobLease, ShutdownCause, WorkerRegistration } from '../queries/jobs.js';
-import { speakerTurns, turnLine } from '../queries/transcripts.js';
+import { transcriptPageOf } from '../model/transcripts.js';
 import { pagination } from '../queries/pagination.js';
 import type { Page, TranscriptPage, TranscriptTurn, TranscriptWord } from '../queries/types.js';
 import type { TranscriptTiming } from '../schema/enums.js';
@@ -241,10 +241,5 @@ async function transcriptPage(q: Queryable, meetingId: string, page: Page, optio
     page.limit,
   ]);
   const words: TranscriptWord[] = found.map((w) => ({ index: w.idx, text: w.text, start_ms: w.start_ms, end_ms: w.end_ms, speaker: w.speaker }));
-  const turns = speakerTurns(words);
-  const text = turns.map((t) => turnLine(t, words)).join('\n');
-  const paging = pagination(page, words.length, transcript.word_count);
-  const timing = transcript.timing === 'measured' ? {} : { timing: transcript.timing };
-  if (options.wordTimings) return { meeting_id: meetingId, text, words, pagination: paging, ...timing };
-  return { meeting_id: meetingId, text, words: turns.map((t): TranscriptTurn => [words[t.from]!.index, t.start_ms]), pagination: paging, ...timing };
+  return transcriptPageOf(meetingId, words, page, transcript, options);
 }

@@ -7,7 +7,7 @@ import { ensureFolderPath } from './folders.js';
 import { readMeetingRecord } from './meetings.js';
 import { indexTranscript } from './search.js';
 import { EXPORT_FORMAT, type ExportSegment, type ExportTranscript, type MeetingExport } from './types.js';
-import { shownId, toSegments, type WordTuple } from '../model/export.js';
+import { idTakenError, recordIds, shownId, toSegments, type WordTuple } from '../model/export.js';
 
 // Pure helpers live in src/db/model/export.ts; re-exported for the callers that import them from here.
 export { SEGMENT_MAX_WORDS, shownId, toSegments, type WordTuple } from '../model/export.js';
@@ -144,26 +144,9 @@ const SOURCES = new Set(['user', 'import', 'llm', 'proposal', 'demo', 'load']);
  * meeting, or that the record uses twice: named here, before SQLite would refuse them without saying which.
  */
 function checkIds(sqlite: Sqlite, r: MeetingExport): void {
-  if (r.transcripts.length > 1)
-    throw new InvalidInputError(`transcripts: ${r.transcripts.length} transcripts (${r.transcripts.map((t) => shownId(t.id)).join(', ')}), but a meeting has at most one.`);
-  const kinds = [
-    { table: 'summaries', what: 'summary', field: 'summaries', ids: r.summaries.map((x) => x.id) },
-    { table: 'action_items', what: 'action item', field: 'action_items', ids: r.action_items.map((x) => x.id) },
-    { table: 'transcripts', what: 'transcript', field: 'transcripts', ids: r.transcripts.map((x) => x.id) },
-  ] as const;
-  if (r.series && !r.series.id.startsWith('ser_')) throw new InvalidInputError(`series.id: a series ID starts with ser_ (got ${shownId(r.series.id)}).`);
-  const prefixes = { summaries: 'sum_', action_items: 'act_', transcripts: '' };
-  const used = new Map<string, string>();
-  for (const { table, what, field, ids } of kinds) {
-    ids.forEach((id, i) => {
-      if (!id.startsWith(prefixes[table]) || id.length > 100 || id === '') throw new InvalidInputError(`${field}[${i}].id: a ${what} ID ${prefixes[table] ? `starts with ${prefixes[table]} and ` : ''}has 1 to 100 characters (got ${shownId(id)}).`);
-      const other = used.get(id);
-      if (other !== undefined) throw new InvalidInputError(`${field}[${i}]: ID ${shownId(id)} is also used by ${other} in this record; each ID must be unique.`);
-      used.set(id, `${field}[${i}]`);
-      const owner = stmt<{ meeting_id: string }>(sqlite, `SELECT meeting_id FROM ${table} WHERE id = ?`).get(id);
-      if (owner && owner.meeting_id !== r.id)
-        throw new ConflictError(`${field}[${i}]: ${what} ${shownId(id)} already belongs to meeting ${owner.meeting_id} in this database. Give it another ID in the file, or load into another database.`);
-    });
+  for (const e of recordIds(r)) {
+    const owner = stmt<{ meeting_id: string }>(sqlite, `SELECT meeting_id FROM ${e.table} WHERE id = ?`).get(e.id);
+    if (owner && owner.meeting_id !== r.id) throw idTakenError(e, owner.meeting_id);
   }
 }
 

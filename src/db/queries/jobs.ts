@@ -5,7 +5,7 @@ import { newId } from '../ids.js';
 import { ACTIVE_STATUSES_SQL as ACTIVE_SQL, type ActiveStatus, type ProcessingStatus, type SummaryStatus, type TranscriptTiming } from '../schema/enums.js';
 import { appendTranscriptWords, type NewWord } from './transcripts.js';
 import { interruptedError, type ShutdownCause } from './interruptions.js';
-import { LeaseLostError } from '../model/jobs.js';
+import { LeaseLostError, toClaimedJob, type ClaimedJob, type ClaimRow } from '../model/jobs.js';
 
 // The worker's writes: its registration and heartbeat, claims, leases, stage transitions and terminal
 // states of recording imports.
@@ -20,17 +20,7 @@ export type { ActiveStatus };
 
 export { LeaseLostError };
 
-export interface ClaimedJob {
-  id: string;
-  meetingId: string;
-  filePath: string;
-  fileSize: number;
-  fileMtimeMs: number;
-  fileFormat: string;
-  /** Extract the audio track (ffmpeg) before upload. */
-  extractAudio: boolean;
-  createdAt: string;
-}
+export type { ClaimedJob };
 
 /** Who holds a job and until when; passed to every guarded write. */
 export interface JobLease {
@@ -83,17 +73,6 @@ export function hasQueuedJob(sqlite: Sqlite): boolean {
   return stmt(sqlite, "SELECT 1 FROM recording_imports WHERE status = 'queued' LIMIT 1").get() !== undefined;
 }
 
-interface ClaimRow {
-  id: string;
-  meeting_id: string;
-  file_path: string;
-  file_size: number;
-  file_mtime_ms: number;
-  file_format: string;
-  extract_audio: number;
-  created_at: string;
-}
-
 /**
  * Claims the oldest queued job with one statement: SQLite runs an UPDATE under the database write lock,
  * so two processes can never both see the same job as queued and both take it.
@@ -107,17 +86,7 @@ export function claimNextJob(sqlite: Sqlite, workerId: string, leaseMs: number, 
         AND status = 'queued'
       RETURNING id, meeting_id, file_path, file_size, file_mtime_ms, file_format, extract_audio, created_at`,
   ).get(workerId, iso(now + leaseMs), iso(now), iso(now));
-  if (!row) return null;
-  return {
-    id: row.id,
-    meetingId: row.meeting_id,
-    filePath: row.file_path,
-    fileSize: row.file_size,
-    fileMtimeMs: row.file_mtime_ms,
-    fileFormat: row.file_format,
-    extractAudio: row.extract_audio === 1,
-    createdAt: row.created_at,
-  };
+  return row ? toClaimedJob(row) : null;
 }
 
 /** Extends the lease; false when the job is no longer ours (expired, swept, or finished): abort it. */

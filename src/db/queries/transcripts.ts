@@ -1,5 +1,4 @@
 import type { Sqlite } from '../open.js';
-import { stamp } from '../../text/clock.js';
 import { stmt } from '../statements.js';
 import { newId } from '../ids.js';
 import { nowIso } from '../time.js';
@@ -7,7 +6,7 @@ import type { ContentSource, TranscriptTiming } from '../schema/enums.js';
 import { assertMeetingExists } from './meetings.js';
 import { pagination } from './pagination.js';
 import { indexTranscript } from './search.js';
-import type { NewWord } from '../model/transcripts.js';
+import { transcriptPageOf, type NewWord } from '../model/transcripts.js';
 import type { Page, TranscriptPage, TranscriptTurn, TranscriptWord } from './types.js';
 
 type WordTuple = [idx: number, text: string, start_ms: number | null, end_ms: number | null, speaker: string | null];
@@ -30,47 +29,8 @@ export function getTranscriptPageOrThrow(sqlite: Sqlite, meetingId: string, page
     .raw()
     .all(transcript.id, page.offset, page.limit) as WordTuple[];
   const words: TranscriptWord[] = rows.map(([index, text, start_ms, end_ms, speaker]) => ({ index, text, start_ms, end_ms, speaker }));
-  const turns = speakerTurns(words);
-  const text = turns.map((t) => turnLine(t, words)).join('\n');
-  const paging = pagination(page, words.length, transcript.word_count);
-  // Said only when the times are not measured: a key on every page would cost every page.
-  const timing = transcript.timing === 'measured' ? {} : { timing: transcript.timing };
-  if (options.wordTimings) return { meeting_id: meetingId, text, words, pagination: paging, ...timing };
-  return { meeting_id: meetingId, text, words: turns.map((t): TranscriptTurn => [words[t.from]!.index, t.start_ms]), pagination: paging, ...timing };
+  return transcriptPageOf(meetingId, words, page, transcript, options);
 }
-
-interface Turn {
-  /** Position in the page of the turn's first and (exclusive) last word. */
-  from: number;
-  to: number;
-  speaker: string | null;
-  /** The first known start time in the turn. */
-  start_ms: number | null;
-}
-
-/** Runs of words by the same speaker (a page's first run starts at the page, mid-turn or not). */
-export function speakerTurns(words: readonly Pick<TranscriptWord, 'speaker' | 'start_ms'>[]): Turn[] {
-  const turns: Turn[] = [];
-  for (const [i, w] of words.entries()) {
-    const last = turns.at(-1);
-    if (last && last.speaker === w.speaker) {
-      last.to = i + 1;
-      last.start_ms ??= w.start_ms;
-    } else turns.push({ from: i, to: i + 1, speaker: w.speaker, start_ms: w.start_ms });
-  }
-  return turns;
-}
-
-/** `[12:31] Alice: words of the turn` (no time when none is known, no name when the speaker is unknown). */
-export function turnLine(turn: Turn, words: readonly Pick<TranscriptWord, 'text'>[]): string {
-  let line = turn.start_ms === null ? '' : `[${timestamp(turn.start_ms)}] `;
-  if (turn.speaker !== null) line += `${turn.speaker}: `;
-  for (let i = turn.from; i < turn.to; i++) line += i === turn.from ? words[i]!.text : ` ${words[i]!.text}`;
-  return line;
-}
-
-/** Time from the start: `mm:ss`, or `hh:mm:ss` from the first hour on (src/text/clock.ts). */
-export const timestamp = stamp;
 
 export { transcriptText, type NewWord } from '../model/transcripts.js';
 

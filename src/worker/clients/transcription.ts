@@ -3,6 +3,7 @@ import { stat } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import { FormData, type Dispatcher } from 'undici';
 import type { Logger } from '../../log.js';
+import { audioMime } from '../../audio/sniff.js';
 import { displayUrl } from '../../text/url.js';
 import {
   PermanentHttpError,
@@ -71,17 +72,6 @@ export function transcriptionTimeoutMs(durationMs: number | undefined): number {
   return Math.max(10 * 60_000, 2 * audio + 5 * 60_000);
 }
 
-const MIME_BY_EXT: Record<string, string> = {
-  '.wav': 'audio/wav',
-  '.mp3': 'audio/mpeg',
-  '.ogg': 'audio/ogg',
-  '.mp4': 'video/mp4',
-  '.m4a': 'audio/mp4',
-  '.flac': 'audio/flac',
-  '.webm': 'audio/webm',
-  '.aac': 'audio/aac',
-};
-
 export async function transcribe(file: string, opts: TranscribeOptions): Promise<Transcript> {
   const filename = opts.filename ?? basename(file);
   let blob: Blob;
@@ -89,7 +79,7 @@ export async function transcribe(file: string, opts: TranscribeOptions): Promise
     const info = await stat(file);
     if (!info.isFile()) throw Object.assign(new Error('not a regular file'), { code: 'EISDIR' });
     // A file-backed Blob: undici streams it from disk part by part, it is never read whole.
-    blob = await openAsBlob(file, { type: MIME_BY_EXT[extname(filename).toLowerCase()] ?? 'application/octet-stream' });
+    blob = await openAsBlob(file, { type: audioMime(extname(filename)) });
   } catch (err) {
     const code = isRecord(err) && typeof err.code === 'string' ? err.code : 'error';
     throw new RecordingUnreadableError(`Cannot read the recording ${file} (${code}). Was it moved, deleted or made unreadable?`);

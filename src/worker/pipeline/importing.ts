@@ -1,7 +1,7 @@
 import { openAsBlob } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { parseBlob } from 'music-metadata';
-import { AUDIO_FORMATS, AUDIO_FORMAT_LIST, type AudioFormat } from '../../audio/sniff.js';
+import { AUDIO_FORMATS, AUDIO_FORMAT_LIST, AUDIO_MIME, type AudioFormat } from '../../audio/sniff.js';
 import { probe, MediaError } from '../../ingest/ffmpeg.js';
 import { readTranscriptFile, TRANSCRIPT_FORMATS, TranscriptFileError, type TranscriptFormat } from '../../ingest/transcript/index.js';
 import { fileTiming, speakersOf } from './words.js';
@@ -25,18 +25,6 @@ export interface FileTranscriptInfo {
   words: number;
   durationMs: number;
 }
-
-/** MIME type per sniffed format: music-metadata then picks its parser from the content we detected, not the file name. */
-const MIME: Record<AudioFormat, string> = {
-  wav: 'audio/wav',
-  mp3: 'audio/mpeg',
-  ogg: 'audio/ogg',
-  mp4: 'video/mp4',
-  m4a: 'audio/mp4',
-  flac: 'audio/flac',
-  webm: 'audio/webm',
-  aac: 'audio/aac',
-};
 
 const AGAIN = 'Import it again with a new request_key';
 
@@ -121,7 +109,7 @@ async function readDurationMs(path: string, format: AudioFormat): Promise<number
   let seconds: number | undefined;
   let hasAudio: boolean | undefined;
   try {
-    const blob = await openAsBlob(path, { type: MIME[format] });
+    const blob = await openAsBlob(path, { type: AUDIO_MIME[format] });
     // Cheap first (headers, tables of contents); a full scan only when they do not say (raw ADTS AAC, some MP3).
     let meta = await parseBlob(blob, { duration: false, skipCovers: true });
     if (!isUsable(meta.format.duration)) meta = await parseBlob(blob, { duration: true, skipCovers: true });
