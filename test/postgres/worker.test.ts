@@ -119,7 +119,6 @@ describe.skipIf(needs('postgresql'))('PostgreSQL: a worker that does not see the
     await until(store, queued.job_id, (j) => j.processing_status !== 'queued', 60_000);
     const claimMs = Date.now() - started;
     expect(claimMs).toBeLessThan(pollMs / 10);
-    console.log(`claimed ${claimMs} ms after enqueue (poll interval ${pollMs} ms)`);
     expect((await until(store, queued.job_id, ended)).processing_status).toBe('done');
   });
 

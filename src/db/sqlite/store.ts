@@ -1,20 +1,16 @@
 import { openDatabase, schemaState, type Sqlite, type SyntheoDb } from '../open.js';
 import { checkpointIfLarge } from '../checkpoint.js';
 import { stmt } from '../statements.js';
-import { getMeetingOrThrow, getSeriesRefOrThrow, listMeetings, seriesHistoryOrThrow, seriesMeetings } from '../queries/meetings.js';
-import { ensureFolderPath, getFolderByPathOrThrow, listFolders } from '../queries/folders.js';
 import type { WordTuple } from '../queries/export.js';
-import { allTranscriptWords, getTranscriptPageOrThrow } from '../queries/transcripts.js';
-import { searchTranscripts } from '../queries/search.js';
-import { enqueueImport, findImportByContent, getImportForMeeting, getImportOrThrow, hasImportOfFile, hasImportUnder } from '../queries/imports.js';
-import { listImports } from '../queries/imports-list.js';
-import * as jobs from '../queries/jobs.js';
+import type { ImportRequest } from '../queries/imports.js';
+import type { JobLease, ShutdownCause, WorkerRegistration } from '../store.js';
 import { isWorkerAlive, latestWorker } from '../queries/workers.js';
 import { deleteSetting, readSettings, writeSetting } from '../queries/settings.js';
 import { SyntheoError } from '../../errors.js';
 import { isSqliteError, sqliteError } from './errors.js';
 import { ACTIVE_STATUSES_SQL, type ProcessingStatus } from '../schema/enums.js';
 import type { LoadOptions, Store, TranscriptStore } from '../store.js';
+import type { Page } from '../queries/types.js';
 
 export interface SqliteStoreOptions {
   /** Create the folder, file and schema when missing (mcp, worker, writing CLI commands). */
@@ -47,19 +43,33 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions): Stor
   // names the open file (src/db/open.ts), so a write into a deleted or moved file is refused, not lost.
   const write = <A extends unknown[], R>(fn: (sqlite: Sqlite, ...args: A) => R) =>
     run((sqlite: Sqlite, ...args: A): R => sqlite.transaction(() => fn(sqlite, ...args)).immediate());
-  // Query modules with heavy imports load on their first call: the first read of `syntheo mcp` pays
-  // for neither the diff library (proposals) nor export/load and integrity code.
+  // A domain's query module loads on its first call: a command that reads the settings does not load
+  // the meetings, search or job queries, and the first read of `syntheo mcp` not the diff library.
   const later =
     <M, A extends unknown[], R>(load: () => Promise<M>, pick: (m: M) => (sqlite: Sqlite, ...args: A) => R) =>
     async (...args: A): Promise<Awaited<R>> =>
       run(pick(await load()))(...args);
+  const laterWrite =
+    <M, A extends unknown[], R>(load: () => Promise<M>, pick: (m: M) => (sqlite: Sqlite, ...args: A) => R) =>
+    async (...args: A): Promise<Awaited<R>> =>
+      write(pick(await load()))(...args);
+  const meetingQueries = once(() => import('../queries/meetings.js'));
+  const folderQueries = once(() => import('../queries/folders.js'));
+  const transcriptQueries = once(() => import('../queries/transcripts.js'));
+  const searchQueries = once(() => import('../queries/search.js'));
+  const importQueries = once(() => import('../queries/imports.js'));
+  const importListQueries = once(() => import('../queries/imports-list.js'));
+  const jobQueries = once(() => import('../queries/jobs.js'));
   const proposalQueries = once(() => import('../queries/proposals.js'));
   const exportQueries = once(() => import('../queries/export.js'));
   const integrityQueries = once(() => import('../queries/integrity.js'));
 
   const transcripts: TranscriptStore = {
-    page: run((sqlite, meetingId: string, page, options?: { wordTimings: boolean }) => getTranscriptPageOrThrow(sqlite, meetingId, page, options ?? { wordTimings: true })) as TranscriptStore['page'],
-    allWords: run(allTranscriptWordsOf),
+    page: later(transcriptQueries, (q) => (sqlite: Sqlite, meetingId: string, page: Page, options?: { wordTimings: boolean }) => q.getTranscriptPageOrThrow(sqlite, meetingId, page, options ?? { wordTimings: true })) as TranscriptStore['page'],
+    allWords: later(transcriptQueries, (q) => (sqlite: Sqlite, meetingId: string): WordTuple[] | null => {
+      const transcript = stmt<{ id: string }>(sqlite, 'SELECT id FROM transcripts WHERE meeting_id = ?').get(meetingId);
+      return transcript === undefined ? null : q.allTranscriptWords(sqlite, transcript.id);
+    }),
     wordCount: run(
       (sqlite, meetingId: string) =>
         stmt<{ n: number }>(sqlite, 'SELECT coalesce((SELECT word_count FROM transcripts WHERE meeting_id = ?), 0) AS n').get(meetingId)!.n,
@@ -70,8 +80,8 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions): Stor
     engine: 'sqlite',
     location: path,
     meetings: {
-      list: run(listMeetings),
-      get: run(getMeetingOrThrow),
+      list: later(meetingQueries, (q) => q.listMeetings),
+      get: later(meetingQueries, (q) => q.getMeetingOrThrow),
       export: later(exportQueries, (q) => q.exportMeetingOrThrow),
       title: run((sqlite, id: string) => stmt<{ title: string }>(sqlite, 'SELECT title FROM meetings WHERE id = ?').get(id)?.title ?? null),
       currentContent: run((sqlite, t: { kind: 'memo' | 'summary'; meetingId: string; targetId: string | null }) =>
@@ -92,22 +102,22 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions): Stor
       ),
     },
     folders: {
-      list: run(listFolders),
-      get: run((sqlite, path: string) => getFolderByPathOrThrow(sqlite, path)),
+      list: later(folderQueries, (q) => q.listFolders),
+      get: later(folderQueries, (q) => (sqlite: Sqlite, path: string) => q.getFolderByPathOrThrow(sqlite, path)),
       existing: run((sqlite, paths: readonly string[]) => {
         const one = stmt(sqlite, 'SELECT 1 FROM folders WHERE path = ?');
         return new Set(paths.filter((p) => one.get(p) !== undefined));
       }),
-      ensure: run(ensureFolderPath),
+      ensure: later(folderQueries, (q) => q.ensureFolderPath),
       paths: run((sqlite) => stmt<{ path: string }>(sqlite, 'SELECT path FROM folders ORDER BY path').all().map((f) => f.path)),
     },
     series: {
-      get: run(getSeriesRefOrThrow),
-      history: run(seriesHistoryOrThrow),
-      meetings: run(seriesMeetings),
+      get: later(meetingQueries, (q) => q.getSeriesRefOrThrow),
+      history: later(meetingQueries, (q) => q.seriesHistoryOrThrow),
+      meetings: later(meetingQueries, (q) => q.seriesMeetings),
     },
     transcripts,
-    search: { transcripts: run(searchTranscripts) },
+    search: { transcripts: later(searchQueries, (q) => q.searchTranscripts) },
     proposals: {
       proposeSummaryEdit: later(proposalQueries, (q) => q.proposeSummaryEdit),
       proposeMemoEdit: later(proposalQueries, (q) => q.proposeMemoEdit),
@@ -124,13 +134,13 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions): Stor
       }),
     },
     imports: {
-      enqueue: run((sqlite, request: Parameters<typeof enqueueImport>[1]) => enqueueImport(sqlite, request)),
-      get: run(getImportOrThrow),
-      forMeeting: run(getImportForMeeting),
-      list: run(listImports),
-      hasFile: run(hasImportOfFile),
-      hasUnder: run(hasImportUnder),
-      findByContent: run((sqlite, sha256: string, options?: { includeFailed?: boolean }) => findImportByContent(sqlite, sha256, options)),
+      enqueue: later(importQueries, (q) => (sqlite: Sqlite, request: ImportRequest) => q.enqueueImport(sqlite, request)),
+      get: later(importQueries, (q) => q.getImportOrThrow),
+      forMeeting: later(importQueries, (q) => q.getImportForMeeting),
+      list: later(importListQueries, (q) => q.listImports),
+      hasFile: later(importQueries, (q) => q.hasImportOfFile),
+      hasUnder: later(importQueries, (q) => q.hasImportUnder),
+      findByContent: later(importQueries, (q) => (sqlite: Sqlite, sha256: string, options?: { includeFailed?: boolean }) => q.findImportByContent(sqlite, sha256, options)),
       statuses: run((sqlite, ids: readonly string[]) => {
         // As the job reads (toRecordingImport): held under an expired lease, it is failed.
         const one = stmt<{ status: ProcessingStatus }>(
@@ -147,25 +157,25 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions): Stor
       }),
     },
     jobs: {
-      hasQueued: run(jobs.hasQueuedJob),
-      claimNext: write((sqlite, workerId: string, leaseMs: number) => jobs.claimNextJob(sqlite, workerId, leaseMs)),
-      renewLease: write((sqlite, lease: jobs.JobLease) => jobs.renewLease(sqlite, lease)),
-      recordAudioFacts: run(jobs.recordAudioFacts),
-      storeFileTranscript: run(jobs.storeFileTranscript),
-      appendWords: run(jobs.appendJobWords),
-      startChunkProgress: run(jobs.startChunkProgress),
-      finishTranscription: run(jobs.finishTranscription),
-      complete: run(jobs.completeJob),
-      fail: write((sqlite, lease: jobs.JobLease, error: string) => jobs.failJob(sqlite, lease, error)),
-      interrupt: write((sqlite, lease: jobs.JobLease, stage: string, cause: Parameters<typeof jobs.interruptJob>[3]) => jobs.interruptJob(sqlite, lease, stage, cause)),
-      sweepExpiredLeases: run((sqlite) => jobs.sweepExpiredLeases(sqlite)),
+      hasQueued: later(jobQueries, (q) => q.hasQueuedJob),
+      claimNext: laterWrite(jobQueries, (q) => (sqlite: Sqlite, workerId: string, leaseMs: number) => q.claimNextJob(sqlite, workerId, leaseMs)),
+      renewLease: laterWrite(jobQueries, (q) => (sqlite: Sqlite, lease: JobLease) => q.renewLease(sqlite, lease)),
+      recordAudioFacts: later(jobQueries, (q) => q.recordAudioFacts),
+      storeFileTranscript: later(jobQueries, (q) => q.storeFileTranscript),
+      appendWords: later(jobQueries, (q) => q.appendJobWords),
+      startChunkProgress: later(jobQueries, (q) => q.startChunkProgress),
+      finishTranscription: later(jobQueries, (q) => q.finishTranscription),
+      complete: later(jobQueries, (q) => q.completeJob),
+      fail: laterWrite(jobQueries, (q) => (sqlite: Sqlite, lease: JobLease, error: string) => q.failJob(sqlite, lease, error)),
+      interrupt: laterWrite(jobQueries, (q) => (sqlite: Sqlite, lease: JobLease, stage: string, cause: ShutdownCause) => q.interruptJob(sqlite, lease, stage, cause)),
+      sweepExpiredLeases: later(jobQueries, (q) => (sqlite: Sqlite) => q.sweepExpiredLeases(sqlite)),
       // The worker shares the machine, and reads the file where it is.
       recording: async () => null,
     },
     workers: {
-      register: write((sqlite, registration: jobs.WorkerRegistration) => jobs.registerWorker(sqlite, registration)),
-      heartbeat: write((sqlite, workerId: string) => jobs.heartbeatWorker(sqlite, workerId)),
-      markStopped: write((sqlite, workerId: string) => jobs.markWorkerStopped(sqlite, workerId)),
+      register: laterWrite(jobQueries, (q) => (sqlite: Sqlite, registration: WorkerRegistration) => q.registerWorker(sqlite, registration)),
+      heartbeat: laterWrite(jobQueries, (q) => (sqlite: Sqlite, workerId: string) => q.heartbeatWorker(sqlite, workerId)),
+      markStopped: laterWrite(jobQueries, (q) => (sqlite: Sqlite, workerId: string) => q.markWorkerStopped(sqlite, workerId)),
       latest: run((sqlite) => latestWorker(sqlite)),
       isAlive: run((sqlite) => isWorkerAlive(sqlite)),
     },
@@ -188,11 +198,6 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions): Stor
 function once<T>(load: () => Promise<T>): () => Promise<T> {
   let loaded: Promise<T> | undefined;
   return () => (loaded ??= load());
-}
-
-function allTranscriptWordsOf(sqlite: Sqlite, meetingId: string): WordTuple[] | null {
-  const transcript = stmt<{ id: string }>(sqlite, 'SELECT id FROM transcripts WHERE meeting_id = ?').get(meetingId);
-  return transcript === undefined ? null : allTranscriptWords(sqlite, transcript.id);
 }
 
 /** One better-sqlite3 connection, opened now or on first use, dropped after a read-only failure. */
