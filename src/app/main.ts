@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
+import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { isPostgresUrl, openStore, resolveDbLocation } from '../db/engine.js';
+import { isPostgresUrl, openStore } from '../db/engine.js';
+import { dataDir } from '../platform/paths.js';
 import { UnavailableError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { Store } from '../db/store.js';
@@ -34,7 +36,7 @@ export function maxUploadBytes(env: NodeJS.ProcessEnv): number {
 
 /** Uploads live beside an SQLite file; with a PostgreSQL URL, in this machine's Syntheo data folder. */
 function uploadsHome(location: string, env: NodeJS.ProcessEnv): string {
-  return dirname(isPostgresUrl(location) ? resolveDbLocation(undefined, { ...env, SYNTHEO_DB: '' }) : location);
+  return isPostgresUrl(location) ? dataDir({ platform: process.platform, env, home: homedir() }) : dirname(location);
 }
 
 export async function runApp(opts: RunAppOptions): Promise<void> {
