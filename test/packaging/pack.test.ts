@@ -1,7 +1,7 @@
 // The package as a user gets it: `npm pack` from a fresh copy of the sources (its own prepack and
 // prepare scripts build dist/), then `npm install <tarball>` into an empty folder, then the installed
 // `syntheo` and `syntheo-worker` bins. The tarball is built and installed once for the whole file.
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -156,10 +156,32 @@ describe('the tarball installed in an empty folder', () => {
     for (const dep of [['@fastify', 'busboy'], ['hono'], ['@hono', 'node-server']]) expect(existsSync(join(app, 'node_modules', ...dep)), dep.join('/')).toBe(true);
   });
 
-  it('runs `syntheo app --help` from the tarball', async (ctx) => {
+  it('serves `syntheo app` from the tarball (its server and pages load from the installed dependencies)', async (ctx) => {
     if (skipReason !== null) return ctx.skip();
-    const help = await run(bin('syntheo'), ['app', '--help'], { cwd: app, env });
-    expect(help.code, help.stderr).toBe(0);
-    expect(help.stdout).toContain('--no-worker');
+    const child = spawn(bin('syntheo'), ['app', '--port', '0', '--no-open', '--no-worker'], { cwd: app, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      let out = '';
+      const url = await new Promise<string>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no URL printed; stdout: ${out}`)), 30_000);
+        child.stdout.setEncoding('utf8').on('data', (d: string) => {
+          out += d;
+          const m = /^Syntheo is open at (\S+)$/m.exec(out);
+          if (m) {
+            clearTimeout(timer);
+            resolve(m[1]!);
+          }
+        });
+        child.on('exit', (code) => reject(new Error(`syntheo app exited (${code}) before printing its URL`)));
+      });
+      // The token is exchanged for a cookie, then the meetings page is served.
+      const first = await fetch(url, { redirect: 'manual' });
+      const cookie = first.headers.get('set-cookie')?.split(';')[0];
+      expect(cookie).toBeTruthy();
+      const page = await fetch(new URL('/meetings', url), { headers: { cookie: cookie! } });
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('<html');
+    } finally {
+      child.kill('SIGTERM');
+    }
   });
 });
