@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { realpath } from 'node:fs/promises';
+import { open, realpath } from 'node:fs/promises';
 import type { Pool, PoolClient } from 'pg';
 import { ConflictError, UnavailableError } from '../../errors.js';
 import { inspectImportFile, titleFromPath, type ImportFileInfo } from '../../audio/file.js';
@@ -13,7 +12,6 @@ import {
   DuplicateImportError,
   IMPORT_COLUMNS,
   replay,
-  sha256File,
   toRecordingImport,
   type DuplicateOf,
   type ImportRequest,
@@ -55,7 +53,7 @@ export async function enqueueImport(pool: Pool, request: ImportRequest): Promise
   }
   const file = await inspectImportFile(request.filePath);
   const folder = request.folderPath !== undefined ? await getFolderByPathOrThrow(pool, request.folderPath) : undefined;
-  const sha256 = request.contentSha256 ?? (await sha256File(file.path));
+  const sha256 = request.contentSha256 ?? (await sha256OfFile(file.path));
   const mode = request.duplicates ?? 'report';
   const duplicate = mode === 'allow' ? null : await findImportByContent(pool, sha256);
   if (duplicate && mode === 'refuse') throw new DuplicateImportError(duplicate, request.filePath);
@@ -101,15 +99,50 @@ async function insertImport(pool: Pool, request: ImportRequest, file: ImportFile
   return getImportOrThrow(pool, jobId);
 }
 
-/** Streams the file into recording_chunks, one chunk in memory at a time; checks the whole against the sha256 taken at enqueue, when given. */
+/**
+ * Reads `path` in `RECORDING_CHUNK_BYTES` pieces into one buffer, reused: the next piece is read only
+ * once `use` has finished with the previous one (back-pressure), and no piece is allocated anew.
+ */
+async function eachPiece(path: string, use: (piece: Buffer) => Promise<void> | void): Promise<void> {
+  const file = await open(path, 'r');
+  const buffer = Buffer.allocUnsafe(RECORDING_CHUNK_BYTES);
+  try {
+    for (;;) {
+      // Fill the buffer: a read may return less than asked before the end of the file.
+      let filled = 0;
+      while (filled < buffer.length) {
+        const { bytesRead } = await file.read(buffer, filled, buffer.length - filled, null);
+        if (bytesRead === 0) break;
+        filled += bytesRead;
+      }
+      if (filled === 0) return;
+      await use(buffer.subarray(0, filled));
+      if (filled < buffer.length) return;
+    }
+  } finally {
+    await file.close();
+  }
+}
+
+/** The sha256 of a file, read with one reused buffer (sha256File allocates a buffer per read). */
+export async function sha256OfFile(path: string): Promise<string> {
+  const whole = createHash('sha256');
+  await eachPiece(path, (piece) => void whole.update(piece));
+  return whole.digest('hex');
+}
+
+/**
+ * Streams the file into recording_chunks, one chunk in memory at a time (a buffer reused, the next
+ * chunk read only once the previous is inserted); checks the whole against the sha256 taken at
+ * enqueue, when given.
+ */
 export async function storeRecording(c: PoolClient, jobId: string, path: string, sha256: string | undefined): Promise<number> {
   const whole = createHash('sha256');
   let seq = 0;
-  for await (const chunk of createReadStream(path, { highWaterMark: RECORDING_CHUNK_BYTES })) {
-    const data = chunk as Buffer;
+  await eachPiece(path, async (data) => {
     whole.update(data);
     await c.query('INSERT INTO recording_chunks (job_id, seq, data, sha256) VALUES ($1, $2, $3, $4)', [jobId, seq++, data, createHash('sha256').update(data).digest('hex')]);
-  }
+  });
   if (sha256 !== undefined && whole.digest('hex') !== sha256) throw new ConflictError(`The file "${clip(path)}" changed while it was being imported. Import it again once it is complete.`);
   return seq;
 }
