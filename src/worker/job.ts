@@ -67,6 +67,8 @@ export async function runJob(envir: JobEnvironment, running: RunningJob): Promis
     } catch (error) {
       throw new JobFailure(`The configuration is invalid: ${(error as Error).message}`);
     }
+    // Read with the job's settings; the lease is the loop's too, so an interruption on shutdown keeps it as well.
+    if (config.recordings.keep) lease.keepRecording = true;
     // PostgreSQL: the recording came with the job; the stages read a private local copy of it.
     local = await localRecording(store, job, running.abort.signal);
     job = local.job;

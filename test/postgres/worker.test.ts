@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { copyFile, readdir, rm, stat } from 'node:fs/promises';
+import { copyFile, readFile, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -120,6 +120,22 @@ describe.skipIf(needs('postgresql'))('PostgreSQL: a worker that does not see the
     const claimMs = Date.now() - started;
     expect(claimMs).toBeLessThan(pollMs / 10);
     expect((await until(store, queued.job_id, ended)).processing_status).toBe('done');
+  });
+
+  it('recordings.keep: the recording stored with the job stays once it is done (SYNTHEO_RECORDINGS_KEEP), intact', async () => {
+    const { url, store, start } = await setup({ SYNTHEO_WORKER_POLL_MS: '100', SYNTHEO_RECORDINGS_KEEP: 'true' });
+    await start();
+    const file = join(tmp.dir, 'keep-me.wav');
+    await copyFile(fixturePath('budget', 'wav'), file);
+    const original = createHash('sha256').update(await readFile(file)).digest('hex');
+    const queued = await store.imports.enqueue({ filePath: file, title: 'Kept' });
+    expect((await until(store, queued.job_id, ended)).processing_status).toBe('done');
+    const kept = await store.jobs.recording(queued.job_id);
+    expect(kept).not.toBeNull();
+    const hash = createHash('sha256');
+    for await (const chunk of kept!) hash.update(chunk);
+    expect(hash.digest('hex')).toBe(original);
+    expect(await sql(url, 'SELECT count(*)::int AS n FROM recording_chunks WHERE job_id = $1', [queued.job_id])).toEqual([{ n: 1 }]);
   });
 
   it('eight idle workers and one queued job: the NOTIFY wakes all eight, each makes one claim (no look first), one gets it', async () => {
