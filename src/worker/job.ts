@@ -8,7 +8,7 @@ import type { Logger } from '../log.js';
 import { HttpClientError } from './clients/http.js';
 import { RecordingUnreadableError } from './clients/transcription.js';
 import { JobFailure, ShutdownError, redactSecrets } from './errors.js';
-import { patientStore } from './patience.js';
+import { patiently, patientStore } from './patience.js';
 import type { StageContext } from './pipeline/context.js';
 import { importRecording } from './pipeline/importing.js';
 import { localRecording, type LocalRecording } from './pipeline/recording.js';
@@ -51,7 +51,8 @@ export async function runJob(envir: JobEnvironment, running: RunningJob): Promis
   const started = Date.now();
   const base = envir.logger.child({ jobId: job.id });
   // The job's writes wait out a database restarting (within the lease) rather than fail the job.
-  const store = patientStore(envir.store, lease, { forMs: envir.tuning.leaseMs, signal: running.abort.signal, log: base });
+  const patience = { forMs: envir.tuning.leaseMs, signal: running.abort.signal, log: base };
+  const store = patientStore(envir.store, lease, patience);
   let log = base.child({ stage: running.stage });
   let config: Config | undefined;
   const facts: Record<string, unknown> = {};
@@ -70,7 +71,7 @@ export async function runJob(envir: JobEnvironment, running: RunningJob): Promis
     // Read with the job's settings; the lease is the loop's too, so an interruption on shutdown keeps it as well.
     if (config.recordings.keep) lease.keepRecording = true;
     // PostgreSQL: the recording came with the job; the stages read a private local copy of it.
-    local = await localRecording(store, job, running.abort.signal);
+    local = await patiently('copy the stored recording', () => localRecording(store, job, running.abort.signal), patience);
     job = local.job;
     const audio = await importRecording(enter('importing'));
     facts.audioMs = audio.durationMs;

@@ -1,3 +1,4 @@
+import { closeSync, openSync, writeSync } from 'node:fs';
 import { copyFile } from 'node:fs/promises';
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -5,6 +6,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/client';
+import { wavHeader } from '../../src/audio/wav.js';
 import { openStore } from '../../src/db/engine.js';
 import type { RecordingImport } from '../../src/db/queries/types.js';
 import type { Store } from '../../src/db/store.js';
@@ -23,6 +25,8 @@ import { startWorker, type WorkerProcess } from '../support/worker-process.js';
 
 const INTERRUPTED = (stage: string) =>
   `Interrupted: the worker processing this import stopped while ${stage} (it was killed, crashed, or lost its lease). The meeting and the transcript stored so far are kept; the job will not restart by itself. To process the recording again, import it again with a new request_key.`;
+
+const MiB = 1024 * 1024;
 
 const ended = (j: RecordingImport) => j.processing_status === 'done' || j.processing_status === 'failed';
 
@@ -193,6 +197,38 @@ describe.skipIf(needs('postgresql'))('PostgreSQL: faults with real worker and mc
     expect(stt.requests).toHaveLength(2);
     expect(llm.requests).toHaveLength(stage === 'summarizing' ? 2 : 1);
     expect(await holdings(url, job.meeting_id)).toEqual({ transcripts: words > 0 ? 1 : 0, words, summaries: 0, actions: 0 });
+  });
+
+  it('PostgreSQL stopped while a worker copies the stored recording out of it: the copy starts again once the server is back, and the job is done', async () => {
+    const { url, store } = await database();
+    const { stt } = await servers(store);
+    // One request for the whole file, however long.
+    await store.settings.write('transcription.max_upload_mb', '1024');
+    await store.settings.write('transcription.chunk_seconds', '86400');
+    const file = join(tmp.dir, 'long.wav');
+    const fd = openSync(file, 'w');
+    writeSync(fd, wavHeader(96 * MiB));
+    const block = Buffer.alloc(MiB, 3);
+    for (let i = 0; i < 96; i++) writeSync(fd, block);
+    closeSync(fd);
+    const w = await worker(url, { SYNTHEO_WORKER_LEASE_MS: '15000' });
+    // Queued while the worker is frozen, so that the stop lands at the claim, during the copy.
+    process.kill(w.pid, 'SIGSTOP');
+    let queued;
+    try {
+      queued = await store.imports.enqueue({ filePath: file, title: 'Long' });
+    } finally {
+      process.kill(w.pid, 'SIGCONT');
+    }
+    await w.waitForLog((l) => l.msg === 'import claimed' && l.jobId === queued.job_id, 30_000);
+    cluster.stopServer();
+    await new Promise((r) => setTimeout(r, 1_500));
+    cluster.start();
+    const job = await until(store, queued.job_id, ended, 120_000);
+    expect(job).toMatchObject({ processing_status: 'done', error: null });
+    expect(stt.requests).toHaveLength(1);
+    expect(stt.requests[0]!.file).toMatchObject({ filename: 'long.wav', size: 96 * MiB + 44 });
+    expect(await holdings(url, job.meeting_id)).toMatchObject({ transcripts: 1, words: BUDGET_WORDS.length });
   });
 
   it('PostgreSQL stopped and started under 2 syntheo mcp and 2 workers with jobs in flight: -32603 meanwhile, then every job done once', async () => {

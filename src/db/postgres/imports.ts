@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { open, realpath } from 'node:fs/promises';
 import type { Pool, PoolClient } from 'pg';
-import { ConflictError, UnavailableError } from '../../errors.js';
+import { ConflictError, StorageError, UnavailableError } from '../../errors.js';
+import { isConnectionFailure } from './errors.js';
 import { inspectImportFile, titleFromPath, type ImportFileInfo } from '../../audio/file.js';
 import { newId } from '../ids.js';
 import { nowIso } from '../time.js';
@@ -147,15 +148,25 @@ export async function storeRecording(c: PoolClient, jobId: string, path: string,
   return seq;
 }
 
+/** Read outside the Store's error mapping (by whoever iterates): a lost connection is worded and marked transient here. */
+async function reading<T>(query: () => Promise<T>): Promise<T> {
+  try {
+    return await query();
+  } catch (error) {
+    if (!isConnectionFailure(error)) throw error;
+    throw new StorageError('The PostgreSQL database cannot be reached right now (it may be restarting) while reading a stored recording. Try again in a moment.', { cause: error, transient: true });
+  }
+}
+
 /**
  * The stored recording of a job, chunk by chunk in order, each checked against its sha256, and the
  * whole against the file size taken at enqueue (a missing chunk is refused, never passed on).
  */
 export async function* readRecording(q: Queryable, jobId: string): AsyncGenerator<Buffer> {
-  const size = (await one<{ size: number }>(q, 'SELECT file_size AS size FROM recording_imports WHERE id = $1', [jobId]))?.size;
+  const size = (await reading(() => one<{ size: number }>(q, 'SELECT file_size AS size FROM recording_imports WHERE id = $1', [jobId])))?.size;
   let read = 0;
   for (let seq = 0; ; seq++) {
-    const row = await one<{ data: Buffer; sha256: string }>(q, 'SELECT data, sha256 FROM recording_chunks WHERE job_id = $1 AND seq = $2', [jobId, seq]);
+    const row = await reading(() => one<{ data: Buffer; sha256: string }>(q, 'SELECT data, sha256 FROM recording_chunks WHERE job_id = $1 AND seq = $2', [jobId, seq]));
     if (!row) break;
     if (createHash('sha256').update(row.data).digest('hex') !== row.sha256) throw new ConflictError(`Chunk ${seq} of the recording of import ${jobId} is damaged (checksum mismatch).`);
     read += row.data.length;
