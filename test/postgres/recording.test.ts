@@ -103,10 +103,10 @@ describe.skipIf(needs('postgresql'))('PostgreSQL: the recording travels with the
       expect(job.processing_status).toBe('queued');
       // The kernel's high-water mark of the process's RSS, over its RSS just before the call.
       const growth = (memory(pid).peak - before.rss) / MiB;
-      // One reused read buffer, the next chunk read only once the previous is inserted; what is left is
-      // the driver's copy of each chunk into its message, freed by V8 at its external-memory threshold.
-      // Measured (bench/import-memory.ts, Node 20): +37 MiB for 256 MiB and +38 MiB for 1 GiB; before
-      // (a stream allocating every chunk, and a buffer per read for the sha256), +70 MiB for 256 MiB.
+      // Two reused read buffers (one chunk inserted while the next is read, none further ahead); what is
+      // left is the driver's copy of each chunk into its message, freed by V8 at its external-memory
+      // threshold. Measured (bench/import-memory.ts, Node 20): +38 MiB for 256 MiB, +40 MiB for 1 GiB;
+      // before (a stream allocating every chunk, a buffer per read for the sha256): +70 and +80 MiB.
       expect(growth).toBeLessThan(64);
       const stored = await collect((await store.jobs.recording(job.job_id))!);
       expect(stored.size).toBe(256 * MiB + 44);

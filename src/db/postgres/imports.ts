@@ -101,31 +101,43 @@ async function insertImport(pool: Pool, request: ImportRequest, file: ImportFile
 }
 
 /**
- * Reads `path` in `RECORDING_CHUNK_BYTES` pieces into one buffer, reused: the next piece is read only
- * once `use` has finished with the previous one (back-pressure), and no piece is allocated anew.
+ * Reads `path` in `RECORDING_CHUNK_BYTES` pieces into two buffers, reused in turn: the next piece is
+ * read while `use` works on the current one (disk and database overlap), and no further piece is read
+ * before `use` has finished (back-pressure). Two chunks in memory at most, none allocated anew.
  */
 async function eachPiece(path: string, use: (piece: Buffer) => Promise<void> | void): Promise<void> {
   const file = await open(path, 'r');
-  const buffer = Buffer.allocUnsafe(RECORDING_CHUNK_BYTES);
+  const buffers = [Buffer.allocUnsafe(RECORDING_CHUNK_BYTES), Buffer.allocUnsafe(RECORDING_CHUNK_BYTES)];
+  const buffer = (turn: number): Buffer => buffers[turn & 1]!;
+  // Fill a buffer: a read may return less than asked before the end of the file.
+  const fill = async (into: Buffer): Promise<number> => {
+    let filled = 0;
+    while (filled < into.length) {
+      const { bytesRead } = await file.read(into, filled, into.length - filled, null);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+    }
+    return filled;
+  };
+  let next: Promise<number> = fill(buffer(0));
   try {
-    for (;;) {
-      // Fill the buffer: a read may return less than asked before the end of the file.
-      let filled = 0;
-      while (filled < buffer.length) {
-        const { bytesRead } = await file.read(buffer, filled, buffer.length - filled, null);
-        if (bytesRead === 0) break;
-        filled += bytesRead;
-      }
+    for (let turn = 0; ; turn ^= 1) {
+      const filled = await next;
       if (filled === 0) return;
-      await use(buffer.subarray(0, filled));
-      if (filled < buffer.length) return;
+      const last = filled < RECORDING_CHUNK_BYTES;
+      next = last ? Promise.resolve(0) : fill(buffer(turn ^ 1));
+      // Handled here; awaited (and its error thrown) on the next turn or in finally.
+      next.catch(() => {});
+      await use(buffer(turn).subarray(0, filled));
+      if (last) return;
     }
   } finally {
+    await next.catch(() => {});
     await file.close();
   }
 }
 
-/** The sha256 of a file, read with one reused buffer (sha256File allocates a buffer per read). */
+/** The sha256 of a file, read with two reused buffers (sha256File allocates a buffer per read). */
 export async function sha256OfFile(path: string): Promise<string> {
   const whole = createHash('sha256');
   await eachPiece(path, (piece) => void whole.update(piece));
@@ -133,9 +145,8 @@ export async function sha256OfFile(path: string): Promise<string> {
 }
 
 /**
- * Streams the file into recording_chunks, one chunk in memory at a time (a buffer reused, the next
- * chunk read only once the previous is inserted); checks the whole against the sha256 taken at
- * enqueue, when given.
+ * Streams the file into recording_chunks with two reused buffers (one inserted while the next is
+ * read; none read further ahead); checks the whole against the sha256 taken at enqueue, when given.
  */
 export async function storeRecording(c: PoolClient, jobId: string, path: string, sha256: string | undefined): Promise<number> {
   const whole = createHash('sha256');
