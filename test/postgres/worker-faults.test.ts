@@ -1,13 +1,17 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { copyFile } from 'node:fs/promises';
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, createServer as createNetServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/client';
 import { wavHeader } from '../../src/audio/wav.js';
 import { openStore } from '../../src/db/engine.js';
+import type { Logger } from '../../src/log.js';
+import { startWorker as startWorkerInProcess } from '../../src/worker/start.js';
+import { readTuning } from '../../src/worker/tuning.js';
+import { pino } from 'pino';
 import type { RecordingImport } from '../../src/db/queries/types.js';
 import type { Store } from '../../src/db/store.js';
 import { tempDir } from '../support/db.js';
@@ -27,6 +31,7 @@ const INTERRUPTED = (stage: string) =>
   `Interrupted: the worker processing this import stopped while ${stage} (it was killed, crashed, or lost its lease). The meeting and the transcript stored so far are kept; the job will not restart by itself. To process the recording again, import it again with a new request_key.`;
 
 const MiB = 1024 * 1024;
+const quiet = pino({ level: 'silent' }) as unknown as Logger;
 
 const ended = (j: RecordingImport) => j.processing_status === 'done' || j.processing_status === 'failed';
 
@@ -229,6 +234,53 @@ describe.skipIf(needs('postgresql'))('PostgreSQL: faults with real worker and mc
     expect(stt.requests).toHaveLength(1);
     expect(stt.requests[0]!.file).toMatchObject({ filename: 'long.wav', size: 96 * MiB + 44 });
     expect(await holdings(url, job.meeting_id)).toMatchObject({ transcripts: 1, words: BUDGET_WORDS.length });
+  });
+
+  it('the connection cut right after a COMMIT reached the server: the worker sees it committed when it retries, and the job goes on (done once)', async () => {
+    const { url, store } = await database();
+    const { stt, llm } = await servers(store);
+    const held = await gate(stt.url);
+    cleanups.push(() => held.close());
+    await store.settings.write('transcription.url', held.url);
+    // The worker reaches PostgreSQL through a TCP proxy that, once armed, passes the next COMMIT on and
+    // cuts the worker's side at once: the server commits, the worker sees a lost connection.
+    let armed = false;
+    let cut = 0;
+    const proxy = createNetServer((client) => {
+      const server = connect(cluster.port, '127.0.0.1');
+      client.on('error', () => {});
+      server.on('error', () => client.destroy());
+      client.on('close', () => server.end());
+      server.pipe(client);
+      client.on('data', (data: Buffer) => {
+        server.write(data);
+        if (armed && data.includes('COMMIT')) {
+          armed = false;
+          cut++;
+          server.unpipe(client);
+          client.destroy();
+        }
+      });
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise<void>((resolve) => proxy.close(() => resolve())));
+    const viaProxy = `postgresql://postgres:${encodeURIComponent(cluster.password)}@127.0.0.1:${(proxy.address() as AddressInfo).port}/${new URL(url).pathname.slice(1)}`;
+    const workerStore = await openStore(viaProxy, { create: false });
+    cleanups.push(() => workerStore.close());
+    const env = { SYNTHEO_WORKER_LEASE_MS: '15000', SYNTHEO_WORKER_POLL_MS: '100', SYNTHEO_HTTP_RETRIES: '0' };
+    const w = await startWorkerInProcess({ store: workerStore, logger: quiet, env, tuning: readTuning(env) });
+    cleanups.push(() => w.stop('test over'));
+    const queued = await store.imports.enqueue({ filePath: await recording(), title: 'Cut after COMMIT' });
+    await waitFor('the transcription request held', () => held.held() === 1);
+    // The next COMMIT is the transcript's (transcribing -> summarizing).
+    armed = true;
+    held.open();
+    const job = await until(store, queued.job_id);
+    expect(cut).toBe(1);
+    expect(job).toMatchObject({ processing_status: 'done', summary_status: 'done', error: null });
+    expect(await holdings(url, job.meeting_id)).toEqual({ transcripts: 1, words: BUDGET_WORDS.length, summaries: 1, actions: 1 });
+    expect(stt.requests).toHaveLength(1);
+    expect(llm.requests).toHaveLength(1);
   });
 
   it('PostgreSQL stopped and started under 2 syntheo mcp and 2 workers with jobs in flight: -32603 meanwhile, then every job done once', async () => {
