@@ -30,6 +30,8 @@ export interface Config {
   readonly worker: {
     readonly concurrency: number;
   };
+  /** PostgreSQL: keep the recording stored with an import once its job ends. */
+  readonly recordings: { readonly keep: boolean };
   readonly imports: {
     /** Watched folders (absolute paths): the worker imports each complete new file there once. */
     readonly watch: readonly string[];
@@ -88,6 +90,7 @@ export const CONFIG_KEYS = {
   'llm.context_tokens': { env: 'SYNTHEO_LLM_CONTEXT_TOKENS', default: '8192', description: 'Token budget of one request; longer transcripts are summarised map-reduce', check: positiveInt('llm.context_tokens', 10_000_000) },
   'llm.timeout_seconds': { env: 'SYNTHEO_LLM_TIMEOUT_SECONDS', default: '600', description: 'Longest wait for one chat completion', check: positiveInt('llm.timeout_seconds', 86_400) },
   'worker.concurrency': { env: 'SYNTHEO_WORKER_CONCURRENCY', default: '2', description: 'Import jobs in flight per worker', check: positiveInt('worker.concurrency', 64) },
+  'recordings.keep': { env: 'SYNTHEO_RECORDINGS_KEEP', default: 'false', description: 'PostgreSQL: keep the recording stored with an import once the job ends (true), or drop it (false)', check: oneOf('recordings.keep', ['true', 'false']) },
   'imports.watch': { env: 'SYNTHEO_IMPORTS_WATCH', default: '', description: 'Watched folders, comma-separated absolute paths: the worker imports each complete new recording or transcript once', check: absoluteDirs('imports.watch') },
 } as const satisfies Record<string, KeySpec>;
 
@@ -224,6 +227,7 @@ export function loadConfig(stored: Record<string, string>, env: NodeJS.ProcessEn
       timeoutMs: int('llm.timeout_seconds', 600) * 1000,
     }),
     worker: Object.freeze({ concurrency: int('worker.concurrency', 2) }),
+    recordings: Object.freeze({ keep: get('recordings.keep') === 'true' }),
     imports: Object.freeze({ watch: Object.freeze(watchDirs(get('imports.watch') ?? '')) }),
   });
 }

@@ -168,8 +168,11 @@ export class DuplicateImportError extends ConflictError {
 
 export class StorageError extends SyntheoError {
   override readonly name = 'StorageError';
-  constructor(message: string, options?: { cause?: unknown }) {
+  /** The database was out of reach (a server restarting): the same call may succeed in a moment. */
+  readonly transient: boolean;
+  constructor(message: string, options?: { cause?: unknown; transient?: boolean }) {
     super('storage', message, options);
+    this.transient = options?.transient ?? false;
   }
 }
 

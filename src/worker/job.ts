@@ -8,6 +8,7 @@ import type { Logger } from '../log.js';
 import { HttpClientError } from './clients/http.js';
 import { RecordingUnreadableError } from './clients/transcription.js';
 import { JobFailure, ShutdownError, redactSecrets } from './errors.js';
+import { patiently, patientStore } from './patience.js';
 import type { StageContext } from './pipeline/context.js';
 import { importRecording } from './pipeline/importing.js';
 import { localRecording, type LocalRecording } from './pipeline/recording.js';
@@ -49,13 +50,16 @@ export async function runJob(envir: JobEnvironment, running: RunningJob): Promis
   let local: LocalRecording | undefined;
   const started = Date.now();
   const base = envir.logger.child({ jobId: job.id });
+  // The job's writes wait out a database restarting (within the lease) rather than fail the job.
+  const patience = { forMs: envir.tuning.leaseMs, signal: running.abort.signal, log: base };
+  const store = patientStore(envir.store, lease, patience);
   let log = base.child({ stage: running.stage });
   let config: Config | undefined;
   const facts: Record<string, unknown> = {};
   const enter = (stage: ActiveStatus): StageContext => {
     running.stage = stage;
     log = base.child({ stage });
-    return { store: envir.store, job, lease, config: config!, tuning: envir.tuning, signal: running.abort.signal, log, http: envir.http };
+    return { store, job, lease, config: config!, tuning: envir.tuning, signal: running.abort.signal, log, http: envir.http };
   };
   try {
     // Settings are read per job, so `syntheo config set` applies without restarting the worker.
@@ -64,8 +68,10 @@ export async function runJob(envir: JobEnvironment, running: RunningJob): Promis
     } catch (error) {
       throw new JobFailure(`The configuration is invalid: ${(error as Error).message}`);
     }
+    // Read with the job's settings; the lease is the loop's too, so an interruption on shutdown keeps it as well.
+    if (config.recordings.keep) lease.keepRecording = true;
     // PostgreSQL: the recording came with the job; the stages read a private local copy of it.
-    local = await localRecording(envir.store, job, running.abort.signal);
+    local = await patiently('copy the stored recording', () => localRecording(store, job, running.abort.signal), patience);
     job = local.job;
     const audio = await importRecording(enter('importing'));
     facts.audioMs = audio.durationMs;
@@ -89,7 +95,7 @@ export async function runJob(envir: JobEnvironment, running: RunningJob): Promis
       return;
     }
     if (error instanceof ShutdownError) {
-      const written = await envir.store.jobs.interrupt(lease, running.stage, error.shutdown);
+      const written = await store.jobs.interrupt(lease, running.stage, error.shutdown);
       log.warn({ ...facts, status: 'failed', ms, written }, 'import interrupted by shutdown');
       return;
     }
@@ -97,7 +103,7 @@ export async function runJob(envir: JobEnvironment, running: RunningJob): Promis
     // The person knows their file, not the worker's private copy of it.
     if (job !== running.job) said = said.replaceAll(job.filePath, running.job.filePath);
     const message = redactSecrets(said, config);
-    const written = await envir.store.jobs.fail(lease, message);
+    const written = await store.jobs.fail(lease, message);
     log.warn({ ...facts, status: 'failed', ms, error: message, ...(written ? {} : { written }) }, 'import failed');
   } finally {
     await local?.remove().catch((error: unknown) => log.warn({ err: error }, 'could not remove the local copy of the recording'));

@@ -99,6 +99,26 @@ describe.skipIf(needs('postgresql'))('PostgreSQL queue: claims, leases, LISTEN/N
     }
   });
 
+  it('recordings.keep: a job that fails or is swept keeps its stored recording when asked (the lease for its worker, the database setting for the sweep)', async () => {
+    const url = await pg.createDatabase();
+    const db = await openPostgres(url, { create: true });
+    try {
+      const [a, b, c] = await queueJobs(db.pool, 3);
+      for (const id of [a, b, c]) await db.pool.query("INSERT INTO recording_chunks (job_id, seq, data, sha256) VALUES ($1, 0, '\\x00'::bytea, 'x')", [id]);
+      const chunks = async (id: string) => (await db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM recording_chunks WHERE job_id = $1', [id])).rows[0]!.n;
+      for (let i = 0; i < 3; i++) await claimNextJob(db.pool, 'wrk_a', 60_000);
+      expect(await failJob(db.pool, { jobId: a!, workerId: 'wrk_a', leaseMs: 60_000, keepRecording: true }, 'unreadable')).toBe(true);
+      expect(await failJob(db.pool, { jobId: b!, workerId: 'wrk_a', leaseMs: 60_000 }, 'unreadable')).toBe(true);
+      expect([await chunks(a!), await chunks(b!)]).toEqual([1, 0]);
+      await db.pool.query("INSERT INTO settings (key, value, updated_at) VALUES ('recordings.keep', 'true', '2026-01-01T00:00:00.000Z')");
+      await db.pool.query("UPDATE recording_imports SET lease_expires_at = '2000-01-01T00:00:00.000Z' WHERE id = $1", [c]);
+      expect(await sweepExpiredLeases(db.pool)).toEqual([c]);
+      expect(await chunks(c!)).toBe(1);
+    } finally {
+      await db.close();
+    }
+  });
+
   it('a worker heartbeat makes the app open, by the database clock', async () => {
     const url = await pg.createDatabase();
     const db = await openPostgres(url, { create: true });

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { copyFile, readdir, rm, stat } from 'node:fs/promises';
+import { copyFile, readFile, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -120,6 +120,63 @@ describe.skipIf(needs('postgresql'))('PostgreSQL: a worker that does not see the
     const claimMs = Date.now() - started;
     expect(claimMs).toBeLessThan(pollMs / 10);
     expect((await until(store, queued.job_id, ended)).processing_status).toBe('done');
+  });
+
+  it('recordings.keep: the recording stored with the job stays once it is done (SYNTHEO_RECORDINGS_KEEP), intact', async () => {
+    const { url, store, start } = await setup({ SYNTHEO_WORKER_POLL_MS: '100', SYNTHEO_RECORDINGS_KEEP: 'true' });
+    await start();
+    const file = join(tmp.dir, 'keep-me.wav');
+    await copyFile(fixturePath('budget', 'wav'), file);
+    const original = createHash('sha256').update(await readFile(file)).digest('hex');
+    const queued = await store.imports.enqueue({ filePath: file, title: 'Kept' });
+    expect((await until(store, queued.job_id, ended)).processing_status).toBe('done');
+    const kept = await store.jobs.recording(queued.job_id);
+    expect(kept).not.toBeNull();
+    const hash = createHash('sha256');
+    for await (const chunk of kept!) hash.update(chunk);
+    expect(hash.digest('hex')).toBe(original);
+    expect(await sql(url, 'SELECT count(*)::int AS n FROM recording_chunks WHERE job_id = $1', [queued.job_id])).toEqual([{ n: 1 }]);
+  });
+
+  it('eight idle workers and one queued job: the NOTIFY wakes all eight, each makes one claim (no look first), one gets it', async () => {
+    const { store } = await setup({ SYNTHEO_WORKER_POLL_MS: '600000', SYNTHEO_WORKER_GRACE_MS: '0' });
+    // Each worker sees the Store through a counter of its queue calls (the calls go through unchanged).
+    const counts = Array.from({ length: 8 }, () => ({ looks: 0, claims: 0, won: false }));
+    const counted = (n: (typeof counts)[number]): Store => {
+      const jobs = new Proxy(store.jobs, {
+        get(target, key, receiver) {
+          const value = Reflect.get(target, key, receiver) as unknown;
+          if (key === 'hasQueued') return () => (n.looks++, store.jobs.hasQueued());
+          if (key === 'claimNext')
+            return async (workerId: string, leaseMs: number) => {
+              n.claims++;
+              const job = await store.jobs.claimNext(workerId, leaseMs);
+              if (job !== null) n.won = true;
+              return job;
+            };
+          return value;
+        },
+      });
+      return new Proxy(store, { get: (target, key, receiver) => (key === 'jobs' ? jobs : Reflect.get(target, key, receiver)) });
+    };
+    const allEnv = { ...ENV, SYNTHEO_WORKER_POLL_MS: '600000', SYNTHEO_WORKER_GRACE_MS: '0' };
+    for (const n of counts) {
+      const worker = await startWorker({ store: counted(n), logger: quiet, env: allEnv, tuning: readTuning(allEnv) });
+      cleanups.push(() => worker.stop('test over'));
+    }
+    // Settled: each looked once at start-up (and its listener's first wake-up) and found nothing.
+    await new Promise((r) => setTimeout(r, 1_000));
+    for (const n of counts) Object.assign(n, { looks: 0, claims: 0 });
+    const file = join(tmp.dir, 'herd.wav');
+    await copyFile(fixturePath('budget', 'wav'), file);
+    const queued = await store.imports.enqueue({ filePath: file, title: 'Herd' });
+    await until(store, queued.job_id, (j) => j.processing_status !== 'queued', 30_000);
+    // Every worker has answered the notification (bounded generously for a loaded machine).
+    const deadline = Date.now() + 30_000;
+    while (counts.some((n) => n.claims === 0) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    const losers = counts.filter((n) => !n.won);
+    expect(counts.filter((n) => n.won)).toHaveLength(1);
+    expect(losers.map((n) => ({ looks: n.looks, claims: n.claims }))).toEqual(Array(7).fill({ looks: 0, claims: 1 }));
   });
 
   it('a stored recording that is not audio fails the job naming the original file, not the local copy, which is removed', async () => {

@@ -52,7 +52,7 @@ export function toStorageError(url: string, error: unknown): unknown {
   // Not from PostgreSQL (no SQLSTATE) nor a lost connection: a bug or a file error, passed on as it is.
   if (!isConnectionFailure(error) && !/^[0-9A-Z]{5}$/.test(e?.code ?? '')) return error;
   if (isConnectionFailure(error))
-    return new StorageError(`The PostgreSQL database at ${describeTarget(url)} cannot be reached right now (it may be restarting). Try again in a moment.`, { cause: error });
+    return new StorageError(`The PostgreSQL database at ${describeTarget(url)} cannot be reached right now (it may be restarting). Try again in a moment.`, { cause: error, transient: true });
   switch (e.code) {
     case '42501':
       return new StorageError(`The PostgreSQL role in use may not do this at ${describeTarget(url)} (permission denied). Use the app's role (syntheo db roles) for changes to meetings.`, { cause: error });

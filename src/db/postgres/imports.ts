@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { realpath } from 'node:fs/promises';
+import { open, realpath } from 'node:fs/promises';
 import type { Pool, PoolClient } from 'pg';
-import { ConflictError, UnavailableError } from '../../errors.js';
+import { ConflictError, StorageError, UnavailableError } from '../../errors.js';
+import { isConnectionFailure } from './errors.js';
 import { inspectImportFile, titleFromPath, type ImportFileInfo } from '../../audio/file.js';
 import { newId } from '../ids.js';
 import { nowIso } from '../time.js';
@@ -13,7 +13,6 @@ import {
   DuplicateImportError,
   IMPORT_COLUMNS,
   replay,
-  sha256File,
   toRecordingImport,
   type DuplicateOf,
   type ImportRequest,
@@ -55,7 +54,7 @@ export async function enqueueImport(pool: Pool, request: ImportRequest): Promise
   }
   const file = await inspectImportFile(request.filePath);
   const folder = request.folderPath !== undefined ? await getFolderByPathOrThrow(pool, request.folderPath) : undefined;
-  const sha256 = request.contentSha256 ?? (await sha256File(file.path));
+  const sha256 = request.contentSha256 ?? (await sha256OfFile(file.path));
   const mode = request.duplicates ?? 'report';
   const duplicate = mode === 'allow' ? null : await findImportByContent(pool, sha256);
   if (duplicate && mode === 'refuse') throw new DuplicateImportError(duplicate, request.filePath);
@@ -101,17 +100,73 @@ async function insertImport(pool: Pool, request: ImportRequest, file: ImportFile
   return getImportOrThrow(pool, jobId);
 }
 
-/** Streams the file into recording_chunks, one chunk in memory at a time; checks the whole against the sha256 taken at enqueue, when given. */
+/**
+ * Reads `path` in `RECORDING_CHUNK_BYTES` pieces into two buffers, reused in turn: the next piece is
+ * read while `use` works on the current one (disk and database overlap), and no further piece is read
+ * before `use` has finished (back-pressure). Two chunks in memory at most, none allocated anew.
+ */
+async function eachPiece(path: string, use: (piece: Buffer) => Promise<void> | void): Promise<void> {
+  const file = await open(path, 'r');
+  const buffers = [Buffer.allocUnsafe(RECORDING_CHUNK_BYTES), Buffer.allocUnsafe(RECORDING_CHUNK_BYTES)];
+  const buffer = (turn: number): Buffer => buffers[turn & 1]!;
+  // Fill a buffer: a read may return less than asked before the end of the file.
+  const fill = async (into: Buffer): Promise<number> => {
+    let filled = 0;
+    while (filled < into.length) {
+      const { bytesRead } = await file.read(into, filled, into.length - filled, null);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+    }
+    return filled;
+  };
+  let next: Promise<number> = fill(buffer(0));
+  try {
+    for (let turn = 0; ; turn ^= 1) {
+      const filled = await next;
+      if (filled === 0) return;
+      const last = filled < RECORDING_CHUNK_BYTES;
+      next = last ? Promise.resolve(0) : fill(buffer(turn ^ 1));
+      // Handled here; awaited (and its error thrown) on the next turn or in finally.
+      next.catch(() => {});
+      await use(buffer(turn).subarray(0, filled));
+      if (last) return;
+    }
+  } finally {
+    await next.catch(() => {});
+    await file.close();
+  }
+}
+
+/** The sha256 of a file, read with two reused buffers (sha256File allocates a buffer per read). */
+export async function sha256OfFile(path: string): Promise<string> {
+  const whole = createHash('sha256');
+  await eachPiece(path, (piece) => void whole.update(piece));
+  return whole.digest('hex');
+}
+
+/**
+ * Streams the file into recording_chunks with two reused buffers (one inserted while the next is
+ * read; none read further ahead); checks the whole against the sha256 taken at enqueue, when given.
+ */
 export async function storeRecording(c: PoolClient, jobId: string, path: string, sha256: string | undefined): Promise<number> {
   const whole = createHash('sha256');
   let seq = 0;
-  for await (const chunk of createReadStream(path, { highWaterMark: RECORDING_CHUNK_BYTES })) {
-    const data = chunk as Buffer;
+  await eachPiece(path, async (data) => {
     whole.update(data);
     await c.query('INSERT INTO recording_chunks (job_id, seq, data, sha256) VALUES ($1, $2, $3, $4)', [jobId, seq++, data, createHash('sha256').update(data).digest('hex')]);
-  }
+  });
   if (sha256 !== undefined && whole.digest('hex') !== sha256) throw new ConflictError(`The file "${clip(path)}" changed while it was being imported. Import it again once it is complete.`);
   return seq;
+}
+
+/** Read outside the Store's error mapping (by whoever iterates): a lost connection is worded and marked transient here. */
+async function reading<T>(query: () => Promise<T>): Promise<T> {
+  try {
+    return await query();
+  } catch (error) {
+    if (!isConnectionFailure(error)) throw error;
+    throw new StorageError('The PostgreSQL database cannot be reached right now (it may be restarting) while reading a stored recording. Try again in a moment.', { cause: error, transient: true });
+  }
 }
 
 /**
@@ -119,10 +174,10 @@ export async function storeRecording(c: PoolClient, jobId: string, path: string,
  * whole against the file size taken at enqueue (a missing chunk is refused, never passed on).
  */
 export async function* readRecording(q: Queryable, jobId: string): AsyncGenerator<Buffer> {
-  const size = (await one<{ size: number }>(q, 'SELECT file_size AS size FROM recording_imports WHERE id = $1', [jobId]))?.size;
+  const size = (await reading(() => one<{ size: number }>(q, 'SELECT file_size AS size FROM recording_imports WHERE id = $1', [jobId])))?.size;
   let read = 0;
   for (let seq = 0; ; seq++) {
-    const row = await one<{ data: Buffer; sha256: string }>(q, 'SELECT data, sha256 FROM recording_chunks WHERE job_id = $1 AND seq = $2', [jobId, seq]);
+    const row = await reading(() => one<{ data: Buffer; sha256: string }>(q, 'SELECT data, sha256 FROM recording_chunks WHERE job_id = $1 AND seq = $2', [jobId, seq]));
     if (!row) break;
     if (createHash('sha256').update(row.data).digest('hex') !== row.sha256) throw new ConflictError(`Chunk ${seq} of the recording of import ${jobId} is damaged (checksum mismatch).`);
     read += row.data.length;

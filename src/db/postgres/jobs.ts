@@ -147,11 +147,11 @@ export async function finishTranscription(pool: Pool, lease: JobLease, meetingId
   });
 }
 
-/** summarizing -> done, with the summary and action items in the same transaction; the stored recording is dropped. */
+/** summarizing -> done, with the summary and action items in the same transaction; the stored recording is dropped (unless lease.keepRecording). */
 export async function completeJob(pool: Pool, lease: JobLease, meetingId: string, outcome: JobOutcome): Promise<void> {
   await transaction(pool, async (c) => {
     await guard(c, lease, 'summarizing', 'done', { summary_status: outcome.summaryStatus, error: outcome.note ?? null });
-    await c.query('DELETE FROM recording_chunks WHERE job_id = $1', [lease.jobId]);
+    if (lease.keepRecording !== true) await c.query('DELETE FROM recording_chunks WHERE job_id = $1', [lease.jobId]);
     if (outcome.summary === undefined) return;
     const now = new Date().toISOString();
     await c.query(
@@ -173,7 +173,7 @@ export async function completeJob(pool: Pool, lease: JobLease, meetingId: string
 const FAIL_SET = `status = 'failed', lease_expires_at = NULL,
               summary_status = CASE summary_status WHEN 'pending' THEN 'failed' ELSE summary_status END`;
 
-/** Any active state -> failed; the stored recording is dropped. False when the job was no longer ours. */
+/** Any active state -> failed; the stored recording is dropped (unless lease.keepRecording). False when the job was no longer ours. */
 export async function failJob(pool: Pool, lease: JobLease, error: string, now?: number): Promise<boolean> {
   return transaction(pool, async (c) => {
     const n = await changes(
@@ -182,12 +182,16 @@ export async function failJob(pool: Pool, lease: JobLease, error: string, now?: 
         WHERE id = $1 AND worker_id = $2 AND status IN ${ACTIVE_SQL} AND lease_expires_at > ${NOW('$4')}`,
       [lease.jobId, lease.workerId, error, at(now)],
     );
-    if (n === 1) await c.query('DELETE FROM recording_chunks WHERE job_id = $1', [lease.jobId]);
+    if (n === 1 && lease.keepRecording !== true) await c.query('DELETE FROM recording_chunks WHERE job_id = $1', [lease.jobId]);
     return n === 1;
   });
 }
 
-/** Writes down jobs whose lease expired (their worker died) as failed/interrupted; their stored recordings are dropped. */
+/**
+ * Writes down jobs whose lease expired (their worker died) as failed/interrupted; their stored
+ * recordings are dropped unless the database's recordings.keep says to keep them (the worker that ran
+ * the job is gone, and with it its environment: the database's setting decides).
+ */
 export async function sweepExpiredLeases(pool: Pool, now?: number): Promise<string[]> {
   const expired = await rows<{ id: string; status: ActiveStatus }>(pool, `SELECT id, status FROM recording_imports WHERE status IN ${ACTIVE_SQL} AND lease_expires_at <= ${NOW('$1')}`, [at(now)]);
   if (expired.length === 0) return [];
@@ -202,7 +206,7 @@ export async function sweepExpiredLeases(pool: Pool, now?: number): Promise<stri
       );
       if (n === 1) {
         swept.push(job.id);
-        await c.query('DELETE FROM recording_chunks WHERE job_id = $1', [job.id]);
+        await c.query("DELETE FROM recording_chunks WHERE job_id = $1 AND NOT EXISTS (SELECT 1 FROM settings WHERE key = 'recordings.keep' AND value = 'true')", [job.id]);
       }
     }
     return swept;

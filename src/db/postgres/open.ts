@@ -51,6 +51,10 @@ export async function openPostgres(url: string, options: PgOpenOptions): Promise
   const pool = new pg.Pool(config);
   // An idle connection cut by a server restart must not kill the process; the next query reconnects.
   pool.on('error', () => {});
+  // Nor one cut while checked out (a transaction under way): pg emits 'error' on the client, which the
+  // pool listens to only while it is idle. The query under way fails (and is worded by the Store), and
+  // the pool drops the broken client when it is released.
+  pool.on('connect', (client) => client.on('error', () => {}));
   const where = describeTarget(url);
   let client: PoolClient;
   try {

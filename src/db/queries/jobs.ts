@@ -27,6 +27,8 @@ export interface JobLease {
   jobId: string;
   workerId: string;
   leaseMs: number;
+  /** PostgreSQL: keep the recording stored with the job when it ends (recordings.keep); default: drop it. */
+  keepRecording?: boolean;
 }
 
 const iso = (ms: number): string => new Date(ms).toISOString();
