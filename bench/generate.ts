@@ -112,6 +112,7 @@ export function generate(o: GenerateOptions): { meetings: number; words: number;
   const batch = 500;
   for (let from = 0; from < o.meetings; from += batch) {
     s.transaction(() => {
+      s.pragma('defer_foreign_keys = ON');
       for (let i = from; i < Math.min(o.meetings, from + batch); i++) {
         const mid = id('mtg');
         if (i === 0) longestMeetingId = mid;
@@ -121,7 +122,8 @@ export function generate(o: GenerateOptions): { meetings: number; words: number;
         const endedAt = new Date(startedMs + Math.max(600_000, words * 400)).toISOString();
         const speakers = Array.from({ length: 2 + int(3) }, () => pick(people).name.split(' ')[0]!);
         const seriesId = rand() < 0.4 ? pick(seriesIds) : null;
-        ins.meeting.run(
+        // Drawn in the generator's original order (same seed, same database as before issue 19) ...
+        const meeting = [
           mid,
           `${pick(TEAMS)} ${pick(TOPICS)} #${i}`,
           startedAt,
@@ -132,14 +134,19 @@ export function generate(o: GenerateOptions): { meetings: number; words: number;
           words ? JSON.stringify([...new Set(speakers)]) : null,
           startedAt,
           endedAt,
-        );
-        ins.summary.run(id('sum'), mid, 'Summary', `## Summary\n\n- ${sentence(20)}\n- ${sentence(15)}\n- ${sentence(18)}\n`, 0, endedAt, endedAt);
-        if (i % 10 === 0) ins.summary.run(id('sum'), mid, 'Decisions', `## Decisions\n\n1. ${sentence(12)}\n`, 1, endedAt, endedAt);
-        const nParticipants = 2 + int(5);
-        for (let p = 0; p < nParticipants; p++) {
+        ];
+        const summary = [id('sum'), mid, 'Summary', `## Summary\n\n- ${sentence(20)}\n- ${sentence(15)}\n- ${sentence(18)}\n`, 0, endedAt, endedAt];
+        const decisions = i % 10 === 0 ? [id('sum'), mid, 'Decisions', `## Decisions\n\n1. ${sentence(12)}\n`, 1, endedAt, endedAt] : undefined;
+        const attendees = Array.from({ length: 2 + int(5) }, () => {
           const person = pick(people);
-          ins.participant.run(id('ppl'), mid, person.name, person.email, p);
-        }
+          return { person, pid: id('ppl') };
+        });
+        // ... but participants are written before their meeting (foreign keys deferred to the commit): the
+        // meeting's search tags are computed once, at its insert, not once per participant with its passages indexed again.
+        attendees.forEach(({ person, pid }, p) => ins.participant.run(pid, mid, person.name, person.email, p));
+        ins.meeting.run(...meeting);
+        ins.summary.run(...summary);
+        if (decisions !== undefined) ins.summary.run(...decisions);
         for (let a = 0; a < int(4); a++) ins.action.run(id('act'), mid, sentence(8), pick(people).name, a, endedAt);
         if (words > 0) {
           const tid = id('trn');
@@ -183,7 +190,9 @@ export function generate(o: GenerateOptions): { meetings: number; words: number;
     bar(Math.min(o.meetings, from + batch) / o.meetings, `${Math.min(o.meetings, from + batch)} meetings, ${wordsDone} words`);
   }
   s.pragma('optimize');
-  s.exec("INSERT INTO search_fts (search_fts) VALUES ('optimize'); INSERT INTO meeting_titles (meeting_titles) VALUES ('optimize');");
+  s.exec(
+    "INSERT INTO search_fts (search_fts) VALUES ('optimize'); INSERT INTO meeting_titles (meeting_titles) VALUES ('optimize'); INSERT INTO participant_words_fts (participant_words_fts) VALUES ('optimize');",
+  );
   s.pragma('wal_checkpoint(TRUNCATE)');
   db.close();
   bar(1, 'done', true);

@@ -7,8 +7,9 @@ import { stmt } from '../statements.js';
 import { indexTranscript } from './search.js';
 
 /** The FTS5 tables and the table of passages the search index is built from. */
-const FTS_TABLES = ['search_fts', 'meeting_titles', 'participant_index'] as const;
-const SEARCH_TABLES: readonly string[] = ['search_passages', ...FTS_TABLES];
+const FTS_TABLES = ['search_fts', 'meeting_titles', 'participant_index', 'participant_words_fts'] as const;
+// search_content is search_fts's content (a view); meeting_tags is derived from meetings.search_tags.
+const SEARCH_TABLES: readonly string[] = ['search_passages', 'search_content', 'meeting_tags', ...FTS_TABLES];
 
 /** Problems listed at most, so a badly damaged file gives a readable report. */
 const MAX_PROBLEMS = 10;
@@ -131,6 +132,11 @@ export function repairSearchIndex(sqlite: Sqlite): RepairResult {
         sqlite.exec(o.sql);
         if (!dropped.has(key)) recreated.push(key);
       }
+      stmt(sqlite, "INSERT INTO participant_words_fts (participant_words_fts) VALUES ('rebuild')").run();
+      // Every meeting's tags and meeting_tags rows computed again (the filters' indexes), before its passages are indexed with them.
+      stmt(sqlite, 'DELETE FROM meeting_tags').run();
+      stmt(sqlite, "UPDATE meetings SET search_tags = ''").run();
+      stmt(sqlite, 'UPDATE meetings SET folder_id = folder_id').run();
       stmt(sqlite, "INSERT INTO search_passages (meeting_id, kind, ref_id, text) SELECT meeting_id, 'summary', id, title || char(10) || content FROM summaries").run();
       stmt(sqlite, "INSERT INTO search_passages (meeting_id, kind, ref_id, text) SELECT id, 'note', id, note FROM meetings WHERE note != ''").run();
       for (const t of stmt<{ id: string; meeting_id: string }>(sqlite, 'SELECT id, meeting_id FROM transcripts').all()) indexTranscript(sqlite, t.id, t.meeting_id);

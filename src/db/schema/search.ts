@@ -34,3 +34,18 @@ export const searchPassages = sqliteTable(
 );
 
 export type SearchPassageRow = typeof searchPassages.$inferSelect;
+
+/**
+ * Every distinct word of a participant's name or e-mail (split at spaces and `@ . , - _ ( ) / ' " + ; :`),
+ * kept by triggers on participants (migration 0010); words are only ever added. A `participant`
+ * fragment without a separator is a substring of a name or e-mail exactly when it is a substring of one
+ * of its words, so the fragment is matched against these few thousand words (trigram index
+ * participant_words_fts), never against every participant; the matched ids are then looked up in
+ * meeting_tags (list_meetings) or as `p<id>` tokens in search_fts (search_transcripts).
+ */
+export const participantWords = sqliteTable('participant_words', {
+  id: integer('id').primaryKey({ autoIncrement: false }),
+  word: text('word').notNull().unique(),
+});
+
+export type ParticipantWordRow = typeof participantWords.$inferSelect;
