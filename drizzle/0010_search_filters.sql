@@ -50,6 +50,9 @@ INSERT OR IGNORE INTO meeting_tags (tag, started_at, meeting_id)
 --> statement-breakpoint
 -- search_fts gains the column `tags` (the meeting's search_tags), so folder, series and participant filters are
 -- terms of the full-text query, intersected inside the index instead of joining every match to its meeting.
+-- Its content stays the passages alone: each passage holds the tags it was indexed with (search_passages.tags),
+-- so every FTS5 'delete' names exactly what was indexed, whatever state the meeting row is in (a cascade, an
+-- INSERT OR REPLACE of the meeting, triggers in any order). A content that joined the meeting's row would not.
 DROP TRIGGER `search_passages_ai`;
 --> statement-breakpoint
 DROP TRIGGER `search_passages_ad`;
@@ -58,30 +61,54 @@ DROP TRIGGER `search_passages_au`;
 --> statement-breakpoint
 DROP TABLE `search_fts`;
 --> statement-breakpoint
--- The external content of search_fts: a passage and its meeting's tags.
-CREATE VIEW `search_content` AS SELECT p.id AS id, p.text AS text, m.search_tags AS tags FROM search_passages p JOIN meetings m ON m.id = p.meeting_id;
+UPDATE search_passages SET tags = coalesce((SELECT search_tags FROM meetings m WHERE m.id = search_passages.meeting_id), '');
 --> statement-breakpoint
-CREATE VIRTUAL TABLE `search_fts` USING fts5(`text`, `tags`, content='search_content', content_rowid='id', tokenize='unicode61 remove_diacritics 2');
+CREATE VIRTUAL TABLE `search_fts` USING fts5(`text`, `tags`, content='search_passages', content_rowid='id', tokenize='unicode61 remove_diacritics 2');
 --> statement-breakpoint
 INSERT INTO search_fts (search_fts) VALUES ('rebuild');
 --> statement-breakpoint
--- Every indexed passage carries its meeting's current search_tags (the delete must name what was indexed).
+-- Indexed as written; a writer that did not give the meeting's tags (they are the meeting's search_tags) gets
+-- them set here, which indexes the passage again through search_passages_au.
 CREATE TRIGGER `search_passages_ai` AFTER INSERT ON `search_passages` BEGIN
-  INSERT INTO search_fts (rowid, text, tags) VALUES (new.id, new.text, (SELECT search_tags FROM meetings WHERE id = new.meeting_id));
+  INSERT INTO search_fts (rowid, text, tags) VALUES (new.id, new.text, new.tags);
+  UPDATE search_passages SET tags = coalesce((SELECT search_tags FROM meetings WHERE id = new.meeting_id), '')
+    WHERE id = new.id AND tags IS NOT coalesce((SELECT search_tags FROM meetings WHERE id = new.meeting_id), '');
 END;
 --> statement-breakpoint
 CREATE TRIGGER `search_passages_ad` AFTER DELETE ON `search_passages` BEGIN
-  INSERT INTO search_fts (search_fts, rowid, text, tags) VALUES ('delete', old.id, old.text, (SELECT search_tags FROM meetings WHERE id = old.meeting_id));
+  INSERT INTO search_fts (search_fts, rowid, text, tags) VALUES ('delete', old.id, old.text, old.tags);
 END;
 --> statement-breakpoint
-CREATE TRIGGER `search_passages_au` AFTER UPDATE ON `search_passages` BEGIN
-  INSERT INTO search_fts (search_fts, rowid, text, tags) VALUES ('delete', old.id, old.text, (SELECT search_tags FROM meetings WHERE id = old.meeting_id));
-  INSERT INTO search_fts (rowid, text, tags) VALUES (new.id, new.text, (SELECT search_tags FROM meetings WHERE id = new.meeting_id));
+CREATE TRIGGER `search_passages_au` AFTER UPDATE OF id, text, tags ON `search_passages` BEGIN
+  INSERT INTO search_fts (search_fts, rowid, text, tags) VALUES ('delete', old.id, old.text, old.tags);
+  INSERT INTO search_fts (rowid, text, tags) VALUES (new.id, new.text, new.tags);
 END;
 --> statement-breakpoint
--- A meeting's passages leave the index while the meeting (and so the tags they were indexed with) still exists.
-CREATE TRIGGER `meetings_search_bd` BEFORE DELETE ON `meetings` BEGIN
-  DELETE FROM search_passages WHERE meeting_id = old.id;
+-- Summaries and notes are indexed with their meeting's tags (as migration 0002, plus `tags`).
+DROP TRIGGER `summaries_search_ai`;
+--> statement-breakpoint
+CREATE TRIGGER `summaries_search_ai` AFTER INSERT ON `summaries` BEGIN
+  INSERT INTO search_passages (meeting_id, kind, ref_id, text, tags) VALUES (new.meeting_id, 'summary', new.id, new.title || char(10) || new.content, coalesce((SELECT search_tags FROM meetings WHERE id = new.meeting_id), ''));
+END;
+--> statement-breakpoint
+DROP TRIGGER `summaries_search_au`;
+--> statement-breakpoint
+CREATE TRIGGER `summaries_search_au` AFTER UPDATE OF title, content ON `summaries` BEGIN
+  DELETE FROM search_passages WHERE ref_id = old.id;
+  INSERT INTO search_passages (meeting_id, kind, ref_id, text, tags) VALUES (new.meeting_id, 'summary', new.id, new.title || char(10) || new.content, coalesce((SELECT search_tags FROM meetings WHERE id = new.meeting_id), ''));
+END;
+--> statement-breakpoint
+DROP TRIGGER `meetings_note_search_ai`;
+--> statement-breakpoint
+CREATE TRIGGER `meetings_note_search_ai` AFTER INSERT ON `meetings` WHEN new.note != '' BEGIN
+  INSERT INTO search_passages (meeting_id, kind, ref_id, text, tags) VALUES (new.id, 'note', new.id, new.note, coalesce((SELECT search_tags FROM meetings WHERE id = new.id), ''));
+END;
+--> statement-breakpoint
+DROP TRIGGER `meetings_note_search_au`;
+--> statement-breakpoint
+CREATE TRIGGER `meetings_note_search_au` AFTER UPDATE OF note ON `meetings` BEGIN
+  DELETE FROM search_passages WHERE ref_id = old.id AND kind = 'note';
+  INSERT INTO search_passages (meeting_id, kind, ref_id, text, tags) SELECT new.id, 'note', new.id, new.note, coalesce((SELECT search_tags FROM meetings WHERE id = new.id), '') WHERE new.note != '';
 END;
 --> statement-breakpoint
 -- The tags follow the meeting's folder (and its ancestors), series and participants.
@@ -95,6 +122,10 @@ CREATE TRIGGER `meetings_search_tags_ai` AFTER INSERT ON `meetings` BEGIN
     || coalesce(' ' || (SELECT group_concat('p' || w.id, ' ' ORDER BY w.id) FROM (
         WITH RECURSIVE split(rest, word) AS (SELECT replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(p.name || ' ' || coalesce(p.email, ''), '@', ' '), '.', ' '), ',', ' '), '-', ' '), '_', ' '), '(', ' '), ')', ' '), '/', ' '), '''', ' '), '"', ' '), '+', ' '), ';', ' '), ':', ' '), char(9), ' '), char(10), ' '), char(13), ' ') || ' ', NULL FROM participants p WHERE p.meeting_id = meetings.id UNION ALL SELECT substr(rest, instr(rest, ' ') + 1), substr(rest, 1, instr(rest, ' ') - 1) FROM split WHERE rest != '')
         SELECT DISTINCT word FROM split WHERE word != '') s JOIN participant_words w ON w.word = s.word), '')) WHERE id = new.id;
+  -- Its meeting_tags rows, also when the tags came with the row (meetings_search_tags_au fires only on a change).
+  INSERT OR IGNORE INTO meeting_tags (tag, started_at, meeting_id)
+    WITH RECURSIVE split(rest, tag) AS (SELECT (SELECT search_tags FROM meetings WHERE id = new.id) || ' ', NULL UNION ALL SELECT substr(rest, instr(rest, ' ') + 1), substr(rest, 1, instr(rest, ' ') - 1) FROM split WHERE rest != '')
+    SELECT tag, new.started_at, new.id FROM split WHERE tag != '';
 END;
 --> statement-breakpoint
 CREATE TRIGGER `meetings_search_tags_filters_au` AFTER UPDATE OF folder_id, series_id ON `meetings` BEGIN
@@ -109,10 +140,9 @@ CREATE TRIGGER `meetings_search_tags_filters_au` AFTER UPDATE OF folder_id, seri
         SELECT DISTINCT word FROM split WHERE word != '') s JOIN participant_words w ON w.word = s.word), '')) WHERE id = new.id;
 END;
 --> statement-breakpoint
--- New tags: the meeting's passages are indexed again with them, and its meeting_tags rows rewritten.
+-- New tags: the meeting's passages take them (search_passages_au indexes each again), and its meeting_tags rows are rewritten.
 CREATE TRIGGER `meetings_search_tags_au` AFTER UPDATE OF search_tags ON `meetings` WHEN old.search_tags IS NOT new.search_tags BEGIN
-  INSERT INTO search_fts (search_fts, rowid, text, tags) SELECT 'delete', id, text, old.search_tags FROM search_passages WHERE meeting_id = new.id;
-  INSERT INTO search_fts (rowid, text, tags) SELECT id, text, new.search_tags FROM search_passages WHERE meeting_id = new.id;
+  UPDATE search_passages SET tags = new.search_tags WHERE meeting_id = new.id AND tags IS NOT new.search_tags;
   DELETE FROM meeting_tags WHERE meeting_id = new.id;
   INSERT OR IGNORE INTO meeting_tags (tag, started_at, meeting_id)
     WITH RECURSIVE split(rest, tag) AS (SELECT new.search_tags || ' ', NULL UNION ALL SELECT substr(rest, instr(rest, ' ') + 1), substr(rest, 1, instr(rest, ' ') - 1) FROM split WHERE rest != '')

@@ -8,8 +8,8 @@ import { indexTranscript } from './search.js';
 
 /** The FTS5 tables and the table of passages the search index is built from. */
 const FTS_TABLES = ['search_fts', 'meeting_titles', 'participant_index', 'participant_words_fts'] as const;
-// search_content is search_fts's content (a view); meeting_tags is derived from meetings.search_tags.
-const SEARCH_TABLES: readonly string[] = ['search_passages', 'search_content', 'meeting_tags', ...FTS_TABLES];
+// meeting_tags is derived from meetings.search_tags.
+const SEARCH_TABLES: readonly string[] = ['search_passages', 'meeting_tags', ...FTS_TABLES];
 
 /** Problems listed at most, so a badly damaged file gives a readable report. */
 const MAX_PROBLEMS = 10;
@@ -137,8 +137,11 @@ export function repairSearchIndex(sqlite: Sqlite): RepairResult {
       stmt(sqlite, 'DELETE FROM meeting_tags').run();
       stmt(sqlite, "UPDATE meetings SET search_tags = ''").run();
       stmt(sqlite, 'UPDATE meetings SET folder_id = folder_id').run();
-      stmt(sqlite, "INSERT INTO search_passages (meeting_id, kind, ref_id, text) SELECT meeting_id, 'summary', id, title || char(10) || content FROM summaries").run();
-      stmt(sqlite, "INSERT INTO search_passages (meeting_id, kind, ref_id, text) SELECT id, 'note', id, note FROM meetings WHERE note != ''").run();
+      stmt(
+        sqlite,
+        "INSERT INTO search_passages (meeting_id, kind, ref_id, text, tags) SELECT s.meeting_id, 'summary', s.id, s.title || char(10) || s.content, m.search_tags FROM summaries s JOIN meetings m ON m.id = s.meeting_id",
+      ).run();
+      stmt(sqlite, "INSERT INTO search_passages (meeting_id, kind, ref_id, text, tags) SELECT id, 'note', id, note, search_tags FROM meetings WHERE note != ''").run();
       for (const t of stmt<{ id: string; meeting_id: string }>(sqlite, 'SELECT id, meeting_id FROM transcripts').all()) indexTranscript(sqlite, t.id, t.meeting_id);
       const meetings = stmt(sqlite, 'INSERT INTO meeting_titles (title, id) SELECT title, id FROM meetings').run().changes;
       const participants = stmt(

@@ -24,12 +24,14 @@ export function indexTranscript(sqlite: Sqlite, transcriptId: string, meetingId:
         0);
   stmt(sqlite, 'DELETE FROM search_passages WHERE ref_id = ? AND word_offset >= ?').run(transcriptId, start);
   const words = stmt(sqlite, 'SELECT idx, text, speaker FROM transcript_words WHERE transcript_id = ? AND idx >= ? ORDER BY idx').raw().all(transcriptId, start) as WordRow[];
-  const insert = stmt(sqlite, "INSERT INTO search_passages (meeting_id, kind, ref_id, word_offset, speaker, text) VALUES (?, 'transcript', ?, ?, ?, ?)");
+  // Indexed with the meeting's tags (search_passages.tags, see migration 0010).
+  const tags = stmt<{ t: string }>(sqlite, 'SELECT search_tags AS t FROM meetings WHERE id = ?').get(meetingId)?.t ?? '';
+  const insert = stmt(sqlite, "INSERT INTO search_passages (meeting_id, kind, ref_id, word_offset, speaker, text, tags) VALUES (?, 'transcript', ?, ?, ?, ?, ?)");
   let first = 0;
   for (let i = 1; i <= words.length; i++) {
     if (i === words.length || words[i]![2] !== words[first]![2] || i - first >= PASSAGE_MAX_WORDS) {
       const passage = words.slice(first, i);
-      insert.run(meetingId, transcriptId, passage[0]![0], passage[0]![2], passage.map((w) => w[1]).join(' '));
+      insert.run(meetingId, transcriptId, passage[0]![0], passage[0]![2], passage.map((w) => w[1]).join(' '), tags);
       first = i;
     }
   }
