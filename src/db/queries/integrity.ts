@@ -63,9 +63,22 @@ function isSearchObject(o: SchemaObject): boolean {
  */
 export function checkIntegrity(sqlite: Sqlite, options: { full: boolean }): IntegrityReport {
   const check = options.full ? 'integrity_check' : 'quick_check';
-  const rows = sqlite.pragma(`${check}(${MAX_PROBLEMS})`) as Record<string, string>[];
-  const problems = rows.map((r) => Object.values(r)[0]!).filter((p) => p !== 'ok');
   const present = new Set(schemaObjects(sqlite).map((o) => `${o.type} ${o.name}`));
+  const rows = sqlite.transaction(() => {
+    // SQLite's check of an FTS5 table walks the index structure this connection cached at its last read of
+    // the table: on a long-lived connection, after another one merged segments, a sound index reads as
+    // "fts5: corruption found reading blob". Opening a cursor reloads the structure when the file changed;
+    // in one read transaction with the check, it stays current.
+    for (const table of FTS_TABLES)
+      if (present.has(`table ${table}`))
+        try {
+          stmt(sqlite, `SELECT rowid FROM ${table} LIMIT 1`).get();
+        } catch {
+          // A damaged table: the check below says how.
+        }
+    return sqlite.pragma(`${check}(${MAX_PROBLEMS})`) as Record<string, string>[];
+  })();
+  const problems = rows.map((r) => Object.values(r)[0]!).filter((p) => p !== 'ok');
   const absent = referenceSchema().filter((o) => !present.has(`${o.type} ${o.name}`));
   // An FTS5 table's shadow tables go with it: listed only when the table itself is there.
   const gone = new Set(absent.filter((o) => o.type === 'table').map((o) => o.name));
