@@ -53,6 +53,13 @@ export function generate(o: GenerateOptions): { meetings: number; words: number;
   const word = () => vocabulary[Math.min(vocabulary.length - 1, Math.floor(Math.exp(rand() * Math.log(vocabulary.length))) - 1)]!;
   const people = Array.from({ length: 2000 }, (_, i) => ({ name: `${pick(['Alex', 'Sam', 'Kim', 'Noor', 'Lea', 'Ravi', 'Ines', 'Tom', 'Yuki', 'Omar'])} ${pick(['Martin', 'Chen', 'Diallo', 'Rossi', 'Kowalski', 'Silva', 'Nguyen', 'Berg'])} ${i}`, email: `person${i}@example.test` }));
   const bar = progressBar(o.progress ?? true);
+  // The full-text indexes of passages, titles and participants are built once at the end, not row by row
+  // (a segment per transaction, merged again and again): the triggers that feed them on insert are set
+  // aside meanwhile, then put back as the migrations made them.
+  const bulk = s
+    .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND (tbl_name = 'search_passages' OR name IN ('meetings_titles_ai', 'participants_index_ai'))")
+    .all() as { name: string; sql: string }[];
+  for (const t of bulk) s.exec(`DROP TRIGGER ${t.name}`);
   const now = new Date('2026-11-30T00:00:00Z').toISOString();
 
   // Folders: teams, projects under them, and a third level for some.
@@ -102,7 +109,8 @@ export function generate(o: GenerateOptions): { meetings: number; words: number;
     action: s.prepare("INSERT INTO action_items (id, meeting_id, text, assignee, due_date, done, position, source, created_at) VALUES (?, ?, ?, ?, NULL, 0, ?, 'llm', ?)"),
     transcript: s.prepare("INSERT INTO transcripts (id, meeting_id, language, source, word_count, created_at, updated_at) VALUES (?, ?, 'en', 'import', ?, ?, ?)"),
     word: s.prepare('INSERT INTO transcript_words (transcript_id, idx, text, start_ms, end_ms, speaker) VALUES (?, ?, ?, ?, ?, ?)'),
-    passage: s.prepare("INSERT INTO search_passages (meeting_id, kind, ref_id, word_offset, speaker, text) VALUES (?, 'transcript', ?, ?, ?, ?)"),
+    passage: s.prepare("INSERT INTO search_passages (meeting_id, kind, ref_id, word_offset, speaker, text, tags) VALUES (?, 'transcript', ?, ?, ?, ?, ?)"),
+    tags: s.prepare('SELECT search_tags FROM meetings WHERE id = ?').pluck(),
   };
   const sentence = (n: number) => Array.from({ length: n }, word).join(' ');
   const start = Date.parse('2021-12-01T00:00:00Z');
@@ -112,6 +120,7 @@ export function generate(o: GenerateOptions): { meetings: number; words: number;
   const batch = 500;
   for (let from = 0; from < o.meetings; from += batch) {
     s.transaction(() => {
+      s.pragma('defer_foreign_keys = ON');
       for (let i = from; i < Math.min(o.meetings, from + batch); i++) {
         const mid = id('mtg');
         if (i === 0) longestMeetingId = mid;
@@ -121,7 +130,8 @@ export function generate(o: GenerateOptions): { meetings: number; words: number;
         const endedAt = new Date(startedMs + Math.max(600_000, words * 400)).toISOString();
         const speakers = Array.from({ length: 2 + int(3) }, () => pick(people).name.split(' ')[0]!);
         const seriesId = rand() < 0.4 ? pick(seriesIds) : null;
-        ins.meeting.run(
+        // Drawn in the generator's original order (same seed, same database as before issue 19) ...
+        const meeting = [
           mid,
           `${pick(TEAMS)} ${pick(TOPICS)} #${i}`,
           startedAt,
@@ -132,16 +142,22 @@ export function generate(o: GenerateOptions): { meetings: number; words: number;
           words ? JSON.stringify([...new Set(speakers)]) : null,
           startedAt,
           endedAt,
-        );
-        ins.summary.run(id('sum'), mid, 'Summary', `## Summary\n\n- ${sentence(20)}\n- ${sentence(15)}\n- ${sentence(18)}\n`, 0, endedAt, endedAt);
-        if (i % 10 === 0) ins.summary.run(id('sum'), mid, 'Decisions', `## Decisions\n\n1. ${sentence(12)}\n`, 1, endedAt, endedAt);
-        const nParticipants = 2 + int(5);
-        for (let p = 0; p < nParticipants; p++) {
+        ];
+        const summary = [id('sum'), mid, 'Summary', `## Summary\n\n- ${sentence(20)}\n- ${sentence(15)}\n- ${sentence(18)}\n`, 0, endedAt, endedAt];
+        const decisions = i % 10 === 0 ? [id('sum'), mid, 'Decisions', `## Decisions\n\n1. ${sentence(12)}\n`, 1, endedAt, endedAt] : undefined;
+        const attendees = Array.from({ length: 2 + int(5) }, () => {
           const person = pick(people);
-          ins.participant.run(id('ppl'), mid, person.name, person.email, p);
-        }
+          return { person, pid: id('ppl') };
+        });
+        // ... but participants are written before their meeting (foreign keys deferred to the commit): the
+        // meeting's search tags are computed once, at its insert, not once per participant with its passages indexed again.
+        attendees.forEach(({ person, pid }, p) => ins.participant.run(pid, mid, person.name, person.email, p));
+        ins.meeting.run(...meeting);
+        ins.summary.run(...summary);
+        if (decisions !== undefined) ins.summary.run(...decisions);
         for (let a = 0; a < int(4); a++) ins.action.run(id('act'), mid, sentence(8), pick(people).name, a, endedAt);
         if (words > 0) {
+          const tags = ins.tags.get(mid) as string;
           const tid = id('trn');
           ins.transcript.run(tid, mid, words, endedAt, endedAt);
           let t = 1000;
@@ -157,7 +173,7 @@ export function generate(o: GenerateOptions): { meetings: number; words: number;
               t += 600;
             }
             if (passage.length > 0 && (w === passageStart + PASSAGE_MAX_WORDS || turnLeft === 0)) {
-              ins.passage.run(mid, tid, passageStart, passageSpeaker, passage.join(' '));
+              ins.passage.run(mid, tid, passageStart, passageSpeaker, passage.join(' '), tags);
               passage = [];
             }
             if (passage.length === 0) {
@@ -171,19 +187,31 @@ export function generate(o: GenerateOptions): { meetings: number; words: number;
             t += duration + 60;
             turnLeft--;
             if (turnLeft === 0 && passage.length > 0) {
-              ins.passage.run(mid, tid, passageStart, passageSpeaker, passage.join(' '));
+              ins.passage.run(mid, tid, passageStart, passageSpeaker, passage.join(' '), tags);
               passage = [];
             }
           }
-          if (passage.length > 0) ins.passage.run(mid, tid, passageStart, passageSpeaker, passage.join(' '));
+          if (passage.length > 0) ins.passage.run(mid, tid, passageStart, passageSpeaker, passage.join(' '), tags);
           wordsDone += words;
         }
       }
     })();
     bar(Math.min(o.meetings, from + batch) / o.meetings, `${Math.min(o.meetings, from + batch)} meetings, ${wordsDone} words`);
   }
+  for (const t of bulk) s.exec(t.sql);
+  // Each index holds up to 256 MiB in memory before it writes a segment (then the default again, which is
+  // stored in the index's config).
+  const once = (table: string, fill: string) =>
+    s.exec(`INSERT INTO ${table} (${table}, rank) VALUES ('hashsize', 268435456); ${fill}; INSERT INTO ${table} (${table}, rank) VALUES ('hashsize', 1048576)`);
+  s.transaction(() => {
+    once('search_fts', "INSERT INTO search_fts (search_fts) VALUES ('rebuild')");
+    once('meeting_titles', 'INSERT INTO meeting_titles (title, id) SELECT title, id FROM meetings');
+    once('participant_index', "INSERT INTO participant_index (name, email, meeting_id, participant_id) SELECT name, coalesce(email, ''), meeting_id, id FROM participants");
+  })();
   s.pragma('optimize');
-  s.exec("INSERT INTO search_fts (search_fts) VALUES ('optimize'); INSERT INTO meeting_titles (meeting_titles) VALUES ('optimize');");
+  s.exec(
+    "INSERT INTO search_fts (search_fts) VALUES ('optimize'); INSERT INTO meeting_titles (meeting_titles) VALUES ('optimize'); INSERT INTO participant_words_fts (participant_words_fts) VALUES ('optimize');",
+  );
   s.pragma('wal_checkpoint(TRUNCATE)');
   db.close();
   bar(1, 'done', true);

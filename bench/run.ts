@@ -5,6 +5,7 @@ import { cpus, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { benchArgs } from './args.js';
 import { generate } from './generate.js';
+import { benchMatrix, matrixRows } from './matrix.js';
 import { benchMcp } from './mcp.js';
 import { benchWorker } from './worker.js';
 import { benchPostgres } from './postgres.js';
@@ -17,7 +18,8 @@ const values = benchArgs('run', 'Run every benchmark and print one table with it
   words: { type: 'string', value: 'N', description: 'Transcript words (default 10000000; 60000 with --smoke)' },
   db: { type: 'string', value: 'FILE', description: 'Database to use (generated when missing)' },
   calls: { type: 'string', value: 'N', description: 'Calls per measured tool (default 1000; 30 with --smoke)' },
-  only: { type: 'string', value: 'NAME', description: 'Only one benchmark: mcp or worker' },
+  only: { type: 'string', value: 'NAME', description: 'Only one benchmark: mcp, matrix or worker' },
+  matrix: { type: 'boolean', default: false, description: 'Only the filter matrix of list_meetings and search_transcripts (same as --only matrix)' },
   engine: { type: 'string', value: 'NAME', description: 'sqlite (default), or postgres: the PostgreSQL Store against SQLite in the same run (needs --url)' },
   url: { type: 'string', value: 'URL', description: 'With --engine postgres: an empty PostgreSQL database (postgresql://...), filled by db copy' },
   jobs: { type: 'string', value: 'N', description: 'With --engine postgres: queue jobs of 500 ms each (default 400; 16 with --smoke)' },
@@ -44,12 +46,16 @@ if (!existsSync(db) || smoke) {
   const g = generate({ meetings, words, longest: Math.min(30_000, Math.floor(words / 4)), seed: 1, out: db, progress: !smoke });
   rows.push({ name: 'generate', value: `${g.seconds.toFixed(1)} s`, detail: `${g.meetings} meetings, ${g.words} words` });
 }
+const only = values.matrix ? 'matrix' : values.only;
 if (values.engine === 'postgres') rows.push(...(await benchPostgres({ sqlite: db, url: values.url!, calls, jobs: Number(values.jobs ?? (smoke ? 16 : 400)) })));
-else if (!values.only || values.only === 'mcp') {
-  const mcp = await benchMcp({ db, calls, startupRuns: smoke ? 3 : 15 });
-  rows.push(...mcp.rows);
+else {
+  if (!only || only === 'matrix') rows.push(...matrixRows(await benchMatrix({ db, calls: smoke ? 3 : 30, budgetMs: smoke ? 200 : 4000 })));
+  if (!only || only === 'mcp') {
+    const mcp = await benchMcp({ db, calls, startupRuns: smoke ? 3 : 15 });
+    rows.push(...mcp.rows);
+  }
 }
-if (values.engine !== 'postgres' && (!values.only || values.only === 'worker')) rows.push(...(await benchWorker({ jobs: smoke ? 5 : 40, uploadMb: smoke ? 16 : 1024 })));
+if (values.engine !== 'postgres' && (!only || only === 'worker')) rows.push(...(await benchWorker({ jobs: smoke ? 5 : 40, uploadMb: smoke ? 16 : 1024 })));
 
 const machine = `${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
 process.stdout.write(`${printTable(`Syntheo benchmarks — ${meetings} meetings, ${words} words — ${machine}`, rows)}\n`);

@@ -43,8 +43,12 @@ describe('npm run bench --smoke', () => {
         'worker: overhead per job (wall / jobs)',
         'transcript near the end / offset 0 (server-side)',
         'worker: peak RSS increase during the upload',
+        'list_meetings default',
+        'search_transcripts common + folder (biggest)',
       ])
         expect(names).toContain(expected);
+      // The filter matrix: its participant rows name the value chosen from the data.
+      expect(names.some((n) => /^list_meetings participant ".+" \(most frequent\)$/.test(n))).toBe(true);
       // Every row has a number in its value column.
       for (const row of rows) expect(row.split('|')[2], row).toMatch(/\d/);
     } finally {

@@ -7,8 +7,9 @@ import { stmt } from '../statements.js';
 import { indexTranscript } from './search.js';
 
 /** The FTS5 tables and the table of passages the search index is built from. */
-const FTS_TABLES = ['search_fts', 'meeting_titles', 'participant_index'] as const;
-const SEARCH_TABLES: readonly string[] = ['search_passages', ...FTS_TABLES];
+const FTS_TABLES = ['search_fts', 'meeting_titles', 'participant_index', 'participant_words_fts'] as const;
+// meeting_tags is derived from meetings.search_tags.
+const SEARCH_TABLES: readonly string[] = ['search_passages', 'meeting_tags', ...FTS_TABLES];
 
 /** Problems listed at most, so a badly damaged file gives a readable report. */
 const MAX_PROBLEMS = 10;
@@ -62,9 +63,22 @@ function isSearchObject(o: SchemaObject): boolean {
  */
 export function checkIntegrity(sqlite: Sqlite, options: { full: boolean }): IntegrityReport {
   const check = options.full ? 'integrity_check' : 'quick_check';
-  const rows = sqlite.pragma(`${check}(${MAX_PROBLEMS})`) as Record<string, string>[];
-  const problems = rows.map((r) => Object.values(r)[0]!).filter((p) => p !== 'ok');
   const present = new Set(schemaObjects(sqlite).map((o) => `${o.type} ${o.name}`));
+  const rows = sqlite.transaction(() => {
+    // SQLite's check of an FTS5 table walks the index structure this connection cached at its last read of
+    // the table: on a long-lived connection, after another one merged segments, a sound index reads as
+    // "fts5: corruption found reading blob". Opening a cursor reloads the structure when the file changed;
+    // in one read transaction with the check, it stays current.
+    for (const table of FTS_TABLES)
+      if (present.has(`table ${table}`))
+        try {
+          stmt(sqlite, `SELECT rowid FROM ${table} LIMIT 1`).get();
+        } catch {
+          // A damaged table: the check below says how.
+        }
+    return sqlite.pragma(`${check}(${MAX_PROBLEMS})`) as Record<string, string>[];
+  })();
+  const problems = rows.map((r) => Object.values(r)[0]!).filter((p) => p !== 'ok');
   const absent = referenceSchema().filter((o) => !present.has(`${o.type} ${o.name}`));
   // An FTS5 table's shadow tables go with it: listed only when the table itself is there.
   const gone = new Set(absent.filter((o) => o.type === 'table').map((o) => o.name));
@@ -131,8 +145,16 @@ export function repairSearchIndex(sqlite: Sqlite): RepairResult {
         sqlite.exec(o.sql);
         if (!dropped.has(key)) recreated.push(key);
       }
-      stmt(sqlite, "INSERT INTO search_passages (meeting_id, kind, ref_id, text) SELECT meeting_id, 'summary', id, title || char(10) || content FROM summaries").run();
-      stmt(sqlite, "INSERT INTO search_passages (meeting_id, kind, ref_id, text) SELECT id, 'note', id, note FROM meetings WHERE note != ''").run();
+      stmt(sqlite, "INSERT INTO participant_words_fts (participant_words_fts) VALUES ('rebuild')").run();
+      // Every meeting's tags and meeting_tags rows computed again (the filters' indexes), before its passages are indexed with them.
+      stmt(sqlite, 'DELETE FROM meeting_tags').run();
+      stmt(sqlite, "UPDATE meetings SET search_tags = ''").run();
+      stmt(sqlite, 'UPDATE meetings SET folder_id = folder_id').run();
+      stmt(
+        sqlite,
+        "INSERT INTO search_passages (meeting_id, kind, ref_id, text, tags) SELECT s.meeting_id, 'summary', s.id, s.title || char(10) || s.content, m.search_tags FROM summaries s JOIN meetings m ON m.id = s.meeting_id",
+      ).run();
+      stmt(sqlite, "INSERT INTO search_passages (meeting_id, kind, ref_id, text, tags) SELECT id, 'note', id, note, search_tags FROM meetings WHERE note != ''").run();
       for (const t of stmt<{ id: string; meeting_id: string }>(sqlite, 'SELECT id, meeting_id FROM transcripts').all()) indexTranscript(sqlite, t.id, t.meeting_id);
       const meetings = stmt(sqlite, 'INSERT INTO meeting_titles (title, id) SELECT title, id FROM meetings').run().changes;
       const participants = stmt(

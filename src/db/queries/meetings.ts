@@ -6,7 +6,9 @@ import { getFolderByPathOrThrow, subtreeBounds } from './folders.js';
 import { getImportForMeeting } from './imports.js';
 import { clip, notFound } from './not-found.js';
 import { pagination } from './pagination.js';
-import { caselessGlob, isAscii, likeSpellings, unicodeForms } from './unicode.js';
+import { isAscii } from './unicode.js';
+import { anySpelling, trigramMatch } from './fragments.js';
+import { participantTag, participantWordIds } from './participant-words.js';
 import type { ActionItem, MeetingDetail, MeetingListItem, MeetingRecord, Page, Pagination, Participant, SeriesRef, Summary, TranscriptInfo } from './types.js';
 
 export interface MeetingFilter {
@@ -35,104 +37,102 @@ export const MEETING_ITEM_COLUMNS = `m.id, m.title, m.started_at, m.ended_at,
 
 export const NEWEST_FIRST = 'ORDER BY m.started_at DESC, m.id DESC';
 
-interface Compiled {
-  /** `meetings m`, or the title index joined to it when a title fragment drives the query. */
-  from: string;
-  where: string;
+/** One filter over `meetings m`, and, when meeting_tags and search_fts hold it, the tags of which a meeting has one. */
+export interface FilterPart {
+  sql: string;
   params: unknown[];
-  /** The title fragment is the only filter: the index alone can count. */
-  onlyTitleMatch: boolean;
+  /** Tags (meetings.search_tags) of which a matching meeting has at least one; absent when no tag holds the filter. */
+  tags?: string[];
 }
 
-/** SQL conditions over `meetings m` for the filters, ANDed; unknown series or folder -> NotFoundError. */
-export function compileMeetingFilter(sqlite: Sqlite, filter: MeetingFilter): Compiled {
-  const clauses: string[] = [];
-  const params: unknown[] = [];
+export interface CompiledFilter {
+  /** The title fragment as a trigram phrase for meeting_titles, when it has 3 characters or more. */
+  titleMatch?: string;
+  /** Conditions, ANDed (the dates are in `range`). */
+  parts: FilterPart[];
+  range: { from?: string; to?: string };
+  /** A filter that no meeting can match (a participant fragment in no participant's name): the answer is empty. */
+  none: boolean;
+}
+
+/** A folder or series id as a tag of meetings.search_tags: prefix + hex of its UTF-8 bytes, as SQLite's hex() writes it. */
+export const idTag = (prefix: 'f' | 's', id: string): string => prefix + Buffer.from(id, 'utf8').toString('hex').toUpperCase();
+
+/** The filters, compiled once for list_meetings and search_transcripts; unknown series or folder -> NotFoundError. */
+export function compileMeetingFilter(sqlite: Sqlite, filter: MeetingFilter): CompiledFilter {
+  const parts: FilterPart[] = [];
   let titleMatch: string | undefined;
+  let none = false;
   if (filter.query !== undefined && filter.query !== '') {
     const fragment = matchFragment(filter.query, 'query');
     titleMatch = trigramMatch(fragment);
     if (titleMatch !== undefined) {
       // The trigram index finds a substring of title or id, case-insensitively (Unicode case folding);
-      // quoted, so `%`, `_` and FTS syntax are literal characters. It drives the query (see listMeetings).
-      clauses.push('meeting_titles MATCH ?');
-      params.push(titleMatch);
+      // quoted, so `%`, `_` and FTS syntax are literal characters.
+      parts.push({ sql: 'm.id IN (SELECT id FROM meeting_titles WHERE meeting_titles MATCH ?)', params: [titleMatch] });
     } else if (isAscii(fragment)) {
       // Trigrams need 3 characters; shorter fragments scan titles with LIKE (ASCII case folding).
       const like = likeFragment(fragment);
-      clauses.push(`(m.title LIKE ? ESCAPE '\\' OR m.id LIKE ? ESCAPE '\\')`);
-      params.push(like, like);
+      parts.push({ sql: `(m.title LIKE ? ESCAPE '\\' OR m.id LIKE ? ESCAPE '\\')`, params: [like, like] });
     } else {
       // Short and beyond ASCII: each spelling (case, Unicode form) with LIKE (IDs are ASCII).
       const { sql, values } = anySpelling(fragment, ['m.title']);
-      clauses.push(sql);
-      params.push(...values);
+      parts.push({ sql, params: values });
     }
   }
   if (filter.seriesId !== undefined) {
     getSeriesRefOrThrow(sqlite, filter.seriesId);
-    clauses.push('m.series_id = ?');
-    params.push(filter.seriesId);
+    parts.push({ sql: 'm.series_id = ?', params: [filter.seriesId], tags: [idTag('s', filter.seriesId)] });
   }
   if (filter.folderPath !== undefined) {
     const folder = getFolderByPathOrThrow(sqlite, filter.folderPath);
     const [exact, low, high] = subtreeBounds(folder.path);
-    clauses.push('m.folder_id IN (SELECT id FROM folders WHERE path = ? OR (path > ? AND path < ?))');
-    params.push(exact, low, high);
+    // Every meeting carries the tag of its folder and of each ancestor: the subtree is one tag.
+    parts.push({ sql: 'm.folder_id IN (SELECT id FROM folders WHERE path = ? OR (path > ? AND path < ?))', params: [exact, low, high], tags: [idTag('f', folder.id)] });
   }
   const range = parseDateRange(filter.from, filter.to);
+  if (filter.participant !== undefined && filter.participant !== '') {
+    const fragment = matchFragment(filter.participant, 'participant');
+    const words = participantWordIds(sqlite, fragment);
+    if (words !== undefined) {
+      if (words.length === 0) none = true;
+      const tags = words.map(participantTag);
+      parts.push({
+        sql: `EXISTS (SELECT 1 FROM meeting_tags t WHERE t.tag IN (${tags.map(() => '?').join(', ')}) AND t.started_at = m.started_at AND t.meeting_id = m.id)`,
+        params: tags,
+        tags,
+      });
+    } else {
+      // The fragment spans words (or is in very many): participant by participant.
+      const phrase = trigramMatch(fragment);
+      if (phrase !== undefined) {
+        parts.push({ sql: 'm.id IN (SELECT meeting_id FROM participant_index WHERE participant_index MATCH ?)', params: [`{name email} : (${phrase})`] });
+      } else if (isAscii(fragment)) {
+        // One pass over the participants, not one probe per meeting.
+        const like = likeFragment(fragment);
+        parts.push({ sql: `m.id IN (SELECT meeting_id FROM participants p WHERE p.name LIKE ? ESCAPE '\\' OR p.email LIKE ? ESCAPE '\\')`, params: [like, like] });
+      } else {
+        const { sql, values } = anySpelling(fragment, ['p.name', 'p.email']);
+        parts.push({ sql: `m.id IN (SELECT meeting_id FROM participants p WHERE ${sql})`, params: values });
+      }
+    }
+  }
+  return { titleMatch, parts, range, none };
+}
+
+/** The date range as conditions on a `started_at` column. */
+export function rangeSql(range: CompiledFilter['range'], column: string): { sql: string[]; params: string[] } {
+  const sql: string[] = [];
+  const params: string[] = [];
   if (range.from !== undefined) {
-    clauses.push('m.started_at >= ?');
+    sql.push(`${column} >= ?`);
     params.push(range.from);
   }
   if (range.to !== undefined) {
-    clauses.push('m.started_at <= ?');
+    sql.push(`${column} <= ?`);
     params.push(range.to);
   }
-  if (filter.participant !== undefined && filter.participant !== '') {
-    const fragment = matchFragment(filter.participant, 'participant');
-    const phrase = trigramMatch(fragment);
-    if (phrase !== undefined) {
-      clauses.push('m.id IN (SELECT meeting_id FROM participant_index WHERE participant_index MATCH ?)');
-      params.push(`{name email} : (${phrase})`);
-    } else if (isAscii(fragment)) {
-      // One pass over the participants, not one probe per meeting.
-      const like = likeFragment(fragment);
-      clauses.push(`m.id IN (SELECT meeting_id FROM participants p WHERE p.name LIKE ? ESCAPE '\\' OR p.email LIKE ? ESCAPE '\\')`);
-      params.push(like, like);
-    } else {
-      const { sql, values } = anySpelling(fragment, ['p.name', 'p.email']);
-      clauses.push(`m.id IN (SELECT meeting_id FROM participants p WHERE ${sql})`);
-      params.push(...values);
-    }
-  }
-  return {
-    from: titleMatch !== undefined ? 'meeting_titles JOIN meetings m ON m.id = meeting_titles.id' : 'meetings m',
-    where: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '',
-    params,
-    onlyTitleMatch: titleMatch !== undefined && clauses.length === 1,
-  };
-}
-
-/** A condition: one of the columns holds one of the fragment's spellings (short fragments beyond ASCII). */
-function anySpelling(fragment: string, columns: string[]): { sql: string; values: string[] } {
-  const variants = likeSpellings(fragment);
-  if (variants === undefined) {
-    const globs = unicodeForms(fragment).map((form) => caselessGlob(form, true));
-    return { sql: `(${columns.flatMap((c) => globs.map(() => `${c} GLOB ?`)).join(' OR ')})`, values: columns.flatMap(() => globs) };
-  }
-  const likes = variants.map(likeFragment);
-  return { sql: `(${columns.flatMap((c) => likes.map(() => `${c} LIKE ? ESCAPE '\\'`)).join(' OR ')})`, values: columns.flatMap(() => likes) };
-}
-
-/**
- * A fragment as FTS5 trigram phrases (a substring match), in NFC and NFD since stored text may be in
- * either form; undefined when shorter than 3 characters.
- */
-function trigramMatch(fragment: string): string | undefined {
-  const [nfc, nfd] = unicodeForms(fragment);
-  if ([...nfc].length < 3) return undefined;
-  return [...new Set([nfc, nfd])].map((f) => `"${f.replace(/"/g, '""')}"`).join(' OR ');
+  return { sql, params };
 }
 
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;
@@ -184,15 +184,82 @@ export function parseDateRange(from: string | undefined, to: string | undefined)
   return { ...(low && { from: low.iso }), ...(high && { to: high.iso }) };
 }
 
+/** Meetings counted at most when choosing which tag drives a list: enough to tell a rare tag from a common one. */
+const DRIVER_PROBE = 2000;
+
 export function listMeetings(sqlite: Sqlite, filter: MeetingFilter, page: Page): { meetings: MeetingListItem[]; pagination: Pagination } {
-  const { from, where, params, onlyTitleMatch } = compileMeetingFilter(sqlite, filter);
-  const meetings = stmt<MeetingListItem>(sqlite, `SELECT ${MEETING_ITEM_COLUMNS} FROM ${from} ${where} ${NEWEST_FIRST} LIMIT ? OFFSET ?`).all(
-    ...params,
-    page.limit,
-    page.offset,
-  );
-  const total = stmt<{ n: number }>(sqlite, onlyTitleMatch ? `SELECT count(*) AS n FROM meeting_titles ${where}` : `SELECT count(*) AS n FROM ${from} ${where}`).get(...params)!.n;
+  const c = compileMeetingFilter(sqlite, filter);
+  if (c.none) return { meetings: [], pagination: pagination(page, 0, 0) };
+  const { meetings, total } = c.parts.some((p) => p.tags?.length === 1) ? listByTag(sqlite, c, page) : listByTime(sqlite, c, page);
   return { meetings, pagination: pagination(page, meetings.length, total) };
+}
+
+/**
+ * Walks one tag's rows of meeting_tags (a folder subtree, a series or a participant word), newest
+ * first within the dates, the other filters probed per row: the page and the exact count come from the
+ * primary key, however deep the offset. The rarest single-tag filter drives.
+ */
+function listByTag(sqlite: Sqlite, c: CompiledFilter, page: Page): { meetings: MeetingListItem[]; total: number } {
+  const range = rangeSql(c.range, 'd.started_at');
+  const single = c.parts.filter((p) => p.tags?.length === 1);
+  const rows = (tag: string) =>
+    stmt<{ n: number }>(sqlite, `SELECT count(*) AS n FROM (SELECT 1 FROM meeting_tags d WHERE d.tag = ? ${range.sql.map((x) => `AND ${x}`).join(' ')} LIMIT ${DRIVER_PROBE})`).get(tag, ...range.params)!.n;
+  const driver = single.length === 1 ? single[0]! : single.map((p) => ({ p, n: rows(p.tags![0]!) })).sort((a, b) => a.n - b.n)[0]!.p;
+  const clauses = ['d.tag = ?', ...range.sql];
+  const params: unknown[] = [driver.tags![0]!, ...range.params];
+  let joinMeetings = false;
+  for (const p of c.parts) {
+    if (p === driver) continue;
+    if (p.tags) {
+      clauses.push(`EXISTS (SELECT 1 FROM meeting_tags o WHERE o.tag IN (${p.tags.map(() => '?').join(', ')}) AND o.started_at = d.started_at AND o.meeting_id = d.meeting_id)`);
+      params.push(...p.tags);
+    } else {
+      clauses.push(p.sql);
+      params.push(...p.params);
+      joinMeetings = true;
+    }
+  }
+  const from = `meeting_tags d${joinMeetings ? ' JOIN meetings m ON m.id = d.meeting_id' : ''} WHERE ${clauses.join(' AND ')}`;
+  const meetings = stmt<MeetingListItem>(
+    sqlite,
+    `SELECT ${MEETING_ITEM_COLUMNS} FROM (SELECT d.meeting_id, d.started_at FROM ${from} ORDER BY d.started_at DESC, d.meeting_id DESC LIMIT ? OFFSET ?) k
+     JOIN meetings m ON m.id = k.meeting_id ORDER BY k.started_at DESC, k.meeting_id DESC`,
+  ).all(...params, page.limit, page.offset);
+  const total = stmt<{ n: number }>(sqlite, `SELECT count(*) AS n FROM ${from}`).get(...params)!.n;
+  return { meetings, total };
+}
+
+/** Walks meetings newest first (the time index), or the title index when a title fragment of 3+ characters drives. */
+function listByTime(sqlite: Sqlite, c: CompiledFilter, page: Page): { meetings: MeetingListItem[]; total: number } {
+  const range = rangeSql(c.range, 'm.started_at');
+  const parts = c.titleMatch === undefined ? c.parts : c.parts.slice(1); // the title part comes first
+  const clauses = [...parts.map((p) => p.sql), ...range.sql];
+  const params = [...parts.flatMap((p) => p.params), ...range.params];
+  if (c.titleMatch !== undefined) {
+    // The trigram index drives: its matches, sorted by date.
+    const where = ['meeting_titles MATCH ?', ...clauses].join(' AND ');
+    const from = 'meeting_titles JOIN meetings m ON m.id = meeting_titles.id';
+    const meetings = stmt<MeetingListItem>(sqlite, `SELECT ${MEETING_ITEM_COLUMNS} FROM ${from} WHERE ${where} ${NEWEST_FIRST} LIMIT ? OFFSET ?`).all(
+      c.titleMatch,
+      ...params,
+      page.limit,
+      page.offset,
+    );
+    const total = stmt<{ n: number }>(sqlite, clauses.length === 0 ? 'SELECT count(*) AS n FROM meeting_titles WHERE meeting_titles MATCH ?' : `SELECT count(*) AS n FROM ${from} WHERE ${where}`).get(
+      c.titleMatch,
+      ...params,
+    )!.n;
+    return { meetings, total };
+  }
+  const where = clauses.length ? `WHERE ${clauses.join(' AND ')}` : '';
+  // The page's ids first (an index-only walk past the offset), then their columns.
+  const meetings = stmt<MeetingListItem>(
+    sqlite,
+    `SELECT ${MEETING_ITEM_COLUMNS} FROM (SELECT m.id, m.started_at FROM meetings m ${where} ${NEWEST_FIRST} LIMIT ? OFFSET ?) k
+     JOIN meetings m ON m.id = k.id ORDER BY k.started_at DESC, k.id DESC`,
+  ).all(...params, page.limit, page.offset);
+  const total = stmt<{ n: number }>(sqlite, `SELECT count(*) AS n FROM meetings m ${where}`).get(...params)!.n;
+  return { meetings, total };
 }
 
 /** Names what `id` is when it is an ID of another kind or a title (see not-found.ts). */

@@ -2,7 +2,7 @@ import type { Sqlite } from '../open.js';
 import { matchFragment, stmt } from '../statements.js';
 import type { SearchKind } from '../schema/enums.js';
 import { InvalidInputError } from '../../errors.js';
-import { compileMeetingFilter, type MeetingFilter } from './meetings.js';
+import { compileMeetingFilter, rangeSql, type MeetingFilter } from './meetings.js';
 import { pagination } from './pagination.js';
 import type { Page, Pagination } from './types.js';
 
@@ -24,12 +24,14 @@ export function indexTranscript(sqlite: Sqlite, transcriptId: string, meetingId:
         0);
   stmt(sqlite, 'DELETE FROM search_passages WHERE ref_id = ? AND word_offset >= ?').run(transcriptId, start);
   const words = stmt(sqlite, 'SELECT idx, text, speaker FROM transcript_words WHERE transcript_id = ? AND idx >= ? ORDER BY idx').raw().all(transcriptId, start) as WordRow[];
-  const insert = stmt(sqlite, "INSERT INTO search_passages (meeting_id, kind, ref_id, word_offset, speaker, text) VALUES (?, 'transcript', ?, ?, ?, ?)");
+  // Indexed with the meeting's tags (search_passages.tags, see migration 0010).
+  const tags = stmt<{ t: string }>(sqlite, 'SELECT search_tags AS t FROM meetings WHERE id = ?').get(meetingId)?.t ?? '';
+  const insert = stmt(sqlite, "INSERT INTO search_passages (meeting_id, kind, ref_id, word_offset, speaker, text, tags) VALUES (?, 'transcript', ?, ?, ?, ?, ?)");
   let first = 0;
   for (let i = 1; i <= words.length; i++) {
     if (i === words.length || words[i]![2] !== words[first]![2] || i - first >= PASSAGE_MAX_WORDS) {
       const passage = words.slice(first, i);
-      insert.run(meetingId, transcriptId, passage[0]![0], passage[0]![2], passage.map((w) => w[1]).join(' '));
+      insert.run(meetingId, transcriptId, passage[0]![0], passage[0]![2], passage.map((w) => w[1]).join(' '), tags);
       first = i;
     }
   }
@@ -71,6 +73,9 @@ interface HitRow {
  */
 export const RANK_WINDOW = 2000;
 
+/** Below this many meetings passing the dates (or a participant fragment across words), search reads their passages rather than joining every match. */
+const FEW_MEETINGS = 1000;
+
 /**
  * search_transcripts: passages containing every word of the query, filtered by the meeting filters of
  * list_meetings. Order: within the newest RANK_WINDOW matches, exact phrase first, then BM25; then
@@ -81,18 +86,43 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
   // Nothing searchable (empty, blank, only punctuation): an empty list would read as "never discussed".
   if (terms.length === 0)
     throw new InvalidInputError({ type: 'no_search_word', query: filter.query });
-  const all = terms.map(quote).join(' ');
-  const phrase = quote(terms.join(' '));
-  const { where, params } = compileMeetingFilter(sqlite, { ...filter, query: undefined }); // from is `meetings m` without a query
-  // Without meeting filters, FTS alone answers (no join per match).
-  const from = where
-    ? `FROM search_fts f JOIN search_passages p ON p.id = f.rowid JOIN meetings m ON m.id = p.meeting_id WHERE search_fts MATCH ? AND ${where.replace(/^WHERE /, '')}`
-    : 'FROM search_fts f WHERE search_fts MATCH ?';
+  // Restricted to the text column only when a word could be a tag token (the restriction costs ~70% on
+  // a common word's count): tags are f/s + hex digits and p + digits.
+  const mayBeTag = terms.some((t) => /^(?:[fs][0-9a-f]+|p[0-9]+)$/i.test(t.normalize('NFD').replace(/\p{M}/gu, '')));
+  const words = `${mayBeTag ? '{text} : ' : ''}(${terms.map(quote).join(' ')})`;
+  const c = compileMeetingFilter(sqlite, { ...filter, query: undefined });
+  if (c.none) return { hits: [], pagination: pagination(page, 0, 0) };
+  // Folder, series and participant words are terms of the index (column `tags`): FTS5 intersects them
+  // with the words; only the dates, and a participant fragment that spans words, need the meetings.
+  const tagTerms = c.parts.filter((p) => p.tags).map((p) => `{tags} : (${p.tags!.map(quote).join(' OR ')})`);
+  const all = [words, ...tagTerms].join(' AND ');
+  const phrase = [`${mayBeTag ? '{text} : ' : ''}${quote(terms.join(' '))}`, ...tagTerms].join(' AND ');
+  const range = rangeSql(c.range, 'm.started_at');
+  const joined = [...c.parts.filter((p) => !p.tags).map((p) => p.sql), ...range.sql];
+  const params = [...c.parts.filter((p) => !p.tags).flatMap((p) => p.params), ...range.params];
+  // The rest: when few meetings pass (a day, a participant's meetings), as the set of their passages,
+  // found from the meetings' indexes; else each match is joined to its meeting (measured: reading the
+  // passages of 10,000 meetings costs more than joining the matches of `the`).
+  let from = 'FROM search_fts f WHERE search_fts MATCH ?';
+  let ranked = from;
+  if (joined.length) {
+    const few = stmt<{ n: number }>(sqlite, `SELECT count(*) AS n FROM (SELECT 1 FROM meetings m WHERE ${joined.join(' AND ')} LIMIT ${FEW_MEETINGS})`).get(...params)!.n < FEW_MEETINGS;
+    if (few) {
+      const passages = `(SELECT p.id FROM meetings m JOIN search_passages p ON p.meeting_id = m.id WHERE ${joined.join(' AND ')})`;
+      from = `FROM search_fts f WHERE search_fts MATCH ? AND f.rowid IN ${passages}`;
+      // Ranked in one scan of the matches: looked up one rowid at a time, bm25() would count the word's
+      // matches again for each (seconds for a common word).
+      ranked = `FROM search_fts f WHERE search_fts MATCH ? AND +f.rowid IN ${passages}`;
+    } else {
+      from = `FROM search_fts f JOIN search_passages p ON p.id = f.rowid JOIN meetings m ON m.id = p.meeting_id WHERE search_fts MATCH ? AND ${joined.join(' AND ')}`;
+      ranked = from;
+    }
+  }
   const args = [all, ...params];
 
   const total = stmt<{ n: number }>(sqlite, `SELECT count(*) AS n ${from}`).get(...args)!.n;
   // The window: newest matches first is how FTS5 walks a doclist cheaply; bm25() only for these rows.
-  const window = stmt<{ id: number; score: number }>(sqlite, `SELECT f.rowid AS id, bm25(search_fts) AS score ${from} ORDER BY f.rowid DESC LIMIT ?`).all(...args, RANK_WINDOW);
+  const window = stmt<{ id: number; score: number }>(sqlite, `SELECT f.rowid AS id, bm25(search_fts, 1.0, 0.0) AS score ${ranked} ORDER BY f.rowid DESC LIMIT ?`).all(...args, RANK_WINDOW);
   const boundary = window.at(-1)?.id ?? 0;
   const exact = new Set<number>();
   if (terms.length > 1 && window.length > 0) {
@@ -113,8 +143,8 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
     ids.push(...older.map((r) => r.id));
   }
 
-  const snippets = snippetsFor(sqlite, all, ids);
-  const firstMatch = firstMatchedWords(sqlite, all, ids);
+  const snippets = snippetsFor(sqlite, words, ids);
+  const firstMatch = firstMatchedWords(sqlite, words, ids);
   const rows = new Map(
     (ids.length
       ? stmt<HitRow>(

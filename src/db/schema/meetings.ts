@@ -23,6 +23,13 @@ export const meetings = sqliteTable(
     source: text('source', { enum: CONTENT_SOURCES }).notNull().default('user'),
     createdAt: text('created_at').notNull(),
     updatedAt: text('updated_at').notNull(),
+    /**
+     * The meeting's filter tokens, kept by triggers (migration 0010): `f<hex id>` for its folder and each
+     * ancestor, `s<hex id>` for its series, `p<participant_words.id>` for each word of its participants'
+     * names and e-mails. Indexed with each search passage (search_fts column `tags`), so filters are
+     * matched inside the full-text index, and split into meeting_tags for list_meetings.
+     */
+    searchTags: text('search_tags').notNull().default(''),
   },
   (t) => [
     // list_meetings / resources/list: newest first, ties broken by id.

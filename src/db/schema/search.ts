@@ -5,7 +5,7 @@ import { SEARCH_KINDS } from './enums.js';
 
 /**
  * Searchable passages: transcript speaker turns (at most 60 words), whole summaries and notes.
- * The FTS5 index `search_fts` (migration 0002, external content on this table) is kept in step by
+ * The FTS5 index `search_fts` (migrations 0002 and 0010, external content on this table) is kept in step by
  * triggers on this table; summaries and notes reach it through triggers, transcripts through
  * indexTranscript() where words are written. The integer id stays stable across VACUUM, as
  * external-content FTS requires.
@@ -24,6 +24,12 @@ export const searchPassages = sqliteTable(
     wordOffset: integer('word_offset'),
     speaker: text('speaker'),
     text: text('text').notNull(),
+    /**
+     * The meeting's search_tags (folder chain, series, participant words) as indexed with this passage in
+     * search_fts's column `tags`: kept equal by triggers (migration 0010). The index's content is this row
+     * alone, so every FTS5 delete names exactly what was indexed, whatever happens to the meeting row.
+     */
+    tags: text('tags').notNull().default(''),
   },
   (t) => [
     // Replacing a transcript's tail, a summary or a note: its passages by source, in word order.
@@ -34,3 +40,18 @@ export const searchPassages = sqliteTable(
 );
 
 export type SearchPassageRow = typeof searchPassages.$inferSelect;
+
+/**
+ * Every distinct word of a participant's name or e-mail (split at spaces and `@ . , - _ ( ) / ' " + ; :`),
+ * kept by triggers on participants (migration 0010); words are only ever added. A `participant`
+ * fragment without a separator is a substring of a name or e-mail exactly when it is a substring of one
+ * of its words, so the fragment is matched against these few thousand words (trigram index
+ * participant_words_fts), never against every participant; the matched ids are then looked up in
+ * meeting_tags (list_meetings) or as `p<id>` tokens in search_fts (search_transcripts).
+ */
+export const participantWords = sqliteTable('participant_words', {
+  id: integer('id').primaryKey({ autoIncrement: false }),
+  word: text('word').notNull().unique(),
+});
+
+export type ParticipantWordRow = typeof participantWords.$inferSelect;
