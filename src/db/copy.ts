@@ -23,6 +23,8 @@ interface TableSpec {
   key: string[];
   /** Rows per batch (default BATCH). */
   batch?: number;
+  /** PostgreSQL: the primary key is built once at the end (millions of rows; nothing references them). */
+  keyAtEnd?: boolean;
   /** Columns written as a fixed value (folders' meeting_count: the target's triggers count). */
   reset?: Record<string, unknown>;
 }
@@ -38,7 +40,7 @@ const TABLES: TableSpec[] = [
   { table: pgSchema.participants, key: ['id'] },
   { table: pgSchema.actionItems, key: ['id'] },
   { table: pgSchema.transcripts, key: ['id'] },
-  { table: pgSchema.transcriptWords, key: ['transcript_id', 'idx'], batch: WORD_BATCH },
+  { table: pgSchema.transcriptWords, key: ['transcript_id', 'idx'], batch: WORD_BATCH, keyAtEnd: true },
   { table: pgSchema.proposals, key: ['id'] },
   { table: pgSchema.recordingImports, key: ['id'] },
   { table: pgSchema.settings, key: ['key'] },
@@ -203,19 +205,25 @@ async function postgresSide(url: string, create: boolean): Promise<Side> {
       return !r.rows[0]!.any;
     }),
     begin: guarded(async () => {
-      // Secondary indexes (search words, title and name fragments) and foreign keys are built and
-      // checked once at the end: far cheaper than row by row (a foreign key check cost a third of a
-      // word's insert). Primary keys and unique indexes stay (they check the data as it comes).
+      // Secondary indexes (search words, title and name fragments), foreign keys and the words' primary
+      // key are built and checked once at the end: far cheaper than row by row (a foreign key check
+      // cost a third of a word's insert). Other keys and unique indexes stay (triggers look rows up by them).
       const tables = [...TABLES.map((t) => getTableName(t.table)), 'search_passages'];
+      const keyAtEnd = TABLES.filter((t) => t.keyAtEnd).map((t) => getTableName(t.table));
+      // Keys first in what is put back: foreign keys need them.
       const found = await db.pool.query<{ drop: string; add: string }>(
         `SELECT format('ALTER TABLE %s DROP CONSTRAINT %I', conrelid::regclass, conname) AS drop,
+                format('ALTER TABLE %s ADD CONSTRAINT %I %s', conrelid::regclass, conname, pg_get_constraintdef(oid)) AS add
+         FROM pg_constraint WHERE contype = 'p' AND connamespace = current_schema()::regnamespace AND conrelid::regclass::text = ANY($2)
+         UNION ALL
+         SELECT format('ALTER TABLE %s DROP CONSTRAINT %I', conrelid::regclass, conname) AS drop,
                 format('ALTER TABLE %s ADD CONSTRAINT %I %s', conrelid::regclass, conname, pg_get_constraintdef(oid)) AS add
          FROM pg_constraint WHERE contype = 'f' AND connamespace = current_schema()::regnamespace AND conrelid::regclass::text = ANY($1)
          UNION ALL
          SELECT format('DROP INDEX %s', i.indexrelid::regclass), replace(pg_get_indexdef(i.indexrelid), 'CREATE INDEX ', 'CREATE INDEX IF NOT EXISTS ')
          FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid
          WHERE c.relnamespace = current_schema()::regnamespace AND c.relname = ANY($1) AND NOT i.indisprimary AND NOT i.indisunique`,
-        [tables],
+        [tables, keyAtEnd],
       );
       for (const r of found.rows) {
         // A role that may write but does not own the tables keeps them (a slower copy).
