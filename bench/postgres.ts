@@ -1,8 +1,14 @@
 // The PostgreSQL engine against SQLite in the same run (`npm run bench -- --engine postgres --url URL`):
 // the generated SQLite database is copied into PostgreSQL (syntheo db copy), then the same Store calls
 // are timed on both engines (p50, ratio), search server-side, and the queue: N claimers on jobs that
-// each take 500 ms (standing in for transcription and the LLM), 1 claimer vs 8, double claims counted.
+// each take 500 ms (standing in for transcription and the LLM), 1 claimer vs 8, double claims counted;
+// then the read tools as an assistant sees them: `syntheo mcp --db <url>` against `syntheo mcp --db
+// <sqlite file>` over stdio with the SDK's client, calls interleaved (same machine load for both).
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { copyDatabase } from '../src/db/copy.js';
+import { PACKAGE_ROOT } from '../src/package.js';
 import { openStore } from '../src/db/engine.js';
 import { openPostgres } from '../src/db/postgres/open.js';
 import { claimNextJob } from '../src/db/postgres/jobs.js';
@@ -69,15 +75,82 @@ export async function benchPostgres(o: Options): Promise<Row[]> {
         value: ms(median(b)),
         detail: `p99 ${ms(quantile(b, 0.99))}; SQLite p50 ${ms(median(a))}; ratio ${ratio.toFixed(2)}x`,
         budget: search ? 'p50 < 20 ms' : 'p50 <= 2x SQLite',
-        // A sub-millisecond SQLite call cannot be matched over a socket: 2x or within 1 ms.
-        ok: search ? median(b) < 20 : ratio <= 2 || median(b) - median(a) < 1,
+        // The budget as stated (it was "2x or within 1 ms", which labelled 12.9x "ok").
+        ok: search ? median(b) < 20 : ratio <= 2,
       });
     }
   } finally {
     await sqlite.close();
     await postgres.close();
   }
+  rows.push(...(await benchMcpEngines(o)));
   rows.push(...(await benchQueue(o.url, o.jobs)));
+  return rows;
+}
+
+const CLI = join(PACKAGE_ROOT, 'dist', 'src', 'cli', 'main.js');
+
+async function mcpClient(db: string): Promise<Client> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--db', db], stderr: 'ignore', cwd: PACKAGE_ROOT });
+  const client = new Client({ name: 'syntheo-bench', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
+  await client.connect(transport);
+  return client;
+}
+
+/** The read tools over MCP on both engines, each call on SQLite right before the same call on PostgreSQL. */
+async function benchMcpEngines(o: Options): Promise<Row[]> {
+  const store = await openStore(o.sqlite, { create: false });
+  const all = (await store.meetings.list({}, { limit: 200, offset: 0 })).meetings;
+  const total = (await store.meetings.list({}, { limit: 1, offset: 0 })).pagination.total;
+  const folders = await store.folders.paths();
+  const transcribed = all.filter((m) => m.transcript_word_count > 500);
+  const words = (await store.transcripts.page(transcribed[0]!.id, { limit: 200, offset: 0 })).words.map((w) => w.text).filter((w) => w.length > 6);
+  await store.close();
+  const pick = <T>(xs: T[], i: number) => xs[(i * 7919) % xs.length]!;
+  const tools: [string, (i: number) => [string, Record<string, unknown>]][] = [
+    ['list_meetings (default)', () => ['list_meetings', {}]],
+    ['list_meetings (deep offset)', (i) => ['list_meetings', { offset: (i * 104729) % total }]],
+    ['list_meetings (folder subtree)', (i) => ['list_meetings', { folder_path: pick(folders, i) }]],
+    ['list_meetings (title fragment)', (i) => ['list_meetings', { query: pick(all, i).title.split(' ').slice(0, 2).join(' ') }]],
+    ['get_meeting', (i) => ['get_meeting', { meeting_id: pick(all, i).id }]],
+    ['get_meeting_transcript (deep offset)', (i) => ['get_meeting_transcript', { meeting_id: pick(transcribed, i).id, offset: Math.floor(pick(transcribed, i).transcript_word_count / 2), limit: 200 }]],
+    ['search_transcripts', (i) => ['search_transcripts', { query: pick(words, i) }]],
+    ['list_proposals', () => ['list_proposals', { status: 'all' }]],
+  ];
+  const sqlite = await mcpClient(o.sqlite);
+  const postgres = await mcpClient(o.url);
+  const rows: Row[] = [];
+  try {
+    const call = async (client: Client, [name, args]: [string, Record<string, unknown>]) => {
+      const t = performance.now();
+      const result = (await client.callTool({ name, arguments: args })) as { isError?: boolean };
+      if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result).slice(0, 300)}`);
+      return performance.now() - t;
+    };
+    for (const [name, args] of tools) {
+      for (let i = 0; i < 5; i++) {
+        await call(sqlite, args(i));
+        await call(postgres, args(i));
+      }
+      const a: number[] = [];
+      const b: number[] = [];
+      for (let i = 0; i < o.calls; i++) {
+        a.push(await call(sqlite, args(i)));
+        b.push(await call(postgres, args(i)));
+      }
+      const ratio = median(b) / median(a);
+      rows.push({
+        name: `mcp ${name}`,
+        value: ms(median(b)),
+        detail: `p99 ${ms(quantile(b, 0.99))}; SQLite p50 ${ms(median(a))}; ratio ${ratio.toFixed(2)}x`,
+        budget: 'p50 <= 2x SQLite',
+        ok: ratio <= 2,
+      });
+    }
+  } finally {
+    await sqlite.close();
+    await postgres.close();
+  }
   return rows;
 }
 

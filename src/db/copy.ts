@@ -2,25 +2,29 @@ import { getTableColumns, getTableName, type Table } from 'drizzle-orm';
 import * as pgSchema from './schema-pg/index.js';
 import { isPostgresUrl } from './model/postgres.js';
 import { openDatabase, type Sqlite } from './open.js';
-import { indexTranscript as indexSqliteTranscript } from './queries/search.js';
+import { indexTranscript as indexSqliteTranscript, PASSAGE_MAX_WORDS } from './queries/search.js';
 import { openPostgres, type PgDb } from './postgres/open.js';
-import { indexTranscript as indexPgTranscript } from './postgres/transcripts.js';
 import { describeTarget, toStorageError } from './postgres/errors.js';
 import { ConflictError, InvalidInputError } from '../errors.js';
 
 // `syntheo db copy --from X --to Y`: a whole Syntheo database moved between engines (SQLite <->
-// PostgreSQL, or between two of the same), table by table in batches (memory bounded by BATCH rows),
-// keeping every ID. Derived data is rebuilt by the target itself: search passages (triggers for
-// summaries and notes, indexTranscript for transcripts) and folder meeting counts (triggers). The
-// target must be empty: copying never merges.
+// PostgreSQL, or between two of the same), table by table in batches (memory bounded by the batch
+// size), keeping every ID; the next batch is read while the last one is written. Derived data is
+// rebuilt by the target itself: search passages (triggers for summaries and notes; transcripts once
+// all words are in) and folder meeting counts (triggers). The target must be empty: copying never merges.
 
-/** Rows read and written at a time. */
+/** Rows read and written at a time (transcript words: WORD_BATCH). */
 const BATCH = 2_000;
+const WORD_BATCH = 20_000;
 
 interface TableSpec {
   table: Table;
   /** Key columns, for keyset paging on the source (stable whatever the engine). */
   key: string[];
+  /** Rows per batch (default BATCH). */
+  batch?: number;
+  /** PostgreSQL: the primary key is built once at the end (millions of rows; nothing references them). */
+  keyAtEnd?: boolean;
   /** Columns written as a fixed value (folders' meeting_count: the target's triggers count). */
   reset?: Record<string, unknown>;
 }
@@ -36,7 +40,7 @@ const TABLES: TableSpec[] = [
   { table: pgSchema.participants, key: ['id'] },
   { table: pgSchema.actionItems, key: ['id'] },
   { table: pgSchema.transcripts, key: ['id'] },
-  { table: pgSchema.transcriptWords, key: ['transcript_id', 'idx'] },
+  { table: pgSchema.transcriptWords, key: ['transcript_id', 'idx'], batch: WORD_BATCH, keyAtEnd: true },
   { table: pgSchema.proposals, key: ['id'] },
   { table: pgSchema.recordingImports, key: ['id'] },
   { table: pgSchema.settings, key: ['key'] },
@@ -59,12 +63,16 @@ function columnsOf(table: Table): Column[] {
 interface Side {
   readonly engine: 'sqlite' | 'postgres';
   readonly where: string;
-  /** Rows after `after` (keyset) in key order, at most BATCH. Values in the portable form: booleans as booleans, JSON parsed. */
+  /** Rows after `after` (keyset) in key order, at most the table's batch. Values in the portable form: booleans as booleans, JSON parsed. */
   read(spec: TableSpec, columns: Column[], after: unknown[] | undefined): Promise<Row[]>;
   isEmpty(): Promise<boolean>;
+  /** Before the first write (the target is empty). */
+  begin(): Promise<void>;
   write(spec: TableSpec, columns: Column[], rows: Row[]): Promise<void>;
   /** Rebuilds the transcripts' search passages once all words are in. */
   reindex(): Promise<void>;
+  /** After the copy, whether it succeeded or not: puts back what begin() set aside. */
+  finish(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -80,7 +88,7 @@ function sqliteSide(path: string, create: boolean): Side {
       const name = getTableName(spec.table);
       const keys = spec.key.join(', ');
       const cond = after ? `WHERE (${keys}) > (${spec.key.map(() => '?').join(', ')})` : '';
-      const rows = sqlite.prepare(`SELECT ${columns.map((c) => c.name).join(', ')} FROM ${name} ${cond} ORDER BY ${keys} LIMIT ${BATCH}`).all(...(after ?? [])) as Row[];
+      const rows = sqlite.prepare(`SELECT ${columns.map((c) => c.name).join(', ')} FROM ${name} ${cond} ORDER BY ${keys} LIMIT ${spec.batch ?? BATCH}`).all(...(after ?? [])) as Row[];
       for (const r of rows)
         for (const c of columns) {
           if (c.kind === 'boolean' && r[c.name] !== null) r[c.name] = r[c.name] === 1;
@@ -91,6 +99,8 @@ function sqliteSide(path: string, create: boolean): Side {
     async isEmpty() {
       return DATA_TABLES.every((t) => sqlite.prepare(`SELECT 1 FROM ${t} LIMIT 1`).get() === undefined);
     },
+    begin: async () => {},
+    finish: async () => {},
     async write(spec, columns, rows) {
       const name = getTableName(spec.table);
       const insert = sqlite.prepare(`INSERT INTO ${name} (${columns.map((c) => c.name).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`);
@@ -115,8 +125,62 @@ function sqliteSide(path: string, create: boolean): Side {
   };
 }
 
+/**
+ * Transcript search passages built from the words as they are copied (indexTranscript's rule: speaker
+ * turns cut every PASSAGE_MAX_WORDS words), so they need not be read back; words arrive in
+ * (transcript, idx) order, and a passage may span two batches.
+ */
+function passageBuilder() {
+  const done = { ref: [] as string[], offset: [] as number[], speaker: [] as (string | null)[], text: [] as string[] };
+  let open: { ref: string; offset: number; speaker: string | null; words: string[] } | undefined;
+  const close = () => {
+    if (!open) return;
+    done.ref.push(open.ref);
+    done.offset.push(open.offset);
+    done.speaker.push(open.speaker);
+    done.text.push(open.words.join(' '));
+    open = undefined;
+  };
+  return {
+    add(ref: string, text: string, idx: number, speaker: string | null) {
+      if (open && (open.ref !== ref || open.speaker !== speaker || open.words.length >= PASSAGE_MAX_WORDS)) close();
+      if (open) open.words.push(text);
+      else open = { ref, offset: idx, speaker, words: [text] };
+    },
+    end: close,
+    /** The passages closed so far, handed over once. */
+    take() {
+      const out = { ref: done.ref.splice(0), offset: done.offset.splice(0), speaker: done.speaker.splice(0), text: done.text.splice(0) };
+      return out;
+    },
+  };
+}
+
+/** Column name -> its SQL type, for the array casts of a batch INSERT. */
+async function columnTypes(db: PgDb, table: string): Promise<Map<string, string>> {
+  const r = await db.pool.query<{ name: string; type: string }>(
+    'SELECT attname AS name, format_type(atttypid, atttypmod) AS type FROM pg_attribute WHERE attrelid = $1::regclass AND attnum > 0 AND NOT attisdropped',
+    [table],
+  );
+  return new Map(r.rows.map((c) => [c.name, c.type]));
+}
+
 async function postgresSide(url: string, create: boolean): Promise<Side> {
   const db: PgDb = await openPostgres(url, { create, max: 2 });
+  const typesByTable: Record<string, Map<string, string>> = {};
+  /** The statements that put back what begin() dropped, run by finish(). */
+  const setAside: string[] = [];
+  const meetingOf = new Map<string, string>();
+  const passages = passageBuilder();
+  const insertPassages = async () => {
+    const p = passages.take();
+    if (p.ref.length === 0) return;
+    await db.pool.query(
+      `INSERT INTO search_passages (meeting_id, kind, ref_id, word_offset, speaker, text)
+       SELECT m, 'transcript', r, o, s, t FROM unnest($1::text[], $2::text[], $3::int[], $4::text[], $5::text[]) AS u(m, r, o, s, t)`,
+      [p.ref.map((r) => meetingOf.get(r)!), p.ref, p.offset, p.speaker, p.text],
+    );
+  };
   const guarded =
     <A extends unknown[], R>(fn: (...args: A) => Promise<R>) =>
     async (...args: A): Promise<R> => {
@@ -134,28 +198,70 @@ async function postgresSide(url: string, create: boolean): Promise<Side> {
       // Keyset in byte order (COLLATE "C"), the order SQLite pages in.
       const keys = spec.key.map((k) => (k === 'idx' ? k : `${k} COLLATE "C"`)).join(', ');
       const cond = after ? `WHERE (${keys}) > (${spec.key.map((_, i) => `$${i + 1}`).join(', ')})` : '';
-      return (await db.pool.query<Row>(`SELECT ${columns.map((c) => c.name).join(', ')} FROM ${name} ${cond} ORDER BY ${keys} LIMIT ${BATCH}`, after ?? [])).rows;
+      return (await db.pool.query<Row>(`SELECT ${columns.map((c) => c.name).join(', ')} FROM ${name} ${cond} ORDER BY ${keys} LIMIT ${spec.batch ?? BATCH}`, after ?? [])).rows;
     }),
     isEmpty: guarded(async () => {
       const r = await db.pool.query<{ any: boolean }>(`SELECT ${DATA_TABLES.map((t) => `EXISTS (SELECT 1 FROM ${t})`).join(' OR ')} AS any`);
       return !r.rows[0]!.any;
     }),
+    begin: guarded(async () => {
+      // Secondary indexes (search words, title and name fragments), foreign keys and the words' primary
+      // key are built and checked once at the end: far cheaper than row by row (a foreign key check
+      // cost a third of a word's insert). Other keys and unique indexes stay (triggers look rows up by them).
+      const tables = [...TABLES.map((t) => getTableName(t.table)), 'search_passages'];
+      const keyAtEnd = TABLES.filter((t) => t.keyAtEnd).map((t) => getTableName(t.table));
+      // Keys first in what is put back: foreign keys need them.
+      const found = await db.pool.query<{ drop: string; add: string }>(
+        `SELECT format('ALTER TABLE %s DROP CONSTRAINT %I', conrelid::regclass, conname) AS drop,
+                format('ALTER TABLE %s ADD CONSTRAINT %I %s', conrelid::regclass, conname, pg_get_constraintdef(oid)) AS add
+         FROM pg_constraint WHERE contype = 'p' AND connamespace = current_schema()::regnamespace AND conrelid::regclass::text = ANY($2)
+         UNION ALL
+         SELECT format('ALTER TABLE %s DROP CONSTRAINT %I', conrelid::regclass, conname) AS drop,
+                format('ALTER TABLE %s ADD CONSTRAINT %I %s', conrelid::regclass, conname, pg_get_constraintdef(oid)) AS add
+         FROM pg_constraint WHERE contype = 'f' AND connamespace = current_schema()::regnamespace AND conrelid::regclass::text = ANY($1)
+         UNION ALL
+         SELECT format('DROP INDEX %s', i.indexrelid::regclass), replace(pg_get_indexdef(i.indexrelid), 'CREATE INDEX ', 'CREATE INDEX IF NOT EXISTS ')
+         FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid
+         WHERE c.relnamespace = current_schema()::regnamespace AND c.relname = ANY($1) AND NOT i.indisprimary AND NOT i.indisunique`,
+        [tables, keyAtEnd],
+      );
+      for (const r of found.rows) {
+        // A role that may write but does not own the tables keeps them (a slower copy).
+        const dropped = await db.pool.query(r.drop).then(() => true, () => false);
+        if (dropped) setAside.push(r.add);
+      }
+    }),
     write: guarded(async (spec, columns, rows) => {
       const name = getTableName(spec.table);
+      const types = (typesByTable[name] ??= await columnTypes(db, name));
+      // One statement per batch, one array parameter per column: PostgreSQL casts each from text.
+      const values = columns.map((c) =>
+        rows.map((r) => {
+          const v = spec.reset && c.name in spec.reset ? spec.reset[c.name] : r[c.name];
+          if (v === null || v === undefined) return null;
+          if (c.kind === 'json') return JSON.stringify(v);
+          return String(v);
+        }),
+      );
       const list = columns.map((c) => c.name).join(', ');
-      const json = rows.map((r) => {
-        const out: Row = {};
-        for (const c of columns) out[c.name] = spec.reset && c.name in spec.reset ? spec.reset[c.name] : r[c.name];
-        return out;
-      });
-      // One statement per batch; the table's own row type converts every column.
-      await db.pool.query(`INSERT INTO ${name} (${list}) SELECT ${list} FROM json_populate_recordset(NULL::${name}, $1::json)`, [JSON.stringify(json)]);
+      const arrays = columns.map((c, i) => `$${i + 1}::${types.get(c.name)}[]`).join(', ');
+      await db.pool.query(`INSERT INTO ${name} (${list}) SELECT * FROM unnest(${arrays})`, values);
+      if (name === 'transcripts') for (const r of rows) meetingOf.set(r.id as string, r.meeting_id as string);
+      if (name === 'transcript_words') {
+        for (const r of rows) passages.add(r.transcript_id as string, r.text as string, r.idx as number, r.speaker as string | null);
+        await insertPassages();
+      }
     }),
     reindex: guarded(async () => {
-      const transcripts = (await db.pool.query<{ id: string; meeting_id: string }>('SELECT id, meeting_id FROM transcripts ORDER BY id')).rows;
-      for (const t of transcripts) await indexPgTranscript(db.pool, t.id, t.meeting_id);
-      // Fresh statistics: the planner otherwise plans for the empty tables it saw before the copy.
-      await db.pool.query('ANALYZE');
+      passages.end();
+      await insertPassages();
+    }),
+    finish: guarded(async () => {
+      for (const def of setAside.splice(0)) await db.pool.query(def);
+      // Fresh statistics (the planner otherwise plans for the empty tables it saw before the copy) and
+      // the visibility map set: counts and pages are then index-only scans.
+      await db.pool.query('VACUUM (FULL) folders'); // a few hundred rows, updated once per meeting by the count triggers
+      await db.pool.query('VACUUM (ANALYZE)');
     }),
     close: () => db.close(),
   };
@@ -182,24 +288,38 @@ export async function copyDatabase(from: string, to: string, onProgress?: (table
     if (!(await target.isEmpty()))
       throw new ConflictError(`The target database ${target.where} already holds data: db copy only fills an empty database (it never merges). Point --to at a new database.`);
     const tables: Record<string, number> = {};
-    for (const spec of TABLES) {
-      const columns = columnsOf(spec.table);
-      const name = getTableName(spec.table);
-      let after: unknown[] | undefined;
-      let n = 0;
-      for (;;) {
-        const rows = await source.read(spec, columns, after);
-        if (rows.length === 0) break;
-        await target.write(spec, columns, rows);
-        n += rows.length;
-        const last = rows.at(-1)!;
-        after = spec.key.map((k) => last[k]);
-        onProgress?.(name, n);
-        if (rows.length < BATCH) break;
+    await target.begin();
+    try {
+      for (const spec of TABLES) {
+        const columns = columnsOf(spec.table);
+        const name = getTableName(spec.table);
+        const batch = spec.batch ?? BATCH;
+        let after: unknown[] | undefined;
+        let n = 0;
+        // The write of one batch runs while the next is read.
+        let writing: Promise<void> = Promise.resolve();
+        try {
+          for (;;) {
+            const rows = await source.read(spec, columns, after);
+            await writing;
+            if (rows.length === 0) break;
+            writing = target.write(spec, columns, rows);
+            writing.catch(() => {}); // awaited below; a read failing meanwhile must not leave it unhandled
+            n += rows.length;
+            const last = rows.at(-1)!;
+            after = spec.key.map((k) => last[k]);
+            onProgress?.(name, n);
+            if (rows.length < batch) break;
+          }
+        } finally {
+          await writing;
+        }
+        tables[name] = n;
       }
-      tables[name] = n;
+      await target.reindex();
+    } finally {
+      await target.finish();
     }
-    await target.reindex();
     return { from: source.where, to: target.where, tables };
   } finally {
     await target?.close();

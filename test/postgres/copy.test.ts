@@ -6,7 +6,9 @@ import { needs } from '../support/system-tools.js';
 import { startPostgres, type PgCluster } from '../support/postgres.js';
 import { tempDir } from '../support/db.js';
 import { run } from '../cli/cli.js';
-import { openStore } from '../../src/db/engine.js';
+import { copyDatabase, openStore } from '../../src/db/engine.js';
+import { openDatabase } from '../../src/db/open.js';
+import { indexTranscript } from '../../src/db/queries/search.js';
 
 /** Every meeting's export record (syntheo.meeting/v1), by the SQLite Store. */
 async function exportAll(path: string): Promise<unknown[]> {
@@ -80,6 +82,46 @@ describe.skipIf(needs('postgresql'))('syntheo db copy: SQLite -> PostgreSQL -> S
     expect(original).toHaveLength(10);
     expect(await exportAll(b)).toEqual(original);
     for (const sql of [...Object.values(REST), PASSAGES]) expect(sqliteRows(b, sql)).toEqual(sqliteRows(a, sql));
+  });
+
+  it('rebuilds the passages of a transcript longer than one batch (a turn spans batches), and puts back every index and foreign key', async () => {
+    const a = join(tmp.dir, 'long.db');
+    const db = openDatabase(a, { create: true });
+    const now = '2026-01-01T00:00:00.000Z';
+    db.sqlite.prepare("INSERT INTO meetings (id, title, started_at, created_at, updated_at) VALUES ('mtg_long', 'Long', ?, ?, ?)").run(now, now, now);
+    db.sqlite.prepare("INSERT INTO transcripts (id, meeting_id, source, word_count, created_at, updated_at) VALUES ('trn_long', 'mtg_long', 'import', 45000, ?, ?)").run(now, now);
+    const insert = db.sqlite.prepare("INSERT INTO transcript_words (transcript_id, idx, text, start_ms, end_ms, speaker) VALUES ('trn_long', ?, ?, ?, ?, ?)");
+    // Turns of 1 to 150 words (some longer than a passage), a null speaker among them; 45,000 words cross the copy's 20,000-word batches.
+    db.sqlite.transaction(() => {
+      for (let i = 0, turn = 0; i < 45_000; turn++) {
+        const length = 1 + ((turn * 37) % 150);
+        const speaker = turn % 5 === 4 ? null : `Speaker ${turn % 3}`;
+        for (let k = 0; k < length && i < 45_000; k++, i++) insert.run(i, `w${i}`, i * 10, i * 10 + 9, speaker);
+      }
+    })();
+    db.sqlite.transaction(() => indexTranscript(db.sqlite, 'trn_long', 'mtg_long'))();
+    db.close();
+
+    const url = await cluster.createDatabase();
+    const fresh = await cluster.createDatabase();
+    await (await openStore(fresh, { create: true })).close();
+    const copied = await copyDatabase(a, url);
+    expect(copied.tables.transcript_words).toBe(45_000);
+    const schema = `SELECT conrelid::regclass::text AS t, conname AS name, pg_get_constraintdef(oid) AS def FROM pg_constraint WHERE connamespace = 'public'::regnamespace
+                    UNION ALL SELECT tablename, indexname, indexdef FROM pg_indexes WHERE schemaname = 'public' ORDER BY 1, 2, 3`;
+    const client = new pg.Client({ connectionString: url });
+    const base = new pg.Client({ connectionString: fresh });
+    await client.connect();
+    await base.connect();
+    try {
+      const passages = (await client.query(PASSAGES)).rows;
+      expect(passages.length).toBeGreaterThan(750);
+      expect(passages).toEqual(sqliteRows(a, PASSAGES));
+      expect((await client.query(schema)).rows).toEqual((await base.query(schema)).rows);
+    } finally {
+      await client.end();
+      await base.end();
+    }
   });
 
   it('refuses a target that already holds data, and changes nothing there', async () => {

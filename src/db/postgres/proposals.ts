@@ -84,13 +84,18 @@ export async function listProposals(q: Queryable, filter: ProposalFilter, page: 
   if (filter.status !== 'all') clauses.push(`p.status = $${params.push(filter.status)}`);
   const where = clauses.length ? `WHERE ${clauses.join(' AND ')}` : '';
   const n = params.length;
-  const found = await rows<ProposalItem>(
+  // The page and the total in one statement: a row per item (each carrying the total), or one row of nulls but the total.
+  const found = await rows<ProposalItem & { total: number }>(
     q,
-    `SELECT ${ITEM_COLUMNS} FROM proposals p JOIN meetings m ON m.id = p.meeting_id ${where} ORDER BY p.created_at COLLATE "C" DESC, p.id COLLATE "C" DESC LIMIT $${n + 1} OFFSET $${n + 2}`,
+    `SELECT i.*, t.total FROM (SELECT count(*)::int AS total FROM proposals p ${where}) t
+     LEFT JOIN LATERAL (SELECT ${ITEM_COLUMNS} FROM proposals p JOIN meetings m ON m.id = p.meeting_id ${where}
+                        ORDER BY p.created_at COLLATE "C" DESC, p.id COLLATE "C" DESC LIMIT $${n + 1} OFFSET $${n + 2}) i ON true
+     ORDER BY i.created_at COLLATE "C" DESC, i.id COLLATE "C" DESC`,
     [...params, page.limit, page.offset],
   );
-  const total = (await one<{ n: number }>(q, `SELECT count(*)::int AS n FROM proposals p ${where}`, params))!.n;
-  return { proposals: found, pagination: pagination(page, found.length, total) };
+  const total = found[0]!.total;
+  const proposals = found.filter((r) => r.id !== null).map(({ total: _, ...item }) => item);
+  return { proposals, pagination: pagination(page, proposals.length, total) };
 }
 
 const proposalNotFound = (q: Queryable, id: string) => notFound(q, 'proposal', id);

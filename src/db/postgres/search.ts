@@ -5,7 +5,7 @@ import { queryTerms, RANK_WINDOW, type SearchFilter, type SearchHit } from '../q
 import type { SearchKind } from '../schema/enums.js';
 import type { Page, Pagination } from '../queries/types.js';
 import { compileMeetingFilter } from './meetings.js';
-import { one, rows, type Queryable } from './sql.js';
+import { rows, type Queryable } from './sql.js';
 
 // search_transcripts on PostgreSQL: the same semantics as SQLite's FTS5 search (src/db/queries/search.ts).
 // Every word must appear (plainto_tsquery: AND of the words), the input is plain text (only runs of
@@ -38,15 +38,17 @@ export async function searchTranscripts(q: Queryable, filter: SearchFilter, page
   const args = [words, ...params];
   const n = args.length;
 
-  const total = (await one<{ n: number }>(q, `SELECT count(*)::int AS n ${from}`, args))!.n;
-  const window = await rows<{ id: number; score: number; exact: boolean }>(
+  // The newest RANK_WINDOW matches and the count of all of them from one scan of the matches; ranked
+  // (ts_rank_cd reads a passage's words) for the window's rows only.
+  const window = await rows<{ id: number; total: number; score: number; exact: boolean }>(
     q,
-    `SELECT p.id, ts_rank_cd(p.words, plainto_tsquery('simple', syntheo_fold($1))) AS score,
+    `SELECT w.id, w.total, ts_rank_cd(p.words, plainto_tsquery('simple', syntheo_fold($1))) AS score,
             ${terms.length > 1 ? `p.words @@ phraseto_tsquery('simple', syntheo_fold($1))` : 'false'} AS exact
-     ${from} ORDER BY p.id DESC LIMIT $${n + 1}`,
+     FROM (SELECT p.id, count(*) OVER () AS total ${from} ORDER BY p.id DESC LIMIT $${n + 1}) w JOIN search_passages p ON p.id = w.id`,
     [...args, RANK_WINDOW],
   );
-  const boundary = window.at(-1)?.id ?? 0;
+  const total = window[0]?.total ?? 0;
+  const boundary = window.reduce((lowest, r) => Math.min(lowest, r.id), Infinity);
   window.sort((a, b) => Number(b.exact) - Number(a.exact) || b.score - a.score || b.id - a.id);
   const ids = window.slice(page.offset, page.offset + page.limit).map((r) => r.id);
   if (ids.length < page.limit && total > window.length) {
@@ -69,20 +71,20 @@ export async function searchTranscripts(q: Queryable, filter: SearchFilter, page
     : [];
   const byId = new Map(found.map((r) => [Number(r.id), r]));
   const folded = new Set(terms.map(fold));
-  const hits: SearchHit[] = [];
-  for (const id of ids) {
-    const r = byId.get(id)!;
-    hits.push({
-      meeting_id: r.meeting_id,
-      title: r.title,
-      started_at: r.started_at,
-      kind: r.kind,
-      summary_id: r.kind === 'summary' ? r.ref_id : null,
-      speaker: r.speaker,
-      ...(await pointAt(q, r, firstMatchedWord(r.text, folded))),
-      snippet: snippetOf(r.text, r.snippet),
-    });
-  }
+  const picked = ids.map((id) => byId.get(id)!);
+  const at = picked.map((r) => (r.kind === 'transcript' && r.word_offset !== null ? r.word_offset + firstMatchedWord(r.text, folded) : null));
+  const starts = await startTimes(q, picked, at);
+  const hits: SearchHit[] = picked.map((r, i) => ({
+    meeting_id: r.meeting_id,
+    title: r.title,
+    started_at: r.started_at,
+    kind: r.kind,
+    summary_id: r.kind === 'summary' ? r.ref_id : null,
+    speaker: r.speaker,
+    offset: at[i] ?? r.word_offset,
+    start_ms: at[i] === null ? null : (starts.get(`${r.ref_id} ${at[i]}`) ?? null),
+    snippet: snippetOf(r.text, r.snippet),
+  }));
   return { hits, pagination: pagination(page, hits.length, total) };
 }
 
@@ -93,11 +95,23 @@ function firstMatchedWord(text: string, terms: Set<string>): number {
   return at < 0 ? 0 : at;
 }
 
-async function pointAt(q: Queryable, r: HitRow, inPassage: number): Promise<{ offset: number | null; start_ms: number | null }> {
-  if (r.kind !== 'transcript' || r.word_offset === null) return { offset: r.word_offset, start_ms: null };
-  const offset = r.word_offset + inPassage;
-  const word = await one<{ start_ms: number | null }>(q, 'SELECT start_ms FROM transcript_words WHERE transcript_id = $1 AND idx = $2', [r.ref_id, offset]);
-  return { offset, start_ms: word?.start_ms ?? null };
+/** The start time of each transcript hit's first matched word, in one statement, by "transcript offset". */
+async function startTimes(q: Queryable, hits: HitRow[], at: (number | null)[]): Promise<Map<string, number | null>> {
+  const refs: string[] = [];
+  const offsets: number[] = [];
+  hits.forEach((r, i) => {
+    if (at[i] !== null) {
+      refs.push(r.ref_id);
+      offsets.push(at[i]!);
+    }
+  });
+  if (refs.length === 0) return new Map();
+  const found = await rows<{ ref: string; idx: number; start_ms: number | null }>(
+    q,
+    'SELECT w.transcript_id AS ref, w.idx, w.start_ms FROM unnest($1::text[], $2::int[]) AS h(ref, idx) JOIN transcript_words w ON w.transcript_id = h.ref AND w.idx = h.idx',
+    [refs, offsets],
+  );
+  return new Map(found.map((w) => [`${w.ref} ${w.idx}`, w.start_ms]));
 }
 
 /** One line, with … where the passage was cut (as SQLite's snippet()). */

@@ -228,18 +228,21 @@ export async function openPostgresStore(url: string, options: PgStoreOptions): P
 
 type WordRow = { idx: number; text: string; start_ms: number | null; end_ms: number | null; speaker: string | null };
 
-/** A page of a transcript: a range on the primary key, O(limit) whatever the offset (as on SQLite). */
+/** A page of a transcript: a range on the primary key, O(limit) whatever the offset (as on SQLite); the transcript's facts and its words in one statement. */
 async function transcriptPage(q: Queryable, meetingId: string, page: Page, options: { wordTimings: boolean }): Promise<TranscriptPage | TranscriptPage<TranscriptTurn>> {
-  const transcript = await one<{ id: string; word_count: number; timing: TranscriptTiming }>(q, 'SELECT id, word_count, timing FROM transcripts WHERE meeting_id = $1', [meetingId]);
-  if (!transcript) {
+  // A row per word (each carrying the transcript's columns), or one row without a word: none at this offset.
+  const found = await rows<{ id: string; word_count: number; timing: TranscriptTiming } & { [K in keyof WordRow]: WordRow[K] | null }>(
+    q,
+    `SELECT t.id, t.word_count, t.timing, w.idx, w.text, w.start_ms, w.end_ms, w.speaker FROM transcripts t
+     LEFT JOIN LATERAL (SELECT idx, text, start_ms, end_ms, speaker FROM transcript_words WHERE transcript_id = t.id AND idx >= $2 ORDER BY idx LIMIT $3) w ON true
+     WHERE t.meeting_id = $1 ORDER BY w.idx`,
+    [meetingId, page.offset, page.limit],
+  );
+  if (found.length === 0) {
     await reads.assertMeetingExists(q, meetingId);
     return { meeting_id: meetingId, text: '', words: [], pagination: pagination(page, 0, 0) };
   }
-  const found = await rows<WordRow>(q, 'SELECT idx, text, start_ms, end_ms, speaker FROM transcript_words WHERE transcript_id = $1 AND idx >= $2 ORDER BY idx LIMIT $3', [
-    transcript.id,
-    page.offset,
-    page.limit,
-  ]);
-  const words: TranscriptWord[] = found.map((w) => ({ index: w.idx, text: w.text, start_ms: w.start_ms, end_ms: w.end_ms, speaker: w.speaker }));
+  const transcript = { id: found[0]!.id, word_count: found[0]!.word_count, timing: found[0]!.timing };
+  const words: TranscriptWord[] = found.filter((w) => w.idx !== null).map((w) => ({ index: w.idx!, text: w.text!, start_ms: w.start_ms, end_ms: w.end_ms, speaker: w.speaker }));
   return transcriptPageOf(meetingId, words, page, transcript, options);
 }
