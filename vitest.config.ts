@@ -7,6 +7,8 @@ import { SYSTEM_TOOLS, systemToolsRequired } from './test/support/system-tools.j
 // (system-tools.setup.ts prints the package to install; under CI the run fails instead).
 const BOTH_ENGINES = [
   'test/mcp/meetings.test.ts',
+  'test/mcp/search.test.ts',
+  'test/mcp/resources.test.ts',
 ];
 
 const withPostgres = SYSTEM_TOOLS.postgresql.present() || systemToolsRequired();
