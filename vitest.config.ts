@@ -9,6 +9,7 @@ const BOTH_ENGINES = [
   'test/mcp/meetings.test.ts',
   'test/mcp/search.test.ts',
   'test/mcp/resources.test.ts',
+  'test/mcp/proposals.test.ts',
 ];
 
 const withPostgres = SYSTEM_TOOLS.postgresql.present() || systemToolsRequired();
