@@ -10,6 +10,7 @@ const BOTH_ENGINES = [
   'test/mcp/search.test.ts',
   'test/mcp/resources.test.ts',
   'test/mcp/proposals.test.ts',
+  'test/mcp/imports.test.ts',
 ];
 
 const withPostgres = SYSTEM_TOOLS.postgresql.present() || systemToolsRequired();
