@@ -11,6 +11,7 @@ const BOTH_ENGINES = [
   'test/mcp/resources.test.ts',
   'test/mcp/proposals.test.ts',
   'test/mcp/imports.test.ts',
+  'test/mcp/steering.test.ts',
 ];
 
 const withPostgres = SYSTEM_TOOLS.postgresql.present() || systemToolsRequired();
