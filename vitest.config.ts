@@ -12,6 +12,9 @@ const BOTH_ENGINES = [
   'test/mcp/proposals.test.ts',
   'test/mcp/imports.test.ts',
   'test/mcp/steering.test.ts',
+  'test/mcp/timing.test.ts',
+  'test/mcp/bound.test.ts',
+  'test/mcp/tokens.test.ts',
 ];
 
 const withPostgres = SYSTEM_TOOLS.postgresql.present() || systemToolsRequired();
