@@ -15,6 +15,7 @@ const BOTH_ENGINES = [
   'test/mcp/timing.test.ts',
   'test/mcp/bound.test.ts',
   'test/mcp/tokens.test.ts',
+  'test/mcp/protocol.test.ts',
 ];
 
 const withPostgres = SYSTEM_TOOLS.postgresql.present() || systemToolsRequired();
