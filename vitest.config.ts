@@ -16,6 +16,7 @@ const BOTH_ENGINES = [
   'test/mcp/bound.test.ts',
   'test/mcp/tokens.test.ts',
   'test/mcp/protocol.test.ts',
+  'test/e2e/worker-ingest.test.ts',
 ];
 
 const withPostgres = SYSTEM_TOOLS.postgresql.present() || systemToolsRequired();
