@@ -17,6 +17,7 @@ const BOTH_ENGINES = [
   'test/mcp/tokens.test.ts',
   'test/mcp/protocol.test.ts',
   'test/e2e/worker-ingest.test.ts',
+  'test/e2e/worker-lifecycle.test.ts',
 ];
 
 const withPostgres = SYSTEM_TOOLS.postgresql.present() || systemToolsRequired();
