@@ -18,6 +18,8 @@ const BOTH_ENGINES = [
   'test/mcp/protocol.test.ts',
   'test/e2e/worker-ingest.test.ts',
   'test/e2e/worker-lifecycle.test.ts',
+  'test/e2e/worker-formats.test.ts',
+  'test/e2e/worker-faults.test.ts',
 ];
 
 const withPostgres = SYSTEM_TOOLS.postgresql.present() || systemToolsRequired();
