@@ -21,6 +21,7 @@ const BOTH_ENGINES = [
   'test/e2e/worker-formats.test.ts',
   'test/e2e/worker-faults.test.ts',
   'test/e2e/worker-storage-errors.test.ts',
+  'test/e2e/transcript-timing.test.ts',
 ];
 
 const withPostgres = SYSTEM_TOOLS.postgresql.present() || systemToolsRequired();
