@@ -23,6 +23,7 @@ const BOTH_ENGINES = [
   'test/e2e/worker-storage-errors.test.ts',
   'test/e2e/transcript-timing.test.ts',
   'test/e2e/watch-folders.test.ts',
+  'test/e2e/long-recording.test.ts',
 ];
 
 const withPostgres = SYSTEM_TOOLS.postgresql.present() || systemToolsRequired();
