@@ -15,7 +15,7 @@ import type { Store } from '../../src/db/store.js';
 declare module 'vitest' {
   export interface ProvidedContext {
     /** Set by the postgres project's globalSetup. */
-    postgresCluster: { socketDir: string; port: number; template: string };
+    postgresCluster: { socketDir: string; port: number; template: string; assistant: string };
     /** The engine of the project this file runs in. */
     testEngine: 'sqlite' | 'postgres';
   }
@@ -47,6 +47,12 @@ afterAll(async () => {
 export const servedCount = (): number => served;
 
 let counter = 0;
+
+/** Where `syntheo mcp` connects: on PostgreSQL as a member of the assistants' role (the cluster's superuser otherwise). */
+export function mcpLocation(location: string): string {
+  if (TEST_ENGINE !== 'postgres') return location;
+  return location.replace(/^postgresql:\/\/postgres@/, `postgresql://${inject('postgresCluster').assistant}@`);
+}
 
 /** The database a test's processes open, seeded from the SQLite file at `path` (see above). */
 export async function serve(path: string): Promise<Served> {
