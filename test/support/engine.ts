@@ -15,7 +15,7 @@ import type { Store } from '../../src/db/store.js';
 declare module 'vitest' {
   export interface ProvidedContext {
     /** Set by the postgres project's globalSetup. */
-    postgresCluster: { socketDir: string; port: number; template: string; assistant: string };
+    postgresCluster: { socketDir: string; port: number; template: string; assistant: string; app: string };
     /** The engine of the project this file runs in. */
     testEngine: 'sqlite' | 'postgres';
   }
@@ -50,9 +50,15 @@ let counter = 0;
 
 /** Where `syntheo mcp` connects: on PostgreSQL as a member of the assistants' role (the cluster's superuser otherwise). */
 export function mcpLocation(location: string): string {
-  if (TEST_ENGINE !== 'postgres') return location;
-  return location.replace(/^postgresql:\/\/postgres@/, `postgresql://${inject('postgresCluster').assistant}@`);
+  return TEST_ENGINE === 'postgres' ? asUser(location, inject('postgresCluster').assistant) : location;
 }
+
+/** Where a worker connects: on PostgreSQL as a member of the app's role. */
+export function workerLocation(location: string): string {
+  return TEST_ENGINE === 'postgres' ? asUser(location, inject('postgresCluster').app) : location;
+}
+
+const asUser = (url: string, user: string) => url.replace(/^postgresql:\/\/postgres@/, `postgresql://${user}@`);
 
 /** The database a test's processes open, seeded from the SQLite file at `path` (see above). */
 export async function serve(path: string): Promise<Served> {

@@ -7,7 +7,7 @@ import { getImportOrThrow } from '../../src/db/queries/imports.js';
 import type { RecordingImport } from '../../src/db/queries/types.js';
 import { isPostgresUrl } from '../../src/db/model/postgres.js';
 import type { Store } from '../../src/db/store.js';
-import { TEST_ENGINE } from './engine.js';
+import { TEST_ENGINE, workerLocation } from './engine.js';
 
 // A real `syntheo worker` process (the built CLI, as users run it), its log lines, and polling helpers.
 
@@ -55,7 +55,7 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS
 export async function startWorker(dbPath: string, opts: { env?: Record<string, string | undefined>; args?: string[] } = {}): Promise<WorkerProcess> {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` before these tests.`);
   if (TEST_ENGINE === 'postgres' && !isPostgresUrl(dbPath)) throw new Error(`This file runs in the postgres project: pass serve(path).location (test/support/engine.ts), not ${dbPath}.`);
-  const proc = spawn(process.execPath, [CLI, 'worker', '--db', dbPath, '--log-level', 'debug', ...(opts.args ?? [])], {
+  const proc = spawn(process.execPath, [CLI, 'worker', '--db', workerLocation(dbPath), '--log-level', 'debug', ...(opts.args ?? [])], {
     env: cleanEnv({ ...FAST_ENV, ...opts.env }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
