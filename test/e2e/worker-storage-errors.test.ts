@@ -1,6 +1,7 @@
 import { copyFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { runJson } from '../cli/cli.js';
 import { openTestDb } from '../support/db.js';
 import { serve } from '../support/engine.js';
 import { startFakeTranscriptionServer } from '../support/fake-transcription-server.js';
@@ -43,5 +44,10 @@ describe('a storage failure in a job', () => {
     expect(w.logs.filter((l) => l.msg === 'import failed' && l.jobId === queued.job_id)).toHaveLength(1);
     expect(w.logs.some((l) => l.msg === 'unexpected error in an import' || l.msg === 'import crashed')).toBe(false);
     expect(await w.stop()).toEqual({ code: 0, signal: null });
+    // What the message promises: `syntheo doctor` names what is missing.
+    const doctor = await runJson(served.location, ['doctor']);
+    expect(doctor.code).toBe(1);
+    const schema = doctor.body.data.checks.find((c: { name: string }) => c.name === 'schema');
+    expect(schema).toMatchObject({ level: 'fail', message: expect.stringMatching(/^missing from the database:\n.*\btable summaries$/m) });
   });
 });
