@@ -1,12 +1,9 @@
 import { copyFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { enqueueImport } from '../../src/db/queries/imports.js';
-import { getMeetingOrThrow } from '../../src/db/queries/meetings.js';
-import { writeSetting } from '../../src/db/queries/settings.js';
-import { getTranscriptPageOrThrow } from '../../src/db/queries/transcripts.js';
 import { dbIn, run, runJson } from '../cli/cli.js';
 import { openTestDb } from '../support/db.js';
+import { serve } from '../support/engine.js';
 import { startFakeTranscriptionServer } from '../support/fake-transcription-server.js';
 import { fixturePath } from '../support/speech-fixtures.js';
 import { startWorker, waitForImport } from '../support/worker-process.js';
@@ -22,18 +19,21 @@ afterEach(async () => {
 
 /** One audio import, transcribed by a worker against the fake server with `model`; returns the meeting. */
 async function importAudio(model: string) {
-  const db = openTestDb();
-  cleanups.push(() => db.cleanup());
+  const file = openTestDb();
+  cleanups.push(() => file.cleanup());
+  const served = await serve(file.path);
+  // `path` is the served database: the file, or its PostgreSQL copy.
+  const db = { dir: file.dir, path: served.location, store: await served.store() };
   const server = await startFakeTranscriptionServer();
   cleanups.push(() => server.close());
-  writeSetting(db.sqlite, 'transcription.url', server.url);
-  writeSetting(db.sqlite, 'transcription.model', model);
+  await db.store.settings.write('transcription.url', server.url);
+  await db.store.settings.write('transcription.model', model);
   const worker = await startWorker(db.path);
   cleanups.push(async () => void (await worker.stop()));
-  const file = join(db.dir, 'budget.mp3');
-  await copyFile(fixturePath('budget', 'mp3'), file);
-  const queued = await enqueueImport(db.sqlite, { filePath: file, title: 'Budget' });
-  const job = await waitForImport(db.sqlite, queued.job_id, { timeoutMs: 60_000 });
+  const recording = join(db.dir, 'budget.mp3');
+  await copyFile(fixturePath('budget', 'mp3'), recording);
+  const queued = await db.store.imports.enqueue({ filePath: recording, title: 'Budget' });
+  const job = await waitForImport(db.store, queued.job_id, { timeoutMs: 60_000 });
   expect(job.processing_status, job.error ?? '').toBe('done');
   return { db, meetingId: job.meeting_id, formats: server.requests.map((r) => r.fields?.response_format?.[0]) };
 }
@@ -43,8 +43,8 @@ describe('the timing of an audio import', () => {
     // gpt-4o-transcribe refuses verbose_json (HTTP 400), as OpenAI's does: the client falls back to json.
     const { db, meetingId, formats } = await importAudio('gpt-4o-transcribe');
     expect(formats).toEqual(['verbose_json', 'json']);
-    expect(getMeetingOrThrow(db.sqlite, meetingId).transcript).toMatchObject({ word_count: 18, timing: 'estimated' });
-    expect(getTranscriptPageOrThrow(db.sqlite, meetingId, { offset: 0, limit: 5 }).timing).toBe('estimated');
+    expect((await db.store.meetings.get(meetingId)).transcript).toMatchObject({ word_count: 18, timing: 'estimated' });
+    expect((await db.store.transcripts.page(meetingId, { offset: 0, limit: 5 })).timing).toBe('estimated');
     const shown = await run(['--db', db.path, 'meetings', 'get', meetingId]);
     expect(shown.stdout).toContain('- Transcript: 18 words, times estimated (read it with `syntheo meetings transcript');
   });
@@ -52,8 +52,8 @@ describe('the timing of an audio import', () => {
   it("a server answering verbose_json with word times: 'measured', and nothing said about it", { timeout: 90_000 }, async () => {
     const { db, meetingId, formats } = await importAudio('whisper-1');
     expect(formats).toEqual(['verbose_json']);
-    expect(getMeetingOrThrow(db.sqlite, meetingId).transcript).toMatchObject({ word_count: 18, timing: 'measured' });
-    expect(getTranscriptPageOrThrow(db.sqlite, meetingId, { offset: 0, limit: 5 }).timing).toBeUndefined();
+    expect((await db.store.meetings.get(meetingId)).transcript).toMatchObject({ word_count: 18, timing: 'measured' });
+    expect((await db.store.transcripts.page(meetingId, { offset: 0, limit: 5 })).timing).toBeUndefined();
     const shown = await run(['--db', db.path, 'meetings', 'get', meetingId]);
     expect(shown.stdout).toContain('- Transcript: 18 words (read it with `syntheo meetings transcript');
   });

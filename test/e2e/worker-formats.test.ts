@@ -2,12 +2,11 @@ import { copyFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTranscribeServer, type TranscribeServer } from '../../tools/transcribe-server/server.js';
-import { enqueueImport } from '../../src/db/queries/imports.js';
-import { getMeetingOrThrow } from '../../src/db/queries/meetings.js';
-import { writeSetting } from '../../src/db/queries/settings.js';
-import { getTranscriptPageOrThrow, transcriptText } from '../../src/db/queries/transcripts.js';
+import { transcriptText } from '../../src/db/queries/transcripts.js';
 import type { RecordingImport } from '../../src/db/queries/types.js';
+import type { Store } from '../../src/db/store.js';
 import { openTestDb } from '../support/db.js';
+import { serve } from '../support/engine.js';
 import { defaultSummary, startLlmServer, type LlmServer } from '../support/llm-server.js';
 import { FORMATS, PASSAGES, fixturePath } from '../support/speech-fixtures.js';
 import { needs } from '../support/system-tools.js';
@@ -21,6 +20,8 @@ import { startWorker, waitForImport, type WorkerProcess } from '../support/worke
 const skip = needs('pocketsphinx', 'ffmpeg');
 const KEYWORDS = PASSAGES.flatMap((p) => p.keywords);
 let db: ReturnType<typeof openTestDb>;
+let store: Store;
+let location: string;
 let speech: TranscribeServer;
 let llm: LlmServer;
 let worker: WorkerProcess;
@@ -29,6 +30,9 @@ const queued = new Map<string, RecordingImport>();
 
 beforeAll(async () => {
   db = openTestDb();
+  const served = await serve(db.path);
+  ({ location } = served);
+  store = await served.store();
   [speech, llm] = await Promise.all([
     startTranscribeServer({ concurrency: 2 }),
     // The model's answer quotes the transcript it was given, and makes one action item per keyword it heard.
@@ -41,17 +45,17 @@ beforeAll(async () => {
       },
     }),
   ]);
-  writeSetting(db.sqlite, 'transcription.url', speech.url);
-  writeSetting(db.sqlite, 'transcription.model', 'pocketsphinx-en-us');
-  writeSetting(db.sqlite, 'llm.url', llm.url);
-  writeSetting(db.sqlite, 'llm.model', 'test-model');
-  worker = await startWorker(db.path);
+  await store.settings.write('transcription.url', speech.url);
+  await store.settings.write('transcription.model', 'pocketsphinx-en-us');
+  await store.settings.write('llm.url', llm.url);
+  await store.settings.write('llm.model', 'test-model');
+  worker = await startWorker(location);
   // All eight queued at once: the worker runs two at a time, as configured by default.
   for (const { format, passage } of cases) {
     // A name that does not give the format away: the worker goes by the sniffed content.
     const file = join(db.dir, `meeting-${format}.recording`);
     await copyFile(fixturePath(passage.name, format), file);
-    queued.set(format, await enqueueImport(db.sqlite, { filePath: file, title: `Weekly ${format}` }));
+    queued.set(format, await store.imports.enqueue({ filePath: file, title: `Weekly ${format}` }));
   }
 });
 
@@ -65,12 +69,12 @@ afterAll(async () => {
 
 describe.skipIf(skip)('an import through the worker, per format', () => {
   it.each(cases)('$format ($passage.name): done, keywords with increasing times, summary and action items stored', { timeout: 60_000 }, async ({ format, passage }) => {
-    const job = await waitForImport(db.sqlite, queued.get(format)!.job_id);
+    const job = await waitForImport(store, queued.get(format)!.job_id);
     expect(job).toMatchObject({ processing_status: 'done', summary_status: 'done', error: null, file_format: format, progress: null });
     expect(job.audio_duration_ms).toBeGreaterThan(5500);
     expect(job.audio_duration_ms).toBeLessThan(7000);
 
-    const { words } = getTranscriptPageOrThrow(db.sqlite, job.meeting_id, { offset: 0, limit: 500 });
+    const { words } = await store.transcripts.page(job.meeting_id, { offset: 0, limit: 500 });
     // What the LLM was given: the words as plain text (the page's own text carries turn times).
     const text = transcriptText(words);
     const heard = words.map((w) => w.text.toLowerCase());
@@ -78,7 +82,7 @@ describe.skipIf(skip)('an import through the worker, per format', () => {
     for (let i = 1; i < words.length; i++) expect(words[i]!.start_ms!).toBeGreaterThan(words[i - 1]!.start_ms!);
     expect(words.at(-1)!.end_ms!).toBeLessThanOrEqual(job.audio_duration_ms!);
 
-    const meeting = getMeetingOrThrow(db.sqlite, job.meeting_id);
+    const meeting = await store.meetings.get(job.meeting_id);
     expect(meeting.summaries).toHaveLength(1);
     expect(meeting.summaries[0]!.title).toBe('Summary');
     expect(meeting.summaries[0]!.content).toContain(`## Weekly ${format}`);

@@ -5,13 +5,11 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTranscribeServer, type TranscribeServer } from '../../tools/transcribe-server/server.js';
-import { enqueueImport } from '../../src/db/queries/imports.js';
-import { getMeetingOrThrow } from '../../src/db/queries/meetings.js';
-import { writeSetting } from '../../src/db/queries/settings.js';
-import { getTranscriptPageOrThrow } from '../../src/db/queries/transcripts.js';
 import type { RecordingImport } from '../../src/db/queries/types.js';
 import { meetingMarkdown } from '../../src/render/markdown.js';
+import type { Store } from '../../src/db/store.js';
 import { openTestDb } from '../support/db.js';
+import { serve, type Served } from '../support/engine.js';
 import { startLlmServer, type LlmServer } from '../support/llm-server.js';
 import { PASSAGES, fixturePath } from '../support/speech-fixtures.js';
 import { startWorker, waitForImport, type WorkerProcess } from '../support/worker-process.js';
@@ -27,6 +25,8 @@ const VIDEO = join(import.meta.dirname, '..', 'fixtures', 'video');
 const skipMedia = needs('pocketsphinx', 'ffmpeg');
 
 let db: ReturnType<typeof openTestDb>;
+let served: Served;
+let store: Store;
 let speech: TranscribeServer | undefined;
 let llm: LlmServer;
 let worker: WorkerProcess;
@@ -46,6 +46,8 @@ const queued = new Map<string, RecordingImport>();
 
 beforeAll(async () => {
   db = openTestDb();
+  served = await serve(db.path);
+  store = await served.store();
   const sink = new Writable({
     write(chunk: Buffer, _enc, done) {
       for (const line of chunk.toString('utf8').split('\n')) {
@@ -58,16 +60,16 @@ beforeAll(async () => {
   });
   [speech, llm] = await Promise.all([skipMedia ? undefined : startTranscribeServer({ concurrency: 2, logger: pino({ level: 'info' }, sink) }), startLlmServer()]);
   // Transcript imports never call it: without pocketsphinx any URL will do.
-  writeSetting(db.sqlite, 'transcription.url', speech?.url ?? 'http://127.0.0.1:9');
-  writeSetting(db.sqlite, 'transcription.model', 'pocketsphinx-en-us');
-  writeSetting(db.sqlite, 'llm.url', llm.url);
-  writeSetting(db.sqlite, 'llm.model', 'test-model');
-  worker = await startWorker(db.path);
+  await store.settings.write('transcription.url', speech?.url ?? 'http://127.0.0.1:9');
+  await store.settings.write('transcription.model', 'pocketsphinx-en-us');
+  await store.settings.write('llm.url', llm.url);
+  await store.settings.write('llm.model', 'test-model');
+  worker = await startWorker(served.location);
   for (const c of transcriptCases) {
     // A name that does not give the format away: detection goes by the content.
     const file = join(db.dir, `${c.file}.txt`);
     await copyFile(join(TRANSCRIPTS, c.file), file);
-    queued.set(c.file, await enqueueImport(db.sqlite, { filePath: file }));
+    queued.set(c.file, await store.imports.enqueue({ filePath: file }));
   }
 }, 60_000);
 
@@ -82,14 +84,14 @@ describe('transcript files', () => {
   it.each(transcriptCases)('$file: detected as $format, no transcription, speakers and timings kept, summarised', { timeout: 60_000 }, async (c) => {
     const first = queued.get(c.file)!;
     expect(first.file_format).toBe(c.format);
-    const job = await waitForImport(db.sqlite, first.job_id);
+    const job = await waitForImport(store, first.job_id);
     const summary = 'summary' in c ? c.summary : 'done';
     expect(job).toMatchObject({ processing_status: 'done', summary_status: summary, error: null });
-    const { words, timing } = getTranscriptPageOrThrow(db.sqlite, job.meeting_id, { offset: 0, limit: 500 });
+    const { words, timing } = await store.transcripts.page(job.meeting_id, { offset: 0, limit: 500 });
     expect(words.length).toBeGreaterThan(5);
     if (c.first !== null) expect(words[0]!.text).toBe(c.first);
     for (let i = 1; i < words.length; i++) expect(words[i]!.start_ms!).toBeGreaterThanOrEqual(words[i - 1]!.start_ms!);
-    const meeting = getMeetingOrThrow(db.sqlite, job.meeting_id);
+    const meeting = await store.meetings.get(job.meeting_id);
     for (const s of c.speakers) expect(meeting.speakers).toContain(s);
     // Whether the word times are the file's own or spread by us over each cue: stored, and said where it is read.
     expect(meeting.transcript?.timing).toBe(c.timing);
@@ -104,12 +106,12 @@ describe('transcript files', () => {
   });
 
   it('a malformed transcript is refused at enqueue with its line, and nothing is queued', async () => {
-    const before = db.sqlite.prepare('SELECT count(*) AS n FROM recording_imports').get() as { n: number };
+    const [before] = await served.sql<{ n: number }>('SELECT count(*) AS n FROM recording_imports');
     const file = join(db.dir, 'bad.vtt');
     await copyFile(join(TRANSCRIPTS, 'malformed-timestamp.vtt'), file);
-    await expect(enqueueImport(db.sqlite, { filePath: file })).rejects.toThrow(/line 14: .*timestamp/);
-    const after = db.sqlite.prepare('SELECT count(*) AS n FROM recording_imports').get() as { n: number };
-    expect(after.n).toBe(before.n);
+    await expect(store.imports.enqueue({ filePath: file })).rejects.toThrow(/line 14: .*timestamp/);
+    const [after] = await served.sql<{ n: number }>('SELECT count(*) AS n FROM recording_imports');
+    expect(after!.n).toBe(before!.n);
   });
 });
 
@@ -124,13 +126,13 @@ describe.skipIf(skipMedia)('video and other containers: the audio track is extra
     ]);
     expect(made.status, made.stderr.toString()).toBe(0);
     const before = uploads.length;
-    const jobs = [await enqueueImport(db.sqlite, { filePath: mkv }), await enqueueImport(db.sqlite, { filePath: mp4 })];
+    const jobs = [await store.imports.enqueue({ filePath: mkv }), await store.imports.enqueue({ filePath: mp4 })];
     expect(jobs.map((j) => j.file_format)).toEqual(['matroska', 'mp4']);
     const passages = [PASSAGES.find((p) => p.name === 'budget')!, PASSAGES.find((p) => p.name === 'launch')!];
     for (const [i, queuedJob] of jobs.entries()) {
-      const job = await waitForImport(db.sqlite, queuedJob.job_id, { timeoutMs: 100_000 });
+      const job = await waitForImport(store, queuedJob.job_id, { timeoutMs: 100_000 });
       expect(job).toMatchObject({ processing_status: 'done', summary_status: 'done', error: null });
-      const heard = getTranscriptPageOrThrow(db.sqlite, job.meeting_id, { offset: 0, limit: 500 }).words.map((w) => w.text.toLowerCase());
+      const heard = (await store.transcripts.page(job.meeting_id, { offset: 0, limit: 500 })).words.map((w) => w.text.toLowerCase());
       expect(passages[i]!.keywords.filter((k) => !heard.includes(k))).toEqual([]);
     }
     expect(uploads.length - before).toBe(2);

@@ -7,12 +7,14 @@ import { ANSWER_LIMIT, answerTokens, tokens } from '../../bench/tokens.js';
 import { MAX_PROPOSAL_BYTES } from '../../src/db/queries/proposals.js';
 import { unifiedDiff } from '../../src/text/diff.js';
 import { openTestDb } from '../support/db.js';
+import { serve, type Served } from '../support/engine.js';
 import { makeActionItem, makeMeeting, makeParticipant, makeSummary, makeTranscript } from '../support/factories.js';
 import { call, connectV1, connectV2 } from '../support/mcp.js';
 
 let db: ReturnType<typeof openTestDb>;
 let client: Client;
 let close: () => Promise<void>;
+let served: Served;
 
 /** At most `bytes` bytes of Markdown (within a line of it) in lines, English with a little French and Chinese, line `i` unique. */
 function markdown(bytes: number, tag: string): string {
@@ -58,6 +60,7 @@ let manyItems: string;
 let summaryMeeting: string;
 let summaryBase: string;
 let longTitle: string;
+let fitting: { id: string; note: string };
 const hugeTitle = `Quarterly review ${'and planning '.repeat(25_000)}`;
 
 beforeAll(async () => {
@@ -80,7 +83,10 @@ beforeAll(async () => {
   makeSummary(s, summaryMeeting, { content: summaryBase });
   // A title of 325 KB, as `syntheo load` accepts it.
   longTitle = makeMeeting(s, { title: hugeTitle, note: 'Short note.\n' });
-  ({ client, close } = await connectV2(db.path, 'modern'));
+  const note = markdown(30_000, 'fits');
+  fitting = { id: makeMeeting(s, { title: 'Long but fitting note', note }), note };
+  served = await serve(db.path);
+  ({ client, close } = await connectV2(served.location, 'modern'));
 }, 120_000);
 
 afterAll(async () => {
@@ -99,8 +105,8 @@ describe('a 1 MiB proposal', () => {
     expect(structured).toBeLessThanOrEqual(ANSWER_LIMIT);
     expect(text).toBeLessThanOrEqual(ANSWER_LIMIT);
     expect(out.status).toBe('pending');
-    const stored = db.sqlite.prepare('SELECT content FROM proposals WHERE id = ?').get(proposalId) as { content: string };
-    expect(stored.content).toBe(full);
+    const [stored] = await served.sql<{ content: string }>('SELECT content FROM proposals WHERE id = ?', proposalId);
+    expect(stored!.content).toBe(full);
     const fullDiff = unifiedDiff('# Notes\n\nShort.\n', full, 'note.md');
     expect(out.truncated.fields).toContainEqual({ field: 'diff', unit: 'characters', shown: out.diff.length, total: fullDiff.length });
     expect(out.truncated.read_rest).toContain(`syntheo proposals show ${proposalId}`);
@@ -218,8 +224,7 @@ describe('a meeting with a 1 MiB note and a 1 MiB summary', () => {
 
 describe('a meeting that fits', () => {
   it('a 30 KB note without a transcript comes whole from get_meeting and export_meeting, without truncated', async () => {
-    const note = markdown(30_000, 'fits');
-    const id = makeMeeting(db.sqlite, { title: 'Long but fitting note', note });
+    const { id, note } = fitting;
     for (const name of ['get_meeting', 'export_meeting']) {
       const { out } = await measured(name, { meeting_id: id });
       expect(out.note, name).toBe(note);
@@ -246,13 +251,13 @@ describe('a meeting with a 325 KB title', () => {
 describe('cut answers against every client', () => {
   for (const kind of ['v1', 'v2 legacy'] as const) {
     it(`${kind}: get_meeting, export_meeting and get_proposal validate against their output schemas when cut`, async () => {
-      const connected = kind === 'v1' ? await connectV1(db.path) : await connectV2(db.path, 'legacy');
+      const connected = kind === 'v1' ? await connectV1(served.location) : await connectV2(served.location, 'legacy');
       try {
         const c = connected.client;
         await c.listTools(); // then the clients validate structuredContent against each outputSchema
         expect((await call(c, 'get_meeting', { meeting_id: bigMeeting })).truncated.fields).toHaveLength(2);
         expect((await call(c, 'export_meeting', { meeting_id: bigMeeting })).truncated.fields).toHaveLength(2);
-        const id = (db.sqlite.prepare('SELECT id FROM proposals ORDER BY length(content) DESC LIMIT 1').get() as { id: string }).id;
+        const id = (await served.sql<{ id: string }>('SELECT id FROM proposals ORDER BY length(content) DESC LIMIT 1'))[0]!.id;
         expect((await call(c, 'get_proposal', { proposal_id: id })).truncated.fields.map((f: { field: string }) => f.field)).toContain('diff');
       } finally {
         await connected.close();

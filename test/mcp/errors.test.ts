@@ -4,6 +4,7 @@ import { ConflictError, InvalidInputError, NotFoundError, StorageError, Unavaila
 import { createLogger } from '../../src/log.js';
 import { toProtocolError } from '../../src/mcp/errors.js';
 import { sqliteError } from '../../src/db/sqlite/errors.js';
+import { toStorageError } from '../../src/db/postgres/errors.js';
 
 const logger = createLogger('silent');
 const map = (error: unknown) => {
@@ -47,5 +48,13 @@ describe('toProtocolError', () => {
     const bug = new TypeError("Cannot read properties of undefined (reading 'x') at /home/me/secret/file.ts:12");
     expect(map(bug)).toEqual({ code: -32603, message: 'Unexpected internal error.', data: { kind: 'internal' } });
     expect(map('a thrown string')).toMatchObject({ code: -32603, message: 'Unexpected internal error.' });
+  });
+
+  it('words an engine failure the same on both engines where the failure is the same', () => {
+    const url = 'postgresql://app@db.internal/syntheo';
+    const sqliteMissing = Object.assign(new Error('no such table: summaries'), { code: 'SQLITE_ERROR' });
+    const expected = map(sqliteError(sqliteMissing));
+    expect(expected.message).toBe('The database lacks part of the schema Syntheo needs. Run `syntheo doctor` to see what is missing and how to repair it.');
+    for (const code of ['42P01', '42703']) expect(map(toStorageError(url, Object.assign(new Error('relation "summaries" does not exist'), { code }))), code).toEqual(expected);
   });
 });

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/client';
 import { ensureFolderPath } from '../../src/db/queries/folders.js';
 import { openTestDb } from '../support/db.js';
+import { serve, type Served } from '../support/engine.js';
 import { call, callError, connectV2 } from '../support/mcp.js';
 import { writeWav } from '../support/wav.js';
 
@@ -13,31 +14,34 @@ import { writeWav } from '../support/wav.js';
 let db: ReturnType<typeof openTestDb>;
 let client: Client;
 let close: () => Promise<void>;
+let served: Served;
 let audio: string;
 
-function heartbeat(): void {
+async function heartbeat(): Promise<void> {
   const now = new Date().toISOString();
-  db.sqlite
-    .prepare(
-      `INSERT INTO workers (id, hostname, pid, version, concurrency, started_at, heartbeat_at) VALUES ('wrk_test', 'test-host', ?, '0.1.0', 2, ?, ?)
-       ON CONFLICT(id) DO UPDATE SET heartbeat_at = excluded.heartbeat_at, stopped_at = NULL`,
-    )
-    .run(process.pid, now, now);
+  await served.sql(
+    `INSERT INTO workers (id, hostname, pid, version, concurrency, started_at, heartbeat_at) VALUES ('wrk_test', 'test-host', ?, '0.1.0', 2, ?, ?)
+     ON CONFLICT(id) DO UPDATE SET heartbeat_at = excluded.heartbeat_at, stopped_at = NULL`,
+    process.pid,
+    now,
+    now,
+  );
 }
 
-function stopWorker(): void {
-  db.sqlite.prepare("UPDATE workers SET stopped_at = ? WHERE id = 'wrk_test'").run(new Date().toISOString());
+async function stopWorker(): Promise<void> {
+  await served.sql("UPDATE workers SET stopped_at = ? WHERE id = 'wrk_test'", new Date().toISOString());
 }
 
-const jobsWithKey = (key: string) => (db.sqlite.prepare('SELECT count(*) AS n FROM recording_imports WHERE request_key = ?').get(key) as { n: number }).n;
-const meetingCount = () => (db.sqlite.prepare('SELECT count(*) AS n FROM meetings').get() as { n: number }).n;
+const jobsWithKey = async (key: string) => (await served.sql<{ n: number }>('SELECT count(*) AS n FROM recording_imports WHERE request_key = ?', key))[0]!.n;
+const meetingCount = async () => (await served.sql<{ n: number }>('SELECT count(*) AS n FROM meetings'))[0]!.n;
 
 beforeAll(async () => {
   db = openTestDb();
   mkdirSync(join(db.dir, 'audio'));
   audio = writeWav(join(db.dir, 'audio', 'standup-2026.wav'));
   ensureFolderPath(db.sqlite, 'Projets/Audio');
-  ({ client, close } = await connectV2(db.path, 'modern'));
+  served = await serve(db.path);
+  ({ client, close } = await connectV2(served.location, 'modern'));
 });
 
 afterAll(async () => {
@@ -46,21 +50,21 @@ afterAll(async () => {
 });
 
 // New content for each test: the same content imported twice is refused as a duplicate.
-beforeEach(() => {
-  heartbeat();
+beforeEach(async () => {
+  await heartbeat();
   writeWav(audio);
 });
 
 describe('import_recording', () => {
   it('fails with -32603 naming syntheo-worker when the app is closed, and creates nothing', async () => {
-    stopWorker();
-    const before = meetingCount();
+    await stopWorker();
+    const before = await meetingCount();
     const error = await callError(client, 'import_recording', { file_path: audio });
     expect(error.code).toBe(-32603);
     expect(error.message).toContain('syntheo-worker');
-    expect(meetingCount()).toBe(before);
+    expect(await meetingCount()).toBe(before);
     // A heartbeat older than the freshness window counts as closed too.
-    db.sqlite.prepare("UPDATE workers SET stopped_at = NULL, heartbeat_at = ? WHERE id = 'wrk_test'").run(new Date(Date.now() - 60_000).toISOString());
+    await served.sql("UPDATE workers SET stopped_at = NULL, heartbeat_at = ? WHERE id = 'wrk_test'", new Date(Date.now() - 60_000).toISOString());
     expect((await callError(client, 'import_recording', { file_path: audio })).message).toContain('syntheo-worker');
   });
 
@@ -96,12 +100,12 @@ describe('import_recording', () => {
 
   it('returns the original job for the same request_key, even after it failed and with the app closed', async () => {
     const first = await call(client, 'import_recording', { file_path: audio, request_key: 'retry-me' });
-    db.sqlite.prepare("UPDATE recording_imports SET status = 'failed', error = 'Transcription server refused the file', summary_status = 'failed' WHERE id = ?").run(first.job_id);
+    await served.sql("UPDATE recording_imports SET status = 'failed', error = 'Transcription server refused the file', summary_status = 'failed' WHERE id = ?", first.job_id);
     const again = await call(client, 'import_recording', { file_path: audio, request_key: 'retry-me' });
     expect(again).toMatchObject({ job_id: first.job_id, meeting_id: first.meeting_id, processing_status: 'failed', error: 'Transcription server refused the file' });
-    stopWorker();
+    await stopWorker();
     expect((await call(client, 'import_recording', { file_path: audio, request_key: 'retry-me' })).job_id).toBe(first.job_id);
-    expect(jobsWithKey('retry-me')).toBe(1);
+    expect(await jobsWithKey('retry-me')).toBe(1);
   });
 
   it('answers -32603 for the same request_key with another file', async () => {
@@ -110,11 +114,11 @@ describe('import_recording', () => {
     const error = await callError(client, 'import_recording', { file_path: other, request_key: 'one-file-only' });
     expect(error.code).toBe(-32603);
     expect(error.message).toContain('was already used for another file');
-    expect(jobsWithKey('one-file-only')).toBe(1);
+    expect(await jobsWithKey('one-file-only')).toBe(1);
   });
 
   it('gives one job when two syntheo mcp processes race with the same request_key', async () => {
-    const second = await connectV2(db.path, 'legacy');
+    const second = await connectV2(served.location, 'legacy');
     try {
       const keys = ['race-1', 'race-2', 'race-3', 'race-4'];
       const files = keys.map((k) => writeWav(join(db.dir, 'audio', `${k}.wav`)));
@@ -126,7 +130,7 @@ describe('import_recording', () => {
       );
       for (let i = 0; i < keys.length; i++) {
         expect(results[2 * i + 1].job_id).toBe(results[2 * i].job_id);
-        expect(jobsWithKey(keys[i]!)).toBe(1);
+        expect(await jobsWithKey(keys[i]!)).toBe(1);
       }
     } finally {
       await second.close();
@@ -145,7 +149,7 @@ describe('import_recording', () => {
     expect(replay.job_id).toBe(first.job_id);
     expect(replay.duplicate_of).toBeUndefined();
     // A failed import does not count.
-    db.sqlite.prepare("UPDATE recording_imports SET status = 'failed' WHERE content_sha256 = (SELECT content_sha256 FROM recording_imports WHERE id = ?)").run(first.job_id);
+    await served.sql("UPDATE recording_imports SET status = 'failed' WHERE content_sha256 = (SELECT content_sha256 FROM recording_imports WHERE id = ?)", first.job_id);
     expect((await call(client, 'import_recording', { file_path: copy })).duplicate_of).toBeUndefined();
   });
 
@@ -168,7 +172,7 @@ describe('import_recording', () => {
 describe('get_recording_import', () => {
   it('reads the durable state and answers -32602 for an unknown job', async () => {
     const job = await call(client, 'import_recording', { file_path: audio });
-    db.sqlite.prepare("UPDATE recording_imports SET status = 'transcribing', chunks_done = 2, chunks_total = 5 WHERE id = ?").run(job.job_id);
+    await served.sql("UPDATE recording_imports SET status = 'transcribing', chunks_done = 2, chunks_total = 5 WHERE id = ?", job.job_id);
     expect(await call(client, 'get_recording_import', { job_id: job.job_id })).toMatchObject({ processing_status: 'transcribing', progress: { chunks_done: 2, chunks_total: 5 } });
     expect(await callError(client, 'get_recording_import', { job_id: 'job_nope' })).toEqual({ code: -32602, message: expect.stringContaining('import_recording') });
   });

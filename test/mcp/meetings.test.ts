@@ -4,6 +4,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import { ensureFolderPath } from '../../src/db/queries/folders.js';
 import type { NewWord } from '../../src/db/queries/transcripts.js';
 import { openTestDb } from '../support/db.js';
+import { serve } from '../support/engine.js';
 import { makeActionItem, makeMeeting, makeParticipant, makeSeries, makeSummary, makeTranscript } from '../support/factories.js';
 import { call, callError, checkClamps, connectV2 } from '../support/mcp.js';
 
@@ -52,7 +53,7 @@ beforeAll(async () => {
   }
   for (let i = 0; i < BULK; i++) ensureFolderPath(s, `Many/F${String(i).padStart(3, '0')}`);
 
-  ({ client, close } = await connectV2(db.path, 'modern'));
+  ({ client, close } = await connectV2((await serve(db.path)).location, 'modern'));
 });
 
 afterAll(async () => {

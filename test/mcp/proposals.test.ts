@@ -1,14 +1,16 @@
 // Proposal tools: staged, never applied; diffs; listing; declining; every error code.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/client';
-import { applyProposalOrThrow, proposeMemoEdit } from '../../src/db/queries/proposals.js';
+import { proposeMemoEdit } from '../../src/db/queries/proposals.js';
 import { openTestDb } from '../support/db.js';
+import { serve, type Served } from '../support/engine.js';
 import { makeMeeting, makeSummary } from '../support/factories.js';
 import { call, callError, connectV2 } from '../support/mcp.js';
 
 let db: ReturnType<typeof openTestDb>;
 let client: Client;
 let close: () => Promise<void>;
+let served: Served;
 let one: string;
 let oneSummary: string;
 let two: string;
@@ -27,7 +29,8 @@ beforeAll(async () => {
   none = makeMeeting(s, { title: 'No summary yet' });
   bulk = makeMeeting(s, { title: 'Many proposals' });
   for (let i = 0; i < BULK; i++) proposeMemoEdit(s, { meetingId: bulk, content: `Note version ${i}\n`, proposedBy: 'seed' });
-  ({ client, close } = await connectV2(db.path, 'legacy', { clientInfo: { name: 'proposals-test', version: '2.0.0' } }));
+  served = await serve(db.path);
+  ({ client, close } = await connectV2(served.location, 'legacy', { clientInfo: { name: 'proposals-test', version: '2.0.0' } }));
 });
 
 afterAll(async () => {
@@ -166,13 +169,13 @@ describe('list_proposals, get_proposal, decline_proposal', () => {
 
   it('refuses to decline an applied proposal, and reports stale ones', async () => {
     const staged = await call(client, 'propose_summary_edit', { meeting_id: two, content: 'Short, improved\n', target_id: twoSummaries[0] });
-    applyProposalOrThrow(db.sqlite, staged.id, { force: false });
+    await (await served.store()).proposals.apply(staged.id, { force: false });
     expect((await callError(client, 'decline_proposal', { proposal_id: staged.id })).message).toContain('already applied');
     expect((await call(client, 'list_proposals', { meeting_id: two, status: 'applied' })).proposals.map((p: { id: string }) => p.id)).toEqual([staged.id]);
     expect((await call(client, 'list_proposals', { meeting_id: two, status: 'all' })).pagination.total).toBe(3);
 
     const memo = await call(client, 'propose_memo_edit', { meeting_id: none, content: 'Planned note\n' });
-    db.sqlite.prepare('UPDATE meetings SET note = ? WHERE id = ?').run('Someone edited the note meanwhile\n', none);
+    await served.sql('UPDATE meetings SET note = ? WHERE id = ?', 'Someone edited the note meanwhile\n', none);
     expect((await call(client, 'get_proposal', { proposal_id: memo.id })).stale).toBe(true);
   });
 

@@ -5,6 +5,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir, openTestDb } from '../support/db.js';
+import { TEST_ENGINE, serve } from '../support/engine.js';
 import { makeMeeting, makeSummary } from '../support/factories.js';
 import { assertBuilt, call, callError, connectV1, connectV2, errorOf, serverArgs } from '../support/mcp.js';
 
@@ -61,18 +62,20 @@ const REFERENCE: Record<string, { access: 'read' | 'write'; required: string[]; 
 
 let db: ReturnType<typeof openTestDb>;
 let meetingId: string;
+let location: string;
 
-beforeAll(() => {
+beforeAll(async () => {
   assertBuilt();
   db = openTestDb();
   meetingId = makeMeeting(db.sqlite, { title: 'Quarterly planning', folderPath: 'Projets' });
   makeSummary(db.sqlite, meetingId, { content: 'We agreed on the roadmap.' });
+  location = (await serve(db.path)).location;
 });
 afterAll(() => db.cleanup());
 
 describe('each kind of client lists the tools and calls a read tool', () => {
   it('v2 client, modern mode: 2026-07-28 through server/discover', async () => {
-    const { client, close } = await connectV2(db.path, 'modern');
+    const { client, close } = await connectV2(location, 'modern');
     try {
       expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
       expect(client.getServerVersion()).toMatchObject({ name: 'syntheo', version: expect.stringMatching(/^\d+\.\d+\.\d+/) });
@@ -88,7 +91,7 @@ describe('each kind of client lists the tools and calls a read tool', () => {
 
   for (const version of ['2025-11-25', '2025-06-18', '2025-03-26']) {
     it(`v2 client, legacy initialize at ${version}`, async () => {
-      const { client, close } = await connectV2(db.path, 'legacy', { protocolVersion: version });
+      const { client, close } = await connectV2(location, 'legacy', { protocolVersion: version });
       try {
         expect(client.getNegotiatedProtocolVersion()).toBe(version);
         const { tools } = await client.listTools();
@@ -103,7 +106,7 @@ describe('each kind of client lists the tools and calls a read tool', () => {
   }
 
   it('v1 @modelcontextprotocol/sdk client', async () => {
-    const { client, close } = await connectV1(db.path);
+    const { client, close } = await connectV1(location);
     try {
       expect(client.getServerVersion()?.name).toBe('syntheo');
       const { tools } = await client.listTools();
@@ -121,7 +124,7 @@ describe('each kind of client lists the tools and calls a read tool', () => {
 describe('what the server advertises', () => {
   let connection: Awaited<ReturnType<typeof connectV2>>;
   beforeAll(async () => {
-    connection = await connectV2(db.path, 'legacy');
+    connection = await connectV2(location, 'legacy');
   });
   afterAll(() => connection.close());
 
@@ -176,8 +179,8 @@ describe('what the server advertises', () => {
 });
 
 it('records the client that made a proposal, modern and legacy', async () => {
-  const modern = await connectV2(db.path, 'modern', { clientInfo: { name: 'claude-desktop-test', version: '9.1.0' } });
-  const legacy = await connectV2(db.path, 'legacy', { clientInfo: { name: 'old-client', version: '0.3.0' } });
+  const modern = await connectV2(location, 'modern', { clientInfo: { name: 'claude-desktop-test', version: '9.1.0' } });
+  const legacy = await connectV2(location, 'legacy', { clientInfo: { name: 'old-client', version: '0.3.0' } });
   try {
     const a = await call(modern.client, 'propose_memo_edit', { meeting_id: meetingId, content: '# Notes\n\nFrom a modern client.\n' });
     const b = await call(legacy.client, 'propose_memo_edit', { meeting_id: meetingId, content: '# Notes\n\nFrom a legacy client.\n' });
@@ -216,7 +219,7 @@ const rpc = (id: number, method: string, params: Record<string, unknown> = {}) =
 const initialize = (id: number, protocolVersion = '2025-11-25') => rpc(id, 'initialize', { protocolVersion, capabilities: {}, clientInfo: { name: 'raw', version: '1' } });
 
 it('writes nothing but JSON-RPC on stdout at trace level, survives bad requests and exits when stdin closes', async () => {
-  const session = rawSession(serverArgs(db.path, ['--log-level', 'trace']));
+  const session = rawSession(serverArgs(location, ['--log-level', 'trace']));
   session.send(initialize(1));
   session.send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
   session.send(rpc(2, 'tools/list'));
@@ -243,7 +246,8 @@ it('writes nothing but JSON-RPC on stdout at trace level, survives bad requests 
   expect(await session.end()).toBe(0);
 });
 
-describe('the database', () => {
+// SQLite files: created on first use, or not a database (PostgreSQL's own: test/postgres/open.test.ts).
+describe.skipIf(TEST_ENGINE === 'postgres')('the database', () => {
   it('is not opened (nor created) by initialize, discover or tools/list', async () => {
     const { dir, cleanup } = tempDir();
     try {

@@ -3,12 +3,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/client';
 import { openTestDb } from '../support/db.js';
+import { serve } from '../support/engine.js';
 import { makeActionItem, makeMeeting, makeParticipant, makeSeries, makeSummary, makeTranscript } from '../support/factories.js';
 import { connectV1, connectV2, errorOf } from '../support/mcp.js';
 
 let db: ReturnType<typeof openTestDb>;
 let client: Client;
 let close: () => Promise<void>;
+let location: string;
 let meeting: string;
 let series: string;
 const MEETINGS = 45;
@@ -25,7 +27,8 @@ beforeAll(async () => {
   makeParticipant(s, meeting, { name: 'Ada Lovelace', email: 'ada@example.org' });
   makeActionItem(s, meeting, { text: 'Write the RFC', assignee: 'Ada Lovelace', done: true });
   makeTranscript(s, meeting, { words: 600, speakers: ['Ada', 'Linus'], turn: 5 });
-  ({ client, close } = await connectV2(db.path, 'modern'));
+  location = (await serve(db.path)).location;
+  ({ client, close } = await connectV2(location, 'modern'));
 });
 
 afterAll(async () => {
@@ -126,7 +129,7 @@ describe('syntheo://series/{series_id}', () => {
 
 describe('resources/list', () => {
   it('pages recent meetings 20 at a time with a numeric cursor, none after the last page (v1 client: one page per call)', async () => {
-    const v1 = await connectV1(db.path);
+    const v1 = await connectV1(location);
     try {
       const pages: { uri: string; name: string; mimeType?: string }[][] = [];
       const cursors: (string | undefined)[] = [];

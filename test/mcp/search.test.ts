@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/client';
 import { loadDemoInto } from '../support/demo.js';
 import { openTestDb } from '../support/db.js';
+import { serve } from '../support/engine.js';
 import { call, callError, checkClamps, connectV2 } from '../support/mcp.js';
 
 let db: ReturnType<typeof openTestDb>;
@@ -12,7 +13,7 @@ let close: () => Promise<void>;
 beforeAll(async () => {
   db = openTestDb();
   await loadDemoInto(db.path, Date.parse('2026-11-30T12:00:00Z'));
-  ({ client, close } = await connectV2(db.path, 'modern'));
+  ({ client, close } = await connectV2((await serve(db.path)).location, 'modern'));
 });
 afterAll(async () => {
   await close();

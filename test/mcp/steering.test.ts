@@ -5,12 +5,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/client';
 import { proposeMemoEdit } from '../../src/db/queries/proposals.js';
 import { openTestDb } from '../support/db.js';
+import { serve } from '../support/engine.js';
 import { makeActionItem, makeMeeting, makeSeries, makeSummary, makeTranscript } from '../support/factories.js';
 import { call, callError, connectV2, errorOf } from '../support/mcp.js';
 
 let db: ReturnType<typeof openTestDb>;
 let client: Client;
 let close: () => Promise<void>;
+// Made before the server starts (the postgres project copies the file then): a summary of another meeting, a meeting in a folder with accents.
+let otherSummary: string;
+let cafe: string;
 const ids: Record<'series' | 'inSeries' | 'other' | 'summary' | 'proposal' | 'action' | 'job' | 'imported' | 'folder', string> = {} as never;
 
 beforeAll(async () => {
@@ -30,7 +34,9 @@ beforeAll(async () => {
     `INSERT INTO recording_imports (id, meeting_id, file_path, file_size, file_mtime_ms, file_format, status, summary_status, created_at, updated_at)
      VALUES (?, ?, '/tmp/call.wav', 10, 0, 'wav', 'done', 'done', '2026-03-01T00:00:00.000Z', '2026-03-01T00:00:00.000Z')`,
   ).run(ids.job, ids.imported);
-  ({ client, close } = await connectV2(db.path, 'modern'));
+  otherSummary = makeSummary(s, ids.other, { content: 'Other summary' });
+  cafe = makeMeeting(s, { title: 'Réunion équipe', folderPath: 'Café/Réunion' });
+  ({ client, close } = await connectV2((await serve(db.path)).location, 'modern'));
 });
 
 afterAll(async () => {
@@ -95,7 +101,7 @@ describe('an ID of the wrong kind passed as proposal_id, job_id, series_id, targ
   });
 
   it('names the meeting a summary of another meeting belongs to', async () => {
-    const other = makeSummary(db.sqlite, ids.other, { content: 'Other summary' });
+    const other = otherSummary;
     expect(await callError(client, 'propose_summary_edit', { meeting_id: ids.inSeries, target_id: other, content: 'x' })).toEqual(
       notFound(new RegExp(`^Summary "${other}" does not exist on meeting ${ids.inSeries}\\. It is a summary of meeting "${ids.other}": pass that meeting_id with it\\.$`)),
     );
@@ -126,8 +132,6 @@ describe('filters that cannot match', () => {
 
 describe('Unicode forms and case beyond ASCII, over MCP', () => {
   it('finds a folder, its meetings and titles from an NFD or upper-case path or fragment', async () => {
-    const s = db.sqlite;
-    const cafe = makeMeeting(s, { title: 'Réunion équipe', folderPath: 'Café/Réunion' });
     const ids = (r: { meetings: { id: string }[] }) => r.meetings.map((m) => m.id);
     expect(ids(await call(client, 'list_meetings', { folder_path: 'Café/Réunion'.normalize('NFD') }))).toEqual([cafe]);
     expect(ids(await call(client, 'list_meetings', { folder_path: 'CAFÉ/RÉUNION' }))).toEqual([cafe]);

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/client';
 import { openTestDb } from '../support/db.js';
+import { serve } from '../support/engine.js';
 import { makeMeeting, makeTranscript } from '../support/factories.js';
 import { call, connectV2 } from '../support/mcp.js';
 
@@ -19,7 +20,7 @@ beforeAll(async () => {
     makeTranscript(s, ids[timing]!, { words: 12 });
     s.prepare('UPDATE transcripts SET timing = ? WHERE meeting_id = ?').run(timing, ids[timing]);
   }
-  ({ client, close } = await connectV2(db.path, 'modern'));
+  ({ client, close } = await connectV2((await serve(db.path)).location, 'modern'));
 }, 60_000);
 
 afterAll(async () => {

@@ -9,12 +9,14 @@ import { stamp as timestamp } from '../../src/text/clock.js';
 import { loadDemoInto } from '../support/demo.js';
 import { ANSWER_LIMIT, LIST_LIMIT, PAGE_TOKENS_PER_WORD, TOOL_LIST_LIMIT, answerTokens, measure, probes, readWhole, tokens, toolListTokens } from '../../bench/tokens.js';
 import { openTestDb } from '../support/db.js';
+import { serve } from '../support/engine.js';
 import { makeMeeting, makeSeries, makeSummary, makeTranscript } from '../support/factories.js';
 import { call, connectV1, connectV2 } from '../support/mcp.js';
 
 let db: ReturnType<typeof openTestDb>;
 let client: Client;
 let close: () => Promise<void>;
+let location: string;
 let long: string;
 let demoMeetings: string[];
 const LONG_WORDS = 30_000;
@@ -43,7 +45,8 @@ beforeAll(async () => {
     if (i < 205) proposeMemoEdit(s, { meetingId: id, content: `# Notes ${i}\n\nA proposed note.\n`, proposedBy: 'claude-code/2.1.0' });
   }
   for (let i = 0; i < 205; i++) ensureFolderPath(s, `Acme/Customers/Enterprise accounts/Region ${i}`);
-  ({ client, close } = await connectV2(db.path, 'modern'));
+  location = (await serve(db.path)).location;
+  ({ client, close } = await connectV2(location, 'modern'));
 }, 120_000);
 
 afterAll(async () => {
@@ -146,7 +149,7 @@ describe('export_meeting of a meeting too big for one answer', () => {
 describe('the new shapes against every client', () => {
   for (const kind of ['v1', 'v2 legacy'] as const) {
     it(`${kind}: the answers validate against their output schemas`, async () => {
-      const connected = kind === 'v1' ? await connectV1(db.path) : await connectV2(db.path, 'legacy');
+      const connected = kind === 'v1' ? await connectV1(location) : await connectV2(location, 'legacy');
       try {
         const c = connected.client;
         // Once they have listed the tools, the clients validate structuredContent against each outputSchema and throw on a mismatch.

@@ -7,6 +7,8 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as V1StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { isPostgresUrl } from '../../src/db/model/postgres.js';
+import { TEST_ENGINE, mcpLocation } from './engine.js';
 
 /** The built CLI, found from this file, so tests do not depend on the working directory. */
 export const CLI_PATH = fileURLToPath(new URL('../../dist/src/cli/main.js', import.meta.url));
@@ -39,7 +41,8 @@ export interface SpawnOptions {
 }
 
 export function serverArgs(dbPath: string, args: string[] = []): string[] {
-  return [CLI_PATH, 'mcp', '--db', dbPath, ...args];
+  if (TEST_ENGINE === 'postgres' && !isPostgresUrl(dbPath)) throw new Error(`This file runs in the postgres project: pass serve(path).location (test/support/engine.ts), not ${dbPath}.`);
+  return [CLI_PATH, 'mcp', '--db', mcpLocation(dbPath), ...args];
 }
 
 function childEnv(extra?: Record<string, string>): Record<string, string> {

@@ -5,6 +5,9 @@ import { fileURLToPath } from 'node:url';
 import type { Sqlite } from '../../src/db/open.js';
 import { getImportOrThrow } from '../../src/db/queries/imports.js';
 import type { RecordingImport } from '../../src/db/queries/types.js';
+import { isPostgresUrl } from '../../src/db/model/postgres.js';
+import type { Store } from '../../src/db/store.js';
+import { TEST_ENGINE, workerLocation } from './engine.js';
 
 // A real `syntheo worker` process (the built CLI, as users run it), its log lines, and polling helpers.
 
@@ -51,7 +54,8 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS
 
 export async function startWorker(dbPath: string, opts: { env?: Record<string, string | undefined>; args?: string[] } = {}): Promise<WorkerProcess> {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` before these tests.`);
-  const proc = spawn(process.execPath, [CLI, 'worker', '--db', dbPath, '--log-level', 'debug', ...(opts.args ?? [])], {
+  if (TEST_ENGINE === 'postgres' && !isPostgresUrl(dbPath)) throw new Error(`This file runs in the postgres project: pass serve(path).location (test/support/engine.ts), not ${dbPath}.`);
+  const proc = spawn(process.execPath, [CLI, 'worker', '--db', workerLocation(dbPath), '--log-level', 'debug', ...(opts.args ?? [])], {
     env: cleanEnv({ ...FAST_ENV, ...opts.env }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -120,16 +124,16 @@ export async function startWorker(dbPath: string, opts: { env?: Record<string, s
 
 const TERMINAL = new Set(['done', 'failed']);
 
-/** Polls get_recording_import's data until `until` holds (default: done or failed). */
+/** Polls get_recording_import's data (from an SQLite handle or a Store) until `until` holds (default: done or failed). */
 export async function waitForImport(
-  sqlite: Sqlite,
+  source: Sqlite | Store,
   jobId: string,
   opts: { until?: (job: RecordingImport) => boolean; timeoutMs?: number; everyMs?: number } = {},
 ): Promise<RecordingImport> {
   const until = opts.until ?? ((j) => TERMINAL.has(j.processing_status));
   const deadline = Date.now() + (opts.timeoutMs ?? 60_000);
   for (;;) {
-    const job = getImportOrThrow(sqlite, jobId);
+    const job = 'imports' in source ? await source.imports.get(jobId) : getImportOrThrow(source, jobId);
     if (until(job)) return job;
     if (Date.now() > deadline) throw new Error(`import ${jobId} still ${job.processing_status} (${JSON.stringify(job.progress)}) after ${opts.timeoutMs ?? 60_000} ms`);
     await new Promise((r) => setTimeout(r, opts.everyMs ?? 50));

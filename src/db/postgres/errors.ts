@@ -63,7 +63,7 @@ export function toStorageError(url: string, error: unknown): unknown {
       return new StorageError(`The disk holding the PostgreSQL database at ${describeTarget(url)} is full.`, { cause: error });
     case '42P01':
     case '42703':
-      return new StorageError('The database lacks part of the schema Syntheo needs. Run `syntheo doctor` to see what is missing.', { cause: error });
+      return new StorageError('The database lacks part of the schema Syntheo needs. Run `syntheo doctor` to see what is missing and how to repair it.', { cause: error });
     default:
       return new StorageError(`The PostgreSQL database reported an error${e.code ? ` (${e.code})` : ''}.`, { cause: error });
   }

@@ -199,6 +199,9 @@ export async function openPostgresStore(url: string, options: PgStoreOptions): P
     admin: {
       schema: run(async (pool) => (await pgSchemaState(pool)) ?? { applied: 0, latestApplied: 0, known: 0, latestKnown: 'none' }),
       integrity: run(async (pool) => {
+        // A table dropped or renamed by another program: named, as SQLite's check names it (the other queries would fail on it).
+        const absent = await absentTables(pool);
+        if (absent.length > 0) return { check: 'quick_check' as const, problems: [], missing: absent.map((t) => `table ${t}`), search: [], searchOnly: false };
         // PostgreSQL keeps its own indexes consistent; what can drift is derived data: transcripts without passages.
         const missing = await rows<{ id: string }>(
           pool,
@@ -224,6 +227,14 @@ export async function openPostgresStore(url: string, options: PgStoreOptions): P
       await d?.close();
     },
   };
+}
+
+/** Tables of the Drizzle schema that the database lacks. The schema loads here, for `syntheo doctor` only. */
+async function absentTables(q: Queryable): Promise<string[]> {
+  const [{ is, Table, getTableName }, schema] = await Promise.all([import('drizzle-orm'), import('../schema-pg/index.js')]);
+  const expected = Object.values(schema).flatMap((v) => (is(v, Table) ? [getTableName(v)] : []));
+  const present = new Set((await rows<{ name: string }>(q, 'SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema()')).map((r) => r.name));
+  return expected.filter((name) => !present.has(name)).sort();
 }
 
 type WordRow = { idx: number; text: string; start_ms: number | null; end_ms: number | null; speaker: string | null };
