@@ -4,6 +4,7 @@ import { LeaseLostError } from '../db/model/jobs.js';
 import { removeStaleChunkDirs } from './chunking/stale-dirs.js';
 import { ShutdownError } from './errors.js';
 import { runJob, type JobEnvironment, type RunningJob } from './job.js';
+import { isTransient } from './patience.js';
 
 // Polls for queued jobs (and wakes at once when the Store announces one) and claims one whenever a slot is free (never more than it can start, so
 // another worker can take the rest), runs them with p-queue, renews the heartbeat and the leases, and
@@ -125,12 +126,18 @@ export async function startLoop(opts: LoopOptions): Promise<WorkerLoop> {
   };
 
   const poll = async (): Promise<void> => {
+    // A database out of reach (PostgreSQL restarting) is said once, not on every poll, and so is its return.
+    let away = false;
     while (!stopping) {
       nudged = false;
       try {
         await fill();
+        if (away) log.info('the database is back: claiming jobs again');
+        away = false;
       } catch (error) {
-        log.error({ err: error }, 'could not claim a job');
+        if (!isTransient(error)) log.error({ err: error }, 'could not claim a job');
+        else if (!away) log.warn({ err: error }, 'the database is out of reach: claims resume when it is back');
+        away = isTransient(error);
       }
       if (stopping) break;
       if (nudged) continue;

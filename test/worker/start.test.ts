@@ -6,6 +6,7 @@ import { openSqliteStore } from '../../src/db/sqlite/store.js';
 import type { RecordingImport } from '../../src/db/queries/types.js';
 import type { Store } from '../../src/db/store.js';
 import type { Logger } from '../../src/log.js';
+import { StorageError } from '../../src/errors.js';
 import { startWorker, type RunningWorker } from '../../src/worker/start.js';
 import { readTuning } from '../../src/worker/tuning.js';
 import { tempDir } from '../support/db.js';
@@ -118,5 +119,33 @@ describe('startWorker on a given Store', () => {
     const { logger } = logs();
     await expect(startWorker({ store, logger, env: { ...ENV }, flags: { 'worker.concurrency': 'many' } })).rejects.toThrow(/worker\.concurrency/);
     expect(await store.workers.latest()).toBeNull();
+  });
+
+  it('a database out of reach while polling is logged once as a warning, and its return once, not an error per poll', async () => {
+    const tmp = tempDir();
+    cleanups.push(tmp.cleanup);
+    const store = openSqliteStore(join(tmp.dir, 'syntheo.db'), { create: true });
+    cleanups.push(() => store.close());
+    // The Store as a worker sees it while PostgreSQL restarts: the look for queued jobs fails, transiently, 20 times.
+    let failures = 0;
+    const away = new Proxy(store.jobs, {
+      get: (target, key, receiver) =>
+        key === 'hasQueued' && failures < 20
+          ? async () => {
+              failures++;
+              throw new StorageError('The PostgreSQL database at test cannot be reached right now (it may be restarting). Try again in a moment.', { transient: true });
+            }
+          : (Reflect.get(target, key, receiver) as unknown),
+    });
+    const { logger, lines } = logs();
+    const env = { ...ENV, SYNTHEO_WORKER_POLL_MS: '10' };
+    const worker = await startWorker({ store: { ...store, jobs: away }, logger, env, tuning: readTuning(env) });
+    cleanups.push(() => worker.stop('test over'));
+    const deadline = Date.now() + 20_000;
+    while (!lines.some((l) => l.msg === 'the database is back: claiming jobs again') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(failures).toBe(20);
+    expect(lines.filter((l) => l.msg === 'could not claim a job')).toEqual([]);
+    expect(lines.filter((l) => l.msg === 'the database is out of reach: claims resume when it is back').map((l) => l.level)).toEqual([40]);
+    expect(lines.filter((l) => l.msg === 'the database is back: claiming jobs again')).toHaveLength(1);
   });
 });
