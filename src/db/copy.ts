@@ -3,6 +3,7 @@ import * as pgSchema from './schema-pg/index.js';
 import { isPostgresUrl } from './model/postgres.js';
 import { openDatabase, type Sqlite } from './open.js';
 import { indexTranscript as indexSqliteTranscript, PASSAGE_MAX_WORDS } from './queries/search.js';
+import type { PoolClient, QueryResult, QueryResultRow } from 'pg';
 import { openPostgres, type PgDb } from './postgres/open.js';
 import { describeTarget, toStorageError } from './postgres/errors.js';
 import { ConflictError, InvalidInputError } from '../errors.js';
@@ -12,6 +13,8 @@ import { ConflictError, InvalidInputError } from '../errors.js';
 // size), keeping every ID; the next batch is read while the last one is written. Derived data is
 // rebuilt by the target itself: search passages (triggers for summaries and notes; transcripts once
 // all words are in) and folder meeting counts (triggers). The target must be empty: copying never merges.
+// The whole copy is one transaction on the target: a copy that fails or is killed half-way leaves the
+// target as empty as it found it (indexes and keys included), so it can simply be run again.
 
 /** Rows read and written at a time (transcript words: WORD_BATCH). */
 const BATCH = 2_000;
@@ -66,13 +69,13 @@ interface Side {
   /** Rows after `after` (keyset) in key order, at most the table's batch. Values in the portable form: booleans as booleans, JSON parsed. */
   read(spec: TableSpec, columns: Column[], after: unknown[] | undefined): Promise<Row[]>;
   isEmpty(): Promise<boolean>;
-  /** Before the first write (the target is empty). */
+  /** Before the first write (the target is empty): opens the copy's one transaction. */
   begin(): Promise<void>;
   write(spec: TableSpec, columns: Column[], rows: Row[]): Promise<void>;
   /** Rebuilds the transcripts' search passages once all words are in. */
   reindex(): Promise<void>;
-  /** After the copy, whether it succeeded or not: puts back what begin() set aside. */
-  finish(): Promise<void>;
+  /** After the copy: puts back what begin() set aside and commits (done), or rolls everything back. */
+  finish(done: boolean): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -99,8 +102,12 @@ function sqliteSide(path: string, create: boolean): Side {
     async isEmpty() {
       return DATA_TABLES.every((t) => sqlite.prepare(`SELECT 1 FROM ${t} LIMIT 1`).get() === undefined);
     },
-    begin: async () => {},
-    finish: async () => {},
+    begin: async () => {
+      sqlite.exec('BEGIN IMMEDIATE');
+    },
+    finish: async (done) => {
+      if (sqlite.inTransaction) sqlite.exec(done ? 'COMMIT' : 'ROLLBACK');
+    },
     async write(spec, columns, rows) {
       const name = getTableName(spec.table);
       const insert = sqlite.prepare(`INSERT INTO ${name} (${columns.map((c) => c.name).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`);
@@ -157,8 +164,10 @@ function passageBuilder() {
 }
 
 /** Column name -> its SQL type, for the array casts of a batch INSERT. */
-async function columnTypes(db: PgDb, table: string): Promise<Map<string, string>> {
-  const r = await db.pool.query<{ name: string; type: string }>(
+type Query = <R extends QueryResultRow = QueryResultRow>(text: string, values?: unknown[]) => Promise<QueryResult<R>>;
+
+async function columnTypes(q: Query, table: string): Promise<Map<string, string>> {
+  const r = await q<{ name: string; type: string }>(
     'SELECT attname AS name, format_type(atttypid, atttypmod) AS type FROM pg_attribute WHERE attrelid = $1::regclass AND attnum > 0 AND NOT attisdropped',
     [table],
   );
@@ -167,6 +176,9 @@ async function columnTypes(db: PgDb, table: string): Promise<Map<string, string>
 
 async function postgresSide(url: string, create: boolean): Promise<Side> {
   const db: PgDb = await openPostgres(url, { create, max: 2 });
+  /** The copy's one transaction (begin() to finish()); reads of the source-side run on the pool. */
+  let tx: PoolClient | undefined;
+  const q: Query = (text, values) => (tx ?? db.pool).query(text, values);
   const typesByTable: Record<string, Map<string, string>> = {};
   /** The statements that put back what begin() dropped, run by finish(). */
   const setAside: string[] = [];
@@ -175,7 +187,7 @@ async function postgresSide(url: string, create: boolean): Promise<Side> {
   const insertPassages = async () => {
     const p = passages.take();
     if (p.ref.length === 0) return;
-    await db.pool.query(
+    await q(
       `INSERT INTO search_passages (meeting_id, kind, ref_id, word_offset, speaker, text)
        SELECT m, 'transcript', r, o, s, t FROM unnest($1::text[], $2::text[], $3::int[], $4::text[], $5::text[]) AS u(m, r, o, s, t)`,
       [p.ref.map((r) => meetingOf.get(r)!), p.ref, p.offset, p.speaker, p.text],
@@ -205,13 +217,15 @@ async function postgresSide(url: string, create: boolean): Promise<Side> {
       return !r.rows[0]!.any;
     }),
     begin: guarded(async () => {
+      tx = await db.pool.connect();
+      await tx.query('BEGIN');
       // Secondary indexes (search words, title and name fragments), foreign keys and the words' primary
       // key are built and checked once at the end: far cheaper than row by row (a foreign key check
       // cost a third of a word's insert). Other keys and unique indexes stay (triggers look rows up by them).
       const tables = [...TABLES.map((t) => getTableName(t.table)), 'search_passages'];
       const keyAtEnd = TABLES.filter((t) => t.keyAtEnd).map((t) => getTableName(t.table));
       // Keys first in what is put back: foreign keys need them.
-      const found = await db.pool.query<{ drop: string; add: string }>(
+      const found = await q<{ drop: string; add: string }>(
         `SELECT format('ALTER TABLE %s DROP CONSTRAINT %I', conrelid::regclass, conname) AS drop,
                 format('ALTER TABLE %s ADD CONSTRAINT %I %s', conrelid::regclass, conname, pg_get_constraintdef(oid)) AS add
          FROM pg_constraint WHERE contype = 'p' AND connamespace = current_schema()::regnamespace AND conrelid::regclass::text = ANY($2)
@@ -226,14 +240,17 @@ async function postgresSide(url: string, create: boolean): Promise<Side> {
         [tables, keyAtEnd],
       );
       for (const r of found.rows) {
-        // A role that may write but does not own the tables keeps them (a slower copy).
-        const dropped = await db.pool.query(r.drop).then(() => true, () => false);
+        // A role that may write but does not own the tables keeps them (a slower copy); the savepoint
+        // keeps the refusal from aborting the copy's transaction.
+        await q('SAVEPOINT set_aside');
+        const dropped = await q(r.drop).then(() => true, () => false);
+        await q(dropped ? 'RELEASE SAVEPOINT set_aside' : 'ROLLBACK TO SAVEPOINT set_aside');
         if (dropped) setAside.push(r.add);
       }
     }),
     write: guarded(async (spec, columns, rows) => {
       const name = getTableName(spec.table);
-      const types = (typesByTable[name] ??= await columnTypes(db, name));
+      const types = (typesByTable[name] ??= await columnTypes(q, name));
       // One statement per batch, one array parameter per column: PostgreSQL casts each from text.
       const values = columns.map((c) =>
         rows.map((r) => {
@@ -245,7 +262,7 @@ async function postgresSide(url: string, create: boolean): Promise<Side> {
       );
       const list = columns.map((c) => c.name).join(', ');
       const arrays = columns.map((c, i) => `$${i + 1}::${types.get(c.name)}[]`).join(', ');
-      await db.pool.query(`INSERT INTO ${name} (${list}) SELECT * FROM unnest(${arrays})`, values);
+      await q(`INSERT INTO ${name} (${list}) SELECT * FROM unnest(${arrays})`, values);
       if (name === 'transcripts') for (const r of rows) meetingOf.set(r.id as string, r.meeting_id as string);
       if (name === 'transcript_words') {
         for (const r of rows) passages.add(r.transcript_id as string, r.text as string, r.idx as number, r.speaker as string | null);
@@ -256,8 +273,28 @@ async function postgresSide(url: string, create: boolean): Promise<Side> {
       passages.end();
       await insertPassages();
     }),
-    finish: guarded(async () => {
-      for (const def of setAside.splice(0)) await db.pool.query(def);
+    finish: guarded(async (done) => {
+      const client = tx;
+      tx = undefined;
+      if (client === undefined) return;
+      // A connection that failed its ROLLBACK is destroyed, not returned to the pool.
+      let broken = false;
+      try {
+        if (done) {
+          for (const def of setAside.splice(0)) await client.query(def);
+          await client.query('COMMIT');
+        } else {
+          await client.query('ROLLBACK');
+          return;
+        }
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => {
+          broken = true;
+        });
+        throw error;
+      } finally {
+        client.release(broken);
+      }
       // Fresh statistics (the planner otherwise plans for the empty tables it saw before the copy) and
       // the visibility map set: counts and pages are then index-only scans.
       await db.pool.query('VACUUM (FULL) folders'); // a few hundred rows, updated once per meeting by the count triggers
@@ -289,6 +326,7 @@ export async function copyDatabase(from: string, to: string, onProgress?: (table
       throw new ConflictError(`The target database ${target.where} already holds data: db copy only fills an empty database (it never merges). Point --to at a new database.`);
     const tables: Record<string, number> = {};
     await target.begin();
+    let done = false;
     try {
       for (const spec of TABLES) {
         const columns = columnsOf(spec.table);
@@ -317,8 +355,9 @@ export async function copyDatabase(from: string, to: string, onProgress?: (table
         tables[name] = n;
       }
       await target.reindex();
+      done = true;
     } finally {
-      await target.finish();
+      await target.finish(done);
     }
     return { from: source.where, to: target.where, tables };
   } finally {

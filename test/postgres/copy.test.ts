@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
@@ -6,6 +7,7 @@ import { needs } from '../support/system-tools.js';
 import { startPostgres, type PgCluster } from '../support/postgres.js';
 import { tempDir } from '../support/db.js';
 import { run } from '../cli/cli.js';
+import { CLI_PATH } from '../support/mcp.js';
 import { copyDatabase, openStore } from '../../src/db/engine.js';
 import { openDatabase } from '../../src/db/open.js';
 import { indexTranscript } from '../../src/db/queries/search.js';
@@ -36,6 +38,22 @@ function sqliteRows(path: string, sql: string): unknown[] {
   } finally {
     db.close();
   }
+}
+
+/** `syntheo db copy --from --to` spawned, and killed with SIGKILL once the words' first batch is on its way ("transcripts: 1 rows" printed). */
+async function killedHalfWay(from: string, to: string): Promise<void> {
+  const child = spawn(process.execPath, [CLI_PATH, 'db', 'copy', '--from', from, '--to', to], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  const exited = new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_code, signal) => resolve(signal)));
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes('transcripts: 1 rows')) resolve();
+    });
+    child.once('exit', () => reject(new Error(`db copy ended before it was killed: ${out}`)));
+  });
+  child.kill('SIGKILL');
+  expect(await exited).toBe('SIGKILL');
 }
 
 describe.skipIf(needs('postgresql'))('syntheo db copy: SQLite -> PostgreSQL -> SQLite without loss', () => {
@@ -76,7 +94,8 @@ describe.skipIf(needs('postgresql'))('syntheo db copy: SQLite -> PostgreSQL -> S
 
     const back = await run(['db', 'copy', '--from', url, '--to', b]);
     expect(back.code).toBe(0);
-    expect(back.stdout).toMatch(/^Copied .*:\d+\/syntheo_\S+ to .*b\.db: series \d+, folders \d+, meetings 10, /);
+    // A line per table copied (not a terminal), then the summary.
+    expect(back.stdout).toMatch(/^series: \d+ rows\nfolders: \d+ rows\nmeetings: 10 rows\n(\w+: \d+ rows\n)+Copied .*:\d+\/syntheo_\S+ to .*b\.db: series \d+, folders \d+, meetings 10, /);
 
     const original = await exportAll(a);
     expect(original).toHaveLength(10);
@@ -122,6 +141,57 @@ describe.skipIf(needs('postgresql'))('syntheo db copy: SQLite -> PostgreSQL -> S
       await client.end();
       await base.end();
     }
+  });
+
+  it('killed half-way (kill -9 while the words are copied), it leaves the target empty and whole: the same copy then runs again', async () => {
+    const a = join(tmp.dir, 'big.db');
+    const db = openDatabase(a, { create: true });
+    const now = '2026-01-01T00:00:00.000Z';
+    const WORDS = 300_000;
+    db.sqlite.prepare("INSERT INTO meetings (id, title, started_at, created_at, updated_at) VALUES ('mtg_big', 'Big', ?, ?, ?)").run(now, now, now);
+    db.sqlite.prepare("INSERT INTO transcripts (id, meeting_id, source, word_count, created_at, updated_at) VALUES ('trn_big', 'mtg_big', 'import', ?, ?, ?)").run(WORDS, now, now);
+    const insert = db.sqlite.prepare("INSERT INTO transcript_words (transcript_id, idx, text, start_ms, end_ms, speaker) VALUES ('trn_big', ?, ?, ?, ?, 'Ann')");
+    db.sqlite.transaction(() => {
+      for (let i = 0; i < WORDS; i++) insert.run(i, `w${i % 5000}`, i * 10, i * 10 + 9);
+    })();
+    db.close();
+    const url = await cluster.createDatabase();
+    const fresh = await cluster.createDatabase();
+    await (await openStore(fresh, { create: true })).close();
+
+    await killedHalfWay(a, url);
+
+    const client = new pg.Client({ connectionString: url });
+    const base = new pg.Client({ connectionString: fresh });
+    await client.connect();
+    await base.connect();
+    try {
+      // The server ends the dead connection's transaction (rolled back) once it sees the socket closed.
+      for (let i = 0; i < 200; i++) {
+        const others = await client.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
+        if (others.rows[0].n === 0) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      const counts = 'SELECT (SELECT count(*) FROM meetings)::int AS meetings, (SELECT count(*) FROM transcripts)::int AS transcripts, (SELECT count(*) FROM transcript_words)::int AS words';
+      expect((await client.query(counts)).rows).toEqual([{ meetings: 0, transcripts: 0, words: 0 }]);
+      const schema = `SELECT conrelid::regclass::text AS t, conname AS name, pg_get_constraintdef(oid) AS def FROM pg_constraint WHERE connamespace = 'public'::regnamespace
+                      UNION ALL SELECT tablename, indexname, indexdef FROM pg_indexes WHERE schemaname = 'public' ORDER BY 1, 2, 3`;
+      expect((await client.query(schema)).rows).toEqual((await base.query(schema)).rows);
+    } finally {
+      await client.end();
+      await base.end();
+    }
+    const again = await run(['db', 'copy', '--from', a, '--to', url]);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain(`transcript_words: ${WORDS} rows`);
+
+    // The other way: PostgreSQL -> a new SQLite file, killed half-way: the file holds no meeting, and the copy runs again.
+    const back = join(tmp.dir, 'back.db');
+    await killedHalfWay(url, back);
+    expect(sqliteRows(back, 'SELECT (SELECT count(*) FROM meetings) AS meetings, (SELECT count(*) FROM transcript_words) AS words')).toEqual([{ meetings: 0, words: 0 }]);
+    const home = await run(['db', 'copy', '--from', url, '--to', back]);
+    expect(home.code).toBe(0);
+    expect(sqliteRows(back, 'SELECT count(*) AS words FROM transcript_words')).toEqual([{ words: WORDS }]);
   });
 
   it('refuses a target that already holds data, and changes nothing there', async () => {

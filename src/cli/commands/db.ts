@@ -1,4 +1,5 @@
 import { UsageError, optBool, optString, type CommandSpec } from '../framework.js';
+import { toTerminal } from '../terminal.js';
 import { copyDatabase, createPostgresRoles, isPostgresUrl, postgresRolesSql, resolveDbLocation } from '../../db/engine.js';
 import { DEFAULT_ROLES } from '../../db/model/postgres.js';
 
@@ -48,7 +49,8 @@ const copy: CommandSpec = {
   description: [
     'Copies every meeting, folder, series, transcript, summary, note, proposal, import and setting of --from into --to,',
     'keeping every ID. Each side is an SQLite file or a postgres:// URL. --to must be empty (it is created and migrated',
-    'when missing): copy never merges. Search indexes and folder counts are rebuilt on the target.',
+    'when missing): copy never merges. Search indexes and folder counts are rebuilt on the target. The copy is one',
+    'transaction on the target: stopped half-way (an error, Ctrl-C, a crash), it leaves the target empty, ready to run again.',
     'Moving in: syntheo db copy --from ~/.local/share/syntheo/syntheo.db --to postgresql://me@db/syntheo',
   ].join('\n'),
   options: {
@@ -62,7 +64,19 @@ const copy: CommandSpec = {
     if (to === undefined || to === '') throw new UsageError('db copy needs --to: the database to fill (an SQLite file or a postgres:// URL).');
     const fromFlag = optString(ctx.options, 'from');
     const from = resolveDbLocation(fromFlag ?? ctx.global.db);
-    const result = await copyDatabase(from, resolveDbLocation(to));
+    // Progress: on a terminal one line redrawn per batch; otherwise a line per table once it is copied.
+    let current: { table: string; rows: number } | undefined;
+    const done = () => {
+      if (current && !ctx.live) ctx.print(`${current.table}: ${current.rows} rows`);
+    };
+    const result = await copyDatabase(from, resolveDbLocation(to), (table, rows) => {
+      if (current?.table !== table) done();
+      current = { table, rows };
+      if (ctx.live) process.stdout.write(`\r\x1b[2K${toTerminal(`copying ${table}: ${rows} rows`, ctx.colour)}`);
+    }).finally(() => {
+      if (ctx.live && current) process.stdout.write('\r\x1b[2K');
+    });
+    done();
     const counts = Object.entries(result.tables)
       .filter(([, n]) => n > 0)
       .map(([t, n]) => `${t} ${n}`)
