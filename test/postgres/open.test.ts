@@ -46,6 +46,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL: open and migrate', () => {
       expect(tables).toEqual([
         'action_items',
         'folders',
+        'meeting_tally',
         'meetings',
         'participants',
         'proposals',
@@ -86,7 +87,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL: open and migrate', () => {
     await (await openPostgres(url, { create: true })).close();
     const name = url.split('/').pop()!.split('?')[0]!;
     pg.psql(`INSERT INTO drizzle.__drizzle_migrations (hash, created_at) VALUES ('future', ${Date.now() + 10 ** 11});`, name);
-    await expect(openPostgres(url, { create: true })).rejects.toThrow(/was migrated by a newer version of Syntheo \(it has 4 schema migrations, this version .* knows 3\)\. Upgrade Syntheo/);
+    await expect(openPostgres(url, { create: true })).rejects.toThrow(/was migrated by a newer version of Syntheo \(it has 5 schema migrations, this version .* knows 4\)\. Upgrade Syntheo/);
   });
 
   it("refuses another application's database and creates nothing when not asked to", async () => {

@@ -49,6 +49,14 @@ export const NEWEST_FIRST = 'ORDER BY m.started_at COLLATE "C" DESC, m.id COLLAT
  */
 const pageOfMeetings = (ids: string) => `SELECT ${MEETING_ITEM_COLUMNS} FROM (${ids}) page JOIN meetings m ON m.id = page.id ${NEWEST_FIRST}`;
 
+/**
+ * The same, for a page made of two branches: LATERAL ... OFFSET 0 is one primary-key lookup per page
+ * row, whatever the planner guesses of the page's size (it guesses a LIMIT computed from the total at
+ * 10% of the table, and chose a merge join over all meetings).
+ */
+const pageOfMeetingsByKey = (ids: string) =>
+  `SELECT ${MEETING_ITEM_COLUMNS} FROM (${ids}) page CROSS JOIN LATERAL (SELECT * FROM meetings x WHERE x.id = page.id OFFSET 0) m ${NEWEST_FIRST}`;
+
 /** `%`, `_` and `\` literal for ILIKE ... ESCAPE '\'. */
 export const ilike = (fragment: string): string => `%${fragment.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
@@ -224,24 +232,45 @@ export async function compileMeetingFilter(q: Queryable, filter: MeetingFilter, 
 
 /**
  * The count of meetings matching a compiled filter. Counting 100k rows costs PostgreSQL tens of ms, so
- * the triggers' per-folder counts answer where they can: a folder subtree alone, or no filter (the
- * meetings in folders, plus the few outside any, from the folder index).
+ * the triggers' counts answer where they can: a folder subtree alone (folders.meeting_count), or no
+ * filter (meeting_tally, migration 0003).
  */
 function totalSql({ where, folderOnly }: Compiled): string {
   if (folderOnly !== undefined) return `(SELECT coalesce(sum(meeting_count), 0)::int FROM folders WHERE ${folderOnly})`;
-  if (where === '') return '((SELECT coalesce(sum(meeting_count), 0) FROM folders) + (SELECT count(*) FROM meetings WHERE folder_id IS NULL))::int';
+  if (where === '') return '(SELECT coalesce(sum(meetings), 0)::int FROM meeting_tally)';
   return `(SELECT count(*)::int FROM meetings m ${where})`;
 }
+
+export const OLDEST_FIRST = 'ORDER BY m.started_at COLLATE "C" ASC, m.id COLLATE "C" ASC';
 
 export async function listMeetings(q: Queryable, filter: MeetingFilter, page: Page): Promise<{ meetings: MeetingListItem[]; pagination: Pagination }> {
   const compiled = await compileMeetingFilter(q, filter);
   const { where, params } = compiled;
   const n = params.length;
+  const [limit, offset] = [`$${n + 1}::bigint`, `$${n + 2}::bigint`];
+  const ids = `SELECT m.id, m.started_at FROM meetings m ${where}`;
+  // When the total is a cheap lookup (no filter, or a folder subtree alone), pages past the middle are
+  // walked from the oldest end (offset total - offset - limit, re-sorted): an offset skips index entries
+  // one by one (offset 99,900 of 100k: 22 ms; from the other end, 100 entries). Only one branch runs: the
+  // other's condition on the total is a one-time filter. A last page shorter than the limit keeps the
+  // oldest (total - offset) rows; the inner LIMIT stays the parameter, so the planner sizes the page
+  // right (a LIMIT computed from the total is guessed at 10% of the table, which costed the statement
+  // into JIT compilation: 300 ms). With other filters the total is a count and the walk stays one-way
+  // (measured: the two branches tripled the title-fragment list, 12.5 -> 31 ms).
+  const cheapTotal = where === '' || compiled.folderOnly !== undefined;
+  const pageSql = cheapTotal
+    ? pageOfMeetingsByKey(
+        `(${ids} ${where ? 'AND' : 'WHERE'} ${offset} * 2 <= t.total ${NEWEST_FIRST} LIMIT ${limit} OFFSET ${offset})
+         UNION ALL
+         (SELECT r.id, r.started_at FROM (${ids} ${where ? 'AND' : 'WHERE'} ${offset} * 2 > t.total ${OLDEST_FIRST} LIMIT ${limit} OFFSET greatest(t.total - ${offset} - ${limit}, 0)) r
+          LIMIT greatest(least(${limit}, t.total - ${offset}), 0))`,
+      )
+    : pageOfMeetings(`${ids} ${NEWEST_FIRST} LIMIT $${n + 1} OFFSET $${n + 2}`);
   // The page and the total in one statement: a row per item (each carrying the total), or one row of nulls but the total.
   const found = await rows<MeetingListItem & { total: number }>(
     q,
     `SELECT i.*, t.total FROM (SELECT ${totalSql(compiled)} AS total) t
-     LEFT JOIN LATERAL (${pageOfMeetings(`SELECT m.id, m.started_at FROM meetings m ${where} ${NEWEST_FIRST} LIMIT $${n + 1} OFFSET $${n + 2}`)}) i ON true
+     LEFT JOIN LATERAL (${pageSql}) i ON true
      ORDER BY i.started_at COLLATE "C" DESC, i.id COLLATE "C" DESC`,
     [...params, page.limit, page.offset],
   );

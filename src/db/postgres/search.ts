@@ -39,12 +39,14 @@ export async function searchTranscripts(q: Queryable, filter: SearchFilter, page
   const n = args.length;
 
   // The newest RANK_WINDOW matches and the count of all of them from one scan of the matches; ranked
-  // (ts_rank_cd reads a passage's words) for the window's rows only.
+  // (ts_rank_cd reads a passage's words) for the window's rows only. `p.id + 0`: the count needs every
+  // match, so the matches come from the GIN index (bitmap); ordered by the bare id, the planner walked the
+  // primary key backwards instead, testing all 390k passages for a word in 2% of them (900 ms vs 14 ms).
   const window = await rows<{ id: number; total: number; score: number; exact: boolean }>(
     q,
     `SELECT w.id, w.total, ts_rank_cd(p.words, plainto_tsquery('simple', syntheo_fold($1))) AS score,
             ${terms.length > 1 ? `p.words @@ phraseto_tsquery('simple', syntheo_fold($1))` : 'false'} AS exact
-     FROM (SELECT p.id, count(*) OVER () AS total ${from} ORDER BY p.id DESC LIMIT $${n + 1}) w JOIN search_passages p ON p.id = w.id`,
+     FROM (SELECT p.id, count(*) OVER () AS total ${from} ORDER BY p.id + 0 DESC LIMIT $${n + 1}) w JOIN search_passages p ON p.id = w.id`,
     [...args, RANK_WINDOW],
   );
   const total = window[0]?.total ?? 0;

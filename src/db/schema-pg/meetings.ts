@@ -1,4 +1,4 @@
-import { pgTable, text, integer, boolean, jsonb, index } from 'drizzle-orm/pg-core';
+import { pgTable, text, integer, boolean, jsonb, index, smallint, bigint } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import { folders } from './folders.js';
 import { series } from './series.js';
@@ -36,6 +36,16 @@ export const meetings = pgTable(
     index('meetings_id_trgm_idx').using('gin', t.id.op('gin_trgm_ops')),
   ],
 );
+
+/**
+ * How many meetings there are, kept by a statement trigger on meetings (migration 0003): list_meetings'
+ * unfiltered total is one read of a few rows instead of a count. Writers add to the slot of their
+ * backend (pid % 8), so concurrent inserts rarely wait on one another's row lock; the total is the sum.
+ */
+export const meetingTally = pgTable('meeting_tally', {
+  slot: smallint('slot').primaryKey(),
+  meetings: bigint('meetings', { mode: 'number' }).notNull().default(0),
+});
 
 export const summaries = pgTable(
   'summaries',

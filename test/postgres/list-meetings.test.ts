@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { needs } from '../support/system-tools.js';
+import { startPostgres, type PgCluster } from '../support/postgres.js';
+import { openPostgres, type PgDb } from '../../src/db/postgres/open.js';
+import { openStore } from '../../src/db/engine.js';
+import type { Store } from '../../src/db/store.js';
+
+// list_meetings on PostgreSQL: the unfiltered total comes from meeting_tally (kept by a statement
+// trigger, migration 0003), and pages past the middle are walked from the oldest end. Both must give
+// exactly what counting and walking from the newest end give.
+
+describe.skipIf(needs('postgresql'))('PostgreSQL list_meetings: the tally and the walk from the oldest end', () => {
+  let cluster: PgCluster;
+  let url: string;
+  let db: PgDb;
+  let store: Store;
+  const iso = (i: number) => new Date(Date.UTC(2026, 0, 1) + Math.floor(i / 3) * 3_600_000).toISOString();
+  const insert = (q: { query: PgDb['pool']['query'] }, ids: string[]) =>
+    q.query(
+      "INSERT INTO meetings (id, title, started_at, created_at, updated_at) SELECT id, 'M ' || id, s, s, s FROM unnest($1::text[], $2::text[]) AS x(id, s)",
+      [ids, ids.map((id) => iso(Number(id.slice(4))))],
+    );
+
+  beforeAll(async () => {
+    cluster = await startPostgres();
+    url = await cluster.createDatabase();
+    db = await openPostgres(url, { create: true, max: 8 });
+    store = await openStore(url, { create: false });
+  });
+  afterAll(async () => {
+    await store?.close();
+    await db?.close();
+    cluster?.destroy();
+  });
+
+  const counted = async () => Number((await db.pool.query<{ n: string }>('SELECT count(*) AS n FROM meetings')).rows[0]!.n);
+  const listed = async () => (await store.meetings.list({}, { limit: 1, offset: 0 })).pagination.total;
+
+  it('keeps the total exact under concurrent inserts, rollbacks and deletes from many connections', async () => {
+    expect(await listed()).toBe(0);
+    await Promise.all(
+      Array.from({ length: 8 }, async (_, w) => {
+        for (let round = 0; round < 6; round++) {
+          const client = await db.pool.connect();
+          try {
+            await client.query('BEGIN');
+            const ids = Array.from({ length: 1 + ((w + round) % 4) }, (_, k) => `mtg_${w * 1000 + round * 10 + k}`);
+            await insert(client, ids);
+            // One transaction in three is rolled back: its meetings never count.
+            await client.query(round % 3 === 2 ? 'ROLLBACK' : 'COMMIT');
+            if (round === 4) await client.query('DELETE FROM meetings WHERE id = $1', [ids[0]]);
+          } finally {
+            client.release();
+          }
+        }
+      }),
+    );
+    const n = await counted();
+    expect(n).toBeGreaterThan(40);
+    expect(await listed()).toBe(n);
+    await db.pool.query("DELETE FROM meetings WHERE id LIKE 'mtg_1%'");
+    expect(await listed()).toBe(await counted());
+  });
+
+  it('gives every page, on both sides of the middle and at the end, as the newest-first order does', async () => {
+    await db.pool.query('DELETE FROM meetings');
+    // Three meetings per start time: ties are broken by id, in byte order, in both directions.
+    await insert(db.pool, Array.from({ length: 23 }, (_, i) => `mtg_${i}`));
+    const ids = (await db.pool.query<{ id: string }>('SELECT id FROM meetings')).rows.map((r) => r.id);
+    const newest = ids
+      .map((id) => ({ id, s: iso(Number(id.slice(4))) }))
+      .sort((a, b) => (a.s < b.s ? 1 : a.s > b.s ? -1 : a.id < b.id ? 1 : -1))
+      .map((m) => m.id);
+    expect(await listed()).toBe(23);
+    for (let offset = 0; offset <= 25; offset++)
+      for (const limit of [1, 2, 5, 11, 12, 23, 200]) {
+        const page = await store.meetings.list({}, { limit, offset });
+        expect(page.meetings.map((m) => m.id), `offset ${offset} limit ${limit}`).toEqual(newest.slice(offset, offset + limit));
+        expect(page.pagination.total).toBe(23);
+      }
+    // With a filter (the total counted, not read from the tally) the walk from the oldest end holds too.
+    for (let offset = 0; offset <= 9; offset++) {
+      const page = await store.meetings.list({ query: 'M mtg_1' }, { limit: 3, offset });
+      const expected = newest.filter((id) => id.startsWith('mtg_1'));
+      expect(page.meetings.map((m) => m.id), `filtered offset ${offset}`).toEqual(expected.slice(offset, offset + 3));
+      expect(page.pagination.total).toBe(expected.length);
+    }
+  });
+});
