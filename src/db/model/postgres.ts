@@ -19,7 +19,9 @@ export interface PgTarget {
 export function pgTarget(url: string): PgTarget {
   let u: URL;
   try {
-    u = new URL(url);
+    // A login with no host (`postgresql://me@/db?host=/run/postgresql`, a Unix socket) is valid for
+    // PostgreSQL but not for the WHATWG parser: read it with an explicit host, which ?host= overrides.
+    u = new URL(url.replace(/^(postgres(?:ql)?:\/\/[^/?#]*@)(?=[/?#]|$)/i, '$1localhost'));
   } catch {
     return { host: '(invalid URL)', port: 5432, database: '', user: undefined };
   }
