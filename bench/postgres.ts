@@ -47,11 +47,7 @@ export async function benchPostgres(o: Options): Promise<Row[]> {
   const sqlite = await openStore(o.sqlite, { create: false });
   const postgres = await openStore(o.url, { create: false });
   try {
-    const all = (await sqlite.meetings.list({}, { limit: 200, offset: 0 })).meetings;
-    const total = (await sqlite.meetings.list({}, { limit: 1, offset: 0 })).pagination.total;
-    const folders = await sqlite.folders.paths();
-    const transcribed = all.filter((m) => m.transcript_word_count > 500);
-    const words = (await sqlite.transcripts.page(transcribed[0]!.id, { limit: 200, offset: 0 })).words.map((w) => w.text).filter((w) => w.length > 6);
+    const { all, total, folders, transcribed, words } = await probes(sqlite);
     const pick = <T>(xs: T[], i: number) => xs[(i * 7919) % xs.length]!;
     const calls: [string, Call][] = [
       ['meetings.list (default)', (s) => s.meetings.list({}, { limit: 20, offset: 0 })],
@@ -97,14 +93,28 @@ async function mcpClient(db: string): Promise<Client> {
   return client;
 }
 
-/** The read tools over MCP on both engines, each call on SQLite right before the same call on PostgreSQL. */
-async function benchMcpEngines(o: Options): Promise<Row[]> {
-  const store = await openStore(o.sqlite, { create: false });
+/**
+ * What the calls are made with, read from the database: its 200 newest meetings, the total, the folders,
+ * the transcribed meetings (over 500 words; else the longest there are: a small --smoke database) and
+ * words of 7+ letters said in one of them (else 4+).
+ */
+async function probes(store: Store) {
   const all = (await store.meetings.list({}, { limit: 200, offset: 0 })).meetings;
   const total = (await store.meetings.list({}, { limit: 1, offset: 0 })).pagination.total;
   const folders = await store.folders.paths();
-  const transcribed = all.filter((m) => m.transcript_word_count > 500);
-  const words = (await store.transcripts.page(transcribed[0]!.id, { limit: 200, offset: 0 })).words.map((w) => w.text).filter((w) => w.length > 6);
+  const withWords = all.filter((m) => m.transcript_word_count > 0).sort((a, b) => b.transcript_word_count - a.transcript_word_count);
+  const long = withWords.filter((m) => m.transcript_word_count > 500);
+  const transcribed = long.length > 0 ? long : withWords.slice(0, 20);
+  if (transcribed.length === 0) throw new Error('None of the 200 newest meetings has a transcript: generate the database with words (--words).');
+  const said = (await store.transcripts.page(transcribed[0]!.id, { limit: 200, offset: 0 })).words.map((w) => w.text);
+  const words = said.filter((w) => w.length > 6).length > 0 ? said.filter((w) => w.length > 6) : said.filter((w) => w.length > 3);
+  return { all, total, folders, transcribed, words };
+}
+
+/** The read tools over MCP on both engines, each call on SQLite right before the same call on PostgreSQL. */
+async function benchMcpEngines(o: Options): Promise<Row[]> {
+  const store = await openStore(o.sqlite, { create: false });
+  const { all, total, folders, transcribed, words } = await probes(store);
   await store.close();
   const pick = <T>(xs: T[], i: number) => xs[(i * 7919) % xs.length]!;
   const tools: [string, (i: number) => [string, Record<string, unknown>]][] = [
