@@ -6,7 +6,6 @@ import pg from 'pg';
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/db/engine.js';
-import type { RecordingImport } from '../../src/db/queries/types.js';
 import type { Store } from '../../src/db/store.js';
 import type { Logger } from '../../src/log.js';
 import { startWorker } from '../../src/worker/start.js';
@@ -16,6 +15,7 @@ import { BUDGET_WORDS, startFakeTranscriptionServer } from '../support/fake-tran
 import { startPostgres, type PgCluster } from '../support/postgres.js';
 import { fixturePath } from '../support/speech-fixtures.js';
 import { needs } from '../support/system-tools.js';
+import { waitForImport } from '../support/worker-process.js';
 
 // A worker on the PostgreSQL Store, as one on another machine: it reads the recording stored with the
 // job (the original file is gone), and a queued job wakes it through LISTEN/NOTIFY, not its polling.
@@ -23,17 +23,7 @@ import { needs } from '../support/system-tools.js';
 const ENV = { SYNTHEO_WORKER_LEASE_MS: '4000', SYNTHEO_HTTP_RETRIES: '0' };
 const quiet = pino({ level: 'silent' }) as unknown as Logger;
 
-async function until(store: Store, jobId: string, done: (job: RecordingImport) => boolean, timeoutMs = 60_000): Promise<RecordingImport> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const job = await store.imports.get(jobId);
-    if (done(job)) return job;
-    if (Date.now() > deadline) throw new Error(`import ${jobId} still ${job.processing_status} after ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
-const ended = (j: RecordingImport) => j.processing_status === 'done' || j.processing_status === 'failed';
 
 describe.skipIf(needs('postgresql'))('PostgreSQL: a worker that does not see the recording file', () => {
   let cluster: PgCluster;
@@ -93,7 +83,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL: a worker that does not see the
     }
     await rm(file);
 
-    const job = await until(store, queued.job_id, ended);
+    const job = await waitForImport(store, queued.job_id);
     expect(job).toMatchObject({ processing_status: 'done', summary_status: 'skipped_no_model', error: null });
     expect(await store.transcripts.wordCount(job.meeting_id)).toBe(BUDGET_WORDS.length);
     // The transcription service got the whole recording, under the original's name.
@@ -116,10 +106,10 @@ describe.skipIf(needs('postgresql'))('PostgreSQL: a worker that does not see the
     const started = Date.now();
     const queued = await store.imports.enqueue({ filePath: file, title: 'While idle' });
     // Generous bound for a loaded machine; only the notification can beat the ten-minute poll.
-    await until(store, queued.job_id, (j) => j.processing_status !== 'queued', 60_000);
+    await waitForImport(store, queued.job_id, { until: (j) => j.processing_status !== 'queued', timeoutMs: 60_000 });
     const claimMs = Date.now() - started;
     expect(claimMs).toBeLessThan(pollMs / 10);
-    expect((await until(store, queued.job_id, ended)).processing_status).toBe('done');
+    expect((await waitForImport(store, queued.job_id)).processing_status).toBe('done');
   });
 
   it('recordings.keep: the recording stored with the job stays once it is done (SYNTHEO_RECORDINGS_KEEP), intact', async () => {
@@ -129,7 +119,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL: a worker that does not see the
     await copyFile(fixturePath('budget', 'wav'), file);
     const original = createHash('sha256').update(await readFile(file)).digest('hex');
     const queued = await store.imports.enqueue({ filePath: file, title: 'Kept' });
-    expect((await until(store, queued.job_id, ended)).processing_status).toBe('done');
+    expect((await waitForImport(store, queued.job_id)).processing_status).toBe('done');
     const kept = await store.jobs.recording(queued.job_id);
     expect(kept).not.toBeNull();
     const hash = createHash('sha256');
@@ -170,7 +160,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL: a worker that does not see the
     const file = join(tmp.dir, 'herd.wav');
     await copyFile(fixturePath('budget', 'wav'), file);
     const queued = await store.imports.enqueue({ filePath: file, title: 'Herd' });
-    await until(store, queued.job_id, (j) => j.processing_status !== 'queued', 30_000);
+    await waitForImport(store, queued.job_id, { until: (j) => j.processing_status !== 'queued', timeoutMs: 30_000 });
     // Every worker has answered the notification (bounded generously for a loaded machine).
     const deadline = Date.now() + 30_000;
     while (counts.some((n) => n.claims === 0) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
@@ -193,7 +183,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL: a worker that does not see the
     await sql(url, 'UPDATE recording_chunks SET data = $2, sha256 = $3 WHERE job_id = $1 AND seq = 0', [queued.job_id, zeros, createHash('sha256').update(zeros).digest('hex')]);
     await start();
 
-    const job = await until(store, queued.job_id, ended);
+    const job = await waitForImport(store, queued.job_id);
     expect(job.processing_status).toBe('failed');
     expect(job.error).toContain(file);
     expect(job.error).not.toContain(`syntheo-${queued.job_id}-`);
