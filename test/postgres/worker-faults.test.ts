@@ -4,7 +4,7 @@ import { createServer, request as httpRequest, type IncomingMessage, type Server
 import { connect, createServer as createNetServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import pg from 'pg';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/client';
 import { wavHeader } from '../../src/audio/wav.js';
 import { openStore } from '../../src/db/engine.js';
@@ -14,11 +14,10 @@ import { readTuning } from '../../src/worker/tuning.js';
 import { pino } from 'pino';
 import type { RecordingImport } from '../../src/db/queries/types.js';
 import type { Store } from '../../src/db/store.js';
-import { tempDir } from '../support/db.js';
 import { BUDGET_WORDS, fault, startFakeTranscriptionServer, type FakeTranscriptionServer } from '../support/fake-transcription-server.js';
 import { startLlmServer, type LlmServer } from '../support/llm-server.js';
 import { call, callError, connectV2, type Connected } from '../support/mcp.js';
-import { startPostgres, type PgCluster } from '../support/postgres.js';
+import { clusterForBlock } from '../support/postgres.js';
 import { fixturePath } from '../support/speech-fixtures.js';
 import { needs } from '../support/system-tools.js';
 import { startWorker, type WorkerProcess } from '../support/worker-process.js';
@@ -104,23 +103,11 @@ async function gate(target: string): Promise<{ url: string; held(): number; open
 }
 
 describe.skipIf(needs('postgresql'))('PostgreSQL: faults with real worker and mcp processes', () => {
-  let cluster: PgCluster;
-  let tmp: ReturnType<typeof tempDir>;
-  const cleanups: (() => unknown)[] = [];
-  beforeAll(async () => {
-    cluster = await startPostgres();
-    tmp = tempDir();
-  });
-  afterEach(async () => {
-    for (const c of cleanups.splice(0).reverse()) await c();
-  });
-  afterAll(() => {
-    cluster?.destroy();
-    tmp?.cleanup();
-  });
+  const pgBlock = clusterForBlock();
+  const { cleanups } = pgBlock;
 
   async function database() {
-    const url = await cluster.createDatabase();
+    const url = await pgBlock.cluster.createDatabase();
     const store = await openStore(url, { create: true });
     cleanups.push(() => store.close());
     return { url, store };
@@ -144,7 +131,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL: faults with real worker and mc
 
   let n = 0;
   async function recording(): Promise<string> {
-    const file = join(tmp.dir, `meeting-${++n}.mp3`);
+    const file = join(pgBlock.tmp.dir, `meeting-${++n}.mp3`);
     await copyFile(fixturePath('budget', 'mp3'), file);
     return file;
   }
@@ -210,7 +197,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL: faults with real worker and mc
     // One request for the whole file, however long.
     await store.settings.write('transcription.max_upload_mb', '1024');
     await store.settings.write('transcription.chunk_seconds', '86400');
-    const file = join(tmp.dir, 'long.wav');
+    const file = join(pgBlock.tmp.dir, 'long.wav');
     const fd = openSync(file, 'w');
     writeSync(fd, wavHeader(96 * MiB));
     const block = Buffer.alloc(MiB, 3);
@@ -226,9 +213,9 @@ describe.skipIf(needs('postgresql'))('PostgreSQL: faults with real worker and mc
       process.kill(w.pid, 'SIGCONT');
     }
     await w.waitForLog((l) => l.msg === 'import claimed' && l.jobId === queued.job_id, 30_000);
-    cluster.stopServer();
+    pgBlock.cluster.stopServer();
     await new Promise((r) => setTimeout(r, 1_500));
-    cluster.start();
+    pgBlock.cluster.start();
     const job = await until(store, queued.job_id, ended, 120_000);
     expect(job).toMatchObject({ processing_status: 'done', error: null });
     expect(stt.requests).toHaveLength(1);
@@ -247,7 +234,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL: faults with real worker and mc
     let armed = false;
     let cut = 0;
     const proxy = createNetServer((client) => {
-      const server = connect(cluster.port, '127.0.0.1');
+      const server = connect(pgBlock.cluster.port, '127.0.0.1');
       client.on('error', () => {});
       server.on('error', () => client.destroy());
       client.on('close', () => server.end());
@@ -264,7 +251,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL: faults with real worker and mc
     });
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
     cleanups.push(() => new Promise<void>((resolve) => proxy.close(() => resolve())));
-    const viaProxy = `postgresql://postgres:${encodeURIComponent(cluster.password)}@127.0.0.1:${(proxy.address() as AddressInfo).port}/${new URL(url).pathname.slice(1)}`;
+    const viaProxy = `postgresql://postgres:${encodeURIComponent(pgBlock.cluster.password)}@127.0.0.1:${(proxy.address() as AddressInfo).port}/${new URL(url).pathname.slice(1)}`;
     const workerStore = await openStore(viaProxy, { create: false });
     cleanups.push(() => workerStore.close());
     const env = { SYNTHEO_WORKER_LEASE_MS: '15000', SYNTHEO_WORKER_POLL_MS: '100', SYNTHEO_HTTP_RETRIES: '0' };
@@ -308,7 +295,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL: faults with real worker and mc
     }
     await waitFor('four transcription requests held', () => held.held() === 4);
 
-    cluster.stopServer();
+    pgBlock.cluster.stopServer();
     let restarted = false;
     try {
       for (const m of mcps) {
@@ -322,10 +309,10 @@ describe.skipIf(needs('postgresql'))('PostgreSQL: faults with real worker and mc
       held.open();
       await waitFor('four transcription answers', () => stt.requests.filter((r) => r.status === 200).length === 4);
       await new Promise((r) => setTimeout(r, 1_500));
-      cluster.start();
+      pgBlock.cluster.start();
       restarted = true;
     } finally {
-      if (!restarted) cluster.start();
+      if (!restarted) pgBlock.cluster.start();
     }
 
     // The same mcp processes answer again, without a restart.

@@ -4,15 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { pino } from 'pino';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openStore } from '../../src/db/engine.js';
 import type { Store } from '../../src/db/store.js';
 import type { Logger } from '../../src/log.js';
 import { startWorker } from '../../src/worker/start.js';
 import { readTuning } from '../../src/worker/tuning.js';
-import { tempDir } from '../support/db.js';
 import { BUDGET_WORDS, startFakeTranscriptionServer } from '../support/fake-transcription-server.js';
-import { startPostgres, type PgCluster } from '../support/postgres.js';
+import { clusterForBlock } from '../support/postgres.js';
 import { fixturePath } from '../support/speech-fixtures.js';
 import { needs } from '../support/system-tools.js';
 import { waitForImport } from '../support/worker-process.js';
@@ -26,23 +25,11 @@ const quiet = pino({ level: 'silent' }) as unknown as Logger;
 
 
 describe.skipIf(needs('postgresql'))('PostgreSQL: a worker that does not see the recording file', () => {
-  let cluster: PgCluster;
-  let tmp: ReturnType<typeof tempDir>;
-  const cleanups: (() => unknown)[] = [];
-  beforeAll(async () => {
-    cluster = await startPostgres();
-    tmp = tempDir();
-  });
-  afterEach(async () => {
-    for (const c of cleanups.splice(0).reverse()) await c();
-  });
-  afterAll(() => {
-    cluster?.destroy();
-    tmp?.cleanup();
-  });
+  const pgBlock = clusterForBlock();
+  const { cleanups } = pgBlock;
 
   async function setup(env: Record<string, string>) {
-    const url = await cluster.createDatabase();
+    const url = await pgBlock.cluster.createDatabase();
     const store = await openStore(url, { create: true });
     cleanups.push(() => store.close());
     const server = await startFakeTranscriptionServer();
@@ -70,7 +57,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL: a worker that does not see the
   it('processes the recording stored in the database after the original file was deleted; the chunks and the local copy are dropped', async () => {
     const { url, store, server, start } = await setup({ SYNTHEO_WORKER_POLL_MS: '100' });
     await start();
-    const file = join(tmp.dir, 'budget-review.wav');
+    const file = join(pgBlock.tmp.dir, 'budget-review.wav');
     await copyFile(fixturePath('budget', 'wav'), file);
     const size = (await stat(file)).size;
     // Enqueued through a second Store, as `syntheo mcp` on the user's machine would.
@@ -101,7 +88,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL: a worker that does not see the
     await start();
     // Let the worker settle into its idle wait (its first look at the queue found nothing).
     await new Promise((r) => setTimeout(r, 500));
-    const file = join(tmp.dir, 'idle.wav');
+    const file = join(pgBlock.tmp.dir, 'idle.wav');
     await copyFile(fixturePath('budget', 'wav'), file);
     const started = Date.now();
     const queued = await store.imports.enqueue({ filePath: file, title: 'While idle' });
@@ -115,7 +102,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL: a worker that does not see the
   it('recordings.keep: the recording stored with the job stays once it is done (SYNTHEO_RECORDINGS_KEEP), intact', async () => {
     const { url, store, start } = await setup({ SYNTHEO_WORKER_POLL_MS: '100', SYNTHEO_RECORDINGS_KEEP: 'true' });
     await start();
-    const file = join(tmp.dir, 'keep-me.wav');
+    const file = join(pgBlock.tmp.dir, 'keep-me.wav');
     await copyFile(fixturePath('budget', 'wav'), file);
     const original = createHash('sha256').update(await readFile(file)).digest('hex');
     const queued = await store.imports.enqueue({ filePath: file, title: 'Kept' });
@@ -157,7 +144,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL: a worker that does not see the
     // Settled: each looked once at start-up (and its listener's first wake-up) and found nothing.
     await new Promise((r) => setTimeout(r, 1_000));
     for (const n of counts) Object.assign(n, { looks: 0, claims: 0 });
-    const file = join(tmp.dir, 'herd.wav');
+    const file = join(pgBlock.tmp.dir, 'herd.wav');
     await copyFile(fixturePath('budget', 'wav'), file);
     const queued = await store.imports.enqueue({ filePath: file, title: 'Herd' });
     await waitForImport(store, queued.job_id, { until: (j) => j.processing_status !== 'queued', timeoutMs: 30_000 });
@@ -171,7 +158,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL: a worker that does not see the
 
   it('a stored recording that is not audio fails the job naming the original file, not the local copy, which is removed', async () => {
     const { url, store, start } = await setup({ SYNTHEO_WORKER_POLL_MS: '100' });
-    const file = join(tmp.dir, 'garbled.wav');
+    const file = join(pgBlock.tmp.dir, 'garbled.wav');
     await copyFile(fixturePath('budget', 'wav'), file);
     // Enqueue refuses without a live worker: one elsewhere, which never claims (stopped before this one starts).
     await store.workers.register({ id: 'wrk_elsewhere', concurrency: 1, version: '0.1.0' });

@@ -4,6 +4,8 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { debianPostgresBin } from './system-tools.js';
 import { findProgram } from '../../src/platform/which.js';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { tempDir } from './db.js';
 
 // A throwaway PostgreSQL cluster per test file: initdb + pg_ctl in a temp folder, listening on a Unix
 // socket there (trust) and on 127.0.0.1 (scram passwords, for the connection-error tests). initdb
@@ -122,4 +124,34 @@ function uidOf(user: string): number {
 }
 function gidOf(user: string): number {
   return Number(execFileSync('id', ['-g', user], { encoding: 'utf8' }).trim());
+}
+
+/**
+ * Inside a `describe`: one throwaway cluster and one temporary folder for the block (made before its
+ * first test, removed after its last), and clean-ups run after each test, last pushed first.
+ */
+export function clusterForBlock(): { readonly cluster: PgCluster; readonly tmp: { dir: string; cleanup(): void }; readonly cleanups: (() => unknown)[] } {
+  let cluster: PgCluster | undefined;
+  let tmp: { dir: string; cleanup(): void } | undefined;
+  const cleanups: (() => unknown)[] = [];
+  beforeAll(async () => {
+    cluster = await startPostgres();
+    tmp = tempDir();
+  });
+  afterEach(async () => {
+    for (const c of cleanups.splice(0).reverse()) await c();
+  });
+  afterAll(() => {
+    cluster?.destroy();
+    tmp?.cleanup();
+  });
+  return {
+    get cluster() {
+      return cluster!;
+    },
+    get tmp() {
+      return tmp!;
+    },
+    cleanups,
+  };
 }
