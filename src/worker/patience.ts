@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { LeaseLostError } from '../db/model/jobs.js';
 import type { ProcessingStatus } from '../db/schema/enums.js';
-import type { JobLease, Store } from '../db/store.js';
+import type { JobLease, Store, TranscriptBatch } from '../db/store.js';
 import { StorageError } from '../errors.js';
 import type { Logger } from '../log.js';
 
@@ -64,6 +64,15 @@ export function patientStore(store: Store, lease: JobLease, p: Patience): Store 
         patiently(
           name,
           async (retry) => {
+            // A chunk's words carry the progress they leave behind, in the same transaction: a retry finding
+            // that progress already stored means the cut-off attempt committed (adding the words again would
+            // store them twice).
+            if (retry > 0 && name === 'appendWords') {
+              const batch = args[2] as TranscriptBatch;
+              const now = await store.imports.get(lease.jobId);
+              if (batch.progress !== undefined && now.processing_status === 'transcribing' && (now.progress?.chunks_done ?? -1) >= batch.progress.chunksDone)
+                return store.transcripts.wordCount(now.meeting_id);
+            }
             try {
               return await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
             } catch (error) {

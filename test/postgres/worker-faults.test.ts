@@ -129,6 +129,40 @@ describe.skipIf(needs('postgresql'))('PostgreSQL: faults with real worker and mc
     return { stt, llm };
   }
 
+  /**
+   * A TCP proxy to the cluster that, once armed, passes the next COMMIT on and cuts the client's side at
+   * once: the server commits, the client sees a lost connection.
+   */
+  async function commitCutter(url: string): Promise<{ url: string; arm(): void; cuts(): number }> {
+    let armed = false;
+    let cut = 0;
+    const proxy = createNetServer((client) => {
+      const server = connect(pgBlock.cluster.port, '127.0.0.1');
+      client.on('error', () => {});
+      server.on('error', () => client.destroy());
+      client.on('close', () => server.end());
+      server.pipe(client);
+      client.on('data', (data: Buffer) => {
+        server.write(data);
+        if (armed && data.includes('COMMIT')) {
+          armed = false;
+          cut++;
+          server.unpipe(client);
+          client.destroy();
+        }
+      });
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise<void>((resolve) => proxy.close(() => resolve())));
+    return {
+      url: `postgresql://postgres:${encodeURIComponent(pgBlock.cluster.password)}@127.0.0.1:${(proxy.address() as AddressInfo).port}/${new URL(url).pathname.slice(1)}`,
+      arm: () => {
+        armed = true;
+      },
+      cuts: () => cut,
+    };
+  }
+
   let n = 0;
   async function recording(): Promise<string> {
     const file = join(pgBlock.tmp.dir, `meeting-${++n}.mp3`);
@@ -229,30 +263,8 @@ describe.skipIf(needs('postgresql'))('PostgreSQL: faults with real worker and mc
     const held = await gate(stt.url);
     cleanups.push(() => held.close());
     await store.settings.write('transcription.url', held.url);
-    // The worker reaches PostgreSQL through a TCP proxy that, once armed, passes the next COMMIT on and
-    // cuts the worker's side at once: the server commits, the worker sees a lost connection.
-    let armed = false;
-    let cut = 0;
-    const proxy = createNetServer((client) => {
-      const server = connect(pgBlock.cluster.port, '127.0.0.1');
-      client.on('error', () => {});
-      server.on('error', () => client.destroy());
-      client.on('close', () => server.end());
-      server.pipe(client);
-      client.on('data', (data: Buffer) => {
-        server.write(data);
-        if (armed && data.includes('COMMIT')) {
-          armed = false;
-          cut++;
-          server.unpipe(client);
-          client.destroy();
-        }
-      });
-    });
-    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-    cleanups.push(() => new Promise<void>((resolve) => proxy.close(() => resolve())));
-    const viaProxy = `postgresql://postgres:${encodeURIComponent(pgBlock.cluster.password)}@127.0.0.1:${(proxy.address() as AddressInfo).port}/${new URL(url).pathname.slice(1)}`;
-    const workerStore = await openStore(viaProxy, { create: false });
+    const proxy = await commitCutter(url);
+    const workerStore = await openStore(proxy.url, { create: false });
     cleanups.push(() => workerStore.close());
     const env = { SYNTHEO_WORKER_LEASE_MS: '15000', SYNTHEO_WORKER_POLL_MS: '100', SYNTHEO_HTTP_RETRIES: '0' };
     const w = await startWorkerInProcess({ store: workerStore, logger: quiet, env, tuning: readTuning(env) });
@@ -260,14 +272,48 @@ describe.skipIf(needs('postgresql'))('PostgreSQL: faults with real worker and mc
     const queued = await store.imports.enqueue({ filePath: await recording(), title: 'Cut after COMMIT' });
     await waitFor('the transcription request held', () => held.held() === 1);
     // The next COMMIT is the transcript's (transcribing -> summarizing).
-    armed = true;
+    proxy.arm();
     held.open();
     const job = await until(store, queued.job_id);
-    expect(cut).toBe(1);
+    expect(proxy.cuts()).toBe(1);
     expect(job).toMatchObject({ processing_status: 'done', summary_status: 'done', error: null });
     expect(await holdings(url, job.meeting_id)).toEqual({ transcripts: 1, words: BUDGET_WORDS.length, summaries: 1, actions: 1 });
     expect(stt.requests).toHaveLength(1);
     expect(llm.requests).toHaveLength(1);
+  });
+
+  it('a chunked import whose connection is cut right after a chunk\'s COMMIT: the retry sees the chunk stored and does not store its words twice', async () => {
+    const { url, store } = await database();
+    const { stt } = await servers(store);
+    await store.settings.write('transcription.chunk_seconds', '2');
+    // The same recording imported once without a fault: what the meeting must hold.
+    const plainStore = await openStore(url, { create: false });
+    cleanups.push(() => plainStore.close());
+    const env = { SYNTHEO_WORKER_LEASE_MS: '15000', SYNTHEO_WORKER_POLL_MS: '100', SYNTHEO_HTTP_RETRIES: '0' };
+    const plain = await startWorkerInProcess({ store: plainStore, logger: quiet, env, tuning: readTuning(env) });
+    const control = await until(store, (await store.imports.enqueue({ filePath: await recording(), title: 'Chunked, no fault' })).job_id);
+    await plain.stop('test over');
+    expect(control).toMatchObject({ processing_status: 'done', error: null });
+    expect(control.progress!.chunks_total).toBeGreaterThan(1);
+    const expected = await holdings(url, control.meeting_id);
+
+    const held = await gate(stt.url);
+    cleanups.push(() => held.close());
+    await store.settings.write('transcription.url', held.url);
+    const proxy = await commitCutter(url);
+    const workerStore = await openStore(proxy.url, { create: false });
+    cleanups.push(() => workerStore.close());
+    const w = await startWorkerInProcess({ store: workerStore, logger: quiet, env, tuning: readTuning(env) });
+    cleanups.push(() => w.stop('test over'));
+    const queued = await store.imports.enqueue({ filePath: await recording(), title: 'Chunked, cut after COMMIT' });
+    await waitFor('the first chunk\'s transcription request held', () => held.held() >= 1);
+    // The next COMMIT is the first chunk's words (with chunks_done = 1).
+    proxy.arm();
+    held.open();
+    const job = await until(store, queued.job_id);
+    expect(proxy.cuts()).toBe(1);
+    expect(job).toMatchObject({ processing_status: 'done', summary_status: 'done', error: null, progress: control.progress });
+    expect(await holdings(url, job.meeting_id)).toEqual(expected);
   });
 
   it('PostgreSQL stopped and started under 2 syntheo mcp and 2 workers with jobs in flight: -32603 meanwhile, then every job done once', async () => {
