@@ -159,20 +159,13 @@ async function measure(
  * The payload's own cost: one of our answers, stored and served verbatim by the baseline server (no
  * database, no query), timed the same way. What a tool costs beyond it is Syntheo's work.
  */
-async function payloadFloor(client: Client, call: Call, dir: string, count: number): Promise<{ p50: number; kb: string }> {
+async function payloadFloor(syntheo: Client, canned: Connection, baseline: Connection, call: Call, file: string, count: number): Promise<{ p50: number; kb: string }> {
   if (call.kind !== 'tool') throw new Error('tools only');
-  const result = await client.callTool({ name: call.name, arguments: call.args });
-  const file = join(dir, 'canned.json');
+  const result = await syntheo.callTool({ name: call.name, arguments: call.args });
   writeFileSync(file, JSON.stringify(result));
-  const canned = await connect([BASELINE], { SYNTHEO_BENCH_CANNED: file });
-  const noop = await connect([BASELINE]);
-  try {
-    const { ours } = await measure(canned, noop, () => tool('canned', {}), count);
-    return { p50: median(ours), kb: (Buffer.byteLength(JSON.stringify(result)) / 1024).toFixed(1) };
-  } finally {
-    await canned.close();
-    await noop.close();
-  }
+  await canned.client.callTool({ name: 'canned_load', arguments: {} });
+  const { ours } = await measure(canned, baseline, () => tool('canned', {}), count);
+  return { p50: median(ours), kb: (Buffer.byteLength(JSON.stringify(result)) / 1024).toFixed(1) };
 }
 
 const clientInfo = { name: 'bench', version: '1' };
@@ -243,6 +236,8 @@ export async function benchMcp(options: { db: string; calls: number; startupRuns
   const baseline = await connect([BASELINE]);
   const syntheo = await connect([CLI, 'mcp', '--db', options.db]);
   const scratch = mkdtempSync(join(tmpdir(), 'syntheo-bench-'));
+  const cannedFile = join(scratch, 'canned.json');
+  const canned = await connect([BASELINE], { SYNTHEO_BENCH_CANNED: cannedFile });
   const p50s = new Map<string, number>();
   const allBase: number[] = [];
   for (const w of list) {
@@ -252,7 +247,7 @@ export async function benchMcp(options: { db: string; calls: number; startupRuns
     const p50 = median(ours);
     p50s.set(w.name, p50);
     const ratio = p50 / median(base);
-    const floor = w.calls(0).kind === 'tool' ? await payloadFloor(syntheo.client, w.calls(0), scratch, Math.min(count, 300)) : undefined;
+    const floor = w.calls(0).kind === 'tool' ? await payloadFloor(syntheo.client, canned, baseline, w.calls(0), cannedFile, Math.min(count, 300)) : undefined;
     rows.push({
       name: w.name,
       value: ms(p50),
@@ -261,6 +256,7 @@ export async function benchMcp(options: { db: string; calls: number; startupRuns
     });
   }
   rmSync(scratch, { recursive: true, force: true });
+  await canned.close();
   await syntheo.close();
   await baseline.close();
   const baselineP50 = median(allBase);
