@@ -1,11 +1,12 @@
 CREATE TABLE "search_postings" (
 	"lexeme" text COLLATE "C" NOT NULL,
 	"passage_id" bigint NOT NULL,
-	CONSTRAINT "search_postings_lexeme_passage_id_pk" PRIMARY KEY("lexeme","passage_id")
+	"n" smallint NOT NULL,
+	CONSTRAINT "search_postings_lexeme_passage_id_pk" PRIMARY KEY("lexeme","passage_id") INCLUDE ("n")
 );
 --> statement-breakpoint
--- Hand-written below: the triggers that keep search_postings, and its first rows. Once per statement,
--- from the transition tables (a transcript's chunk inserts its passages in one statement). SECURITY
+-- Hand-written: INCLUDE ("n") above (Drizzle cannot say it); below, the triggers that keep
+-- search_postings, and its first rows. Once per statement, from the transition tables (a transcript's chunk inserts its passages in one statement). SECURITY
 -- DEFINER: the note and summary triggers of 0002 insert passages as the schema's owner, and the app's
 -- role writes them directly; neither role needs (nor has, for the assistants) a privilege on postings.
 CREATE FUNCTION syntheo_search_postings() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER SET search_path = public AS $$
@@ -15,7 +16,7 @@ BEGIN
       WHERE s.lexeme = u.lexeme COLLATE "C" AND s.passage_id = r.id;
   END IF;
   IF TG_OP IN ('INSERT', 'UPDATE') THEN
-    INSERT INTO search_postings (lexeme, passage_id) SELECT u.lexeme, a.id FROM added a, unnest(a.words) u;
+    INSERT INTO search_postings (lexeme, passage_id, n) SELECT u.lexeme, a.id, cardinality(u.positions) FROM added a, unnest(a.words) u;
   END IF;
   RETURN NULL;
 END $$;
@@ -36,4 +37,4 @@ CREATE TRIGGER search_passages_postings_at AFTER TRUNCATE ON search_passages FOR
 --> statement-breakpoint
 LOCK TABLE search_passages IN SHARE MODE;
 --> statement-breakpoint
-INSERT INTO search_postings (lexeme, passage_id) SELECT u.lexeme, p.id FROM search_passages p, unnest(p.words) u ORDER BY 1, 2;
+INSERT INTO search_postings (lexeme, passage_id, n) SELECT u.lexeme, p.id, cardinality(u.positions) FROM search_passages p, unnest(p.words) u ORDER BY 1, 2;

@@ -289,7 +289,7 @@ async function postgresSide(url: string, create: boolean): Promise<Side> {
       try {
         if (done) {
           if (postingsAtEnd) {
-            await client.query('INSERT INTO search_postings (lexeme, passage_id) SELECT u.lexeme, p.id FROM search_passages p, unnest(p.words) u');
+            await client.query('INSERT INTO search_postings (lexeme, passage_id, n) SELECT u.lexeme, p.id, cardinality(u.positions) FROM search_passages p, unnest(p.words) u');
             await client.query('ALTER TABLE search_passages ENABLE TRIGGER search_passages_postings_ai');
           }
           for (const def of setAside.splice(0)) await client.query(def);

@@ -47,7 +47,8 @@ export async function searchTranscripts(q: Queryable, filter: SearchFilter, page
     : [];
   const byId = new Map(found.map((r) => [Number(r.id), r]));
   const folded = new Set(terms.map(fold));
-  const picked = ids.map((id) => byId.get(id)!);
+  // A passage deleted (a transcript re-indexed, a meeting deleted) between the statements above is left out.
+  const picked = ids.map((id) => byId.get(id)).filter((r) => r !== undefined);
   const at = picked.map((r) => (r.kind === 'transcript' && r.word_offset !== null ? r.word_offset + firstMatchedWord(r.text, folded) : null));
   const starts = await startTimes(q, picked, at);
   const hits: SearchHit[] = picked.map((r, i) => ({
@@ -96,26 +97,36 @@ async function fromPostings(q: Queryable, words: string, termCount: number, page
   // No lexeme (e.g. only words longer than PostgreSQL indexes): plainto_tsquery matches nothing either.
   if (lexemes.length === 0) return { ids: [], total: 0 };
   if (lexemes.length > MAX_POSTING_WORDS) return undefined;
+  // Statements on the postings alone take the lexemes as $1..$k (every parameter must be used).
+  const k = lexemes.length;
   const joins = lexemes
     .slice(1)
-    .map((_, i) => `JOIN search_postings s${i + 1} ON s${i + 1}.lexeme = $${i + 3} AND s${i + 1}.passage_id = s0.passage_id`)
+    .map((_, i) => `JOIN search_postings s${i + 1} ON s${i + 1}.lexeme = $${i + 2} AND s${i + 1}.passage_id = s0.passage_id`)
     .join(' ');
-  const matches = `SELECT s0.passage_id AS id FROM search_postings s0 ${joins} WHERE s0.lexeme = $2`;
-  const args = [words, ...lexemes];
-  const n = args.length;
-  const window = await rows<Ranked & { total: number }>(
-    q,
-    `WITH m AS NOT MATERIALIZED (${matches}), w AS (SELECT id FROM m ORDER BY id DESC LIMIT $${n + 1})
-     SELECT w.id, (SELECT count(*) FROM m)::int AS total, ts_rank_cd(p.words, plainto_tsquery('simple', syntheo_fold($1))) AS score,
-            ${termCount > 1 ? `p.words @@ phraseto_tsquery('simple', syntheo_fold($1))` : 'false'} AS exact
-     FROM w JOIN search_passages p ON p.id = w.id`,
-    [...args, RANK_WINDOW],
-  );
+  const matches = `SELECT s0.passage_id AS id FROM search_postings s0 ${joins} WHERE s0.lexeme = $1`;
+  // One word: ts_rank_cd is 0.1 for each of its positions in the passage, so the window is ranked by the
+  // postings' `n`, read with the key (no passage read at all). Else the window's passages are read to rank.
+  const alone = termCount === 1 && k === 1;
+  const window = alone
+    ? await rows<Ranked & { total: number }>(
+        q,
+        `SELECT s0.passage_id AS id, (SELECT count(*) FROM search_postings c WHERE c.lexeme = $1)::int AS total, s0.n AS score, false AS exact
+         FROM search_postings s0 WHERE s0.lexeme = $1 ORDER BY s0.passage_id DESC LIMIT $2`,
+        [lexemes[0], RANK_WINDOW],
+      )
+    : await rows<Ranked & { total: number }>(
+        q,
+        `WITH m AS NOT MATERIALIZED (${matches}), w AS (SELECT id FROM m ORDER BY id DESC LIMIT $${k + 2})
+         SELECT w.id, (SELECT count(*) FROM m)::int AS total, ts_rank_cd(p.words, plainto_tsquery('simple', syntheo_fold($${k + 1}))) AS score,
+                ${termCount > 1 ? `p.words @@ phraseto_tsquery('simple', syntheo_fold($${k + 1}))` : 'false'} AS exact
+         FROM w JOIN search_passages p ON p.id = w.id`,
+        [...lexemes, words, RANK_WINDOW],
+      );
   const total = window[0]?.total ?? 0;
   const { ids, boundary, older } = pageOf(window, total, page);
   if (older) {
-    const rest = await rows<{ id: number }>(q, `SELECT id FROM (${matches}) m WHERE id < $${n + 1} ORDER BY id DESC LIMIT $${n + 2} OFFSET $${n + 3}`, [
-      ...args,
+    const rest = await rows<{ id: number }>(q, `SELECT id FROM (${matches}) m WHERE id < $${k + 1} ORDER BY id DESC LIMIT $${k + 2} OFFSET $${k + 3}`, [
+      ...lexemes,
       boundary,
       older.limit,
       older.offset,
