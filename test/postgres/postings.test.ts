@@ -10,7 +10,10 @@ import { openPostgresStore } from '../../src/db/postgres/store.js';
 import { indexTranscript } from '../../src/db/postgres/transcripts.js';
 import { RANK_WINDOW } from '../../src/db/queries/search.js';
 import type { Store } from '../../src/db/store.js';
+import { join } from 'node:path';
 import { run } from '../cli/cli.js';
+import { tempDir } from '../support/db.js';
+import { copyDatabase } from '../../src/db/engine.js';
 
 const VOCABULARY = ['budget', 'review', 'launch', 'roadmap', 'hiring', 'café', 'Zürich', 'q3', 'the', 'plan'];
 
@@ -197,5 +200,33 @@ describe.skipIf(needs('postgresql'))('search_postings: exact search counts from 
     ).toBe('ok');
     expect(await drift(pool)).toMatchObject({ extra: 0, missing: 0 });
     expect((await store.search.transcripts({ query: 'xylophone' }, { offset: 0, limit: 10 })).pagination.total).toBe(2);
+  });
+
+  it('db copy fills the postings once at the end, exactly, and leaves their trigger on', async () => {
+    const tmp = tempDir();
+    try {
+      const a = join(tmp.dir, 'demo.db');
+      expect((await run(['--db', a, 'demo'])).code).toBe(0);
+      const target = await cluster.createDatabase('copy');
+      await copyDatabase(a, target);
+      const copied = new pg.Pool({ connectionString: target, max: 1 });
+      try {
+        const d = await drift(copied);
+        expect(d).toMatchObject({ extra: 0, missing: 0 });
+        expect(d.postings).toBeGreaterThan(100);
+        const trigger = await copied.query<{ on: string }>("SELECT tgenabled AS on FROM pg_trigger WHERE tgname = 'search_passages_postings_ai'");
+        expect(trigger.rows).toEqual([{ on: 'O' }]);
+        // The trigger works after the copy: a new note's words are found.
+        await copied.query("INSERT INTO meetings (id, title, started_at, note, created_at, updated_at) VALUES ('mtg_after', 'After', 'x', 'pangolin', 'x', 'x')");
+        expect((await copied.query("SELECT count(*)::int AS n FROM search_postings WHERE lexeme = 'pangolin'")).rows).toEqual([{ n: 1 }]);
+        // The primary key (set aside during the copy) is back, with its INCLUDE.
+        const key = await copied.query<{ def: string }>("SELECT pg_get_constraintdef(oid) AS def FROM pg_constraint WHERE conrelid = 'search_postings'::regclass AND contype = 'p'");
+        expect(key.rows).toEqual([{ def: 'PRIMARY KEY (lexeme, passage_id) INCLUDE (n)' }]);
+      } finally {
+        await copied.end();
+      }
+    } finally {
+      tmp.cleanup();
+    }
   });
 });
