@@ -182,6 +182,8 @@ async function postgresSide(url: string, create: boolean): Promise<Side> {
   const typesByTable: Record<string, Map<string, string>> = {};
   /** The statements that put back what begin() dropped, run by finish(). */
   const setAside: string[] = [];
+  /** Whether search_postings is filled once at the end (its trigger set aside for the copy), not passage by passage. */
+  let postingsAtEnd = false;
   const meetingOf = new Map<string, string>();
   const passages = passageBuilder();
   const insertPassages = async () => {
@@ -223,7 +225,7 @@ async function postgresSide(url: string, create: boolean): Promise<Side> {
       // key are built and checked once at the end: far cheaper than row by row (a foreign key check
       // cost a third of a word's insert). Other keys and unique indexes stay (triggers look rows up by them).
       const tables = [...TABLES.map((t) => getTableName(t.table)), 'search_passages'];
-      const keyAtEnd = TABLES.filter((t) => t.keyAtEnd).map((t) => getTableName(t.table));
+      const keyAtEnd = [...TABLES.filter((t) => t.keyAtEnd).map((t) => getTableName(t.table)), 'search_postings'];
       // Keys first in what is put back: foreign keys need them.
       const found = await q<{ drop: string; add: string }>(
         `SELECT format('ALTER TABLE %s DROP CONSTRAINT %I', conrelid::regclass, conname) AS drop,
@@ -247,6 +249,11 @@ async function postgresSide(url: string, create: boolean): Promise<Side> {
         await q(dropped ? 'RELEASE SAVEPOINT set_aside' : 'ROLLBACK TO SAVEPOINT set_aside');
         if (dropped) setAside.push(r.add);
       }
+      // search_postings (migration 0004) is filled from all passages in one statement by finish(), not by
+      // its trigger batch by batch. Disabled inside the copy's transaction: a rolled-back copy enables it again.
+      await q('SAVEPOINT set_aside');
+      postingsAtEnd = await q('ALTER TABLE search_passages DISABLE TRIGGER search_passages_postings_ai').then(() => true, () => false);
+      await q(postingsAtEnd ? 'RELEASE SAVEPOINT set_aside' : 'ROLLBACK TO SAVEPOINT set_aside');
     }),
     write: guarded(async (spec, columns, rows) => {
       const name = getTableName(spec.table);
@@ -281,6 +288,10 @@ async function postgresSide(url: string, create: boolean): Promise<Side> {
       let broken = false;
       try {
         if (done) {
+          if (postingsAtEnd) {
+            await client.query('INSERT INTO search_postings (lexeme, passage_id, n) SELECT u.lexeme, p.id, cardinality(u.positions) FROM search_passages p, unnest(p.words) u');
+            await client.query('ALTER TABLE search_passages ENABLE TRIGGER search_passages_postings_ai');
+          }
           for (const def of setAside.splice(0)) await client.query(def);
           await client.query('COMMIT');
         } else {

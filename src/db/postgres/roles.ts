@@ -42,6 +42,9 @@ export function rolesSql(database: string, names: RoleNames = DEFAULT_ROLES): st
     // The app: everything on the data, nothing on the schema (migrations run as the database owner).
     `GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO ${app}`,
     `GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO ${app}`,
+    // Search postings are derived from the passages by triggers (migration 0004) and read by both: a
+    // direct write would make search's counts wrong, so neither role may make one.
+    `REVOKE INSERT, UPDATE, DELETE, TRUNCATE ON search_postings FROM ${a}, ${app}`,
     // Tables added by later migrations (run by this owner): readable by both, writable by the app.
     `ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT SELECT ON TABLES TO ${a}`,
     `ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT SELECT, INSERT, UPDATE, DELETE ON TABLES TO ${app}`,

@@ -31,37 +31,11 @@ interface HitRow {
 export async function searchTranscripts(q: Queryable, filter: SearchFilter, page: Page): Promise<{ hits: SearchHit[]; pagination: Pagination }> {
   const terms = queryTerms(matchFragment(filter.query, 'query'));
   if (terms.length === 0) throw new InvalidInputError({ type: 'no_search_word', query: filter.query });
-  const { where, params } = await compileMeetingFilter(q, { ...filter, query: undefined }, 1);
   const words = terms.join(' ');
-  const match = `p.words @@ plainto_tsquery('simple', syntheo_fold($1))`;
-  const from = where ? `FROM search_passages p JOIN meetings m ON m.id = p.meeting_id WHERE ${match} AND ${where.replace(/^WHERE /, '')}` : `FROM search_passages p WHERE ${match}`;
-  const args = [words, ...params];
-  const n = args.length;
-
-  // The newest RANK_WINDOW matches and the count of all of them from one scan of the matches; ranked
-  // (ts_rank_cd reads a passage's words) for the window's rows only. `p.id + 0`: the count needs every
-  // match, so the matches come from the GIN index (bitmap); ordered by the bare id, the planner walked the
-  // primary key backwards instead, testing all 390k passages for a word in 2% of them (900 ms vs 14 ms).
-  const window = await rows<{ id: number; total: number; score: number; exact: boolean }>(
-    q,
-    `SELECT w.id, w.total, ts_rank_cd(p.words, plainto_tsquery('simple', syntheo_fold($1))) AS score,
-            ${terms.length > 1 ? `p.words @@ phraseto_tsquery('simple', syntheo_fold($1))` : 'false'} AS exact
-     FROM (SELECT p.id, count(*) OVER () AS total ${from} ORDER BY p.id + 0 DESC LIMIT $${n + 1}) w JOIN search_passages p ON p.id = w.id`,
-    [...args, RANK_WINDOW],
-  );
-  const total = window[0]?.total ?? 0;
-  const boundary = window.reduce((lowest, r) => Math.min(lowest, r.id), Infinity);
-  window.sort((a, b) => Number(b.exact) - Number(a.exact) || b.score - a.score || b.id - a.id);
-  const ids = window.slice(page.offset, page.offset + page.limit).map((r) => r.id);
-  if (ids.length < page.limit && total > window.length) {
-    const older = await rows<{ id: number }>(q, `SELECT p.id ${from} AND p.id < $${n + 1} ORDER BY p.id DESC LIMIT $${n + 2} OFFSET $${n + 3}`, [
-      ...args,
-      boundary,
-      page.limit - ids.length,
-      Math.max(0, page.offset - window.length),
-    ]);
-    ids.push(...older.map((r) => r.id));
-  }
+  const { where, params } = await compileMeetingFilter(q, { ...filter, query: undefined }, 1);
+  // Filtered: each match joined to its meeting (the passage is read anyway); else the postings alone.
+  const counted = where ? undefined : await fromPostings(q, words, terms.length, page);
+  const { ids, total } = counted ?? (await fromBitmap(q, words, terms.length, where, params, page));
   const found = ids.length
     ? await rows<HitRow & { snippet: string }>(
         q,
@@ -73,7 +47,8 @@ export async function searchTranscripts(q: Queryable, filter: SearchFilter, page
     : [];
   const byId = new Map(found.map((r) => [Number(r.id), r]));
   const folded = new Set(terms.map(fold));
-  const picked = ids.map((id) => byId.get(id)!);
+  // A passage deleted (a transcript re-indexed, a meeting deleted) between the statements above is left out.
+  const picked = ids.map((id) => byId.get(id)).filter((r) => r !== undefined);
   const at = picked.map((r) => (r.kind === 'transcript' && r.word_offset !== null ? r.word_offset + firstMatchedWord(r.text, folded) : null));
   const starts = await startTimes(q, picked, at);
   const hits: SearchHit[] = picked.map((r, i) => ({
@@ -88,6 +63,109 @@ export async function searchTranscripts(q: Queryable, filter: SearchFilter, page
     snippet: snippetOf(r.text, r.snippet),
   }));
   return { hits, pagination: pagination(page, hits.length, total) };
+}
+
+/** The ids of one page of matches, in search order, and the total. */
+interface Matches {
+  ids: number[];
+  total: number;
+}
+
+/** The window's rows: each ranked (exact phrase first, then ts_rank_cd), then paged, then older matches appended. */
+type Ranked = { id: number; score: number; exact: boolean };
+
+function pageOf(window: Ranked[], total: number, page: Page): { ids: number[]; boundary: number; older: { limit: number; offset: number } | undefined } {
+  const boundary = window.reduce((lowest, r) => Math.min(lowest, r.id), Infinity);
+  window.sort((a, b) => Number(b.exact) - Number(a.exact) || b.score - a.score || b.id - a.id);
+  const ids = window.slice(page.offset, page.offset + page.limit).map((r) => Number(r.id));
+  const older = ids.length < page.limit && total > window.length ? { limit: page.limit - ids.length, offset: Math.max(0, page.offset - window.length) } : undefined;
+  return { ids, boundary, older };
+}
+
+/** At most this many distinct words are intersected in the postings (one join each); more go to the GIN bitmap. */
+const MAX_POSTING_WORDS = 8;
+
+/**
+ * Unfiltered search from search_postings (migration 0004): the total counted and the newest
+ * RANK_WINDOW matches taken from its primary key (index-only scans, several words merge-joined),
+ * never visiting a passage's heap page for a match; only the window's passages are read, to rank
+ * them. The lexemes are the query's own tsvector's (the same parser and folding as plainto_tsquery).
+ * Undefined when the query has too many distinct words (the bitmap then answers).
+ */
+async function fromPostings(q: Queryable, words: string, termCount: number, page: Page): Promise<Matches | undefined> {
+  const lexemes = (await rows<{ l: string[] }>(q, `SELECT array(SELECT DISTINCT u.lexeme FROM unnest(to_tsvector('simple', syntheo_fold($1))) u) AS l`, [words]))[0]!.l;
+  // No lexeme (e.g. only words longer than PostgreSQL indexes): plainto_tsquery matches nothing either.
+  if (lexemes.length === 0) return { ids: [], total: 0 };
+  if (lexemes.length > MAX_POSTING_WORDS) return undefined;
+  // Statements on the postings alone take the lexemes as $1..$k (every parameter must be used).
+  const k = lexemes.length;
+  const joins = lexemes
+    .slice(1)
+    .map((_, i) => `JOIN search_postings s${i + 1} ON s${i + 1}.lexeme = $${i + 2} AND s${i + 1}.passage_id = s0.passage_id`)
+    .join(' ');
+  const matches = `SELECT s0.passage_id AS id FROM search_postings s0 ${joins} WHERE s0.lexeme = $1`;
+  // One word: ts_rank_cd is 0.1 for each of its positions in the passage, so the window is ranked by the
+  // postings' `n`, read with the key (no passage read at all). Else the window's passages are read to rank.
+  const alone = termCount === 1 && k === 1;
+  const window = alone
+    ? await rows<Ranked & { total: number }>(
+        q,
+        `SELECT s0.passage_id AS id, (SELECT count(*) FROM search_postings c WHERE c.lexeme = $1)::int AS total, s0.n AS score, false AS exact
+         FROM search_postings s0 WHERE s0.lexeme = $1 ORDER BY s0.passage_id DESC LIMIT $2`,
+        [lexemes[0], RANK_WINDOW],
+      )
+    : await rows<Ranked & { total: number }>(
+        q,
+        `WITH m AS NOT MATERIALIZED (${matches}), w AS (SELECT id FROM m ORDER BY id DESC LIMIT $${k + 2})
+         SELECT w.id, (SELECT count(*) FROM m)::int AS total, ts_rank_cd(p.words, plainto_tsquery('simple', syntheo_fold($${k + 1}))) AS score,
+                ${termCount > 1 ? `p.words @@ phraseto_tsquery('simple', syntheo_fold($${k + 1}))` : 'false'} AS exact
+         FROM w JOIN search_passages p ON p.id = w.id`,
+        [...lexemes, words, RANK_WINDOW],
+      );
+  const total = window[0]?.total ?? 0;
+  const { ids, boundary, older } = pageOf(window, total, page);
+  if (older) {
+    const rest = await rows<{ id: number }>(q, `SELECT id FROM (${matches}) m WHERE id < $${k + 1} ORDER BY id DESC LIMIT $${k + 2} OFFSET $${k + 3}`, [
+      ...lexemes,
+      boundary,
+      older.limit,
+      older.offset,
+    ]);
+    ids.push(...rest.map((r) => Number(r.id)));
+  }
+  return { ids, total };
+}
+
+/** Search through the GIN index of search_passages.words (a bitmap of every match), joined to the meetings a filter keeps. */
+async function fromBitmap(q: Queryable, words: string, termCount: number, where: string, params: unknown[], page: Page): Promise<Matches> {
+  const match = `p.words @@ plainto_tsquery('simple', syntheo_fold($1))`;
+  const from = where ? `FROM search_passages p JOIN meetings m ON m.id = p.meeting_id WHERE ${match} AND ${where.replace(/^WHERE /, '')}` : `FROM search_passages p WHERE ${match}`;
+  const args = [words, ...params];
+  const n = args.length;
+
+  // The newest RANK_WINDOW matches and the count of all of them from one scan of the matches; ranked
+  // (ts_rank_cd reads a passage's words) for the window's rows only. `p.id + 0`: the count needs every
+  // match, so the matches come from the GIN index (bitmap); ordered by the bare id, the planner walked the
+  // primary key backwards instead, testing all 390k passages for a word in 2% of them (900 ms vs 14 ms).
+  const window = await rows<Ranked & { total: number }>(
+    q,
+    `SELECT w.id, w.total, ts_rank_cd(p.words, plainto_tsquery('simple', syntheo_fold($1))) AS score,
+            ${termCount > 1 ? `p.words @@ phraseto_tsquery('simple', syntheo_fold($1))` : 'false'} AS exact
+     FROM (SELECT p.id, count(*) OVER () AS total ${from} ORDER BY p.id + 0 DESC LIMIT $${n + 1}) w JOIN search_passages p ON p.id = w.id`,
+    [...args, RANK_WINDOW],
+  );
+  const total = Number(window[0]?.total ?? 0);
+  const { ids, boundary, older } = pageOf(window, total, page);
+  if (older) {
+    const rest = await rows<{ id: number }>(q, `SELECT p.id ${from} AND p.id < $${n + 1} ORDER BY p.id DESC LIMIT $${n + 2} OFFSET $${n + 3}`, [
+      ...args,
+      boundary,
+      older.limit,
+      older.offset,
+    ]);
+    ids.push(...rest.map((r) => Number(r.id)));
+  }
+  return { ids, total };
 }
 
 /** The position (in words) of the passage's first word holding a query term; passages are words joined by single spaces. */

@@ -1,9 +1,11 @@
-import { pgTable, text, integer, bigint, index, customType } from 'drizzle-orm/pg-core';
+import { pgTable, text, integer, bigint, smallint, index, primaryKey, customType } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import { meetings } from './meetings.js';
 import { SEARCH_KINDS } from '../schema/enums.js';
 
 const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
+/** Compared byte by byte (equality only: no locale rules to apply). */
+const bytesText = customType<{ data: string }>({ dataType: () => 'text COLLATE "C"' });
 
 /**
  * Searchable passages: transcript speaker turns (at most 60 words), whole summaries and notes, as on
@@ -38,6 +40,31 @@ export const searchPassages = pgTable(
     // search_transcripts: every word of the query (tsquery `&`), newest passage first.
     index('search_passages_words_idx').using('gin', t.words),
   ],
+);
+
+/**
+ * The postings of search_passages.words: one row per distinct word of a passage. search_transcripts
+ * counts a word's matches (the exact total the contract asks for) and takes its newest matches from
+ * this primary key alone (index-only scans; several words are the intersection of their lists),
+ * without visiting the passages. A GIN bitmap visits one heap page per match: ~1 µs a match, 50+ ms for
+ * a common word at 10M words. Kept by statement triggers on search_passages (migration 0004, by hand);
+ * `db copy` fills it once at the end. No foreign key: the triggers delete a passage's postings by key.
+ * Neither role may write it (syntheo db roles): only the triggers do.
+ */
+export const searchPostings = pgTable(
+  'search_postings',
+  {
+    /** A lexeme of the passage's tsvector (folded, as `words`). */
+    lexeme: bytesText('lexeme').notNull(),
+    passageId: bigint('passage_id', { mode: 'number' }).notNull(),
+    /**
+     * How many times the passage says it (its positions in `words`). For a one-word query, ts_rank_cd
+     * is 0.1 a position, so the window is ranked from the key alone. In the key's index (INCLUDE, added
+     * by hand in migration 0004: Drizzle cannot say it), so that stays an index-only scan.
+     */
+    n: smallint('n').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.lexeme, t.passageId] })],
 );
 
 export type SearchPassageRow = typeof searchPassages.$inferSelect;

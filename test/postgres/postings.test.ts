@@ -1,0 +1,232 @@
+// search_postings (migration 0004): search_transcripts counts and windows its matches from it, so it
+// must always hold exactly the lexemes of search_passages.words, whoever writes the passages (the app's
+// role, the assistants' role through the note trigger, db copy), and while writers run concurrently
+// with searches. The reference is the GIN path: `words @@ plainto_tsquery(...)` on the passages.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { needs } from '../support/system-tools.js';
+import { startPostgres, type PgCluster } from '../support/postgres.js';
+import { openPostgresStore } from '../../src/db/postgres/store.js';
+import { indexTranscript } from '../../src/db/postgres/transcripts.js';
+import { RANK_WINDOW } from '../../src/db/queries/search.js';
+import type { Store } from '../../src/db/store.js';
+import { join } from 'node:path';
+import { run } from '../cli/cli.js';
+import { tempDir } from '../support/db.js';
+import { copyDatabase } from '../../src/db/engine.js';
+
+const VOCABULARY = ['budget', 'review', 'launch', 'roadmap', 'hiring', 'café', 'Zürich', 'q3', 'the', 'plan'];
+
+/** A deterministic transcript of `n` words (speaker turns change every 7 words) for seed `s`. */
+function transcript(s: number, n: number): { text: string; speaker: string }[] {
+  return Array.from({ length: n }, (_, i) => ({ text: VOCABULARY[(s * 7 + i * i + (i >> 3)) % VOCABULARY.length]!, speaker: `S${Math.floor(i / 7) % 3}` }));
+}
+
+async function addMeeting(q: pg.ClientBase, id: string, words: { text: string; speaker: string }[], note = ''): Promise<void> {
+  await q.query(`INSERT INTO meetings (id, title, started_at, note, created_at, updated_at) VALUES ($1, $1, '2026-01-01T00:00:00.000Z', $2, 'x', 'x')`, [id, note]);
+  await q.query(`INSERT INTO transcripts (id, meeting_id, word_count, created_at, updated_at) VALUES ($1, $2, $3, 'x', 'x')`, [`trn_${id}`, id, words.length]);
+  await q.query(`INSERT INTO transcript_words (transcript_id, idx, text, speaker) SELECT $1, i - 1, t, s FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS u(t, s, i)`, [
+    `trn_${id}`,
+    words.map((w) => w.text),
+    words.map((w) => w.speaker),
+  ]);
+  await indexTranscript(q, `trn_${id}`, id);
+}
+
+/** Rows of the postings that are not the passages' lexemes, and the other way round (both must be 0), and the number of postings. */
+async function drift(q: pg.ClientBase | pg.Pool): Promise<{ extra: number; missing: number; postings: number }> {
+  const r = await q.query<{ extra: number; missing: number; postings: number }>(
+    `WITH truth AS (SELECT u.lexeme COLLATE "C" AS lexeme, p.id AS passage_id, cardinality(u.positions)::smallint AS n FROM search_passages p, unnest(p.words) u)
+     SELECT (SELECT count(*) FROM (SELECT lexeme, passage_id, n FROM search_postings EXCEPT ALL SELECT * FROM truth) x)::int AS extra,
+            (SELECT count(*) FROM (SELECT * FROM truth EXCEPT ALL SELECT lexeme, passage_id, n FROM search_postings) x)::int AS missing,
+            (SELECT count(*) FROM search_postings)::int AS postings`,
+  );
+  return r.rows[0]!;
+}
+
+/** The GIN index's answer: how many passages say every word of `query`. */
+async function reference(q: pg.Pool, query: string): Promise<number> {
+  return (await q.query<{ n: number }>(`SELECT count(*)::int AS n FROM search_passages WHERE words @@ plainto_tsquery('simple', syntheo_fold($1))`, [query])).rows[0]!.n;
+}
+
+describe.skipIf(needs('postgresql'))('search_postings: exact search counts from the postings', () => {
+  let cluster: PgCluster;
+  let url: string;
+  let store: Store;
+  let pool: pg.Pool;
+  beforeAll(async () => {
+    cluster = await startPostgres();
+    url = await cluster.createDatabase('postings');
+    store = await openPostgresStore(url, { create: true });
+    pool = new pg.Pool({ connectionString: url, max: 8 });
+  });
+  afterAll(async () => {
+    await store?.close();
+    await pool?.end();
+    cluster?.destroy();
+  });
+
+  it('follows inserts, re-indexing, summaries, notes and deletes; search totals and pages match the GIN index', async () => {
+    const c = await pool.connect();
+    try {
+      for (let m = 0; m < 12; m++) await addMeeting(c, `mtg_${m}`, transcript(m, 150 + m * 40), m % 3 === 0 ? 'the budget plan, café in Zürich' : '');
+      await c.query(`INSERT INTO summaries (id, meeting_id, title, content, created_at, updated_at) VALUES ('sum_1', 'mtg_1', 'Review', 'budget budget review of the launch', 'x', 'x')`);
+      // Re-index a transcript's tail (an appended chunk), change a summary and a note, delete a meeting.
+      await c.query(`UPDATE transcript_words SET text = 'hiring' WHERE transcript_id = 'trn_mtg_2' AND idx >= 100`);
+      await indexTranscript(c, 'trn_mtg_2', 'mtg_2', 100);
+      await c.query(`UPDATE summaries SET content = 'roadmap only' WHERE id = 'sum_1'`);
+      await c.query(`UPDATE meetings SET note = 'q3 plan' WHERE id = 'mtg_3'`);
+      await c.query(`DELETE FROM meetings WHERE id = 'mtg_4'`);
+      // A direct UPDATE of a passage's text (not done by Syntheo today) is followed too.
+      await c.query(`UPDATE search_passages SET text = text || ' launch' WHERE id IN (SELECT id FROM search_passages ORDER BY id LIMIT 5)`);
+    } finally {
+      c.release();
+    }
+    expect(await drift(pool)).toMatchObject({ extra: 0, missing: 0 });
+    for (const query of ['budget', 'Budget review', 'the', 'cafe', 'zurich', 'q3 plan', 'hiring the', 'roadmap', 'launch', 'nowhere', 'budget nowhere']) {
+      const all = await store.search.transcripts({ query }, { offset: 0, limit: 100 });
+      expect(all.pagination.total, query).toBe(await reference(pool, query));
+      // Paging past the ranked window is the same order as one long page.
+      const second = await store.search.transcripts({ query }, { offset: 7, limit: 5 });
+      expect(second.hits, query).toEqual(all.hits.slice(7, 12));
+    }
+  });
+
+  it('ranks a one-word window by how often each passage says it, as ts_rank_cd does', async () => {
+    const c = await pool.connect();
+    try {
+      // Passages saying "quokka" 1 to 4 times, the newest saying it least.
+      await c.query(`INSERT INTO meetings (id, title, started_at, created_at, updated_at) VALUES ('mtg_rank', 'r', '2026-02-01T00:00:00.000Z', 'x', 'x')`);
+      for (const times of [4, 2, 3, 1])
+        await c.query(`INSERT INTO search_passages (meeting_id, kind, ref_id, text) VALUES ('mtg_rank', 'note', 'mtg_rank', $1)`, [`${'quokka zebra '.repeat(times)}zebra`]);
+    } finally {
+      c.release();
+    }
+    const hits = (await store.search.transcripts({ query: 'zebra' }, { offset: 0, limit: 10 })).hits;
+    expect(hits).toHaveLength(4);
+    const ranked = (await store.search.transcripts({ query: 'quokka' }, { offset: 0, limit: 4 })).hits.map((h) => h.snippet.split('quokka').length - 1);
+    expect(ranked).toEqual([4, 3, 2, 1]);
+    const reference = await pool.query<{ n: number }>(
+      `SELECT (length(text) - length(replace(text, 'quokka', ''))) / 6 AS n FROM search_passages WHERE words @@ to_tsquery('simple', 'quokka')
+       ORDER BY ts_rank_cd(words, to_tsquery('simple', 'quokka')) DESC, id DESC LIMIT 4`,
+    );
+    expect(reference.rows.map((r) => r.n)).toEqual(ranked);
+  });
+
+  it('stays exact while writers insert, re-index and delete concurrently with searches', async () => {
+    const writers = Array.from({ length: 4 }, async (_, w) => {
+      const c = await pool.connect();
+      try {
+        for (let i = 0; i < 15; i++) {
+          const id = `mtg_w${w}_${i}`;
+          await c.query('BEGIN');
+          await addMeeting(c, id, transcript(w * 100 + i, 80 + i * 5));
+          await c.query('COMMIT');
+          await c.query('BEGIN');
+          await c.query(`UPDATE transcript_words SET text = 'review' WHERE transcript_id = $1 AND idx >= 40`, [`trn_${id}`]);
+          await indexTranscript(c, `trn_${id}`, id, 40);
+          await c.query('COMMIT');
+          if (i % 2 === 0) await c.query('DELETE FROM meetings WHERE id = $1', [id]);
+        }
+      } finally {
+        c.release();
+      }
+    });
+    let done = false;
+    const checks: string[] = [];
+    const readers = Array.from({ length: 2 }, async () => {
+      while (!done) {
+        // One statement, one snapshot: the postings' count and the GIN index's agree at every moment.
+        const r = await pool.query<{ postings: number; gin: number }>(
+          `SELECT (SELECT count(*) FROM search_postings WHERE lexeme = 'review')::int AS postings,
+                  (SELECT count(*) FROM search_passages WHERE words @@ to_tsquery('simple', 'review'))::int AS gin`,
+        );
+        if (r.rows[0]!.postings !== r.rows[0]!.gin) checks.push(JSON.stringify(r.rows[0]));
+        await store.search.transcripts({ query: 'review budget' }, { offset: 0, limit: 10 });
+      }
+    });
+    await Promise.all(writers);
+    done = true;
+    await Promise.all(readers);
+    expect(checks).toEqual([]);
+    expect(await drift(pool)).toMatchObject({ extra: 0, missing: 0 });
+    for (const query of ['review', 'review budget', 'the'])
+      expect((await store.search.transcripts({ query }, { offset: 0, limit: 1 })).pagination.total, query).toBe(await reference(pool, query));
+  });
+
+  it('a common word past the ranked window: total and the older matches, newest first', async () => {
+    const c = await pool.connect();
+    try {
+      await c.query(`INSERT INTO meetings (id, title, started_at, created_at, updated_at) VALUES ('mtg_many', 'm', '2026-03-01T00:00:00.000Z', 'x', 'x')`);
+      await c.query(`INSERT INTO search_passages (meeting_id, kind, ref_id, speaker, text) SELECT 'mtg_many', 'note', 'mtg_many', i::text, 'omnipresent word' FROM generate_series(1, $1::int) i`, [RANK_WINDOW + 30]);
+    } finally {
+      c.release();
+    }
+    const r = await store.search.transcripts({ query: 'omnipresent' }, { offset: RANK_WINDOW + 5, limit: 10 });
+    expect(r.pagination.total).toBe(RANK_WINDOW + 30);
+    // The window holds the newest RANK_WINDOW (speakers 31..2030), all ranked equal, so newest first; then 25..16.
+    expect(r.hits.map((h) => Number(h.speaker))).toEqual([25, 24, 23, 22, 21, 20, 19, 18, 17, 16]);
+  });
+
+  it("roles: neither role writes the postings directly; the triggers keep them when the app writes passages or an assistant adds a note", async () => {
+    const r = await run(['--db', url, 'db', 'roles']);
+    expect(r.code).toBe(0);
+    const name = url.split('/').pop()!.split('?')[0]!;
+    cluster.psql('CREATE ROLE ann2 LOGIN IN ROLE syntheo_assistant; CREATE ROLE worker2 LOGIN IN ROLE syntheo_app;', name);
+    const as = async (user: string, sql: string): Promise<string> => {
+      const client = new pg.Client({ connectionString: url.replace('postgres@', `${user}@`) });
+      await client.connect();
+      try {
+        await client.query(sql);
+        return 'ok';
+      } catch (error) {
+        return (error as { code?: string }).code ?? String(error);
+      } finally {
+        await client.end();
+      }
+    };
+    for (const user of ['ann2', 'worker2']) {
+      expect(await as(user, "INSERT INTO search_postings (lexeme, passage_id, n) VALUES ('forged', 1, 1)"), user).toBe('42501');
+      expect(await as(user, 'DELETE FROM search_postings'), user).toBe('42501');
+      expect(await as(user, "UPDATE search_postings SET n = 9"), user).toBe('42501');
+      expect(await as(user, 'TRUNCATE search_postings'), user).toBe('42501');
+      expect(await as(user, "SELECT count(*) FROM search_postings WHERE lexeme = 'plan'"), user).toBe('ok');
+    }
+    expect(await as('worker2', "INSERT INTO search_passages (meeting_id, kind, ref_id, text) VALUES ('mtg_0', 'note', 'mtg_0', 'xylophone quartet')")).toBe('ok');
+    expect(await as('worker2', "DELETE FROM search_passages WHERE text = 'xylophone quartet'")).toBe('ok');
+    expect(await as('worker2', "INSERT INTO search_passages (meeting_id, kind, ref_id, text) VALUES ('mtg_0', 'note', 'mtg_0', 'xylophone again')")).toBe('ok');
+    expect(
+      await as('ann2', "INSERT INTO meetings (id, title, started_at, note, source, created_at, updated_at) VALUES ('mtg_ann', 'Rec', 'x', 'xylophone duet', 'import', 'x', 'x')"),
+    ).toBe('ok');
+    expect(await drift(pool)).toMatchObject({ extra: 0, missing: 0 });
+    expect((await store.search.transcripts({ query: 'xylophone' }, { offset: 0, limit: 10 })).pagination.total).toBe(2);
+  });
+
+  it('db copy fills the postings once at the end, exactly, and leaves their trigger on', async () => {
+    const tmp = tempDir();
+    try {
+      const a = join(tmp.dir, 'demo.db');
+      expect((await run(['--db', a, 'demo'])).code).toBe(0);
+      const target = await cluster.createDatabase('copy');
+      await copyDatabase(a, target);
+      const copied = new pg.Pool({ connectionString: target, max: 1 });
+      try {
+        const d = await drift(copied);
+        expect(d).toMatchObject({ extra: 0, missing: 0 });
+        expect(d.postings).toBeGreaterThan(100);
+        const trigger = await copied.query<{ on: string }>("SELECT tgenabled AS on FROM pg_trigger WHERE tgname = 'search_passages_postings_ai'");
+        expect(trigger.rows).toEqual([{ on: 'O' }]);
+        // The trigger works after the copy: a new note's words are found.
+        await copied.query("INSERT INTO meetings (id, title, started_at, note, created_at, updated_at) VALUES ('mtg_after', 'After', 'x', 'pangolin', 'x', 'x')");
+        expect((await copied.query("SELECT count(*)::int AS n FROM search_postings WHERE lexeme = 'pangolin'")).rows).toEqual([{ n: 1 }]);
+        // The primary key (set aside during the copy) is back, with its INCLUDE.
+        const key = await copied.query<{ def: string }>("SELECT pg_get_constraintdef(oid) AS def FROM pg_constraint WHERE conrelid = 'search_postings'::regclass AND contype = 'p'");
+        expect(key.rows).toEqual([{ def: 'PRIMARY KEY (lexeme, passage_id) INCLUDE (n)' }]);
+      } finally {
+        await copied.end();
+      }
+    } finally {
+      tmp.cleanup();
+    }
+  });
+});
