@@ -1,16 +1,20 @@
 // The filter matrix of issue 19: every filter of list_meetings and search_transcripts alone and
 // combined, with rare and common values chosen from the data (the most frequent participant name word,
 // the most frequent word, the biggest top-level folder ...), deep offsets; server-side in-process
-// (p50 / p99 / max around the query functions the tools call) and a few rows round trip through the
-// built `syntheo mcp` over stdio.
-//   node dist/bench/matrix.js --db bench/.data/bench-100000-10000000.db [--calls 30] [--json out.json]
+// (p50 / p99 / max around the Store calls the tools make) and a few rows round trip through the built
+// `syntheo mcp` over stdio. With a PostgreSQL URL, every row on both engines in the same run, call by
+// call, and their answers compared (MISMATCH).
+//   node dist/bench/matrix.js --db bench/.data/bench-100000-10000000.db [--url postgresql://...] [--calls 30] [--json out.json]
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { openDatabase, type Sqlite } from '../src/db/open.js';
-import { listMeetings, type MeetingFilter } from '../src/db/queries/meetings.js';
-import { searchTranscripts, type SearchFilter } from '../src/db/queries/search.js';
+import { openStore } from '../src/db/engine.js';
+import type { Store } from '../src/db/store.js';
+import type { MeetingFilter } from '../src/db/queries/meetings.js';
+import type { SearchFilter } from '../src/db/queries/search.js';
 import { PACKAGE_ROOT } from '../src/package.js';
+import { fillPostgres } from './postgres.js';
 import { median, quantile, type Row } from './stats.js';
 
 const CLI = join(PACKAGE_ROOT, 'dist', 'src', 'cli', 'main.js');
@@ -26,11 +30,7 @@ export interface MatrixCase {
   roundTrip?: boolean;
 }
 
-export interface MatrixResult {
-  name: string;
-  tool: string;
-  args: Record<string, unknown>;
-  total: number;
+interface Timing {
   calls: number;
   p50: number;
   p99: number;
@@ -38,6 +38,16 @@ export interface MatrixResult {
   rtP50?: number;
   rtP99?: number;
   rtMax?: number;
+}
+
+export interface MatrixResult extends Timing {
+  name: string;
+  tool: string;
+  args: Record<string, unknown>;
+  /** SQLite's total. */
+  total: number;
+  /** The same row on PostgreSQL (with a URL); `mismatch` says how its answer differs from SQLite's. */
+  pg?: Timing & { total: number; mismatch?: string };
 }
 
 /** Server-side budgets of issue 19, per row. */
@@ -169,12 +179,33 @@ export function chooseCases(sqlite: Sqlite): MatrixCase[] {
   return cases;
 }
 
-function run(sqlite: Sqlite, c: MatrixCase): number {
+type Answer = { total: number; ids: string[] };
+
+/** One call through the Store, as the tool makes it; JSON included (the tool serialises the answer too). */
+async function run(store: Store, c: MatrixCase): Promise<Answer> {
   const page = { limit: c.limit, offset: c.offset };
-  // JSON included: the tool serialises the answer too.
-  const r = c.tool === 'list_meetings' ? listMeetings(sqlite, c.filter, page) : searchTranscripts(sqlite, c.filter as SearchFilter, page);
+  if (c.tool === 'list_meetings') {
+    const r = await store.meetings.list(c.filter, page);
+    JSON.stringify(r);
+    return { total: r.pagination.total, ids: r.meetings.map((m) => m.id) };
+  }
+  const r = await store.search.transcripts(c.filter as SearchFilter, page);
   JSON.stringify(r);
-  return r.pagination.total;
+  return { total: r.pagination.total, ids: r.hits.map((h) => h.meeting_id) };
+}
+
+/**
+ * What differs between the engines' answers to a row, or undefined: the total, and for list_meetings
+ * the page itself (newest first, ties by ID: one right answer). Search pages are ranked (BM25 on
+ * SQLite, ts_rank_cd on PostgreSQL), so only their totals must agree.
+ */
+export function mismatch(tool: MatrixCase['tool'], sqlite: Answer, postgres: Answer): string | undefined {
+  if (sqlite.total !== postgres.total) return `total ${sqlite.total} vs ${postgres.total}`;
+  if (tool === 'list_meetings' && sqlite.ids.join() !== postgres.ids.join()) {
+    const at = sqlite.ids.findIndex((id, i) => postgres.ids[i] !== id);
+    return `page differs at item ${at === -1 ? sqlite.ids.length : at}`;
+  }
+  return undefined;
 }
 
 /** Tool arguments of a case, as an MCP client sends them. */
@@ -190,79 +221,165 @@ function toolArgs(c: MatrixCase): Record<string, unknown> {
   return a;
 }
 
-/** `calls` timed calls per row (fewer when a row is slow: at most ~`budgetMs` per row), after two warm-ups. */
-export async function benchMatrix(options: { db: string; calls: number; roundTrip?: boolean; budgetMs?: number; rows?: RegExp; log?: (line: string) => void }): Promise<MatrixResult[]> {
+const stats = (times: number[]): Timing => ({ calls: times.length, p50: median(times), p99: quantile(times, 0.99), max: Math.max(...times) });
+
+/**
+ * Times `calls` calls of each engine's `call`, after two warm-ups, interleaved (SQLite, then
+ * PostgreSQL, call by call: both see the same machine load); fewer when a row is slow (at most ~budgetMs
+ * a row, at least 5 calls).
+ */
+async function timeInterleaved(calls: (() => Promise<unknown>)[], n: number, budgetMs: number): Promise<number[][]> {
+  for (const call of calls) {
+    await call();
+    await call();
+  }
+  const times: number[][] = calls.map(() => []);
+  const started = performance.now();
+  while (times[0]!.length < n && (times[0]!.length < 5 || performance.now() - started < budgetMs)) {
+    for (const [i, call] of calls.entries()) {
+      const t0 = performance.now();
+      await call();
+      times[i]!.push(performance.now() - t0);
+    }
+  }
+  return times;
+}
+
+async function mcpClient(db: string): Promise<Client> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--db', db], stderr: 'ignore', cwd: PACKAGE_ROOT });
+  const client = new Client({ name: 'syntheo-bench-matrix', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
+  await client.connect(transport);
+  return client;
+}
+
+export interface MatrixOptions {
+  /** The SQLite database: the cases are chosen from it. */
+  db: string;
+  /** A PostgreSQL database (postgresql://...): every row is timed on it too, in the same run; filled from `db` when empty. */
+  url?: string;
+  calls: number;
+  roundTrip?: boolean;
+  budgetMs?: number;
+  rows?: RegExp;
+  log?: (line: string) => void;
+}
+
+/**
+ * Every case through the Store (`store.meetings.list`, `store.search.transcripts`: what the tools call),
+ * on SQLite, and with `url` on PostgreSQL beside it, call by call; then the marked rows round trip
+ * through `syntheo mcp` (one server per engine).
+ */
+export async function benchMatrix(options: MatrixOptions): Promise<MatrixResult[]> {
   const log = options.log ?? (() => {});
-  const db = openDatabase(options.db, { create: false });
+  const budgetMs = (options.budgetMs ?? 4000) * (options.url ? 2 : 1);
+  const chooser = openDatabase(options.db, { create: false });
+  let cases: MatrixCase[];
+  try {
+    cases = chooseCases(chooser.sqlite).filter((c) => !options.rows || options.rows.test(`${c.tool} ${c.name}`));
+  } finally {
+    chooser.close();
+  }
+  if (options.url) {
+    const copied = await fillPostgres(options.db, options.url);
+    if (copied) log(`${copied.name}: ${copied.value} (${copied.detail})`);
+  }
+  const stores: Store[] = [await openStore(options.db, { create: false })];
   const results: MatrixResult[] = [];
   try {
-    const cases = chooseCases(db.sqlite).filter((c) => !options.rows || options.rows.test(`${c.tool} ${c.name}`));
+    if (options.url) stores.push(await openStore(options.url, { create: false }));
     for (const c of cases) {
-      const total = run(db.sqlite, c);
-      run(db.sqlite, c);
-      const times: number[] = [];
-      const started = performance.now();
-      while (times.length < options.calls && (times.length < 5 || performance.now() - started < (options.budgetMs ?? 4000))) {
-        const t0 = performance.now();
-        run(db.sqlite, c);
-        times.push(performance.now() - t0);
+      const answers = await Promise.all(stores.map((s) => run(s, c)));
+      const times = await timeInterleaved(
+        stores.map((s) => () => run(s, c)),
+        options.calls,
+        budgetMs,
+      );
+      const r: MatrixResult = { name: c.name, tool: c.tool, args: toolArgs(c), total: answers[0]!.total, ...stats(times[0]!) };
+      if (options.url) {
+        const wrong = mismatch(c.tool, answers[0]!, answers[1]!);
+        r.pg = { total: answers[1]!.total, ...stats(times[1]!), ...(wrong && { mismatch: wrong }) };
       }
-      results.push({ name: c.name, tool: c.tool, args: toolArgs(c), total, calls: times.length, p50: median(times), p99: quantile(times, 0.99), max: Math.max(...times) });
-      log(`${c.tool} ${c.name}: p50 ${median(times).toFixed(2)} ms, max ${Math.max(...times).toFixed(2)} ms (total ${total})`);
-    }
-    if (options.roundTrip !== false) {
-      const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--db', options.db], stderr: 'ignore', cwd: PACKAGE_ROOT });
-      const client = new Client({ name: 'syntheo-bench-matrix', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
-      await client.connect(transport);
-      try {
-        for (const [i, c] of cases.entries()) {
-          if (!c.roundTrip) continue;
-          const call = async () => {
-            const r = (await client.callTool({ name: c.tool, arguments: toolArgs(c) })) as { isError?: boolean };
-            if (r.isError) throw new Error(`${c.tool} failed: ${JSON.stringify(r)}`);
-          };
-          await call();
-          await call();
-          const times: number[] = [];
-          const started = performance.now();
-          while (times.length < options.calls && (times.length < 5 || performance.now() - started < (options.budgetMs ?? 4000))) {
-            const t0 = performance.now();
-            await call();
-            times.push(performance.now() - t0);
-          }
-          Object.assign(results[i]!, { rtP50: median(times), rtP99: quantile(times, 0.99), rtMax: Math.max(...times) });
-          log(`round trip ${c.tool} ${c.name}: p50 ${median(times).toFixed(2)} ms`);
-        }
-      } finally {
-        await client.close();
-      }
+      results.push(r);
+      const pg = r.pg ? `; PostgreSQL p50 ${r.pg.p50.toFixed(2)} ms, max ${r.pg.max.toFixed(2)} ms${r.pg.mismatch ? ` MISMATCH ${r.pg.mismatch}` : ''}` : '';
+      log(`${c.tool} ${c.name}: p50 ${r.p50.toFixed(2)} ms, max ${r.max.toFixed(2)} ms (total ${r.total})${pg}`);
     }
   } finally {
-    db.close();
+    for (const s of stores) await s.close();
+  }
+  if (options.roundTrip !== false && cases.some((c) => c.roundTrip)) {
+    const clients: Client[] = [];
+    try {
+      clients.push(await mcpClient(options.db));
+      if (options.url) clients.push(await mcpClient(options.url));
+      for (const [i, c] of cases.entries()) {
+        if (!c.roundTrip) continue;
+        const calls = clients.map((client) => async () => {
+          const r = (await client.callTool({ name: c.tool, arguments: toolArgs(c) })) as { isError?: boolean };
+          if (r.isError) throw new Error(`${c.tool} failed: ${JSON.stringify(r).slice(0, 300)}`);
+        });
+        const times = await timeInterleaved(calls, options.calls, budgetMs);
+        const rt = (t: number[]) => ({ rtP50: median(t), rtP99: quantile(t, 0.99), rtMax: Math.max(...t) });
+        Object.assign(results[i]!, rt(times[0]!));
+        if (times[1]) Object.assign(results[i]!.pg!, rt(times[1]));
+        log(`round trip ${c.tool} ${c.name}: p50 ${median(times[0]!).toFixed(2)} ms${times[1] ? `, PostgreSQL ${median(times[1]).toFixed(2)} ms` : ''}`);
+      }
+    } finally {
+      for (const client of clients) await client.close();
+    }
   }
   return results;
 }
 
-/** One row per case for `npm run bench`'s table; over budget when p50 >= 5 ms, p99 >= 20 ms or round trip p99 >= 30 ms. */
+/** PostgreSQL's budgets (issue 15): read tools' p50 within 2x SQLite's in the same run, search p50 under 20 ms. */
+export const PG_BUDGET = { ratio: 2, searchP50: 20 };
+
+/**
+ * One row per case for `npm run bench`'s table. SQLite alone: over budget when p50 >= 5 ms, p99 >= 20 ms
+ * or round trip p99 >= 30 ms. With PostgreSQL: its p50 against PG_BUDGET, and any MISMATCH is over.
+ */
 export function matrixRows(results: MatrixResult[]): Row[] {
   return results.map((r) => {
-    const rt = r.rtP99 === undefined ? '' : `; round trip p50 ${r.rtP50!.toFixed(2)} / p99 ${r.rtP99.toFixed(2)} ms`;
+    const rt = (t: Timing) => (t.rtP99 === undefined ? '' : `; round trip p50 ${t.rtP50!.toFixed(2)} / p99 ${t.rtP99.toFixed(2)} ms`);
+    if (r.pg) {
+      const ratio = r.pg.p50 / r.p50;
+      const search = r.tool === 'search_transcripts';
+      return {
+        name: `${r.tool} ${r.name}`,
+        value: `${r.pg.p50.toFixed(2)} ms`,
+        detail: `PostgreSQL p99 ${r.pg.p99.toFixed(2)}, max ${r.pg.max.toFixed(2)} ms${rt(r.pg)}; SQLite p50 ${r.p50.toFixed(2)} / p99 ${r.p99.toFixed(2)} ms; ratio ${ratio.toFixed(2)}x; total ${r.pg.total}; n=${r.pg.calls}${r.pg.mismatch ? `; MISMATCH ${r.pg.mismatch}` : ''}`,
+        budget: search ? `p50 < ${PG_BUDGET.searchP50} ms, same total` : `p50 <= ${PG_BUDGET.ratio}x SQLite, same answer`,
+        ok: r.pg.mismatch === undefined && (search ? r.pg.p50 < PG_BUDGET.searchP50 : ratio <= PG_BUDGET.ratio),
+      };
+    }
     const ok = r.p50 < BUDGET.p50 && r.p99 < BUDGET.p99 && (r.rtP99 === undefined || r.rtP99 < BUDGET.rtP99);
     return {
       name: `${r.tool} ${r.name}`,
       value: `${r.p50.toFixed(2)} ms`,
-      detail: `p99 ${r.p99.toFixed(2)}, max ${r.max.toFixed(2)} ms; total ${r.total}; n=${r.calls}${rt}`,
+      detail: `p99 ${r.p99.toFixed(2)}, max ${r.max.toFixed(2)} ms; total ${r.total}; n=${r.calls}${rt(r)}`,
       budget: 'p50 < 5, p99 < 20 ms (rt p99 < 30)',
       ok,
     };
   });
 }
 
-/** The matrix as a Markdown table (bench/README.md). */
+/** The matrix as a Markdown table (bench/README.md): SQLite alone, or both engines side by side. */
 export function matrixMarkdown(results: MatrixResult[]): string {
   const f = (v: number | undefined) => (v === undefined ? '' : v.toFixed(2));
+  const cell = (s: string) => s.replace(/\|/g, '\\|');
+  if (results.some((r) => r.pg)) {
+    const lines = [
+      '| tool | row | total | SQLite p50 / p99 | PostgreSQL p50 / p99 / max | ratio | round trip p50 SQLite / PostgreSQL | |',
+      '|-|-|-:|-:|-:|-:|-:|-|',
+    ];
+    for (const r of results) {
+      const pg = r.pg!;
+      const rt = r.rtP50 === undefined ? '' : `${f(r.rtP50)} / ${f(pg.rtP50)}`;
+      lines.push(`| ${r.tool} | ${cell(r.name)} | ${r.total} | ${f(r.p50)} / ${f(r.p99)} | ${f(pg.p50)} / ${f(pg.p99)} / ${f(pg.max)} | ${(pg.p50 / r.p50).toFixed(1)}x | ${rt} | ${pg.mismatch ? `MISMATCH ${cell(pg.mismatch)}` : ''} |`);
+    }
+    return lines.join('\n');
+  }
   const lines = ['| tool | row | total | p50 ms | p99 ms | max ms | round trip p50 / p99 ms |', '|-|-|-:|-:|-:|-:|-:|'];
-  for (const r of results) lines.push(`| ${r.tool} | ${r.name.replace(/\|/g, '\\|')} | ${r.total} | ${f(r.p50)} | ${f(r.p99)} | ${f(r.max)} | ${r.rtP50 === undefined ? '' : `${f(r.rtP50)} / ${f(r.rtP99)}`} |`);
+  for (const r of results) lines.push(`| ${r.tool} | ${cell(r.name)} | ${r.total} | ${f(r.p50)} | ${f(r.p99)} | ${f(r.max)} | ${r.rtP50 === undefined ? '' : `${f(r.rtP50)} / ${f(r.rtP99)}`} |`);
   return lines.join('\n');
 }
 
@@ -270,13 +387,21 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const { benchArgs } = await import('./args.js');
   const { writeFileSync } = await import('node:fs');
   const values = benchArgs('matrix', 'Time every filter of list_meetings and search_transcripts, alone and combined, on an existing database (issue 19).', {
-    db: { type: 'string', value: 'FILE', default: 'bench/.data/bench-100000-10000000.db', description: 'Database (generate it with generate.js)' },
+    db: { type: 'string', value: 'FILE', default: 'bench/.data/bench-100000-10000000.db', description: 'Database (generate it with generate.js); the cases are chosen from it' },
+    url: { type: 'string', value: 'URL', description: 'Also a PostgreSQL database (postgresql://...), filled from --db when empty: both engines side by side' },
     calls: { type: 'string', value: 'N', default: '30', description: 'Timed calls per row (fewer for rows slower than ~4 s in all)' },
     'no-round-trip': { type: 'boolean', default: false, description: 'Skip the rows timed through syntheo mcp' },
     json: { type: 'string', value: 'FILE', description: 'Also write the results as JSON' },
     rows: { type: 'string', value: 'REGEX', description: 'Only the rows whose "tool row" matches' },
   });
-  const results = await benchMatrix({ db: values.db!, calls: Number(values.calls), roundTrip: !values['no-round-trip'], ...(values.rows ? { rows: new RegExp(values.rows) } : {}), log: (l) => process.stderr.write(`${l}\n`) });
+  const results = await benchMatrix({
+    db: values.db!,
+    ...(values.url ? { url: values.url } : {}),
+    calls: Number(values.calls),
+    roundTrip: !values['no-round-trip'],
+    ...(values.rows ? { rows: new RegExp(values.rows) } : {}),
+    log: (l) => process.stderr.write(`${l}\n`),
+  });
   if (values.json) writeFileSync(values.json, `${JSON.stringify(results, null, 2)}\n`);
   process.stdout.write(`${matrixMarkdown(results)}\n`);
 }

@@ -34,16 +34,21 @@ async function time(store: Store, call: Call, n: number): Promise<number[]> {
   return out;
 }
 
-export async function benchPostgres(o: Options): Promise<Row[]> {
-  const rows: Row[] = [];
-  const pg0 = await openPostgres(o.url, { create: true, max: 1 });
+/** Copies the SQLite database into PostgreSQL when the latter has no meeting (db copy); the copy's row, else undefined. */
+export async function fillPostgres(sqlite: string, url: string): Promise<Row | undefined> {
+  const pg0 = await openPostgres(url, { create: true, max: 1 });
   const empty = (await pg0.pool.query<{ n: number }>('SELECT count(*) AS n FROM meetings')).rows[0]!.n === 0;
   await pg0.close();
-  if (empty) {
-    const t = performance.now();
-    const copied = await copyDatabase(o.sqlite, o.url);
-    rows.push({ name: 'db copy SQLite -> PostgreSQL', value: `${((performance.now() - t) / 1000).toFixed(1)} s`, detail: `${copied.tables.meetings} meetings, ${copied.tables.transcript_words} words` });
-  }
+  if (!empty) return undefined;
+  const t = performance.now();
+  const copied = await copyDatabase(sqlite, url);
+  return { name: 'db copy SQLite -> PostgreSQL', value: `${((performance.now() - t) / 1000).toFixed(1)} s`, detail: `${copied.tables.meetings} meetings, ${copied.tables.transcript_words} words` };
+}
+
+export async function benchPostgres(o: Options): Promise<Row[]> {
+  const rows: Row[] = [];
+  const copy = await fillPostgres(o.sqlite, o.url);
+  if (copy) rows.push(copy);
   const sqlite = await openStore(o.sqlite, { create: false });
   const postgres = await openStore(o.url, { create: false });
   try {

@@ -20,7 +20,7 @@ const values = benchArgs('run', 'Run every benchmark and print one table with it
   calls: { type: 'string', value: 'N', description: 'Calls per measured tool (default 1000; 30 with --smoke)' },
   only: { type: 'string', value: 'NAME', description: 'Only one benchmark: mcp, matrix or worker' },
   matrix: { type: 'boolean', default: false, description: 'Only the filter matrix of list_meetings and search_transcripts (same as --only matrix)' },
-  engine: { type: 'string', value: 'NAME', description: 'sqlite (default), or postgres: the PostgreSQL Store against SQLite in the same run (needs --url)' },
+  engine: { type: 'string', value: 'NAME', description: 'sqlite (default), or postgres: the PostgreSQL Store against SQLite in the same run (needs --url; with --matrix, the filter matrix on both engines)' },
   url: { type: 'string', value: 'URL', description: 'With --engine postgres: an empty PostgreSQL database (postgresql://...), filled by db copy' },
   jobs: { type: 'string', value: 'N', description: 'With --engine postgres: queue jobs of 500 ms each (default 400; 16 with --smoke)' },
 });
@@ -47,7 +47,9 @@ if (!existsSync(db) || smoke) {
   rows.push({ name: 'generate', value: `${g.seconds.toFixed(1)} s`, detail: `${g.meetings} meetings, ${g.words} words` });
 }
 const only = values.matrix ? 'matrix' : values.only;
-if (values.engine === 'postgres') rows.push(...(await benchPostgres({ sqlite: db, url: values.url!, calls, jobs: Number(values.jobs ?? (smoke ? 16 : 400)) })));
+// --engine postgres --matrix: the matrix on both engines, side by side (cases chosen from the SQLite file).
+if (values.engine === 'postgres' && only === 'matrix') rows.push(...matrixRows(await benchMatrix({ db, url: values.url!, calls: smoke ? 3 : 30, budgetMs: smoke ? 200 : 4000 })));
+else if (values.engine === 'postgres') rows.push(...(await benchPostgres({ sqlite: db, url: values.url!, calls, jobs: Number(values.jobs ?? (smoke ? 16 : 400)) })));
 else {
   if (!only || only === 'matrix') rows.push(...matrixRows(await benchMatrix({ db, calls: smoke ? 3 : 30, budgetMs: smoke ? 200 : 4000 })));
   if (!only || only === 'mcp') {

@@ -87,6 +87,28 @@ export const participants = pgTable(
     // list_meetings `participant`: a case-insensitive fragment of a participant's name or e-mail (pg_trgm).
     index('participants_name_trgm_idx').using('gin', t.name.op('gin_trgm_ops')),
     index('participants_email_trgm_idx').using('gin', t.email.op('gin_trgm_ops')),
+    // list_meetings `participant`: the participants carrying a matched handle (participant_handles), index-only.
+    index('participants_name_meeting_idx').on(t.name, t.meetingId),
+    index('participants_email_meeting_idx').on(t.email, t.meetingId),
+  ],
+);
+
+/**
+ * Every participant name and e-mail, about once (migration 0005's trigger adds those not yet visible as
+ * participants are written; no unique key, so that no writer waits for another's; never removed: a
+ * handle nobody carries any more matches no meeting). list_meetings `participant` matches its fragment
+ * against these few thousand handles, not against every participant row.
+ */
+export const participantHandles = pgTable(
+  'participant_handles',
+  {
+    handle: text('handle').notNull(),
+  },
+  (t) => [
+    // The trigger's "already there?" lookup.
+    index('participant_handles_handle_idx').on(t.handle),
+    // The fragment, case-insensitively (pg_trgm); 1-2 characters scan the handles.
+    index('participant_handles_trgm_idx').using('gin', t.handle.op('gin_trgm_ops')),
   ],
 );
 

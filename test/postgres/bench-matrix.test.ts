@@ -1,0 +1,53 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { needs } from '../support/system-tools.js';
+import { startPostgres, type PgCluster } from '../support/postgres.js';
+import { tempDir } from '../support/db.js';
+import { generate } from '../../bench/generate.js';
+import { copyDatabase } from '../../src/db/copy.js';
+import { benchMatrix, matrixMarkdown, matrixRows } from '../../bench/matrix.js';
+
+// The filter matrix on both engines (`npm run bench -- --matrix --engine postgres`): the PostgreSQL
+// database is filled from the SQLite file when empty, every row is timed on both, and both engines give
+// the same answers. The SQLite side is a `db copy` of the generated file: its search passages are then
+// Syntheo's own, as PostgreSQL's are (the generator cuts passages at every turn).
+
+describe.skipIf(needs('postgresql'))('bench matrix on SQLite and PostgreSQL side by side', () => {
+  let cluster: PgCluster;
+  let tmp: ReturnType<typeof tempDir>;
+  beforeAll(async () => {
+    cluster = await startPostgres();
+    tmp = tempDir();
+  });
+  afterAll(() => {
+    cluster?.destroy();
+    tmp?.cleanup();
+  });
+
+  it('fills the empty PostgreSQL database, times every row on both engines, and finds the same answers', async () => {
+    const generated = join(tmp.dir, 'generated.db');
+    const sqlite = join(tmp.dir, 'copied.db');
+    generate({ meetings: 300, words: 30_000, longest: 2_000, seed: 7, out: generated, progress: false });
+    await copyDatabase(generated, sqlite);
+    const url = await cluster.createDatabase();
+    const lines: string[] = [];
+    const results = await benchMatrix({ db: sqlite, url, calls: 2, budgetMs: 50, roundTrip: false, log: (l) => lines.push(l) });
+    expect(lines.some((l) => l.startsWith('db copy SQLite -> PostgreSQL'))).toBe(true);
+    expect(results.length).toBeGreaterThan(30);
+    for (const r of results) {
+      expect(r.pg, r.name).toBeDefined();
+      expect(r.pg!.mismatch, `${r.tool} ${r.name}`).toBeUndefined();
+      expect(r.pg!.total, `${r.tool} ${r.name}`).toBe(r.total);
+      expect([r.calls, r.pg!.calls]).toEqual([2, 2]);
+    }
+    // Some rows find something: the values come from the data.
+    expect(results.filter((r) => r.total > 0).length).toBeGreaterThan(20);
+    expect(matrixMarkdown(results)).toContain('| PostgreSQL p50 / p99 / max |');
+    expect(matrixRows(results).every((row) => row.budget !== undefined && /\d/.test(row.value))).toBe(true);
+
+    // The generated file itself (passages cut at every turn) against the same PostgreSQL database: the
+    // search totals differ and are reported as such, not hidden.
+    const raw = await benchMatrix({ db: generated, url, calls: 1, budgetMs: 10, roundTrip: false, rows: /^search_transcripts common word/ });
+    expect(raw[0]!.pg!.mismatch).toMatch(/^total \d+ vs \d+$/);
+  }, 240_000);
+});

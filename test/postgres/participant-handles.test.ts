@@ -1,0 +1,146 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { needs } from '../support/system-tools.js';
+import { startPostgres, type PgCluster } from '../support/postgres.js';
+import { openPostgres, type PgDb } from '../../src/db/postgres/open.js';
+import { compileMeetingFilter, ilike } from '../../src/db/postgres/meetings.js';
+import { unicodeForms } from '../../src/db/queries/unicode.js';
+import { openStore } from '../../src/db/engine.js';
+import type { Store } from '../../src/db/store.js';
+import type { MeetingFilter } from '../../src/db/queries/meetings.js';
+
+// list_meetings `participant` on PostgreSQL matches its fragment against participant_handles (each
+// distinct name and e-mail once, kept by a trigger, migration 0005), not against every participant row.
+// The answers must be exactly those of matching every participant row, whoever wrote the participants
+// (many connections, rolled-back transactions, renames, deletes), with every other filter and page.
+
+describe.skipIf(needs('postgresql'))('PostgreSQL participant filter through participant_handles', () => {
+  let cluster: PgCluster;
+  let db: PgDb;
+  let store: Store;
+
+  const NAMES = [
+    ['Anna Kowalski', 'anna.kowalski@x.org'],
+    ['ANNA KOWALSKA', null],
+    ['J\u00d6RG M\u00fcller', 'joerg@m\u00fcller.de'], // NFC
+    ['Jo\u0308rg Mu\u0308ller', null], // the same name, NFD
+    ['100% Sure', 'sure@x.org'],
+    ['under_score', 'under_score@y.net'],
+    ["Sam O'Brien", 'sam@x.org'],
+    ['Ko', null],
+    ['Bob', 'bob@KOWALSKI.example'],
+  ] as const;
+  const FRAGMENTS = ['kowal', 'KO', 'ko', 'k', '\u00f6', 'o\u0308', '%', '_', '@x.org', "O'B", 'zzz', 'a', 'renamed', 'Anna K', 'Nobody 1'];
+
+  beforeAll(async () => {
+    cluster = await startPostgres();
+    const url = await cluster.createDatabase();
+    db = await openPostgres(url, { create: true, max: 8 });
+    store = await openStore(url, { create: false });
+    const now = new Date().toISOString();
+    await db.pool.query("INSERT INTO series (id, title, cadence, created_at) VALUES ('ser_1', 'Weekly', 'weekly', $1)", [now]);
+    await db.pool.query("INSERT INTO folders (id, path, name, parent_id, created_at) VALUES ('fld_1', 'Team', 'Team', NULL, $1)", [now]);
+    // Eight writers at once, one transaction in three rolled back: only committed names may be found, and every committed one must be.
+    await Promise.all(
+      Array.from({ length: 8 }, async (_, w) => {
+        for (let round = 0; round < 5; round++) {
+          const c = await db.pool.connect();
+          try {
+            await c.query('BEGIN');
+            for (let k = 0; k < 3; k++) {
+              const i = w * 100 + round * 10 + k;
+              const id = `mtg_${String(i).padStart(4, '0')}`;
+              const at = new Date(Date.UTC(2026, 0, 1) + (i % 37) * 86_400_000).toISOString();
+              await c.query('INSERT INTO meetings (id, title, started_at, folder_id, series_id, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $3, $3)', [
+                id,
+                `M ${i}`,
+                at,
+                i % 3 === 0 ? 'fld_1' : null,
+                i % 4 === 0 ? 'ser_1' : null,
+              ]);
+              const people = [NAMES[i % NAMES.length]!, NAMES[(i * 7 + 3) % NAMES.length]!, [`Nobody ${i}`, null] as const];
+              await c.query('INSERT INTO participants (id, meeting_id, name, email, position) SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[])', [
+                people.map((_, p) => `ppl_${i}_${p}`),
+                people.map(() => id),
+                people.map(([name]) => name),
+                people.map(([, email]) => email),
+                people.map((_, p) => p),
+              ]);
+            }
+            await c.query(round % 3 === 2 ? 'ROLLBACK' : 'COMMIT');
+          } finally {
+            c.release();
+          }
+        }
+      }),
+    );
+    // Renames (names and e-mails) and deletes after the fact.
+    await db.pool.query("UPDATE participants SET name = 'Renamed Person', email = 'renamed@z.org' WHERE id IN ('ppl_1_0', 'ppl_101_1', 'ppl_202_2')");
+    await db.pool.query("DELETE FROM participants WHERE name = 'Ko' AND meeting_id < 'mtg_0300'");
+  });
+  afterAll(async () => {
+    await store?.close();
+    await db?.close();
+    cluster?.destroy();
+  });
+
+  it('holds every name and e-mail that participants carry', async () => {
+    const missing = await db.pool.query(
+      `SELECT x.handle FROM (SELECT name AS handle FROM participants UNION SELECT email FROM participants WHERE email IS NOT NULL) x
+       WHERE NOT EXISTS (SELECT 1 FROM participant_handles h WHERE h.handle = x.handle)`,
+    );
+    expect(missing.rows).toEqual([]);
+    const handles = (await db.pool.query<{ handle: string }>('SELECT handle FROM participant_handles')).rows.map((r) => r.handle);
+    expect(handles).toContain('Renamed Person');
+    expect(handles).toContain('renamed@z.org');
+    expect(handles).toContain('Jo\u0308rg Mu\u0308ller');
+    // Names only ever written in rolled-back transactions were never added (meeting numbers x2y with y = round 2).
+    expect((await db.pool.query("SELECT 1 FROM participants WHERE name = 'Nobody 20'")).rowCount).toBe(0);
+    expect(handles).not.toContain('Nobody 20');
+  });
+
+  /** The meetings (newest first) whose participants match, found by matching every participant row: the previous query. */
+  async function expected(filter: MeetingFilter): Promise<string[]> {
+    const params: unknown[] = [];
+    const p = (v: unknown) => `$${params.push(v)}`;
+    const likes = [...new Set(unicodeForms(filter.participant!))].map((f) => p(ilike(f)));
+    const clauses = [`m.id IN (SELECT meeting_id FROM participants pa WHERE ${likes.map((l) => `pa.name ILIKE ${l} ESCAPE '\\' OR pa.email ILIKE ${l} ESCAPE '\\'`).join(' OR ')})`];
+    if (filter.seriesId) clauses.push(`m.series_id = ${p(filter.seriesId)}`);
+    if (filter.folderPath) clauses.push(`m.folder_id = 'fld_1'`);
+    if (filter.from) clauses.push(`m.started_at COLLATE "C" >= ${p(filter.from)}`);
+    const r = await db.pool.query<{ id: string }>(`SELECT m.id FROM meetings m WHERE ${clauses.join(' AND ')} ORDER BY m.started_at COLLATE "C" DESC, m.id COLLATE "C" DESC`, params);
+    return r.rows.map((x) => x.id);
+  }
+
+  it('lists exactly the meetings that matching every participant row gives, with every filter and page', async () => {
+    let found = 0;
+    for (const participant of FRAGMENTS)
+      for (const other of [{}, { seriesId: 'ser_1' }, { folderPath: 'Team' }, { from: '2026-01-20' }, { seriesId: 'ser_1', folderPath: 'Team', from: '2026-01-10' }]) {
+        const filter: MeetingFilter = { participant, ...other };
+        const all = await expected(filter);
+        found += all.length;
+        for (const [limit, offset] of [[200, 0], [5, 0], [5, 7], [3, all.length - 2]] as const) {
+          const page = await store.meetings.list(filter, { limit, offset: Math.max(0, offset) });
+          const label = `${JSON.stringify(filter)} limit ${limit} offset ${offset}`;
+          expect(page.meetings.map((m) => m.id), label).toEqual(all.slice(Math.max(0, offset), Math.max(0, offset) + limit));
+          expect(page.pagination.total, label).toBe(all.length);
+        }
+      }
+    // The fragments do find meetings (NFC and NFD alike), and renamed people by their new name only.
+    expect(found).toBeGreaterThan(500);
+    expect((await store.meetings.list({ participant: '\u00f6' }, { limit: 1, offset: 0 })).pagination.total).toBe((await expected({ participant: 'o\u0308' })).length);
+    expect((await store.meetings.list({ participant: 'renamed@Z' }, { limit: 10, offset: 0 })).pagination.total).toBe(3);
+  });
+
+  it('never matches the fragment against participant rows: only against the handles', async () => {
+    for (const filter of [{ participant: 'kowal' }, { participant: 'ko', seriesId: 'ser_1' }, { participant: 'k', from: '2026-01-20', folderPath: 'Team' }]) {
+      const { where, params } = await compileMeetingFilter(db.pool, filter);
+      const plan = JSON.stringify((await db.pool.query(`EXPLAIN (FORMAT JSON) SELECT count(*) FROM meetings m ${where}`, params)).rows[0]);
+      // Every node applying ILIKE (~~*) reads participant_handles.
+      const nodes: { 'Relation Name'?: string; Filter?: string; 'Index Cond'?: string; 'Recheck Cond'?: string }[] = [];
+      JSON.parse(plan, (_k, v) => (v && typeof v === 'object' && 'Node Type' in v ? (nodes.push(v), v) : v));
+      const ilikeOn = nodes.filter((n) => [n.Filter, n['Index Cond'], n['Recheck Cond']].some((c) => c?.includes('~~*'))).map((n) => n['Relation Name']);
+      expect(ilikeOn.length, JSON.stringify(filter)).toBeGreaterThan(0);
+      expect(new Set(ilikeOn), JSON.stringify(filter)).toEqual(new Set(['participant_handles']));
+    }
+  });
+});
