@@ -2,10 +2,10 @@ CREATE TABLE "participant_handles" (
 	"handle" text NOT NULL
 );
 --> statement-breakpoint
-CREATE INDEX "participants_name_meeting_idx" ON "participants" USING btree ("name","meeting_id");--> statement-breakpoint
-CREATE INDEX "participants_email_meeting_idx" ON "participants" USING btree ("email","meeting_id");--> statement-breakpoint
 CREATE INDEX "participant_handles_handle_idx" ON "participant_handles" USING btree ("handle");--> statement-breakpoint
 CREATE INDEX "participant_handles_trgm_idx" ON "participant_handles" USING gin ("handle" gin_trgm_ops);--> statement-breakpoint
+CREATE INDEX "participants_name_meeting_idx" ON "participants" USING btree ("name","meeting_id");--> statement-breakpoint
+CREATE INDEX "participants_email_meeting_idx" ON "participants" USING btree ("email","meeting_id");--> statement-breakpoint
 -- Hand-written below (drizzle-kit generates the lines above from src/db/schema-pg/meetings.ts): the
 -- trigger that keeps participant_handles a superset of the participants' names and e-mails, and its
 -- first content. Once per statement (a copy inserts 2,000 participants in one). No unique key, on
