@@ -203,13 +203,15 @@ describe('syntheo doctor --repair-search', () => {
     const a = makeMeeting(s, { title: 'A', folderPath: 'Acme' });
     said(s, a, 'the pricing');
     makeParticipant(s, a, { name: 'Yuki Tanaka' });
-    s.exec("UPDATE meetings SET search_tags = ''; DROP TABLE meeting_tags; DROP TABLE participant_words_fts");
-    expect(checkIntegrity(s, { full: false }).missing).toEqual(expect.arrayContaining(['table meeting_tags', 'table participant_words_fts']));
+    s.exec("UPDATE meetings SET search_tags = ''; DROP TABLE meeting_tags; DROP TABLE participant_words_fts; DROP VIEW meeting_search_tags");
+    expect(checkIntegrity(s, { full: false }).missing).toEqual(expect.arrayContaining(['table meeting_tags', 'table participant_words_fts', 'view meeting_search_tags']));
     expect(checkIntegrity(s, { full: false }).searchOnly).toBe(true);
     repairSearchIndex(s);
     expect(checkIntegrity(s, { full: false }).missing).toEqual([]);
     expect(listed(s, { participant: 'yuki', folderPath: 'Acme' })).toEqual({ titles: ['A'], total: 1 });
     expect(found(s, { query: 'pricing', participant: 'tanaka', folderPath: 'acme' })).toEqual(['A']);
+    const day = (s.prepare('SELECT started_at FROM meetings WHERE id = ?').pluck().get(a) as string).slice(0, 10);
+    expect(found(s, { query: 'pricing', from: day, to: day })).toEqual(['A']);
     searchIndexConsistent(s);
   });
 });
