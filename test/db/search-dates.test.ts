@@ -118,6 +118,12 @@ describe('search_transcripts from/to from calendar tokens', () => {
     expect(searchTranscripts(s, { query: 'budget', from: '2026-09-01', to: '2026-09-30' }, all).hits.map((h) => h.meeting_id)).toEqual([moved]);
     sameAsEveryMatch(s, { query: 'budget', from: '2026-05-01', to: '2026-09-02T07:59:59.999Z' });
     sameAsEveryMatch(s, { query: 'budget', from: '2026-05-01', to: '2026-09-02T08:00:00.000Z' });
+    // Meetings five centuries apart: a range over them would take too many tokens and is checked meeting by meeting.
+    const old = makeMeeting(s, { title: 'Old', startedAt: '1500-06-15T10:00:00.000Z', endedAt: null });
+    makeTranscript(s, old, { texts: ['budget'], speakers: ['Alice'] });
+    for (const [from, to] of [['1500-06-15T10:00:00.001Z', undefined], ['1500-06-15', '2026-05-17'], [undefined, '2026-01-01T00:00:00Z'], ['1500-06-15T10:00:00Z', '1500-06-15T10:00:00Z']])
+      sameAsEveryMatch(s, { query: 'budget', from, to });
+    expect(searchTranscripts(s, { query: 'budget', to: '1500-06-15' }, all).hits.map((h) => h.title)).toEqual(['Old']);
   });
 
   it('a word spelled like a calendar token is found in the text, not in the tags', () => {
