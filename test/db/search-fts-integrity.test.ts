@@ -17,7 +17,8 @@ import { applyProposalOrThrow, proposeMemoEdit, proposeSummaryEdit } from '../..
 import { exportMeetingOrThrow, loadMeetings } from '../../src/db/queries/export.js';
 import { checkIntegrity, repairSearchIndex } from '../../src/db/queries/integrity.js';
 import { appendTranscriptWords } from '../../src/db/queries/transcripts.js';
-import { idTag } from '../../src/db/queries/meetings.js';
+import { idTag, parseDateRange } from '../../src/db/queries/meetings.js';
+import { searchTranscripts } from '../../src/db/queries/search.js';
 import { PARTICIPANT_SEPARATORS, participantTag } from '../../src/db/queries/participant-words.js';
 import { ConflictError, NotFoundError } from '../../src/errors.js';
 import { LeaseLostError } from '../../src/db/model/jobs.js';
@@ -90,6 +91,17 @@ function problems(s: Sqlite): string[] {
   }
   const stale = s.prepare('SELECT count(*) AS n FROM meeting_tags t JOIN meetings m ON m.id = t.meeting_id WHERE t.started_at != m.started_at').get() as { n: number };
   if (stale.n) out.push(`${stale.n} meeting_tags rows with another started_at than their meeting`);
+  const passages = s.prepare('SELECT count(*) AS n FROM search_passages p JOIN meetings m ON m.id = p.meeting_id WHERE p.tags != m.search_tags').get() as { n: number };
+  if (passages.n) out.push(`${passages.n} passages with other tags than their meeting`);
+  // Date ranges (calendar tokens in the index) count what comparing every match's started_at counts.
+  for (const [from, to] of [['2026-01-20', '2026-03-31T12:00:00Z'], ['2026-02-01T00:00:00.001Z', undefined], [undefined, '2026-03-01']]) {
+    const range = parseDateRange(from, to);
+    const want = s
+      .prepare(`SELECT count(*) AS n FROM search_fts f JOIN search_passages p ON p.id = f.rowid JOIN meetings m ON m.id = p.meeting_id WHERE search_fts MATCH '{text} : the' AND m.started_at >= ? AND m.started_at <= ?`)
+      .get(range.from ?? '', range.to ?? '\uffff') as { n: number };
+    const got = searchTranscripts(s, { query: 'the', from, to }, { limit: 1, offset: 0 }).pagination.total;
+    if (got !== want.n) out.push(`"the" from ${from} to ${to}: ${got} passages, ${want.n} by their meetings' started_at`);
+  }
   return out;
 }
 
