@@ -168,7 +168,7 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
   const range = untagged.length > 0 || !dates ? rangeSql(c.range, 'm.started_at') : { sql: [], params: [] };
   const joined = [...untagged.map((p) => p.sql), ...range.sql];
   const params: unknown[] = [...untagged.flatMap((p) => p.params), ...range.params];
-  // The rest: when few meetings pass (a day, a participant's meetings), as the set of their passages,
+  // The rest: when few meetings pass (a rare participant across words), as the set of their passages,
   // found from the meetings' indexes; else each match is joined to its meeting (measured: reading the
   // passages of 10,000 meetings costs more than joining the matches of `the`).
   let from = 'FROM search_fts f WHERE search_fts MATCH ?';
