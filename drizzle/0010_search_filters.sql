@@ -27,12 +27,11 @@ CREATE TABLE `meeting_tags` (
 -- Rewriting one meeting's tags (participants, folder or series changed; meeting moved in time).
 CREATE INDEX `meeting_tags_meeting_idx` ON `meeting_tags` (`meeting_id`);
 --> statement-breakpoint
--- Backfill: the words of existing participants, then every meeting's tags and their rows.
-INSERT OR IGNORE INTO participant_words (word)
-  WITH RECURSIVE split(rest, word) AS (SELECT replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(p.name || ' ' || coalesce(p.email, ''), '@', ' '), '.', ' '), ',', ' '), '-', ' '), '_', ' '), '(', ' '), ')', ' '), '/', ' '), '''', ' '), '"', ' '), '+', ' '), ';', ' '), ':', ' '), char(9), ' '), char(10), ' '), char(13), ' ') || ' ', NULL FROM participants p UNION ALL SELECT substr(rest, instr(rest, ' ') + 1), substr(rest, 1, instr(rest, ' ') - 1) FROM split WHERE rest != '')
-  SELECT DISTINCT word FROM split WHERE word != '';
---> statement-breakpoint
-UPDATE meetings SET search_tags = trim(
+-- The tags of each meeting, written once (every trigger below reads them from here): its folder and each ancestor
+-- (`f` + hex id), its series (`s` + hex id), each word of its participants' names and e-mails (`p` + participant_words id),
+-- and the UTC calendar day, month and year it started (`d20260517 m202605 y2026`, read from started_at's text; `dx` when
+-- started_at does not begin with a valid date), so a date range is a few terms of the full-text query (search_transcripts).
+CREATE VIEW `meeting_search_tags` AS SELECT meetings.id AS meeting_id, trim(
     coalesce((WITH RECURSIVE chain(id, parent, depth) AS (
         SELECT id, parent_id, 0 FROM folders WHERE id = meetings.folder_id
         UNION ALL SELECT f.id, f.parent_id, c.depth + 1 FROM folders f JOIN chain c ON f.id = c.parent WHERE c.depth < 64)
@@ -40,7 +39,18 @@ UPDATE meetings SET search_tags = trim(
     || CASE WHEN meetings.series_id IS NULL THEN '' ELSE ' s' || hex(meetings.series_id) END
     || coalesce(' ' || (SELECT group_concat('p' || w.id, ' ' ORDER BY w.id) FROM (
         WITH RECURSIVE split(rest, word) AS (SELECT replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(p.name || ' ' || coalesce(p.email, ''), '@', ' '), '.', ' '), ',', ' '), '-', ' '), '_', ' '), '(', ' '), ')', ' '), '/', ' '), '''', ' '), '"', ' '), '+', ' '), ';', ' '), ':', ' '), char(9), ' '), char(10), ' '), char(13), ' ') || ' ', NULL FROM participants p WHERE p.meeting_id = meetings.id UNION ALL SELECT substr(rest, instr(rest, ' ') + 1), substr(rest, 1, instr(rest, ' ') - 1) FROM split WHERE rest != '')
-        SELECT DISTINCT word FROM split WHERE word != '') s JOIN participant_words w ON w.word = s.word), ''));
+        SELECT DISTINCT word FROM split WHERE word != '') s JOIN participant_words w ON w.word = s.word), '')
+    || CASE WHEN date(substr(meetings.started_at, 1, 10)) IS substr(meetings.started_at, 1, 10)
+         THEN ' y' || substr(meetings.started_at, 1, 4) || ' m' || substr(meetings.started_at, 1, 4) || substr(meetings.started_at, 6, 2)
+           || ' d' || substr(meetings.started_at, 1, 4) || substr(meetings.started_at, 6, 2) || substr(meetings.started_at, 9, 2)
+         ELSE ' dx' END) AS tags FROM meetings;
+--> statement-breakpoint
+-- Backfill: the words of existing participants, then every meeting's tags and their rows.
+INSERT OR IGNORE INTO participant_words (word)
+  WITH RECURSIVE split(rest, word) AS (SELECT replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(p.name || ' ' || coalesce(p.email, ''), '@', ' '), '.', ' '), ',', ' '), '-', ' '), '_', ' '), '(', ' '), ')', ' '), '/', ' '), '''', ' '), '"', ' '), '+', ' '), ';', ' '), ':', ' '), char(9), ' '), char(10), ' '), char(13), ' ') || ' ', NULL FROM participants p UNION ALL SELECT substr(rest, instr(rest, ' ') + 1), substr(rest, 1, instr(rest, ' ') - 1) FROM split WHERE rest != '')
+  SELECT DISTINCT word FROM split WHERE word != '';
+--> statement-breakpoint
+UPDATE meetings SET search_tags = (SELECT tags FROM meeting_search_tags v WHERE v.meeting_id = meetings.id);
 --> statement-breakpoint
 INSERT OR IGNORE INTO meeting_tags (tag, started_at, meeting_id)
   WITH RECURSIVE split(mid, started, rest, tag) AS (
@@ -111,33 +121,18 @@ CREATE TRIGGER `meetings_note_search_au` AFTER UPDATE OF note ON `meetings` BEGI
   INSERT INTO search_passages (meeting_id, kind, ref_id, text, tags) SELECT new.id, 'note', new.id, new.note, coalesce((SELECT search_tags FROM meetings WHERE id = new.id), '') WHERE new.note != '';
 END;
 --> statement-breakpoint
--- The tags follow the meeting's folder (and its ancestors), series and participants.
+-- The tags follow the meeting's folder (and its ancestors), series, participants and start date.
 CREATE TRIGGER `meetings_search_tags_ai` AFTER INSERT ON `meetings` BEGIN
-  UPDATE meetings SET search_tags = trim(
-    coalesce((WITH RECURSIVE chain(id, parent, depth) AS (
-        SELECT id, parent_id, 0 FROM folders WHERE id = meetings.folder_id
-        UNION ALL SELECT f.id, f.parent_id, c.depth + 1 FROM folders f JOIN chain c ON f.id = c.parent WHERE c.depth < 64)
-      SELECT group_concat('f' || hex(id), ' ') FROM chain), '')
-    || CASE WHEN meetings.series_id IS NULL THEN '' ELSE ' s' || hex(meetings.series_id) END
-    || coalesce(' ' || (SELECT group_concat('p' || w.id, ' ' ORDER BY w.id) FROM (
-        WITH RECURSIVE split(rest, word) AS (SELECT replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(p.name || ' ' || coalesce(p.email, ''), '@', ' '), '.', ' '), ',', ' '), '-', ' '), '_', ' '), '(', ' '), ')', ' '), '/', ' '), '''', ' '), '"', ' '), '+', ' '), ';', ' '), ':', ' '), char(9), ' '), char(10), ' '), char(13), ' ') || ' ', NULL FROM participants p WHERE p.meeting_id = meetings.id UNION ALL SELECT substr(rest, instr(rest, ' ') + 1), substr(rest, 1, instr(rest, ' ') - 1) FROM split WHERE rest != '')
-        SELECT DISTINCT word FROM split WHERE word != '') s JOIN participant_words w ON w.word = s.word), '')) WHERE id = new.id;
+  UPDATE meetings SET search_tags = (SELECT tags FROM meeting_search_tags v WHERE v.meeting_id = meetings.id) WHERE id = new.id;
   -- Its meeting_tags rows, also when the tags came with the row (meetings_search_tags_au fires only on a change).
   INSERT OR IGNORE INTO meeting_tags (tag, started_at, meeting_id)
     WITH RECURSIVE split(rest, tag) AS (SELECT (SELECT search_tags FROM meetings WHERE id = new.id) || ' ', NULL UNION ALL SELECT substr(rest, instr(rest, ' ') + 1), substr(rest, 1, instr(rest, ' ') - 1) FROM split WHERE rest != '')
     SELECT tag, new.started_at, new.id FROM split WHERE tag != '';
 END;
 --> statement-breakpoint
-CREATE TRIGGER `meetings_search_tags_filters_au` AFTER UPDATE OF folder_id, series_id ON `meetings` BEGIN
-  UPDATE meetings SET search_tags = trim(
-    coalesce((WITH RECURSIVE chain(id, parent, depth) AS (
-        SELECT id, parent_id, 0 FROM folders WHERE id = meetings.folder_id
-        UNION ALL SELECT f.id, f.parent_id, c.depth + 1 FROM folders f JOIN chain c ON f.id = c.parent WHERE c.depth < 64)
-      SELECT group_concat('f' || hex(id), ' ') FROM chain), '')
-    || CASE WHEN meetings.series_id IS NULL THEN '' ELSE ' s' || hex(meetings.series_id) END
-    || coalesce(' ' || (SELECT group_concat('p' || w.id, ' ' ORDER BY w.id) FROM (
-        WITH RECURSIVE split(rest, word) AS (SELECT replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(p.name || ' ' || coalesce(p.email, ''), '@', ' '), '.', ' '), ',', ' '), '-', ' '), '_', ' '), '(', ' '), ')', ' '), '/', ' '), '''', ' '), '"', ' '), '+', ' '), ';', ' '), ':', ' '), char(9), ' '), char(10), ' '), char(13), ' ') || ' ', NULL FROM participants p WHERE p.meeting_id = meetings.id UNION ALL SELECT substr(rest, instr(rest, ' ') + 1), substr(rest, 1, instr(rest, ' ') - 1) FROM split WHERE rest != '')
-        SELECT DISTINCT word FROM split WHERE word != '') s JOIN participant_words w ON w.word = s.word), '')) WHERE id = new.id;
+-- Moved to another folder or series, or re-timed (its calendar tokens).
+CREATE TRIGGER `meetings_search_tags_filters_au` AFTER UPDATE OF folder_id, series_id, started_at ON `meetings` BEGIN
+  UPDATE meetings SET search_tags = (SELECT tags FROM meeting_search_tags v WHERE v.meeting_id = meetings.id) WHERE id = new.id;
 END;
 --> statement-breakpoint
 -- New tags: the meeting's passages take them (search_passages_au indexes each again), and its meeting_tags rows are rewritten.
@@ -157,54 +152,22 @@ CREATE TRIGGER `participants_search_tags_ai` AFTER INSERT ON `participants` BEGI
   INSERT OR IGNORE INTO participant_words (word)
     WITH RECURSIVE split(rest, word) AS (SELECT replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(new.name || ' ' || coalesce(new.email, ''), '@', ' '), '.', ' '), ',', ' '), '-', ' '), '_', ' '), '(', ' '), ')', ' '), '/', ' '), '''', ' '), '"', ' '), '+', ' '), ';', ' '), ':', ' '), char(9), ' '), char(10), ' '), char(13), ' ') || ' ', NULL UNION ALL SELECT substr(rest, instr(rest, ' ') + 1), substr(rest, 1, instr(rest, ' ') - 1) FROM split WHERE rest != '')
     SELECT DISTINCT word FROM split WHERE word != '';
-  UPDATE meetings SET search_tags = trim(
-    coalesce((WITH RECURSIVE chain(id, parent, depth) AS (
-        SELECT id, parent_id, 0 FROM folders WHERE id = meetings.folder_id
-        UNION ALL SELECT f.id, f.parent_id, c.depth + 1 FROM folders f JOIN chain c ON f.id = c.parent WHERE c.depth < 64)
-      SELECT group_concat('f' || hex(id), ' ') FROM chain), '')
-    || CASE WHEN meetings.series_id IS NULL THEN '' ELSE ' s' || hex(meetings.series_id) END
-    || coalesce(' ' || (SELECT group_concat('p' || w.id, ' ' ORDER BY w.id) FROM (
-        WITH RECURSIVE split(rest, word) AS (SELECT replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(p.name || ' ' || coalesce(p.email, ''), '@', ' '), '.', ' '), ',', ' '), '-', ' '), '_', ' '), '(', ' '), ')', ' '), '/', ' '), '''', ' '), '"', ' '), '+', ' '), ';', ' '), ':', ' '), char(9), ' '), char(10), ' '), char(13), ' ') || ' ', NULL FROM participants p WHERE p.meeting_id = meetings.id UNION ALL SELECT substr(rest, instr(rest, ' ') + 1), substr(rest, 1, instr(rest, ' ') - 1) FROM split WHERE rest != '')
-        SELECT DISTINCT word FROM split WHERE word != '') s JOIN participant_words w ON w.word = s.word), '')) WHERE id = new.meeting_id;
+  UPDATE meetings SET search_tags = (SELECT tags FROM meeting_search_tags v WHERE v.meeting_id = meetings.id) WHERE id = new.meeting_id;
 END;
 --> statement-breakpoint
 CREATE TRIGGER `participants_search_tags_au` AFTER UPDATE OF name, email, meeting_id ON `participants` BEGIN
   INSERT OR IGNORE INTO participant_words (word)
     WITH RECURSIVE split(rest, word) AS (SELECT replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(new.name || ' ' || coalesce(new.email, ''), '@', ' '), '.', ' '), ',', ' '), '-', ' '), '_', ' '), '(', ' '), ')', ' '), '/', ' '), '''', ' '), '"', ' '), '+', ' '), ';', ' '), ':', ' '), char(9), ' '), char(10), ' '), char(13), ' ') || ' ', NULL UNION ALL SELECT substr(rest, instr(rest, ' ') + 1), substr(rest, 1, instr(rest, ' ') - 1) FROM split WHERE rest != '')
     SELECT DISTINCT word FROM split WHERE word != '';
-  UPDATE meetings SET search_tags = trim(
-    coalesce((WITH RECURSIVE chain(id, parent, depth) AS (
-        SELECT id, parent_id, 0 FROM folders WHERE id = meetings.folder_id
-        UNION ALL SELECT f.id, f.parent_id, c.depth + 1 FROM folders f JOIN chain c ON f.id = c.parent WHERE c.depth < 64)
-      SELECT group_concat('f' || hex(id), ' ') FROM chain), '')
-    || CASE WHEN meetings.series_id IS NULL THEN '' ELSE ' s' || hex(meetings.series_id) END
-    || coalesce(' ' || (SELECT group_concat('p' || w.id, ' ' ORDER BY w.id) FROM (
-        WITH RECURSIVE split(rest, word) AS (SELECT replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(p.name || ' ' || coalesce(p.email, ''), '@', ' '), '.', ' '), ',', ' '), '-', ' '), '_', ' '), '(', ' '), ')', ' '), '/', ' '), '''', ' '), '"', ' '), '+', ' '), ';', ' '), ':', ' '), char(9), ' '), char(10), ' '), char(13), ' ') || ' ', NULL FROM participants p WHERE p.meeting_id = meetings.id UNION ALL SELECT substr(rest, instr(rest, ' ') + 1), substr(rest, 1, instr(rest, ' ') - 1) FROM split WHERE rest != '')
-        SELECT DISTINCT word FROM split WHERE word != '') s JOIN participant_words w ON w.word = s.word), '')) WHERE id IN (old.meeting_id, new.meeting_id);
+  UPDATE meetings SET search_tags = (SELECT tags FROM meeting_search_tags v WHERE v.meeting_id = meetings.id) WHERE id IN (old.meeting_id, new.meeting_id);
 END;
 --> statement-breakpoint
 CREATE TRIGGER `participants_search_tags_ad` AFTER DELETE ON `participants` BEGIN
-  UPDATE meetings SET search_tags = trim(
-    coalesce((WITH RECURSIVE chain(id, parent, depth) AS (
-        SELECT id, parent_id, 0 FROM folders WHERE id = meetings.folder_id
-        UNION ALL SELECT f.id, f.parent_id, c.depth + 1 FROM folders f JOIN chain c ON f.id = c.parent WHERE c.depth < 64)
-      SELECT group_concat('f' || hex(id), ' ') FROM chain), '')
-    || CASE WHEN meetings.series_id IS NULL THEN '' ELSE ' s' || hex(meetings.series_id) END
-    || coalesce(' ' || (SELECT group_concat('p' || w.id, ' ' ORDER BY w.id) FROM (
-        WITH RECURSIVE split(rest, word) AS (SELECT replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(p.name || ' ' || coalesce(p.email, ''), '@', ' '), '.', ' '), ',', ' '), '-', ' '), '_', ' '), '(', ' '), ')', ' '), '/', ' '), '''', ' '), '"', ' '), '+', ' '), ';', ' '), ':', ' '), char(9), ' '), char(10), ' '), char(13), ' ') || ' ', NULL FROM participants p WHERE p.meeting_id = meetings.id UNION ALL SELECT substr(rest, instr(rest, ' ') + 1), substr(rest, 1, instr(rest, ' ') - 1) FROM split WHERE rest != '')
-        SELECT DISTINCT word FROM split WHERE word != '') s JOIN participant_words w ON w.word = s.word), '')) WHERE id = old.meeting_id;
+  UPDATE meetings SET search_tags = (SELECT tags FROM meeting_search_tags v WHERE v.meeting_id = meetings.id) WHERE id = old.meeting_id;
 END;
 --> statement-breakpoint
 -- A folder moved under another parent: the meetings of its subtree get their new ancestors.
 CREATE TRIGGER `folders_search_tags_au` AFTER UPDATE OF parent_id ON `folders` WHEN old.parent_id IS NOT new.parent_id BEGIN
-  UPDATE meetings SET search_tags = trim(
-    coalesce((WITH RECURSIVE chain(id, parent, depth) AS (
-        SELECT id, parent_id, 0 FROM folders WHERE id = meetings.folder_id
-        UNION ALL SELECT f.id, f.parent_id, c.depth + 1 FROM folders f JOIN chain c ON f.id = c.parent WHERE c.depth < 64)
-      SELECT group_concat('f' || hex(id), ' ') FROM chain), '')
-    || CASE WHEN meetings.series_id IS NULL THEN '' ELSE ' s' || hex(meetings.series_id) END
-    || coalesce(' ' || (SELECT group_concat('p' || w.id, ' ' ORDER BY w.id) FROM (
-        WITH RECURSIVE split(rest, word) AS (SELECT replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(p.name || ' ' || coalesce(p.email, ''), '@', ' '), '.', ' '), ',', ' '), '-', ' '), '_', ' '), '(', ' '), ')', ' '), '/', ' '), '''', ' '), '"', ' '), '+', ' '), ';', ' '), ':', ' '), char(9), ' '), char(10), ' '), char(13), ' ') || ' ', NULL FROM participants p WHERE p.meeting_id = meetings.id UNION ALL SELECT substr(rest, instr(rest, ' ') + 1), substr(rest, 1, instr(rest, ' ') - 1) FROM split WHERE rest != '')
-        SELECT DISTINCT word FROM split WHERE word != '') s JOIN participant_words w ON w.word = s.word), ''))
+  UPDATE meetings SET search_tags = (SELECT tags FROM meeting_search_tags v WHERE v.meeting_id = meetings.id)
   WHERE folder_id IN (WITH RECURSIVE sub(id, depth) AS (SELECT new.id, 0 UNION ALL SELECT f.id, s.depth + 1 FROM folders f JOIN sub s ON f.parent_id = s.id WHERE s.depth < 64) SELECT id FROM sub);
 END;

@@ -17,7 +17,8 @@ import { applyProposalOrThrow, proposeMemoEdit, proposeSummaryEdit } from '../..
 import { exportMeetingOrThrow, loadMeetings } from '../../src/db/queries/export.js';
 import { checkIntegrity, repairSearchIndex } from '../../src/db/queries/integrity.js';
 import { appendTranscriptWords } from '../../src/db/queries/transcripts.js';
-import { idTag } from '../../src/db/queries/meetings.js';
+import { idTag, parseDateRange } from '../../src/db/queries/meetings.js';
+import { searchTranscripts } from '../../src/db/queries/search.js';
 import { PARTICIPANT_SEPARATORS, participantTag } from '../../src/db/queries/participant-words.js';
 import { ConflictError, NotFoundError } from '../../src/errors.js';
 import { LeaseLostError } from '../../src/db/model/jobs.js';
@@ -43,9 +44,18 @@ function generator(seed: number) {
 const NAMES = ['Yuki Tanaka', 'yuki@acme.test', 'Omar Haddad', 'José Núñez', 'Ólafur Ørn'.normalize('NFD'), 'Anne-Marie O\'Neil', 'Ada', 'Bob (ext)', 'Li Wei'];
 const WORDS = ['the', 'budget', 'pricing', 'roadmap', 'Tanaka', 'fa', 'p12', 'review', 'café', 'naïve', 'ship', 'it'];
 
-/** What a meeting's search_tags must be: its folder and each ancestor, its series, its participants' words. */
+/** The calendar tokens of a start: its UTC day, month and year, or `dx` when it does not begin with a real date. */
+function dateTokens(startedAt: string): string[] {
+  const day = startedAt.slice(0, 10);
+  const real = /^\d{4}-\d{2}-\d{2}$/.test(day) && new Date(`${day}T00:00:00Z`).toISOString().slice(0, 10) === day;
+  if (!real) return ['dx'];
+  const [y, m, d] = day.split('-');
+  return [`y${y}`, `m${y}${m}`, `d${y}${m}${d}`];
+}
+
+/** What a meeting's search_tags must be: its folder and each ancestor, its series, its participants' words, its start date. */
 function expectedTags(s: Sqlite, meetingId: string): string {
-  const m = s.prepare('SELECT folder_id, series_id FROM meetings WHERE id = ?').get(meetingId) as { folder_id: string | null; series_id: string | null };
+  const m = s.prepare('SELECT folder_id, series_id, started_at FROM meetings WHERE id = ?').get(meetingId) as { folder_id: string | null; series_id: string | null; started_at: string };
   const tags: string[] = [];
   for (let f = m.folder_id, depth = 0; f !== null && depth <= 64; depth++) {
     tags.push(idTag('f', f));
@@ -57,6 +67,7 @@ function expectedTags(s: Sqlite, meetingId: string): string {
     for (const w of `${p.name} ${p.email ?? ''}`.split(new RegExp(`[${PARTICIPANT_SEPARATORS.replace(/[\]\\^-]/g, '\\$&')}]`))) if (w !== '') words.add(w);
   const ids = [...words].map((w) => (s.prepare('SELECT id FROM participant_words WHERE word = ?').get(w) as { id: number } | undefined)?.id ?? -1).sort((a, b) => a - b);
   tags.push(...ids.map(participantTag));
+  tags.push(...dateTokens(m.started_at));
   return tags.join(' ');
 }
 
@@ -80,6 +91,17 @@ function problems(s: Sqlite): string[] {
   }
   const stale = s.prepare('SELECT count(*) AS n FROM meeting_tags t JOIN meetings m ON m.id = t.meeting_id WHERE t.started_at != m.started_at').get() as { n: number };
   if (stale.n) out.push(`${stale.n} meeting_tags rows with another started_at than their meeting`);
+  const passages = s.prepare('SELECT count(*) AS n FROM search_passages p JOIN meetings m ON m.id = p.meeting_id WHERE p.tags != m.search_tags').get() as { n: number };
+  if (passages.n) out.push(`${passages.n} passages with other tags than their meeting`);
+  // Date ranges (calendar tokens in the index) count what comparing every match's started_at counts.
+  for (const [from, to] of [['2026-01-20', '2026-03-31T12:00:00Z'], ['2026-02-01T00:00:00.001Z', undefined], [undefined, '2026-03-01']]) {
+    const range = parseDateRange(from, to);
+    const want = s
+      .prepare(`SELECT count(*) AS n FROM search_fts f JOIN search_passages p ON p.id = f.rowid JOIN meetings m ON m.id = p.meeting_id WHERE search_fts MATCH '{text} : the' AND m.started_at >= ? AND m.started_at <= ?`)
+      .get(range.from ?? '', range.to ?? '\uffff') as { n: number };
+    const got = searchTranscripts(s, { query: 'the', from, to }, { limit: 1, offset: 0 }).pagination.total;
+    if (got !== want.n) out.push(`"the" from ${from} to ${to}: ${got} passages, ${want.n} by their meetings' started_at`);
+  }
   return out;
 }
 
@@ -137,6 +159,8 @@ function world(s: Sqlite, dir: string, seed: number) {
     ['move a meeting to a folder', 3, (m = meeting()) => m && s.prepare('UPDATE meetings SET folder_id = ? WHERE id = ?').run(r.next() < 0.2 ? null : folder() ?? null, m)],
     ['set a meeting series', 2, (m = meeting()) => m && s.prepare('UPDATE meetings SET series_id = ? WHERE id = ?').run(r.next() < 0.3 ? null : series() ?? null, m)],
     ['re-time a meeting', 2, (m = meeting()) => m && s.prepare('UPDATE meetings SET started_at = ? WHERE id = ?').run(new Date(Date.parse('2026-01-01T00:00:00Z') + r.int(1e10)).toISOString(), m)],
+    // As any SQL client may write it: not a real date, or not a date at all.
+    ['re-time a meeting to text', 1, (m = meeting()) => m && s.prepare('UPDATE meetings SET started_at = ? WHERE id = ?').run(r.pick(['2026-02-30T10:00:00.000Z', '2026-03-01 09:00', 'soon']), m)],
     ['retitle a meeting, rewrite its note', 2, (m = meeting()) => m && s.prepare('UPDATE meetings SET title = ?, note = ? WHERE id = ?').run(sentence(2).join(' '), r.next() < 0.3 ? '' : sentence(6).join(' '), m)],
     ['make a folder', 2, () => ensureFolderPath(s, folderPath())],
     ['make a series', 1, () => makeSeries(s, { title: sentence(2).join(' ') })],
@@ -270,7 +294,8 @@ describe('search_fts content is the passage row alone', () => {
       const m = makeMeeting(s, { folderPath: 'Team' });
       const folder = s.prepare('SELECT folder_id AS f FROM meetings WHERE id = ?').pluck().get(m) as string;
       s.prepare("INSERT INTO search_passages (meeting_id, kind, ref_id, text) VALUES (?, 'summary', 'sum_x', 'roadmap review')").run(m);
-      expect(s.prepare("SELECT tags FROM search_passages WHERE ref_id = 'sum_x'").pluck().get()).toBe(idTag('f', folder));
+      expect(s.prepare("SELECT tags FROM search_passages WHERE ref_id = 'sum_x'").pluck().get()).toBe(expectedTags(s, m));
+      expect(expectedTags(s, m).split(' ')[0]).toBe(idTag('f', folder));
       const hits = s.prepare('SELECT count(*) FROM search_fts WHERE search_fts MATCH ?').pluck().get(`roadmap AND {tags} : "${idTag('f', folder)}"`);
       expect(hits).toBe(1);
       expect(sound(s)).toBe('ok');

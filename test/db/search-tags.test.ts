@@ -186,11 +186,12 @@ describe('the tags column', () => {
   it('is never matched by the words searched, even a word spelled like a tag', () => {
     const s = db();
     const series = makeSeries(s, { id: 'ser_x' });
-    const a = makeMeeting(s, { title: 'A', folderPath: 'Acme', seriesId: series });
+    const a = makeMeeting(s, { title: 'A', folderPath: 'Acme', seriesId: series, startedAt: '2026-05-17T09:30:00.000Z' });
     said(s, a, 'the budget');
     makeParticipant(s, a, { name: 'Yuki' });
     const tags = (s.prepare('SELECT search_tags FROM meetings WHERE id = ?').get(a) as { search_tags: string }).search_tags.split(' ');
-    expect(tags).toHaveLength(3);
+    expect(tags.slice(3)).toEqual(['y2026', 'm202605', 'd20260517']);
+    expect(tags).toHaveLength(6);
     for (const tag of tags) expect(searchTranscripts(s, { query: tag }, page).pagination.total).toBe(0);
     expect(searchTranscripts(s, { query: 'budget', seriesId: series }, page).pagination.total).toBe(1);
   });
@@ -202,13 +203,15 @@ describe('syntheo doctor --repair-search', () => {
     const a = makeMeeting(s, { title: 'A', folderPath: 'Acme' });
     said(s, a, 'the pricing');
     makeParticipant(s, a, { name: 'Yuki Tanaka' });
-    s.exec("UPDATE meetings SET search_tags = ''; DROP TABLE meeting_tags; DROP TABLE participant_words_fts");
-    expect(checkIntegrity(s, { full: false }).missing).toEqual(expect.arrayContaining(['table meeting_tags', 'table participant_words_fts']));
+    s.exec("UPDATE meetings SET search_tags = ''; DROP TABLE meeting_tags; DROP TABLE participant_words_fts; DROP VIEW meeting_search_tags");
+    expect(checkIntegrity(s, { full: false }).missing).toEqual(expect.arrayContaining(['table meeting_tags', 'table participant_words_fts', 'view meeting_search_tags']));
     expect(checkIntegrity(s, { full: false }).searchOnly).toBe(true);
     repairSearchIndex(s);
     expect(checkIntegrity(s, { full: false }).missing).toEqual([]);
     expect(listed(s, { participant: 'yuki', folderPath: 'Acme' })).toEqual({ titles: ['A'], total: 1 });
     expect(found(s, { query: 'pricing', participant: 'tanaka', folderPath: 'acme' })).toEqual(['A']);
+    const day = (s.prepare('SELECT started_at FROM meetings WHERE id = ?').pluck().get(a) as string).slice(0, 10);
+    expect(found(s, { query: 'pricing', from: day, to: day })).toEqual(['A']);
     searchIndexConsistent(s);
   });
 });

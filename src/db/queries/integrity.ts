@@ -8,8 +8,8 @@ import { indexTranscript } from './search.js';
 
 /** The FTS5 tables and the table of passages the search index is built from. */
 const FTS_TABLES = ['search_fts', 'meeting_titles', 'participant_index', 'participant_words_fts'] as const;
-// meeting_tags is derived from meetings.search_tags.
-const SEARCH_TABLES: readonly string[] = ['search_passages', 'meeting_tags', ...FTS_TABLES];
+// meeting_tags is derived from meetings.search_tags, which the view meeting_search_tags computes.
+const SEARCH_TABLES: readonly string[] = ['search_passages', 'meeting_tags', 'meeting_search_tags', ...FTS_TABLES];
 
 /** Problems listed at most, so a badly damaged file gives a readable report. */
 const MAX_PROBLEMS = 10;
@@ -136,8 +136,8 @@ export function repairSearchIndex(sqlite: Sqlite): RepairResult {
         }
       if (present.has('table search_passages')) stmt(sqlite, 'DELETE FROM search_passages').run();
       const recreated: string[] = [];
-      // Tables first (shadow tables come with their FTS5 table), then indexes and triggers.
-      const order = ['table', 'index', 'trigger'];
+      // Tables first (shadow tables come with their FTS5 table), then the tags view, indexes and triggers.
+      const order = ['table', 'view', 'index', 'trigger'];
       for (const o of [...ref].sort((x, y) => order.indexOf(x.type) - order.indexOf(y.type))) {
         const key = `${o.type} ${o.name}`;
         if (o.sql === null || (o.type === 'table' && FTS_TABLES.some((t) => o.name.startsWith(`${t}_`)))) continue;

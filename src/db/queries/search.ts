@@ -73,8 +73,73 @@ interface HitRow {
  */
 export const RANK_WINDOW = 2000;
 
-/** Below this many meetings passing the dates (or a participant fragment across words), search reads their passages rather than joining every match. */
+/** Below this many meetings passing a participant fragment across words, search reads their passages rather than joining every match. */
 const FEW_MEETINGS = 1000;
+
+/** Past this many calendar tokens (meetings spread over a century), a date range is checked meeting by meeting instead. */
+const MAX_DATE_TOKENS = 200;
+
+const DAY_MS = 86_400_000;
+/** A UTC day as milliseconds (years 0-99 included, which Date.UTC would read as 1900-1999; month 12 is January of the next year). */
+function utcDay(year: number, monthIndex: number, day: number): number {
+  const d = new Date(0);
+  d.setUTCFullYear(year, monthIndex, day);
+  return d.getTime();
+}
+/** `YYYY-MM-DD` of a UTC day as milliseconds. */
+const dayMs = (day: string) => utcDay(Number(day.slice(0, 4)), Number(day.slice(5, 7)) - 1, Number(day.slice(8, 10)));
+function dayOf(ms: number): { y: string; m: string; d: string } {
+  const d = new Date(ms);
+  const two = (n: number) => String(n).padStart(2, '0');
+  return { y: String(d.getUTCFullYear()).padStart(4, '0'), m: two(d.getUTCMonth() + 1), d: two(d.getUTCDate()) };
+}
+const dayToken = (ms: number) => {
+  const { y, m, d } = dayOf(ms);
+  return `d${y}${m}${d}`;
+};
+/** A token's day `YYYY-MM-DD` as milliseconds. */
+const tokenMs = (token: string) => dayMs(`${token.slice(1, 5)}-${token.slice(5, 7)}-${token.slice(7, 9)}`);
+
+/**
+ * A from/to range as calendar tokens of the tags (view meeting_search_tags): the fewest year, month and
+ * day tokens covering the days strictly between the range's first and last day (every meeting of those
+ * days is inside the range, whatever the time of day), plus the first and last day's tokens and `dx`
+ * (a start that is not a date), whose meetings outside the range `outside` selects from meeting_tags,
+ * with exactly the comparisons of rangeSql. Undefined without dates, or when it would take too many tokens.
+ */
+function dateTerm(sqlite: Sqlite, range: { from?: string; to?: string }): { tokens: string[]; outside?: { sql: string; params: string[] } } | undefined {
+  if (range.from === undefined && range.to === undefined) return undefined;
+  // The first and last days that hold meetings: the cover need not reach past them.
+  const extreme = (order: 'ASC' | 'DESC') =>
+    stmt<{ tag: string }>(sqlite, `SELECT tag FROM meeting_tags WHERE tag > 'd' AND tag < 'd:' ORDER BY tag ${order} LIMIT 1`).get()?.tag;
+  const [first, last] = [extreme('ASC'), extreme('DESC')];
+  const tokens: string[] = ['dx'];
+  const edges: string[] = ['dx'];
+  if (first !== undefined && last !== undefined) {
+    const fromDay = range.from === undefined ? undefined : dayMs(range.from.slice(0, 10));
+    const toDay = range.to === undefined ? undefined : dayMs(range.to.slice(0, 10));
+    for (const edge of new Set([fromDay, toDay]))
+      if (edge !== undefined && edge >= tokenMs(first) && edge <= tokenMs(last)) edges.push(dayToken(edge));
+    tokens.push(...edges.slice(1));
+    let day = Math.max(fromDay === undefined ? -Infinity : fromDay + DAY_MS, tokenMs(first));
+    const end = Math.min(toDay === undefined ? Infinity : toDay - DAY_MS, tokenMs(last));
+    while (day <= end) {
+      const { y, m, d } = dayOf(day);
+      const nextYear = utcDay(Number(y) + 1, 0, 1);
+      const nextMonth = utcDay(Number(y), Number(m), 1);
+      // A whole year, else a whole month, else the day.
+      const [token, next] =
+        m === '01' && d === '01' && nextYear - DAY_MS <= end ? [`y${y}`, nextYear] : d === '01' && nextMonth - DAY_MS <= end ? [`m${y}${m}`, nextMonth] : [`d${y}${m}${d}`, day + DAY_MS];
+      tokens.push(token);
+      day = next;
+      if (tokens.length > MAX_DATE_TOKENS) return undefined;
+    }
+  }
+  const failing = rangeSql(range, 't.started_at');
+  const outside = { sql: `t.tag IN (${edges.map(() => '?').join(', ')}) AND NOT (${failing.sql.join(' AND ')})`, params: [...edges, ...failing.params] };
+  const any = stmt<{ n: number }>(sqlite, `SELECT EXISTS (SELECT 1 FROM meeting_tags t WHERE ${outside.sql}) AS n`).get(...outside.params)!.n;
+  return { tokens, ...(any ? { outside } : {}) };
+}
 
 /**
  * search_transcripts: passages containing every word of the query, filtered by the meeting filters of
@@ -87,20 +152,23 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
   if (terms.length === 0)
     throw new InvalidInputError({ type: 'no_search_word', query: filter.query });
   // Restricted to the text column only when a word could be a tag token (the restriction costs ~70% on
-  // a common word's count): tags are f/s + hex digits and p + digits.
-  const mayBeTag = terms.some((t) => /^(?:[fs][0-9a-f]+|p[0-9]+)$/i.test(t.normalize('NFD').replace(/\p{M}/gu, '')));
+  // a common word's count): tags are f/s + hex digits, p + digits and the calendar tokens.
+  const mayBeTag = terms.some((t) => /^(?:[fs][0-9a-f]+|p[0-9]+|y[0-9]{4}|m[0-9]{6}|d[0-9]{8}|dx)$/i.test(t.normalize('NFD').replace(/\p{M}/gu, '')));
   const words = `${mayBeTag ? '{text} : ' : ''}(${terms.map(quote).join(' ')})`;
   const c = compileMeetingFilter(sqlite, { ...filter, query: undefined });
   if (c.none) return { hits: [], pagination: pagination(page, 0, 0) };
-  // Folder, series and participant words are terms of the index (column `tags`): FTS5 intersects them
-  // with the words; only the dates, and a participant fragment that spans words, need the meetings.
-  const tagTerms = c.parts.filter((p) => p.tags).map((p) => `{tags} : (${p.tags!.map(quote).join(' OR ')})`);
+  // Folder, series, participant words and dates are terms of the index (column `tags`): FTS5 intersects
+  // them with the words; only a participant fragment that spans words needs the meetings.
+  const dates = dateTerm(sqlite, c.range);
+  const tagTerms = [...c.parts.filter((p) => p.tags).map((p) => p.tags!), ...(dates ? [dates.tokens] : [])].map((tags) => `{tags} : (${tags.map(quote).join(' OR ')})`);
   const all = [words, ...tagTerms].join(' AND ');
   const phrase = [`${mayBeTag ? '{text} : ' : ''}${quote(terms.join(' '))}`, ...tagTerms].join(' AND ');
-  const range = rangeSql(c.range, 'm.started_at');
-  const joined = [...c.parts.filter((p) => !p.tags).map((p) => p.sql), ...range.sql];
-  const params = [...c.parts.filter((p) => !p.tags).flatMap((p) => p.params), ...range.params];
-  // The rest: when few meetings pass (a day, a participant's meetings), as the set of their passages,
+  const untagged = c.parts.filter((p) => !p.tags);
+  // The dates stay a condition too when the meetings are read anyway (or the range needs too many tokens).
+  const range = untagged.length > 0 || !dates ? rangeSql(c.range, 'm.started_at') : { sql: [], params: [] };
+  const joined = [...untagged.map((p) => p.sql), ...range.sql];
+  const params: unknown[] = [...untagged.flatMap((p) => p.params), ...range.params];
+  // The rest: when few meetings pass (a rare participant across words), as the set of their passages,
   // found from the meetings' indexes; else each match is joined to its meeting (measured: reading the
   // passages of 10,000 meetings costs more than joining the matches of `the`).
   let from = 'FROM search_fts f WHERE search_fts MATCH ?';
@@ -117,6 +185,13 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
       from = `FROM search_fts f JOIN search_passages p ON p.id = f.rowid JOIN meetings m ON m.id = p.meeting_id WHERE search_fts MATCH ? AND ${joined.join(' AND ')}`;
       ranked = from;
     }
+  }
+  if (dates?.outside) {
+    // The boundary days' tokens also match their meetings outside the range: those passages are left out.
+    const clause = ` AND f.rowid NOT IN (SELECT p.id FROM meeting_tags t JOIN search_passages p ON p.meeting_id = t.meeting_id WHERE ${dates.outside.sql})`;
+    from += clause;
+    ranked += clause;
+    params.push(...dates.outside.params);
   }
   const args = [all, ...params];
 

@@ -26,7 +26,8 @@ export const meetings = sqliteTable(
     /**
      * The meeting's filter tokens, kept by triggers (migration 0010): `f<hex id>` for its folder and each
      * ancestor, `s<hex id>` for its series, `p<participant_words.id>` for each word of its participants'
-     * names and e-mails. Indexed with each search passage (search_fts column `tags`), so filters are
+     * names and e-mails, `y2026 m202605 d20260517` for its UTC start (`dx`: not a date); computed by the view
+     * meeting_search_tags. Indexed with each search passage (search_fts column `tags`), so filters are
      * matched inside the full-text index, and split into meeting_tags for list_meetings.
      */
     searchTags: text('search_tags').notNull().default(''),

@@ -25,7 +25,7 @@ export const searchPassages = sqliteTable(
     speaker: text('speaker'),
     text: text('text').notNull(),
     /**
-     * The meeting's search_tags (folder chain, series, participant words) as indexed with this passage in
+     * The meeting's search_tags (folder chain, series, participant words, start date) as indexed with this passage in
      * search_fts's column `tags`: kept equal by triggers (migration 0010). The index's content is this row
      * alone, so every FTS5 delete names exactly what was indexed, whatever happens to the meeting row.
      */
