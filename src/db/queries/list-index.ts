@@ -1,0 +1,137 @@
+// list_meetings read newest first from two FTS5 indexes whose rowid is the meeting's key (migration 0011):
+// meeting_titles (trigram, title fragments of 3+ characters) and meeting_terms (folder, series and
+// participant-word tags; 1-2 character title fragments as character grams). A key is the start time in
+// milliseconds * KEY_SLOTS + a slot among the meetings of that millisecond, so `ORDER BY rowid DESC` is
+// newest first, a date range is a rowid range, and count(*) is the index's own: no match is sorted or
+// joined to its meeting, except the page's.
+import type { Sqlite } from '../open.js';
+import { stmt } from '../statements.js';
+
+/** Meetings that can share one millisecond; their order among themselves is settled by id (pageOf). */
+export const KEY_SLOTS = 8192n;
+
+/** The meeting_terms token of a 1-2 character ASCII fragment: its lowercased characters' hex (ASCII case folding, as LIKE). */
+export const gramToken = (fragment: string): string => `x${Buffer.from(fragment.toLowerCase(), 'utf8').toString('hex')}`;
+
+/** An FTS5 token as a quoted string (tags and grams are letters and digits; quoted anyway). */
+export const quoteToken = (token: string): string => `"${token.replace(/"/g, '""')}"`;
+
+/** Keys pass 2^53: they are read and written as BigInt. */
+export type Key = bigint;
+
+/** Stored start times (ISO, millisecond precision, UTC) as a key range: the bounds of parseDateRange, inclusive. */
+export function keyRange(range: { from?: string; to?: string }): { lo?: Key; hi?: Key } {
+  const ms = (iso: string) => BigInt(Date.parse(iso));
+  return {
+    ...(range.from !== undefined && { lo: ms(range.from) * KEY_SLOTS }),
+    ...(range.to !== undefined && { hi: ms(range.to) * KEY_SLOTS + KEY_SLOTS - 1n }),
+  };
+}
+
+/** Keys matching one filter, newest first, within [lo, hi]. */
+export interface KeySource {
+  count(lo?: Key, hi?: Key): number;
+  keys(limit: number, offset: number, lo?: Key, hi?: Key): Key[];
+}
+
+const bounds = (lo?: Key, hi?: Key) => ({
+  sql: `${lo === undefined ? '' : ' AND rowid >= ?'}${hi === undefined ? '' : ' AND rowid <= ?'}`,
+  params: [...(lo === undefined ? [] : [lo]), ...(hi === undefined ? [] : [hi])],
+});
+
+/** One FTS5 query over meeting_terms or meeting_titles. */
+export function ftsSource(sqlite: Sqlite, table: 'meeting_terms' | 'meeting_titles', match: string): KeySource & { upTo(most: number, lo?: Key, hi?: Key): Key[] } {
+  return {
+    count(lo, hi) {
+      const b = bounds(lo, hi);
+      return stmt<{ n: number }>(sqlite, `SELECT count(*) AS n FROM ${table} WHERE ${table} MATCH ?${b.sql}`).get(match, ...b.params)!.n;
+    },
+    upTo(most, lo, hi) {
+      // Ascending: FTS5 streams it and stops; newest first, a phrase's doclists are read backwards, which costs more for a few matches.
+      const b = bounds(lo, hi);
+      const keys = stmt(sqlite, `SELECT rowid FROM ${table} WHERE ${table} MATCH ?${b.sql} LIMIT ?`).pluck().safeIntegers(true).all(match, ...b.params, most) as Key[];
+      return keys.sort((x, y) => (x < y ? 1 : x > y ? -1 : 0));
+    },
+    keys(limit, offset, lo, hi) {
+      const b = bounds(lo, hi);
+      return stmt(sqlite, `SELECT rowid FROM ${table} WHERE ${table} MATCH ?${b.sql} ORDER BY rowid DESC LIMIT ? OFFSET ?`)
+        .pluck()
+        .safeIntegers(true)
+        .all(match, ...b.params, limit === Infinity ? -1 : limit, offset) as Key[];
+    },
+  };
+}
+
+/** Keys given in full (newest first), for few matches or an intersection. */
+export function listSource(all: Key[]): KeySource {
+  const within = (l?: Key, h?: Key) => (l === undefined && h === undefined ? all : all.filter((k) => (l === undefined || k >= l) && (h === undefined || k <= h)));
+  return {
+    count: (l, h) => within(l, h).length,
+    keys: (limit, offset, l, h) => within(l, h).slice(offset, limit === Infinity ? undefined : offset + limit),
+  };
+}
+
+/** Keys of both sources (title phrase and terms, two indexes): both key lists in the range, intersected here. */
+export function intersection(a: KeySource, b: KeySource, lo?: Key, hi?: Key): KeySource {
+  const [small, large] = a.count(lo, hi) <= b.count(lo, hi) ? [a, b] : [b, a];
+  const keep = new Set(small.keys(Infinity, 0, lo, hi));
+  return listSource(keep.size === 0 ? [] : large.keys(Infinity, 0, lo, hi).filter((k) => keep.has(k)));
+}
+
+/**
+ * The page's keys in list order (started_at desc, id desc): the index's order, except among meetings of one
+ * millisecond. When the page's first or last millisecond holds matches beyond the page, those are read too,
+ * everything is sorted by the meetings' columns, and the page is cut at the right place.
+ */
+export function pageOf(sqlite: Sqlite, source: KeySource, offset: number, limit: number, lo?: Key, hi?: Key): string[] {
+  // The page with the key before it and the key after it: when neither shares a millisecond with the page's edge, the page is all there is to sort.
+  const around = source.keys(limit + (offset > 0 ? 2 : 1), Math.max(0, offset - 1), lo, hi);
+  const page = around.slice(offset > 0 ? 1 : 0, (offset > 0 ? 1 : 0) + limit);
+  if (page.length === 0) return [];
+  // The first and last key's milliseconds (floor division: keys before 1970 are negative).
+  const group = (k: Key) => (k >= 0n ? k / KEY_SLOTS : -((-k + KEY_SLOTS - 1n) / KEY_SLOTS));
+  const lowest = group(page.at(-1)!) * KEY_SLOTS;
+  const highest = group(page[0]!) * KEY_SLOTS + KEY_SLOTS - 1n;
+  const spanLo = lo !== undefined && lo > lowest ? lo : lowest;
+  const spanHi = hi !== undefined && hi < highest ? hi : highest;
+  const alone = around.every((k) => page.includes(k) || k < spanLo || k > spanHi);
+  const span = alone ? page : source.keys(Infinity, 0, spanLo, spanHi);
+  const ordered = stmt<{ id: string }>(
+    sqlite,
+    'SELECT m.id FROM meeting_keys k JOIN meetings m ON m.id = k.meeting_id WHERE k.key IN (SELECT value FROM json_each(?)) ORDER BY m.started_at DESC, m.id DESC',
+  )
+    .all(`[${span.join(',')}]`)
+    .map((r) => r.id);
+  if (span.length === page.length) return ordered;
+  const before = spanHi === hi ? 0 : source.count(spanHi + 1n, hi);
+  return ordered.slice(offset - before, offset - before + limit);
+}
+
+/** The grams of a meeting (meeting_terms.grams) in SQL over a row `m`: the same expression as migration 0011's triggers. */
+const GRAMS_SQL = `(WITH RECURSIVE src(s) AS (VALUES (lower(m.title)), (lower(m.id))),
+      pos(s, i) AS (SELECT s, 1 FROM src WHERE s != '' UNION ALL SELECT s, i + 1 FROM pos WHERE i < length(s)),
+      g(t) AS (SELECT substr(s, i, 1) FROM pos UNION SELECT substr(s, i, 2) FROM pos WHERE i < length(s))
+    SELECT coalesce(group_concat('x' || hex(t), ' '), '') FROM g WHERE length(CAST(t AS BLOB)) = length(t))`;
+
+/**
+ * Fills meeting_keys, meeting_titles and meeting_terms from the meetings, as migration 0011 does: for writers
+ * that set the meetings' triggers aside (bench/generate.ts) and for the repair (queries/integrity.ts), which
+ * recreate the tables empty. Whatever they held is replaced.
+ */
+export function fillListIndexes(sqlite: Sqlite): { meetings: number } {
+  sqlite.exec("DELETE FROM meeting_keys; DELETE FROM meeting_titles; INSERT INTO meeting_terms (meeting_terms) VALUES ('delete-all');");
+  // Each index holds up to 64 MiB in memory before it writes a segment (one or two segments, not one a megabyte), then FTS5's default again.
+  const hashsize = (bytes: number) => sqlite.exec(`INSERT INTO meeting_titles (meeting_titles, rank) VALUES ('hashsize', ${bytes}); INSERT INTO meeting_terms (meeting_terms, rank) VALUES ('hashsize', ${bytes});`);
+  hashsize(64 * 1024 * 1024);
+  const meetings = sqlite
+    .prepare(
+      `INSERT INTO meeting_keys (key, meeting_id)
+       SELECT (ms * ${KEY_SLOTS}) + row_number() OVER (PARTITION BY ms ORDER BY id) - 1, id
+       FROM (SELECT id, coalesce(CAST(round(unixepoch(started_at, 'subsec') * 1000) AS INTEGER), 0) AS ms FROM meetings)`,
+    )
+    .run().changes;
+  sqlite.exec('INSERT INTO meeting_titles (rowid, title, id) SELECT k.key, m.title, m.id FROM meetings m JOIN meeting_keys k ON k.meeting_id = m.id');
+  sqlite.exec(`INSERT INTO meeting_terms (rowid, tags, grams) SELECT k.key, m.search_tags, ${GRAMS_SQL} FROM meetings m JOIN meeting_keys k ON k.meeting_id = m.id`);
+  hashsize(1024 * 1024);
+  return { meetings };
+}
