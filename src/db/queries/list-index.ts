@@ -119,19 +119,24 @@ const GRAMS_SQL = `(WITH RECURSIVE src(s) AS (VALUES (lower(m.title)), (lower(m.
  * a lone surrogate, where SQLite's view of the characters may differ.
  */
 export function gramsOf(title: string, id: string): string | null {
-  if (/[\0\uD800-\uDFFF]/u.test(title + id)) return null;
-  const grams = new Set<string>();
-  for (const text of [title, id]) {
-    const chars = Array.from(text.replace(/[A-Z]/g, (c) => c.toLowerCase()));
-    chars.forEach((c, i) => {
-      if (c.charCodeAt(0) >= 0x80) return;
-      grams.add(c);
-      const next = chars[i + 1];
-      if (next !== undefined && next.charCodeAt(0) < 0x80) grams.add(c + next);
-    });
-  }
-  return [...grams].map(gramToken).join(' ');
+  if (/[\0\uD800-\uDFFF]/u.test(title) || /[\0\uD800-\uDFFF]/u.test(id)) return null;
+  // By UTF-16 code unit: every unit of a character beyond ASCII is >= 0x80, so the ASCII characters and
+  // adjacent ASCII pairs are the same as by code point. A gram as a number: c, or 128 + c * 128 + d.
+  const grams = new Set<number>();
+  const lower = (c: number) => (c >= 65 && c <= 90 ? c + 32 : c);
+  for (const text of [title, id])
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c >= 0x80) continue;
+      grams.add(lower(c));
+      const d = i + 1 < text.length ? text.charCodeAt(i + 1) : 0x80;
+      if (d < 0x80) grams.add(128 + lower(c) * 128 + lower(d));
+    }
+  const hex = (c: number) => HEX[c]!;
+  return [...grams].map((g) => (g < 128 ? `x${hex(g)}` : `x${hex((g - 128) >> 7)}${hex((g - 128) & 127)}`)).join(' ');
 }
+
+const HEX = Array.from({ length: 128 }, (_, c) => c.toString(16).padStart(2, '0'));
 
 /**
  * Fills meeting_keys, meeting_titles and meeting_terms from the meetings, as migration 0011 does: for writers
