@@ -40,7 +40,12 @@ const bounds = (lo?: Key, hi?: Key) => ({
 });
 
 /** One FTS5 query over meeting_terms or meeting_titles. */
-export function ftsSource(sqlite: Sqlite, table: 'meeting_terms' | 'meeting_titles', match: string): KeySource & { upTo(most: number, lo?: Key, hi?: Key): Key[] } {
+export interface FtsQuery {
+  table: 'meeting_terms' | 'meeting_titles';
+  match: string;
+}
+
+export function ftsSource(sqlite: Sqlite, { table, match }: FtsQuery): KeySource & { upTo(most: number, lo?: Key, hi?: Key): Key[] } {
   return {
     count(lo, hi) {
       const b = bounds(lo, hi);
@@ -71,11 +76,31 @@ export function listSource(all: Key[]): KeySource {
   };
 }
 
-/** Keys of both sources (title phrase and terms, two indexes): both key lists in the range, intersected here. */
-export function intersection(a: KeySource, b: KeySource, lo?: Key, hi?: Key): KeySource {
-  const [small, large] = a.count(lo, hi) <= b.count(lo, hi) ? [a, b] : [b, a];
-  const keep = new Set(small.keys(Infinity, 0, lo, hi));
-  return listSource(keep.size === 0 ? [] : large.keys(Infinity, 0, lo, hi).filter((k) => keep.has(k)));
+/**
+ * Keys in both indexes (a title phrase and terms): SQLite merges the two rowid-ordered streams
+ * (MERGE (INTERSECT)), so a page stops early and the count materialises nothing.
+ */
+export function intersection(sqlite: Sqlite, a: FtsQuery, b: FtsQuery): KeySource {
+  const from = (lo?: Key, hi?: Key) => {
+    const ba = bounds(lo, hi);
+    return {
+      sql: `SELECT rowid FROM ${a.table} WHERE ${a.table} MATCH ?${ba.sql} INTERSECT SELECT rowid FROM ${b.table} WHERE ${b.table} MATCH ?${ba.sql}`,
+      params: [a.match, ...ba.params, b.match, ...ba.params],
+    };
+  };
+  return {
+    count(lo, hi) {
+      const f = from(lo, hi);
+      return stmt<{ n: number }>(sqlite, `SELECT count(*) AS n FROM (${f.sql} ORDER BY 1)`).get(...f.params)!.n;
+    },
+    keys(limit, offset, lo, hi) {
+      const f = from(lo, hi);
+      return stmt(sqlite, `${f.sql} ORDER BY 1 DESC LIMIT ? OFFSET ?`)
+        .pluck()
+        .safeIntegers(true)
+        .all(...f.params, limit === Infinity ? -1 : limit, offset) as Key[];
+    },
+  };
 }
 
 /**

@@ -9,7 +9,7 @@ import { pagination } from './pagination.js';
 import { isAscii } from './unicode.js';
 import { anySpelling, trigramMatch } from './fragments.js';
 import { participantTag, participantWordIds } from './participant-words.js';
-import { ftsSource, gramToken, intersection, keyRange, listSource, pageOf, quoteToken, type KeySource } from './list-index.js';
+import { ftsSource, gramToken, intersection, keyRange, listSource, pageOf, quoteToken, type FtsQuery, type KeySource } from './list-index.js';
 import type { ActionItem, MeetingDetail, MeetingListItem, MeetingRecord, Page, Pagination, Participant, SeriesRef, Summary, TranscriptInfo } from './types.js';
 
 export interface MeetingFilter {
@@ -216,13 +216,18 @@ const byKeys = (c: CompiledFilter): boolean =>
 function listByKeys(sqlite: Sqlite, c: CompiledFilter, page: Page): { meetings: MeetingListItem[]; total: number } {
   const { lo, hi } = keyRange(c.range);
   const terms = c.parts.filter((p) => p.terms !== undefined).map((p) => p.terms!);
-  const sources = [
-    ...(c.titleMatch === undefined ? [] : [ftsSource(sqlite, 'meeting_titles', c.titleMatch)]),
-    ...(terms.length === 0 ? [] : [ftsSource(sqlite, 'meeting_terms', terms.join(' AND '))]),
+  const queries: FtsQuery[] = [
+    ...(c.titleMatch === undefined ? [] : [{ table: 'meeting_titles' as const, match: c.titleMatch }]),
+    ...(terms.length === 0 ? [] : [{ table: 'meeting_terms' as const, match: terms.join(' AND ') }]),
   ];
-  // Few matches: all their keys at once (one ascending read that stops) rather than a count, a backwards walk and the page's edges.
-  const few = sources.length === 1 ? sources[0]!.upTo(FEW_KEYS + 1, lo, hi) : [];
-  const source: KeySource = sources.length === 2 ? intersection(sources[0]!, sources[1]!, lo, hi) : few.length <= FEW_KEYS ? listSource(few) : sources[0]!;
+  let source: KeySource;
+  if (queries.length === 2) source = intersection(sqlite, queries[0]!, queries[1]!);
+  else {
+    // Few matches: all their keys at once (one ascending read that stops) rather than a count, a backwards walk and the page's edges.
+    const one = ftsSource(sqlite, queries[0]!);
+    const few = one.upTo(FEW_KEYS + 1, lo, hi);
+    source = few.length <= FEW_KEYS ? listSource(few) : one;
+  }
   const total = source.count(lo, hi);
   const ids = total <= page.offset ? [] : pageOf(sqlite, source, page.offset, page.limit, lo, hi);
   const meetings = ids.length === 0 ? [] : stmt<MeetingListItem>(
