@@ -31,7 +31,15 @@ export function keyRange(range: { from?: string; to?: string }): { lo?: Key; hi?
 /** Keys matching one filter, newest first, within [lo, hi]. */
 export interface KeySource {
   count(lo?: Key, hi?: Key): number;
-  keys(limit: number, offset: number, lo?: Key, hi?: Key): Key[];
+  /** `total`: the count within [lo, hi], when known: a page past the middle is read from the oldest end. */
+  keys(limit: number, offset: number, lo?: Key, hi?: Key, total?: number): Key[];
+}
+
+/** Newest first from `offset`, or, past the middle, the same keys read oldest first from the other end (an OFFSET walks). */
+function walk(run: (order: 'ASC' | 'DESC', limit: number, offset: number) => Key[], limit: number, offset: number, total?: number): Key[] {
+  if (total === undefined || limit === Infinity || offset * 2 <= total) return run('DESC', limit, offset);
+  const end = Math.min(total, offset + limit);
+  return end <= offset ? [] : run('ASC', end - offset, total - end).reverse();
 }
 
 const bounds = (lo?: Key, hi?: Key) => ({
@@ -57,12 +65,18 @@ export function ftsSource(sqlite: Sqlite, { table, match }: FtsQuery): KeySource
       const keys = stmt(sqlite, `SELECT rowid FROM ${table} WHERE ${table} MATCH ?${b.sql} LIMIT ?`).pluck().safeIntegers(true).all(match, ...b.params, most) as Key[];
       return keys.sort((x, y) => (x < y ? 1 : x > y ? -1 : 0));
     },
-    keys(limit, offset, lo, hi) {
+    keys(limit, offset, lo, hi, total) {
       const b = bounds(lo, hi);
-      return stmt(sqlite, `SELECT rowid FROM ${table} WHERE ${table} MATCH ?${b.sql} ORDER BY rowid DESC LIMIT ? OFFSET ?`)
-        .pluck()
-        .safeIntegers(true)
-        .all(match, ...b.params, limit === Infinity ? -1 : limit, offset) as Key[];
+      return walk(
+        (order, n, skip) =>
+          stmt(sqlite, `SELECT rowid FROM ${table} WHERE ${table} MATCH ?${b.sql} ORDER BY rowid ${order} LIMIT ? OFFSET ?`)
+            .pluck()
+            .safeIntegers(true)
+            .all(match, ...b.params, n === Infinity ? -1 : n, skip) as Key[],
+        limit,
+        offset,
+        total,
+      );
     },
   };
 }
@@ -93,12 +107,18 @@ export function intersection(sqlite: Sqlite, a: FtsQuery, b: FtsQuery): KeySourc
       const f = from(lo, hi);
       return stmt<{ n: number }>(sqlite, `SELECT count(*) AS n FROM (${f.sql} ORDER BY 1)`).get(...f.params)!.n;
     },
-    keys(limit, offset, lo, hi) {
+    keys(limit, offset, lo, hi, total) {
       const f = from(lo, hi);
-      return stmt(sqlite, `${f.sql} ORDER BY 1 DESC LIMIT ? OFFSET ?`)
-        .pluck()
-        .safeIntegers(true)
-        .all(...f.params, limit === Infinity ? -1 : limit, offset) as Key[];
+      return walk(
+        (order, n, skip) =>
+          stmt(sqlite, `${f.sql} ORDER BY 1 ${order} LIMIT ? OFFSET ?`)
+            .pluck()
+            .safeIntegers(true)
+            .all(...f.params, n === Infinity ? -1 : n, skip) as Key[],
+        limit,
+        offset,
+        total,
+      );
     },
   };
 }
@@ -108,9 +128,9 @@ export function intersection(sqlite: Sqlite, a: FtsQuery, b: FtsQuery): KeySourc
  * millisecond. When the page's first or last millisecond holds matches beyond the page, those are read too,
  * everything is sorted by the meetings' columns, and the page is cut at the right place.
  */
-export function pageOf(sqlite: Sqlite, source: KeySource, offset: number, limit: number, lo?: Key, hi?: Key): string[] {
+export function pageOf(sqlite: Sqlite, source: KeySource, offset: number, limit: number, lo?: Key, hi?: Key, total?: number): string[] {
   // The page with the key before it and the key after it: when neither shares a millisecond with the page's edge, the page is all there is to sort.
-  const around = source.keys(limit + (offset > 0 ? 2 : 1), Math.max(0, offset - 1), lo, hi);
+  const around = source.keys(limit + (offset > 0 ? 2 : 1), Math.max(0, offset - 1), lo, hi, total);
   const page = around.slice(offset > 0 ? 1 : 0, (offset > 0 ? 1 : 0) + limit);
   if (page.length === 0) return [];
   // The first and last key's milliseconds (floor division: keys before 1970 are negative).

@@ -229,7 +229,7 @@ function listByKeys(sqlite: Sqlite, c: CompiledFilter, page: Page): { meetings: 
     source = few.length <= FEW_KEYS ? listSource(few) : one;
   }
   const total = source.count(lo, hi);
-  const ids = total <= page.offset ? [] : pageOf(sqlite, source, page.offset, page.limit, lo, hi);
+  const ids = total <= page.offset ? [] : pageOf(sqlite, source, page.offset, page.limit, lo, hi, total);
   const meetings = ids.length === 0 ? [] : stmt<MeetingListItem>(
     sqlite,
     `SELECT ${MEETING_ITEM_COLUMNS} FROM meetings m WHERE m.id IN (SELECT value FROM json_each(?)) ${NEWEST_FIRST}`,
