@@ -4,6 +4,7 @@
 import { existsSync, rmSync } from 'node:fs';
 import { openDatabase } from '../src/db/open.js';
 import { PASSAGE_MAX_WORDS } from '../src/db/queries/search.js';
+import { fillListIndexes } from '../src/db/queries/list-index.js';
 
 export interface GenerateOptions {
   meetings: number;
@@ -205,7 +206,7 @@ export function generate(o: GenerateOptions): { meetings: number; words: number;
     s.exec(`INSERT INTO ${table} (${table}, rank) VALUES ('hashsize', 268435456); ${fill}; INSERT INTO ${table} (${table}, rank) VALUES ('hashsize', 1048576)`);
   s.transaction(() => {
     once('search_fts', "INSERT INTO search_fts (search_fts) VALUES ('rebuild')");
-    once('meeting_titles', 'INSERT INTO meeting_titles (title, id) SELECT title, id FROM meetings');
+    fillListIndexes(s);
     once('participant_index', "INSERT INTO participant_index (name, email, meeting_id, participant_id) SELECT name, coalesce(email, ''), meeting_id, id FROM participants");
   })();
   s.pragma('optimize');

@@ -116,6 +116,19 @@ describe('list_meetings', () => {
     expect(await call(client, 'list_meetings', { query: 'no such meeting' })).toEqual({ meetings: [], pagination: { offset: 0, limit: 20, returned: 0, total: 0 } });
   });
 
+  it('matches 1-2 character fragments literally in titles and IDs, newest first, with exact totals at any page', async () => {
+    expect(titles(await call(client, 'list_meetings', { query: '0%' }))).toEqual(['Budget 100% review']);
+    expect((await call(client, 'list_meetings', { query: '%' })).pagination.total).toBe(1);
+    // Every ID holds `_` (mtg_...): the whole list, page by page as without a query.
+    const underscore = await call(client, 'list_meetings', { query: '_', limit: 5, offset: 3 });
+    expect(underscore.pagination.total).toBe(TOTAL_MEETINGS);
+    expect(titles(underscore)).toEqual(titles(await call(client, 'list_meetings', { limit: 5, offset: 3 })));
+    const standups = await call(client, 'list_meetings', { folder_path: 'Bulk', query: ' 2', limit: 3, offset: 2 });
+    expect(titles(standups)).toEqual(['Standup 202', 'Standup 201', 'Standup 200']);
+    expect(standups.pagination.total).toBe(5);
+    expect(titles(await call(client, 'list_meetings', { query: ' 2', from: '2025-07-20', to: '2025-07-21' }))).toEqual(['Standup 201', 'Standup 200']);
+  });
+
   it('filters by series, dates and participant, combined with AND', async () => {
     expect(titles(await call(client, 'list_meetings', { series_id: weekly }))).toEqual(['Weekly 2026-03-02', 'Weekly 2026-02-23', 'Weekly 2026-02-16', 'Weekly 2026-02-09', 'Weekly 2026-02-02']);
     expect(titles(await call(client, 'list_meetings', { from: '2026-03-10', to: '2026-03-12' }))).toEqual(['Lancement bis', 'Launch go/no-go', 'Design review']);

@@ -5,11 +5,12 @@ import type { Sqlite } from '../open.js';
 import { openDatabase } from '../open.js';
 import { stmt } from '../statements.js';
 import { indexTranscript } from './search.js';
+import { fillListIndexes } from './list-index.js';
 
 /** The FTS5 tables and the table of passages the search index is built from. */
-const FTS_TABLES = ['search_fts', 'meeting_titles', 'participant_index', 'participant_words_fts'] as const;
+const FTS_TABLES = ['search_fts', 'meeting_titles', 'meeting_terms', 'participant_index', 'participant_words_fts'] as const;
 // meeting_tags is derived from meetings.search_tags, which the view meeting_search_tags computes.
-const SEARCH_TABLES: readonly string[] = ['search_passages', 'meeting_tags', 'meeting_search_tags', ...FTS_TABLES];
+const SEARCH_TABLES: readonly string[] = ['search_passages', 'meeting_tags', 'meeting_keys', 'meeting_search_tags', ...FTS_TABLES];
 
 /** Problems listed at most, so a badly damaged file gives a readable report. */
 const MAX_PROBLEMS = 10;
@@ -156,7 +157,7 @@ export function repairSearchIndex(sqlite: Sqlite): RepairResult {
       ).run();
       stmt(sqlite, "INSERT INTO search_passages (meeting_id, kind, ref_id, text, tags) SELECT id, 'note', id, note, search_tags FROM meetings WHERE note != ''").run();
       for (const t of stmt<{ id: string; meeting_id: string }>(sqlite, 'SELECT id, meeting_id FROM transcripts').all()) indexTranscript(sqlite, t.id, t.meeting_id);
-      const meetings = stmt(sqlite, 'INSERT INTO meeting_titles (title, id) SELECT title, id FROM meetings').run().changes;
+      const { meetings } = fillListIndexes(sqlite);
       const participants = stmt(
         sqlite,
         "INSERT INTO participant_index (name, email, meeting_id, participant_id) SELECT name, coalesce(email, ''), meeting_id, id FROM participants",

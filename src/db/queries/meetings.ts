@@ -9,6 +9,7 @@ import { pagination } from './pagination.js';
 import { isAscii } from './unicode.js';
 import { anySpelling, trigramMatch } from './fragments.js';
 import { participantTag, participantWordIds } from './participant-words.js';
+import { ftsSource, gramToken, intersection, keyRange, listSource, pageOf, quoteToken, type FtsQuery, type KeySource } from './list-index.js';
 import type { ActionItem, MeetingDetail, MeetingListItem, MeetingRecord, Page, Pagination, Participant, SeriesRef, Summary, TranscriptInfo } from './types.js';
 
 export interface MeetingFilter {
@@ -43,6 +44,8 @@ export interface FilterPart {
   params: unknown[];
   /** Tags (meetings.search_tags) of which a matching meeting has at least one; absent when no tag holds the filter. */
   tags?: string[];
+  /** The filter as an FTS5 expression over meeting_terms (tags, or the grams of a short title fragment), when it holds it exactly. */
+  terms?: string;
 }
 
 export interface CompiledFilter {
@@ -73,7 +76,8 @@ export function compileMeetingFilter(sqlite: Sqlite, filter: MeetingFilter): Com
     } else if (isAscii(fragment)) {
       // Trigrams need 3 characters; shorter fragments scan titles with LIKE (ASCII case folding).
       const like = likeFragment(fragment);
-      parts.push({ sql: `(m.title LIKE ? ESCAPE '\\' OR m.id LIKE ? ESCAPE '\\')`, params: [like, like] });
+      // meeting_terms holds each title's and id's lowercased ASCII characters and pairs: the same answer from an index.
+      parts.push({ sql: `(m.title LIKE ? ESCAPE '\\' OR m.id LIKE ? ESCAPE '\\')`, params: [like, like], terms: quoteToken(gramToken(fragment)) });
     } else {
       // Short and beyond ASCII: each spelling (case, Unicode form) with LIKE (IDs are ASCII).
       const { sql, values } = anySpelling(fragment, ['m.title']);
@@ -82,13 +86,15 @@ export function compileMeetingFilter(sqlite: Sqlite, filter: MeetingFilter): Com
   }
   if (filter.seriesId !== undefined) {
     getSeriesRefOrThrow(sqlite, filter.seriesId);
-    parts.push({ sql: 'm.series_id = ?', params: [filter.seriesId], tags: [idTag('s', filter.seriesId)] });
+    const tag = idTag('s', filter.seriesId);
+    parts.push({ sql: 'm.series_id = ?', params: [filter.seriesId], tags: [tag], terms: quoteToken(tag) });
   }
   if (filter.folderPath !== undefined) {
     const folder = getFolderByPathOrThrow(sqlite, filter.folderPath);
     const [exact, low, high] = subtreeBounds(folder.path);
     // Every meeting carries the tag of its folder and of each ancestor: the subtree is one tag.
-    parts.push({ sql: 'm.folder_id IN (SELECT id FROM folders WHERE path = ? OR (path > ? AND path < ?))', params: [exact, low, high], tags: [idTag('f', folder.id)] });
+    const tag = idTag('f', folder.id);
+    parts.push({ sql: 'm.folder_id IN (SELECT id FROM folders WHERE path = ? OR (path > ? AND path < ?))', params: [exact, low, high], tags: [tag], terms: quoteToken(tag) });
   }
   const range = parseDateRange(filter.from, filter.to);
   if (filter.participant !== undefined && filter.participant !== '') {
@@ -101,6 +107,7 @@ export function compileMeetingFilter(sqlite: Sqlite, filter: MeetingFilter): Com
         sql: `EXISTS (SELECT 1 FROM meeting_tags t WHERE t.tag IN (${tags.map(() => '?').join(', ')}) AND t.started_at = m.started_at AND t.meeting_id = m.id)`,
         params: tags,
         tags,
+        terms: `(${tags.map(quoteToken).join(' OR ')})`,
       });
     } else {
       // The fragment spans words (or is in very many): participant by participant.
@@ -190,8 +197,44 @@ const DRIVER_PROBE = 2000;
 export function listMeetings(sqlite: Sqlite, filter: MeetingFilter, page: Page): { meetings: MeetingListItem[]; pagination: Pagination } {
   const c = compileMeetingFilter(sqlite, filter);
   if (c.none) return { meetings: [], pagination: pagination(page, 0, 0) };
-  const { meetings, total } = c.parts.some((p) => p.tags?.length === 1) ? listByTag(sqlite, c, page) : listByTime(sqlite, c, page);
+  const { meetings, total } = byKeys(c) ? listByKeys(sqlite, c, page) : c.parts.some((p) => p.tags?.length === 1) ? listByTag(sqlite, c, page) : listByTime(sqlite, c, page);
   return { meetings, pagination: pagination(page, meetings.length, total) };
+}
+
+/** Matches read in full rather than walked newest first. */
+const FEW_KEYS = 500;
+
+/** Every filter is held by meeting_terms or meeting_titles (dates are a key range): the keyed indexes answer alone. */
+const byKeys = (c: CompiledFilter): boolean =>
+  c.parts.length > 0 && c.parts.every((p, i) => p.terms !== undefined || (i === 0 && c.titleMatch !== undefined));
+
+/**
+ * Reads the filters newest first from meeting_terms (tags, short title fragments, ANDed inside one FTS5
+ * query) and meeting_titles (title fragments of 3+ characters), within the dates' key range: the count is
+ * the index's, the page stops at offset + limit. Both indexes at once: their key lists intersected.
+ */
+function listByKeys(sqlite: Sqlite, c: CompiledFilter, page: Page): { meetings: MeetingListItem[]; total: number } {
+  const { lo, hi } = keyRange(c.range);
+  const terms = c.parts.filter((p) => p.terms !== undefined).map((p) => p.terms!);
+  const queries: FtsQuery[] = [
+    ...(c.titleMatch === undefined ? [] : [{ table: 'meeting_titles' as const, match: c.titleMatch }]),
+    ...(terms.length === 0 ? [] : [{ table: 'meeting_terms' as const, match: terms.join(' AND ') }]),
+  ];
+  let source: KeySource;
+  if (queries.length === 2) source = intersection(sqlite, queries[0]!, queries[1]!);
+  else {
+    // Few matches: all their keys at once (one ascending read that stops) rather than a count, a backwards walk and the page's edges.
+    const one = ftsSource(sqlite, queries[0]!);
+    const few = one.upTo(FEW_KEYS + 1, lo, hi);
+    source = few.length <= FEW_KEYS ? listSource(few) : one;
+  }
+  const total = source.count(lo, hi);
+  const ids = total <= page.offset ? [] : pageOf(sqlite, source, page.offset, page.limit, lo, hi, total);
+  const meetings = ids.length === 0 ? [] : stmt<MeetingListItem>(
+    sqlite,
+    `SELECT ${MEETING_ITEM_COLUMNS} FROM meetings m WHERE m.id IN (SELECT value FROM json_each(?)) ${NEWEST_FIRST}`,
+  ).all(JSON.stringify(ids));
+  return { meetings, total };
 }
 
 /**

@@ -1,0 +1,209 @@
+// list_meetings read newest first from two FTS5 indexes whose rowid is the meeting's key (migration 0011):
+// meeting_titles (trigram, title fragments of 3+ characters) and meeting_terms (folder, series and
+// participant-word tags; 1-2 character title fragments as character grams). A key is the start time in
+// milliseconds * KEY_SLOTS + a slot among the meetings of that millisecond, so `ORDER BY rowid DESC` is
+// newest first, a date range is a rowid range, and count(*) is the index's own: no match is sorted or
+// joined to its meeting, except the page's.
+import type { Sqlite } from '../open.js';
+import { stmt } from '../statements.js';
+
+/** Meetings that can share one millisecond; their order among themselves is settled by id (pageOf). */
+export const KEY_SLOTS = 8192n;
+
+/** The meeting_terms token of a 1-2 character ASCII fragment: its lowercased characters' hex (ASCII case folding, as LIKE). */
+export const gramToken = (fragment: string): string => `x${Buffer.from(fragment.toLowerCase(), 'utf8').toString('hex')}`;
+
+/** An FTS5 token as a quoted string (tags and grams are letters and digits; quoted anyway). */
+export const quoteToken = (token: string): string => `"${token.replace(/"/g, '""')}"`;
+
+/** Keys pass 2^53: they are read and written as BigInt. */
+export type Key = bigint;
+
+/** Stored start times (ISO, millisecond precision, UTC) as a key range: the bounds of parseDateRange, inclusive. */
+export function keyRange(range: { from?: string; to?: string }): { lo?: Key; hi?: Key } {
+  const ms = (iso: string) => BigInt(Date.parse(iso));
+  return {
+    ...(range.from !== undefined && { lo: ms(range.from) * KEY_SLOTS }),
+    ...(range.to !== undefined && { hi: ms(range.to) * KEY_SLOTS + KEY_SLOTS - 1n }),
+  };
+}
+
+/** Keys matching one filter, newest first, within [lo, hi]. */
+export interface KeySource {
+  count(lo?: Key, hi?: Key): number;
+  /** `total`: the count within [lo, hi], when known: a page past the middle is read from the oldest end. */
+  keys(limit: number, offset: number, lo?: Key, hi?: Key, total?: number): Key[];
+}
+
+/** Newest first from `offset`, or, past the middle, the same keys read oldest first from the other end (an OFFSET walks). */
+function walk(run: (order: 'ASC' | 'DESC', limit: number, offset: number) => Key[], limit: number, offset: number, total?: number): Key[] {
+  if (total === undefined || limit === Infinity || offset * 2 <= total) return run('DESC', limit, offset);
+  const end = Math.min(total, offset + limit);
+  return end <= offset ? [] : run('ASC', end - offset, total - end).reverse();
+}
+
+const bounds = (lo?: Key, hi?: Key) => ({
+  sql: `${lo === undefined ? '' : ' AND rowid >= ?'}${hi === undefined ? '' : ' AND rowid <= ?'}`,
+  params: [...(lo === undefined ? [] : [lo]), ...(hi === undefined ? [] : [hi])],
+});
+
+/** One FTS5 query over meeting_terms or meeting_titles. */
+export interface FtsQuery {
+  table: 'meeting_terms' | 'meeting_titles';
+  match: string;
+}
+
+export function ftsSource(sqlite: Sqlite, { table, match }: FtsQuery): KeySource & { upTo(most: number, lo?: Key, hi?: Key): Key[] } {
+  return {
+    count(lo, hi) {
+      const b = bounds(lo, hi);
+      return stmt<{ n: number }>(sqlite, `SELECT count(*) AS n FROM ${table} WHERE ${table} MATCH ?${b.sql}`).get(match, ...b.params)!.n;
+    },
+    upTo(most, lo, hi) {
+      // Ascending: FTS5 streams it and stops; newest first, a phrase's doclists are read backwards, which costs more for a few matches.
+      const b = bounds(lo, hi);
+      const keys = stmt(sqlite, `SELECT rowid FROM ${table} WHERE ${table} MATCH ?${b.sql} LIMIT ?`).pluck().safeIntegers(true).all(match, ...b.params, most) as Key[];
+      return keys.sort((x, y) => (x < y ? 1 : x > y ? -1 : 0));
+    },
+    keys(limit, offset, lo, hi, total) {
+      const b = bounds(lo, hi);
+      return walk(
+        (order, n, skip) =>
+          stmt(sqlite, `SELECT rowid FROM ${table} WHERE ${table} MATCH ?${b.sql} ORDER BY rowid ${order} LIMIT ? OFFSET ?`)
+            .pluck()
+            .safeIntegers(true)
+            .all(match, ...b.params, n === Infinity ? -1 : n, skip) as Key[],
+        limit,
+        offset,
+        total,
+      );
+    },
+  };
+}
+
+/** Keys given in full (newest first), for few matches or an intersection. */
+export function listSource(all: Key[]): KeySource {
+  const within = (l?: Key, h?: Key) => (l === undefined && h === undefined ? all : all.filter((k) => (l === undefined || k >= l) && (h === undefined || k <= h)));
+  return {
+    count: (l, h) => within(l, h).length,
+    keys: (limit, offset, l, h) => within(l, h).slice(offset, limit === Infinity ? undefined : offset + limit),
+  };
+}
+
+/**
+ * Keys in both indexes (a title phrase and terms): SQLite merges the two rowid-ordered streams
+ * (MERGE (INTERSECT)), so a page stops early and the count materialises nothing.
+ */
+export function intersection(sqlite: Sqlite, a: FtsQuery, b: FtsQuery): KeySource {
+  const from = (lo?: Key, hi?: Key) => {
+    const ba = bounds(lo, hi);
+    return {
+      sql: `SELECT rowid FROM ${a.table} WHERE ${a.table} MATCH ?${ba.sql} INTERSECT SELECT rowid FROM ${b.table} WHERE ${b.table} MATCH ?${ba.sql}`,
+      params: [a.match, ...ba.params, b.match, ...ba.params],
+    };
+  };
+  return {
+    count(lo, hi) {
+      const f = from(lo, hi);
+      return stmt<{ n: number }>(sqlite, `SELECT count(*) AS n FROM (${f.sql} ORDER BY 1)`).get(...f.params)!.n;
+    },
+    keys(limit, offset, lo, hi, total) {
+      const f = from(lo, hi);
+      return walk(
+        (order, n, skip) =>
+          stmt(sqlite, `${f.sql} ORDER BY 1 ${order} LIMIT ? OFFSET ?`)
+            .pluck()
+            .safeIntegers(true)
+            .all(...f.params, n === Infinity ? -1 : n, skip) as Key[],
+        limit,
+        offset,
+        total,
+      );
+    },
+  };
+}
+
+/**
+ * The page's keys in list order (started_at desc, id desc): the index's order, except among meetings of one
+ * millisecond. When the page's first or last millisecond holds matches beyond the page, those are read too,
+ * everything is sorted by the meetings' columns, and the page is cut at the right place.
+ */
+export function pageOf(sqlite: Sqlite, source: KeySource, offset: number, limit: number, lo?: Key, hi?: Key, total?: number): string[] {
+  // The page with the key before it and the key after it: when neither shares a millisecond with the page's edge, the page is all there is to sort.
+  const around = source.keys(limit + (offset > 0 ? 2 : 1), Math.max(0, offset - 1), lo, hi, total);
+  const page = around.slice(offset > 0 ? 1 : 0, (offset > 0 ? 1 : 0) + limit);
+  if (page.length === 0) return [];
+  // The first and last key's milliseconds (floor division: keys before 1970 are negative).
+  const group = (k: Key) => (k >= 0n ? k / KEY_SLOTS : -((-k + KEY_SLOTS - 1n) / KEY_SLOTS));
+  const lowest = group(page.at(-1)!) * KEY_SLOTS;
+  const highest = group(page[0]!) * KEY_SLOTS + KEY_SLOTS - 1n;
+  const spanLo = lo !== undefined && lo > lowest ? lo : lowest;
+  const spanHi = hi !== undefined && hi < highest ? hi : highest;
+  const alone = around.every((k) => page.includes(k) || k < spanLo || k > spanHi);
+  const span = alone ? page : source.keys(Infinity, 0, spanLo, spanHi);
+  const ordered = stmt<{ id: string }>(
+    sqlite,
+    'SELECT m.id FROM meeting_keys k JOIN meetings m ON m.id = k.meeting_id WHERE k.key IN (SELECT value FROM json_each(?)) ORDER BY m.started_at DESC, m.id DESC',
+  )
+    .all(`[${span.join(',')}]`)
+    .map((r) => r.id);
+  if (span.length === page.length) return ordered;
+  const before = spanHi === hi ? 0 : source.count(spanHi + 1n, hi);
+  return ordered.slice(offset - before, offset - before + limit);
+}
+
+/** The grams of a meeting (meeting_terms.grams) in SQL over a row `m`: the same expression as migration 0011's triggers. */
+const GRAMS_SQL = `(WITH RECURSIVE src(s) AS (VALUES (lower(m.title)), (lower(m.id))),
+      pos(s, i) AS (SELECT s, 1 FROM src WHERE s != '' UNION ALL SELECT s, i + 1 FROM pos WHERE i < length(s)),
+      g(t) AS (SELECT substr(s, i, 1) FROM pos UNION SELECT substr(s, i, 2) FROM pos WHERE i < length(s))
+    SELECT coalesce(group_concat('x' || hex(t), ' '), '') FROM g WHERE length(CAST(t AS BLOB)) = length(t))`;
+
+/**
+ * GRAMS_SQL in JavaScript: each character and pair of characters (code points, as SQLite's substr counts)
+ * of the title and of the id, ASCII letters lowercased, kept when all ASCII. Null for text holding NUL or
+ * a lone surrogate, where SQLite's view of the characters may differ.
+ */
+export function gramsOf(title: string, id: string): string | null {
+  if (/[\0\uD800-\uDFFF]/u.test(title) || /[\0\uD800-\uDFFF]/u.test(id)) return null;
+  // By UTF-16 code unit: every unit of a character beyond ASCII is >= 0x80, so the ASCII characters and
+  // adjacent ASCII pairs are the same as by code point. A gram as a number: c, or 128 + c * 128 + d.
+  const grams = new Set<number>();
+  const lower = (c: number) => (c >= 65 && c <= 90 ? c + 32 : c);
+  for (const text of [title, id])
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c >= 0x80) continue;
+      grams.add(lower(c));
+      const d = i + 1 < text.length ? text.charCodeAt(i + 1) : 0x80;
+      if (d < 0x80) grams.add(128 + lower(c) * 128 + lower(d));
+    }
+  const hex = (c: number) => HEX[c]!;
+  return [...grams].map((g) => (g < 128 ? `x${hex(g)}` : `x${hex((g - 128) >> 7)}${hex((g - 128) & 127)}`)).join(' ');
+}
+
+const HEX = Array.from({ length: 128 }, (_, c) => c.toString(16).padStart(2, '0'));
+
+/**
+ * Fills meeting_keys, meeting_titles and meeting_terms from the meetings, as migration 0011 does: for writers
+ * that set the meetings' triggers aside (bench/generate.ts) and for the repair (queries/integrity.ts), which
+ * recreate the tables empty. Whatever they held is replaced.
+ */
+export function fillListIndexes(sqlite: Sqlite): { meetings: number } {
+  sqlite.exec("DELETE FROM meeting_keys; DELETE FROM meeting_titles; INSERT INTO meeting_terms (meeting_terms) VALUES ('delete-all');");
+  // Each index holds up to 64 MiB in memory before it writes a segment (one or two segments, not one a megabyte), then FTS5's default again.
+  const hashsize = (bytes: number) => sqlite.exec(`INSERT INTO meeting_titles (meeting_titles, rank) VALUES ('hashsize', ${bytes}); INSERT INTO meeting_terms (meeting_terms, rank) VALUES ('hashsize', ${bytes});`);
+  hashsize(64 * 1024 * 1024);
+  const meetings = sqlite
+    .prepare(
+      `INSERT INTO meeting_keys (key, meeting_id)
+       SELECT (ms * ${KEY_SLOTS}) + row_number() OVER (PARTITION BY ms ORDER BY id) - 1, id
+       FROM (SELECT id, coalesce(CAST(round(unixepoch(started_at, 'subsec') * 1000) AS INTEGER), 0) AS ms FROM meetings)`,
+    )
+    .run().changes;
+  sqlite.exec('INSERT INTO meeting_titles (rowid, title, id) SELECT k.key, m.title, m.id FROM meetings m JOIN meeting_keys k ON k.meeting_id = m.id');
+  // The grams computed in JavaScript (10x faster than the recursive SQL), the SQL for text JavaScript might read otherwise.
+  sqlite.function('syntheo_list_grams', { deterministic: true }, (title: unknown, id: unknown) => gramsOf(String(title), String(id)));
+  sqlite.exec(`INSERT INTO meeting_terms (rowid, tags, grams) SELECT k.key, m.search_tags, coalesce(syntheo_list_grams(m.title, m.id), ${GRAMS_SQL}) FROM meetings m JOIN meeting_keys k ON k.meeting_id = m.id`);
+  hashsize(1024 * 1024);
+  return { meetings };
+}
