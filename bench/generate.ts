@@ -173,7 +173,8 @@ export function generate(o: GenerateOptions): { meetings: number; words: number;
               turnLeft = 5 + int(80);
               t += 600;
             }
-            if (passage.length > 0 && (w === passageStart + PASSAGE_MAX_WORDS || turnLeft === 0)) {
+            // Passages as Syntheo cuts them (indexTranscript): at a change of speaker, not at every turn.
+            if (passage.length > 0 && (w === passageStart + PASSAGE_MAX_WORDS || speaker !== passageSpeaker)) {
               ins.passage.run(mid, tid, passageStart, passageSpeaker, passage.join(' '), tags);
               passage = [];
             }
@@ -187,10 +188,6 @@ export function generate(o: GenerateOptions): { meetings: number; words: number;
             passage.push(text);
             t += duration + 60;
             turnLeft--;
-            if (turnLeft === 0 && passage.length > 0) {
-              ins.passage.run(mid, tid, passageStart, passageSpeaker, passage.join(' '), tags);
-              passage = [];
-            }
           }
           if (passage.length > 0) ins.passage.run(mid, tid, passageStart, passageSpeaker, passage.join(' '), tags);
           wordsDone += words;
