@@ -34,10 +34,11 @@ INSERT INTO meeting_keys (key, meeting_id)
 INSERT INTO meeting_titles (rowid, title, id) SELECT k.key, m.title, m.id FROM meetings m JOIN meeting_keys k ON k.meeting_id = m.id;
 --> statement-breakpoint
 INSERT INTO meeting_terms (rowid, tags, grams)
-  SELECT k.key, m.search_tags, (WITH RECURSIVE src(s) AS (VALUES (lower(m.title)), (lower(m.id))),
-      pos(s, i) AS (SELECT s, 1 FROM src WHERE s != '' UNION ALL SELECT s, i + 1 FROM pos WHERE i < length(s)),
-      g(t) AS (SELECT substr(s, i, 1) FROM pos UNION SELECT substr(s, i, 2) FROM pos WHERE i < length(s))
-    SELECT coalesce(group_concat('x' || hex(t), ' '), '') FROM g WHERE length(CAST(t AS BLOB)) = length(t))
+  SELECT k.key, m.search_tags, (WITH RECURSIVE src(b, n) AS MATERIALIZED (SELECT b, CASE instr(b, x'00') WHEN 0 THEN length(b) ELSE instr(b, x'00') - 1 END FROM (SELECT CAST(lower(m.title) AS BLOB) AS b UNION ALL SELECT CAST(lower(m.id) AS BLOB))),
+      pos(i, last) AS (SELECT 1, (SELECT max(n) FROM src) UNION ALL SELECT i + 1, last FROM pos WHERE i < last),
+      g(t) AS (SELECT substr(b, i, 1) FROM src JOIN pos ON i <= n WHERE substr(b, i, 1) < x'80'
+        UNION SELECT substr(b, i, 2) FROM src JOIN pos ON i < n WHERE substr(b, i, 1) < x'80' AND substr(b, i + 1, 1) < x'80')
+    SELECT coalesce(group_concat('x' || hex(t), ' '), '') FROM g)
   FROM meetings m JOIN meeting_keys k ON k.meeting_id = m.id;
 --> statement-breakpoint
 -- A new meeting (or one written again by INSERT OR REPLACE, whose delete triggers may not fire): its old rows go, its key and rows come.
@@ -50,10 +51,11 @@ CREATE TRIGGER `meetings_titles_ai` AFTER INSERT ON `meetings` BEGIN
     FROM (SELECT coalesce(CAST(round(unixepoch(new.started_at, 'subsec') * 1000) AS INTEGER), 0) AS ms);
   INSERT INTO meeting_titles (rowid, title, id) SELECT key, new.title, new.id FROM meeting_keys WHERE meeting_id = new.id;
   INSERT INTO meeting_terms (rowid, tags, grams)
-    SELECT k.key, m.search_tags, (WITH RECURSIVE src(s) AS (VALUES (lower(m.title)), (lower(m.id))),
-        pos(s, i) AS (SELECT s, 1 FROM src WHERE s != '' UNION ALL SELECT s, i + 1 FROM pos WHERE i < length(s)),
-        g(t) AS (SELECT substr(s, i, 1) FROM pos UNION SELECT substr(s, i, 2) FROM pos WHERE i < length(s))
-      SELECT coalesce(group_concat('x' || hex(t), ' '), '') FROM g WHERE length(CAST(t AS BLOB)) = length(t))
+    SELECT k.key, m.search_tags, (WITH RECURSIVE src(b, n) AS MATERIALIZED (SELECT b, CASE instr(b, x'00') WHEN 0 THEN length(b) ELSE instr(b, x'00') - 1 END FROM (SELECT CAST(lower(m.title) AS BLOB) AS b UNION ALL SELECT CAST(lower(m.id) AS BLOB))),
+        pos(i, last) AS (SELECT 1, (SELECT max(n) FROM src) UNION ALL SELECT i + 1, last FROM pos WHERE i < last),
+        g(t) AS (SELECT substr(b, i, 1) FROM src JOIN pos ON i <= n WHERE substr(b, i, 1) < x'80'
+          UNION SELECT substr(b, i, 2) FROM src JOIN pos ON i < n WHERE substr(b, i, 1) < x'80' AND substr(b, i + 1, 1) < x'80')
+      SELECT coalesce(group_concat('x' || hex(t), ' '), '') FROM g)
     FROM meetings m JOIN meeting_keys k ON k.meeting_id = m.id WHERE m.id = new.id;
 END;
 --> statement-breakpoint
@@ -67,10 +69,11 @@ CREATE TRIGGER `meetings_titles_au` AFTER UPDATE OF id, title, started_at ON `me
     FROM (SELECT coalesce(CAST(round(unixepoch(new.started_at, 'subsec') * 1000) AS INTEGER), 0) AS ms);
   INSERT INTO meeting_titles (rowid, title, id) SELECT key, new.title, new.id FROM meeting_keys WHERE meeting_id = new.id;
   INSERT INTO meeting_terms (rowid, tags, grams)
-    SELECT k.key, m.search_tags, (WITH RECURSIVE src(s) AS (VALUES (lower(m.title)), (lower(m.id))),
-        pos(s, i) AS (SELECT s, 1 FROM src WHERE s != '' UNION ALL SELECT s, i + 1 FROM pos WHERE i < length(s)),
-        g(t) AS (SELECT substr(s, i, 1) FROM pos UNION SELECT substr(s, i, 2) FROM pos WHERE i < length(s))
-      SELECT coalesce(group_concat('x' || hex(t), ' '), '') FROM g WHERE length(CAST(t AS BLOB)) = length(t))
+    SELECT k.key, m.search_tags, (WITH RECURSIVE src(b, n) AS MATERIALIZED (SELECT b, CASE instr(b, x'00') WHEN 0 THEN length(b) ELSE instr(b, x'00') - 1 END FROM (SELECT CAST(lower(m.title) AS BLOB) AS b UNION ALL SELECT CAST(lower(m.id) AS BLOB))),
+        pos(i, last) AS (SELECT 1, (SELECT max(n) FROM src) UNION ALL SELECT i + 1, last FROM pos WHERE i < last),
+        g(t) AS (SELECT substr(b, i, 1) FROM src JOIN pos ON i <= n WHERE substr(b, i, 1) < x'80'
+          UNION SELECT substr(b, i, 2) FROM src JOIN pos ON i < n WHERE substr(b, i, 1) < x'80' AND substr(b, i + 1, 1) < x'80')
+      SELECT coalesce(group_concat('x' || hex(t), ' '), '') FROM g)
     FROM meetings m JOIN meeting_keys k ON k.meeting_id = m.id WHERE m.id = new.id;
 END;
 --> statement-breakpoint
@@ -78,10 +81,11 @@ END;
 CREATE TRIGGER `meetings_terms_tags_au` AFTER UPDATE OF search_tags ON `meetings` WHEN old.search_tags IS NOT new.search_tags BEGIN
   DELETE FROM meeting_terms WHERE rowid = (SELECT key FROM meeting_keys WHERE meeting_id = new.id);
   INSERT INTO meeting_terms (rowid, tags, grams)
-    SELECT k.key, m.search_tags, (WITH RECURSIVE src(s) AS (VALUES (lower(m.title)), (lower(m.id))),
-        pos(s, i) AS (SELECT s, 1 FROM src WHERE s != '' UNION ALL SELECT s, i + 1 FROM pos WHERE i < length(s)),
-        g(t) AS (SELECT substr(s, i, 1) FROM pos UNION SELECT substr(s, i, 2) FROM pos WHERE i < length(s))
-      SELECT coalesce(group_concat('x' || hex(t), ' '), '') FROM g WHERE length(CAST(t AS BLOB)) = length(t))
+    SELECT k.key, m.search_tags, (WITH RECURSIVE src(b, n) AS MATERIALIZED (SELECT b, CASE instr(b, x'00') WHEN 0 THEN length(b) ELSE instr(b, x'00') - 1 END FROM (SELECT CAST(lower(m.title) AS BLOB) AS b UNION ALL SELECT CAST(lower(m.id) AS BLOB))),
+        pos(i, last) AS (SELECT 1, (SELECT max(n) FROM src) UNION ALL SELECT i + 1, last FROM pos WHERE i < last),
+        g(t) AS (SELECT substr(b, i, 1) FROM src JOIN pos ON i <= n WHERE substr(b, i, 1) < x'80'
+          UNION SELECT substr(b, i, 2) FROM src JOIN pos ON i < n WHERE substr(b, i, 1) < x'80' AND substr(b, i + 1, 1) < x'80')
+      SELECT coalesce(group_concat('x' || hex(t), ' '), '') FROM g)
     FROM meetings m JOIN meeting_keys k ON k.meeting_id = m.id WHERE m.id = new.id;
 END;
 --> statement-breakpoint
