@@ -9,8 +9,9 @@ import { fillListIndexes } from './list-index.js';
 
 /** The FTS5 tables and the table of passages the search index is built from. */
 const FTS_TABLES = ['search_fts', 'meeting_titles', 'meeting_terms', 'participant_index', 'participant_words_fts'] as const;
-// meeting_tags is derived from meetings.search_tags, which the view meeting_search_tags computes.
-const SEARCH_TABLES: readonly string[] = ['search_passages', 'meeting_tags', 'meeting_keys', 'meeting_search_tags', ...FTS_TABLES];
+// meeting_tags is derived from meetings.search_tags, which the view meeting_search_tags computes; the
+// views meeting_next_key and meeting_list_terms give a meeting's key and its meeting_terms row.
+const SEARCH_TABLES: readonly string[] = ['search_passages', 'meeting_tags', 'meeting_keys', 'meeting_search_tags', 'meeting_next_key', 'meeting_list_terms', ...FTS_TABLES];
 
 /** Problems listed at most, so a badly damaged file gives a readable report. */
 const MAX_PROBLEMS = 10;

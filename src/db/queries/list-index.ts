@@ -152,14 +152,8 @@ export function pageOf(sqlite: Sqlite, source: KeySource, offset: number, limit:
   return ordered.slice(offset - before, offset - before + limit);
 }
 
-/** The grams of a meeting (meeting_terms.grams) in SQL over a row `m`: the same expression as migration 0011's triggers. */
-const GRAMS_SQL = `(WITH RECURSIVE src(s) AS (VALUES (lower(m.title)), (lower(m.id))),
-      pos(s, i) AS (SELECT s, 1 FROM src WHERE s != '' UNION ALL SELECT s, i + 1 FROM pos WHERE i < length(s)),
-      g(t) AS (SELECT substr(s, i, 1) FROM pos UNION SELECT substr(s, i, 2) FROM pos WHERE i < length(s))
-    SELECT coalesce(group_concat('x' || hex(t), ' '), '') FROM g WHERE length(CAST(t AS BLOB)) = length(t))`;
-
 /**
- * GRAMS_SQL in JavaScript: each character and pair of characters (code points, as SQLite's substr counts)
+ * The grams of the view meeting_list_terms (migration 0011) in JavaScript: each character and pair of characters (code points, as SQLite's substr counts)
  * of the title and of the id, ASCII letters lowercased, kept when all ASCII. Null for text holding NUL or
  * a lone surrogate, where SQLite's view of the characters may differ.
  */
@@ -200,10 +194,10 @@ export function fillListIndexes(sqlite: Sqlite): { meetings: number } {
        FROM (SELECT id, coalesce(CAST(round(unixepoch(started_at, 'subsec') * 1000) AS INTEGER), 0) AS ms FROM meetings)`,
     )
     .run().changes;
-  sqlite.exec('INSERT INTO meeting_titles (rowid, title, id) SELECT k.key, m.title, m.id FROM meetings m JOIN meeting_keys k ON k.meeting_id = m.id');
+  sqlite.exec('INSERT INTO meeting_titles (rowid, title, id) SELECT key, title, meeting_id FROM meeting_list_terms');
   // The grams computed in JavaScript (10x faster than the recursive SQL), the SQL for text JavaScript might read otherwise.
   sqlite.function('syntheo_list_grams', { deterministic: true }, (title: unknown, id: unknown) => gramsOf(String(title), String(id)));
-  sqlite.exec(`INSERT INTO meeting_terms (rowid, tags, grams) SELECT k.key, m.search_tags, coalesce(syntheo_list_grams(m.title, m.id), ${GRAMS_SQL}) FROM meetings m JOIN meeting_keys k ON k.meeting_id = m.id`);
+  sqlite.exec('INSERT INTO meeting_terms (rowid, tags, grams) SELECT key, tags, coalesce(syntheo_list_grams(title, meeting_id), grams) FROM meeting_list_terms');
   hashsize(1024 * 1024);
   return { meetings };
 }
