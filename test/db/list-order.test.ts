@@ -13,22 +13,9 @@ import { checkIntegrity, repairSearchIndex } from '../../src/db/queries/integrit
 import { ensureFolderPath } from '../../src/db/queries/folders.js';
 import { testDbs } from '../support/db.js';
 import { makeMeeting, makeParticipant, makeSeries } from '../support/factories.js';
+import { seeded } from '../support/seeded.js';
 
 const db = testDbs();
-
-function generator(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (n: number) => Math.floor(next() * n);
-  const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)]!;
-  return { next, int, pick };
-}
 
 const TITLE_WORDS = ['Design', 'design', 'DESIGN', 'Budget', 'in', 'IN', 'Café', 'Café'.normalize('NFD'), 'Núñez', 'e', 'E', '%', '_', '50%_off', 'review', 'Q', 'x'];
 const NAMES = ['Yuki Tanaka', 'Omar Haddad', 'José Núñez', 'Anne-Marie O\'Neil', 'Ada', 'Sam Berg', 'Kim Berg 2'];
@@ -49,40 +36,40 @@ function bruteForce(s: Sqlite, filter: MeetingFilter): string[] {
 }
 
 function world(s: Sqlite, seed: number) {
-  const r = generator(seed);
+  const r = seeded(seed);
   const series = [makeSeries(s), makeSeries(s)];
   for (const f of FOLDERS) ensureFolderPath(s, f);
   const ids = () => (s.prepare('SELECT id FROM meetings ORDER BY rowid').all() as { id: string }[]).map((x) => x.id);
-  const title = () => Array.from({ length: 1 + r.int(4) }, () => r.pick(TITLE_WORDS)).join(' ');
+  const title = () => Array.from({ length: 1 + r.int(4) }, () => r.one(TITLE_WORDS)).join(' ');
   const add = () => {
-    const id = makeMeeting(s, { title: title(), startedAt: r.pick(TIMES), folderPath: r.next() < 0.8 ? r.pick(folderPaths(s)) : null, seriesId: r.next() < 0.3 ? r.pick(series) : null });
-    for (let i = r.int(3); i > 0; i--) makeParticipant(s, id, { name: r.pick(NAMES), email: r.next() < 0.3 ? `${r.pick(['yuki', 'sam'])}@acme.test` : null });
+    const id = makeMeeting(s, { title: title(), startedAt: r.one(TIMES), folderPath: r.next() < 0.8 ? r.one(folderPaths(s)) : null, seriesId: r.next() < 0.3 ? r.one(series) : null });
+    for (let i = r.int(3); i > 0; i--) makeParticipant(s, id, { name: r.one(NAMES), email: r.next() < 0.3 ? `${r.one(['yuki', 'sam'])}@acme.test` : null });
     return id;
   };
   const ops: (() => void)[] = [
     add,
     add,
-    () => ids().length && s.prepare('UPDATE meetings SET title = ? WHERE id = ?').run(title(), r.pick(ids())),
-    () => ids().length && s.prepare('UPDATE meetings SET started_at = ? WHERE id = ?').run(r.pick(TIMES), r.pick(ids())),
-    () => ids().length && s.prepare('DELETE FROM meetings WHERE id = ?').run(r.pick(ids())),
-    () => ids().length && s.prepare('UPDATE meetings SET folder_id = (SELECT id FROM folders WHERE path = ?) WHERE id = ?').run(r.pick(folderPaths(s)), r.pick(ids())),
-    () => ids().length && s.prepare('UPDATE meetings SET series_id = ? WHERE id = ?').run(r.pick([...series, null]), r.pick(ids())),
+    () => ids().length && s.prepare('UPDATE meetings SET title = ? WHERE id = ?').run(title(), r.one(ids())),
+    () => ids().length && s.prepare('UPDATE meetings SET started_at = ? WHERE id = ?').run(r.one(TIMES), r.one(ids())),
+    () => ids().length && s.prepare('DELETE FROM meetings WHERE id = ?').run(r.one(ids())),
+    () => ids().length && s.prepare('UPDATE meetings SET folder_id = (SELECT id FROM folders WHERE path = ?) WHERE id = ?').run(r.one(folderPaths(s)), r.one(ids())),
+    () => ids().length && s.prepare('UPDATE meetings SET series_id = ? WHERE id = ?').run(r.one([...series, null]), r.one(ids())),
     () => {
       // The same row written again: its delete triggers need not fire.
-      const id = ids().length ? r.pick(ids()) : undefined;
+      const id = ids().length ? r.one(ids()) : undefined;
       if (!id) return;
       const m = s.prepare('SELECT * FROM meetings WHERE id = ?').get(id) as Record<string, unknown>;
       s.prepare(`INSERT OR REPLACE INTO meetings (${Object.keys(m).join(', ')}) VALUES (${Object.keys(m).map(() => '?').join(', ')})`).run(
-        ...Object.entries(m).map(([k, v]) => (k === 'title' ? title() : k === 'started_at' ? r.pick(TIMES) : v)),
+        ...Object.entries(m).map(([k, v]) => (k === 'title' ? title() : k === 'started_at' ? r.one(TIMES) : v)),
       );
     },
     () => {
       const p = s.prepare('SELECT id FROM participants ORDER BY rowid').all() as { id: string }[];
-      if (p.length) s.prepare('UPDATE participants SET name = ? WHERE id = ?').run(r.pick(NAMES), r.pick(p).id);
+      if (p.length) s.prepare('UPDATE participants SET name = ? WHERE id = ?').run(r.one(NAMES), r.one(p).id);
     },
     () => {
       const p = s.prepare('SELECT id FROM participants ORDER BY rowid').all() as { id: string }[];
-      if (p.length) s.prepare('DELETE FROM participants WHERE id = ?').run(r.pick(p).id);
+      if (p.length) s.prepare('DELETE FROM participants WHERE id = ?').run(r.one(p).id);
     },
     () => {
       // Sales moves under Legal and back: every meeting of the subtree gets new folder tags.
@@ -112,16 +99,16 @@ function world(s: Sqlite, seed: number) {
   };
 }
 
-function filters(s: Sqlite, r: ReturnType<typeof generator>, series: string[]): MeetingFilter[] {
+function filters(s: Sqlite, r: ReturnType<typeof seeded>, series: string[]): MeetingFilter[] {
   const paths = (s.prepare('SELECT path FROM folders').all() as { path: string }[]).map((x) => x.path);
-  const time = () => r.pick(TIMES).slice(0, r.next() < 0.5 ? 10 : 24);
+  const time = () => r.one(TIMES).slice(0, r.next() < 0.5 ? 10 : 24);
   const out: MeetingFilter[] = [];
   for (let i = 0; i < 24; i++) {
     const f: MeetingFilter = {};
-    if (r.next() < 0.6) f.query = r.pick(FRAGMENTS);
-    if (r.next() < 0.4) f.folderPath = r.pick(paths);
-    if (r.next() < 0.2) f.seriesId = r.pick(series);
-    if (r.next() < 0.4) f.participant = r.pick(['berg', 'Yuki', 'ñ', 'yu', 'Sam Berg', 'acme', 'nobody']);
+    if (r.next() < 0.6) f.query = r.one(FRAGMENTS);
+    if (r.next() < 0.4) f.folderPath = r.one(paths);
+    if (r.next() < 0.2) f.seriesId = r.one(series);
+    if (r.next() < 0.4) f.participant = r.one(['berg', 'Yuki', 'ñ', 'yu', 'Sam Berg', 'acme', 'nobody']);
     if (r.next() < 0.3) {
       const [a, b] = [time(), time()].sort();
       if (r.next() < 0.7) f.from = a!;

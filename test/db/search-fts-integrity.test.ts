@@ -25,21 +25,7 @@ import { LeaseLostError } from '../../src/db/model/jobs.js';
 import { tempDir } from '../support/db.js';
 import { makeMeeting, makeParticipant, makeSeries, makeSummary } from '../support/factories.js';
 import { writeWav } from '../support/wav.js';
-
-/** mulberry32: a small seeded generator, so a failing sequence replays. */
-function generator(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (n: number) => Math.floor(next() * n);
-  const pick = <T>(xs: readonly T[]): T | undefined => (xs.length ? xs[int(xs.length)] : undefined);
-  return { next, int, pick };
-}
+import { seeded } from '../support/seeded.js';
 
 const NAMES = ['Yuki Tanaka', 'yuki@acme.test', 'Omar Haddad', 'José Núñez', 'Ólafur Ørn'.normalize('NFD'), 'Anne-Marie O\'Neil', 'Ada', 'Bob (ext)', 'Li Wei'];
 const WORDS = ['the', 'budget', 'pricing', 'roadmap', 'Tanaka', 'fa', 'p12', 'review', 'café', 'naïve', 'ship', 'it'];
@@ -110,7 +96,7 @@ type Op = () => unknown;
 
 /** One world: the operations over one database, drawing from one seed. */
 function world(s: Sqlite, dir: string, seed: number) {
-  const r = generator(seed);
+  const r = seeded(seed);
   const wav = writeWav(join(dir, 'call.wav'), 0.25);
   const workerId = newId('worker');
   registerWorker(s, { id: workerId, concurrency: 1, version: 'test' });
