@@ -163,6 +163,16 @@ describe.skipIf(needs('postgresql'))('PostgreSQL: faults with real worker and mc
     };
   }
 
+  /** A worker in this process on its own connection pool to `url` (the proxy's, or the cluster's), stopped after the test. */
+  async function workerAt(url: string) {
+    const store = await openStore(url, { create: false });
+    cleanups.push(() => store.close());
+    const env = { SYNTHEO_WORKER_LEASE_MS: '15000', SYNTHEO_WORKER_POLL_MS: '100', SYNTHEO_HTTP_RETRIES: '0' };
+    const w = await startWorkerInProcess({ store, logger: quiet, env, tuning: readTuning(env) });
+    cleanups.push(() => w.stop('test over'));
+    return w;
+  }
+
   let n = 0;
   async function recording(): Promise<string> {
     const file = join(pgBlock.tmp.dir, `meeting-${++n}.mp3`);
@@ -264,11 +274,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL: faults with real worker and mc
     cleanups.push(() => held.close());
     await store.settings.write('transcription.url', held.url);
     const proxy = await commitCutter(url);
-    const workerStore = await openStore(proxy.url, { create: false });
-    cleanups.push(() => workerStore.close());
-    const env = { SYNTHEO_WORKER_LEASE_MS: '15000', SYNTHEO_WORKER_POLL_MS: '100', SYNTHEO_HTTP_RETRIES: '0' };
-    const w = await startWorkerInProcess({ store: workerStore, logger: quiet, env, tuning: readTuning(env) });
-    cleanups.push(() => w.stop('test over'));
+    await workerAt(proxy.url);
     const queued = await store.imports.enqueue({ filePath: await recording(), title: 'Cut after COMMIT' });
     await waitFor('the transcription request held', () => held.held() === 1);
     // The next COMMIT is the transcript's (transcribing -> summarizing).
@@ -287,10 +293,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL: faults with real worker and mc
     const { stt } = await servers(store);
     await store.settings.write('transcription.chunk_seconds', '2');
     // The same recording imported once without a fault: what the meeting must hold.
-    const plainStore = await openStore(url, { create: false });
-    cleanups.push(() => plainStore.close());
-    const env = { SYNTHEO_WORKER_LEASE_MS: '15000', SYNTHEO_WORKER_POLL_MS: '100', SYNTHEO_HTTP_RETRIES: '0' };
-    const plain = await startWorkerInProcess({ store: plainStore, logger: quiet, env, tuning: readTuning(env) });
+    const plain = await workerAt(url);
     const control = await until(store, (await store.imports.enqueue({ filePath: await recording(), title: 'Chunked, no fault' })).job_id);
     await plain.stop('test over');
     expect(control).toMatchObject({ processing_status: 'done', error: null });
@@ -301,10 +304,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL: faults with real worker and mc
     cleanups.push(() => held.close());
     await store.settings.write('transcription.url', held.url);
     const proxy = await commitCutter(url);
-    const workerStore = await openStore(proxy.url, { create: false });
-    cleanups.push(() => workerStore.close());
-    const w = await startWorkerInProcess({ store: workerStore, logger: quiet, env, tuning: readTuning(env) });
-    cleanups.push(() => w.stop('test over'));
+    await workerAt(proxy.url);
     const queued = await store.imports.enqueue({ filePath: await recording(), title: 'Chunked, cut after COMMIT' });
     await waitFor('the first chunk\'s transcription request held', () => held.held() >= 1);
     // The next COMMIT is the first chunk's words (with chunks_done = 1).
