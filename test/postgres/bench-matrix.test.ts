@@ -1,9 +1,8 @@
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { needs } from '../support/system-tools.js';
-import { startPostgres, type PgCluster } from '../support/postgres.js';
-import { tempDir } from '../support/db.js';
+import { clusterForBlock } from '../support/postgres.js';
 import { generate } from '../../bench/generate.js';
 import { copyDatabase } from '../../src/db/copy.js';
 import { benchMatrix, matrixMarkdown, matrixRows } from '../../bench/matrix.js';
@@ -14,21 +13,12 @@ import { benchMatrix, matrixMarkdown, matrixRows } from '../../bench/matrix.js';
 // (`db copy` re-indexes every transcript), or every search total would differ between the engines.
 
 describe.skipIf(needs('postgresql'))('bench matrix on SQLite and PostgreSQL side by side', () => {
-  let cluster: PgCluster;
-  let tmp: ReturnType<typeof tempDir>;
-  beforeAll(async () => {
-    cluster = await startPostgres();
-    tmp = tempDir();
-  });
-  afterAll(() => {
-    cluster?.destroy();
-    tmp?.cleanup();
-  });
+  const pgBlock = clusterForBlock();
 
   it('fills the empty PostgreSQL database, times every row on both engines, and finds the same answers', async () => {
-    const generated = join(tmp.dir, 'generated.db');
+    const generated = join(pgBlock.tmp.dir, 'generated.db');
     generate({ meetings: 300, words: 30_000, longest: 2_000, seed: 7, out: generated, progress: false });
-    const copied = join(tmp.dir, 'copied.db');
+    const copied = join(pgBlock.tmp.dir, 'copied.db');
     await copyDatabase(generated, copied);
     const passages = (file: string) => {
       const db = new Database(file, { readonly: true });
@@ -39,7 +29,7 @@ describe.skipIf(needs('postgresql'))('bench matrix on SQLite and PostgreSQL side
       }
     };
     expect(passages(generated)).toEqual(passages(copied));
-    const url = await cluster.createDatabase();
+    const url = await pgBlock.cluster.createDatabase();
     const lines: string[] = [];
     const results = await benchMatrix({ db: generated, url, calls: 2, budgetMs: 50, roundTrip: false, log: (l) => lines.push(l) });
     expect(lines.some((l) => l.startsWith('db copy SQLite -> PostgreSQL'))).toBe(true);
