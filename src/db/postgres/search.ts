@@ -74,12 +74,14 @@ interface Matches {
 /** The window's rows: each ranked (exact phrase first, then ts_rank_cd), then paged, then older matches appended. */
 type Ranked = { id: number; score: number; exact: boolean };
 
-function pageOf(window: Ranked[], total: number, page: Page): { ids: number[]; boundary: number; older: { limit: number; offset: number } | undefined } {
+/** The page's passage ids: the window ranked and paged, then the older matches (newest first) that `olderThan` reads past it. */
+async function pageOf(window: Ranked[], total: number, page: Page, olderThan: (boundary: number, limit: number, offset: number) => Promise<{ id: number }[]>): Promise<number[]> {
   const boundary = window.reduce((lowest, r) => Math.min(lowest, r.id), Infinity);
   window.sort((a, b) => Number(b.exact) - Number(a.exact) || b.score - a.score || b.id - a.id);
   const ids = window.slice(page.offset, page.offset + page.limit).map((r) => Number(r.id));
-  const older = ids.length < page.limit && total > window.length ? { limit: page.limit - ids.length, offset: Math.max(0, page.offset - window.length) } : undefined;
-  return { ids, boundary, older };
+  if (ids.length < page.limit && total > window.length)
+    for (const r of await olderThan(boundary, page.limit - ids.length, Math.max(0, page.offset - window.length))) ids.push(Number(r.id));
+  return ids;
 }
 
 /** At most this many distinct words are intersected in the postings (one join each); more go to the GIN bitmap. */
@@ -123,16 +125,9 @@ async function fromPostings(q: Queryable, words: string, termCount: number, page
         [...lexemes, words, RANK_WINDOW],
       );
   const total = window[0]?.total ?? 0;
-  const { ids, boundary, older } = pageOf(window, total, page);
-  if (older) {
-    const rest = await rows<{ id: number }>(q, `SELECT id FROM (${matches}) m WHERE id < $${k + 1} ORDER BY id DESC LIMIT $${k + 2} OFFSET $${k + 3}`, [
-      ...lexemes,
-      boundary,
-      older.limit,
-      older.offset,
-    ]);
-    ids.push(...rest.map((r) => Number(r.id)));
-  }
+  const ids = await pageOf(window, total, page, (boundary, limit, offset) =>
+    rows<{ id: number }>(q, `SELECT id FROM (${matches}) m WHERE id < $${k + 1} ORDER BY id DESC LIMIT $${k + 2} OFFSET $${k + 3}`, [...lexemes, boundary, limit, offset]),
+  );
   return { ids, total };
 }
 
@@ -155,16 +150,9 @@ async function fromBitmap(q: Queryable, words: string, termCount: number, where:
     [...args, RANK_WINDOW],
   );
   const total = Number(window[0]?.total ?? 0);
-  const { ids, boundary, older } = pageOf(window, total, page);
-  if (older) {
-    const rest = await rows<{ id: number }>(q, `SELECT p.id ${from} AND p.id < $${n + 1} ORDER BY p.id DESC LIMIT $${n + 2} OFFSET $${n + 3}`, [
-      ...args,
-      boundary,
-      older.limit,
-      older.offset,
-    ]);
-    ids.push(...rest.map((r) => Number(r.id)));
-  }
+  const ids = await pageOf(window, total, page, (boundary, limit, offset) =>
+    rows<{ id: number }>(q, `SELECT p.id ${from} AND p.id < $${n + 1} ORDER BY p.id DESC LIMIT $${n + 2} OFFSET $${n + 3}`, [...args, boundary, limit, offset]),
+  );
   return { ids, total };
 }
 
