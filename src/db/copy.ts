@@ -174,6 +174,21 @@ async function columnTypes(q: Query, table: string): Promise<Map<string, string>
   return new Map(r.rows.map((c) => [c.name, c.type]));
 }
 
+/** The filter tags of migration 0007: their keys and indexes are built at the end, after one fill each. */
+const FILTER_TABLES = ['participant_words', 'meeting_tags', 'search_tags'];
+/** The insert triggers that keep them (set aside during the copy). */
+const FILTER_TRIGGERS = [
+  ['meetings', 'meetings_tags_ai'],
+  ['participants', 'participants_tags_ai'],
+  ['search_passages', 'search_passages_tags_ai'],
+] as const;
+/** Their fill, the same statements as the migration's backfill. */
+const FILTER_FILL = [
+  'INSERT INTO participant_words (word) SELECT DISTINCT w.word FROM participants p CROSS JOIN LATERAL syntheo_participant_words_of(p.name, p.email) w(word)',
+  'INSERT INTO meeting_tags (tag, started_at, meeting_id) SELECT tag, started_at, meeting_id FROM meeting_tag_rows',
+  'INSERT INTO search_tags (tag, passage_id) SELECT t.tag, p.id FROM meeting_tags t JOIN search_passages p ON p.meeting_id = t.meeting_id',
+];
+
 async function postgresSide(url: string, create: boolean): Promise<Side> {
   const db: PgDb = await openPostgres(url, { create, max: 2 });
   /** The copy's one transaction (begin() to finish()); reads of the source-side run on the pool. */
@@ -184,6 +199,8 @@ async function postgresSide(url: string, create: boolean): Promise<Side> {
   const setAside: string[] = [];
   /** Whether search_postings is filled once at the end (its trigger set aside for the copy), not passage by passage. */
   let postingsAtEnd = false;
+  /** Whether participant_words, meeting_tags and search_tags are filled once at the end (their triggers set aside). */
+  let tagsAtEnd = false;
   const meetingOf = new Map<string, string>();
   const passages = passageBuilder();
   const insertPassages = async () => {
@@ -224,8 +241,8 @@ async function postgresSide(url: string, create: boolean): Promise<Side> {
       // Secondary indexes (search words, title and name fragments), foreign keys and the words' primary
       // key are built and checked once at the end: far cheaper than row by row (a foreign key check
       // cost a third of a word's insert). Other keys and unique indexes stay (triggers look rows up by them).
-      const tables = [...TABLES.map((t) => getTableName(t.table)), 'search_passages'];
-      const keyAtEnd = [...TABLES.filter((t) => t.keyAtEnd).map((t) => getTableName(t.table)), 'search_postings'];
+      const tables = [...TABLES.map((t) => getTableName(t.table)), 'search_passages', ...FILTER_TABLES];
+      const keyAtEnd = [...TABLES.filter((t) => t.keyAtEnd).map((t) => getTableName(t.table)), 'search_postings', ...FILTER_TABLES];
       // Keys first in what is put back: foreign keys need them.
       const found = await q<{ drop: string; add: string }>(
         `SELECT format('ALTER TABLE %s DROP CONSTRAINT %I', conrelid::regclass, conname) AS drop,
@@ -254,6 +271,10 @@ async function postgresSide(url: string, create: boolean): Promise<Side> {
       await q('SAVEPOINT set_aside');
       postingsAtEnd = await q('ALTER TABLE search_passages DISABLE TRIGGER search_passages_postings_ai').then(() => true, () => false);
       await q(postingsAtEnd ? 'RELEASE SAVEPOINT set_aside' : 'ROLLBACK TO SAVEPOINT set_aside');
+      // The filter tags (migration 0007) likewise: filled once by finish() when all their insert triggers are set aside.
+      await q('SAVEPOINT set_aside');
+      tagsAtEnd = await q(FILTER_TRIGGERS.map(([table, name]) => `ALTER TABLE ${table} DISABLE TRIGGER ${name}`).join('; ')).then(() => true, () => false);
+      await q(tagsAtEnd ? 'RELEASE SAVEPOINT set_aside' : 'ROLLBACK TO SAVEPOINT set_aside');
     }),
     write: guarded(async (spec, columns, rows) => {
       const name = getTableName(spec.table);
@@ -291,6 +312,10 @@ async function postgresSide(url: string, create: boolean): Promise<Side> {
           if (postingsAtEnd) {
             await client.query('INSERT INTO search_postings (lexeme, passage_id, n) SELECT u.lexeme, p.id, cardinality(u.positions) FROM search_passages p, unnest(p.words) u');
             await client.query('ALTER TABLE search_passages ENABLE TRIGGER search_passages_postings_ai');
+          }
+          if (tagsAtEnd) {
+            for (const fill of FILTER_FILL) await client.query(fill);
+            await client.query(FILTER_TRIGGERS.map(([table, name]) => `ALTER TABLE ${table} ENABLE TRIGGER ${name}`).join('; '));
           }
           for (const def of setAside.splice(0)) await client.query(def);
           await client.query('COMMIT');

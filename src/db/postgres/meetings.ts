@@ -10,6 +10,7 @@ import { IMPORT_COLUMNS, toRecordingImport, type ImportRow } from '../queries/im
 import { toSegments, type WordTuple } from '../queries/export.js';
 import { unicodeForms } from '../queries/unicode.js';
 import { parseDateRange, type MeetingFilter } from '../queries/meetings.js';
+import { PARTICIPANT_SEPARATORS } from '../queries/participant-words.js';
 import {
   EXPORT_FORMAT,
   type ActionItem,
@@ -266,7 +267,123 @@ function totalSql({ where, folderOnly }: Compiled): string {
 
 export const OLDEST_FIRST = 'ORDER BY m.started_at COLLATE "C" ASC, m.id COLLATE "C" ASC';
 
+// ---------------------------------------------------------------------------------------------
+// Filters held by tags (migration 0007): meeting_tags (tag, started_at, meeting_id) and search_tags (tag, passage_id)
+
+/** The filters as tags: each group a list of tags of which a matching meeting has one. */
+export interface TagFilter {
+  groups: string[][];
+  range: { from?: string; to?: string };
+  /** A participant fragment in no participant word: nothing matches. */
+  none: boolean;
+  /** The title fragment's ILIKE patterns (either Unicode form) and the id's, when there is one: checked on the meeting row. */
+  title?: { forms: string[]; id: string };
+}
+
+/** Beyond this many matching participant words, a fragment is matched handle by handle (as SQLite's MAX_PARTICIPANT_WORDS). */
+const MAX_PARTICIPANT_WORDS = 32;
+
+/**
+ * The filters as tags, or undefined when one is not held by tags: a participant fragment holding a separator
+ * (it may span two words) or found in too many words. Unknown series or folder -> NotFoundError, checked in
+ * the same order as compileMeetingFilter.
+ */
+export async function compileTags(q: Queryable, filter: MeetingFilter): Promise<TagFilter | undefined> {
+  const groups: string[][] = [];
+  let title: TagFilter['title'];
+  if (filter.query !== undefined && filter.query !== '') {
+    const fragment = matchFragment(filter.query, 'query');
+    title = { forms: [...new Set(unicodeForms(fragment))].map(ilike), id: ilike(fragment) };
+  }
+  if (filter.seriesId !== undefined) {
+    await getSeriesRefOrThrow(q, filter.seriesId);
+    groups.push([`s${filter.seriesId}`]);
+  }
+  if (filter.folderPath !== undefined) groups.push([`f${(await getFolderByPathOrThrow(q, filter.folderPath)).id}`]);
+  const range = filter.from === undefined && filter.to === undefined ? {} : parseDateRange(filter.from, filter.to);
+  let none = false;
+  if (filter.participant !== undefined && filter.participant !== '') {
+    const fragment = matchFragment(filter.participant, 'participant');
+    if ([...fragment].some((ch) => PARTICIPANT_SEPARATORS.includes(ch))) return undefined;
+    // The words are lower-cased as ILIKE compares: a fragment is in a name or e-mail exactly when it is in one of its words.
+    const forms = [...new Set(unicodeForms(fragment))];
+    const words = await rows<{ word: string }>(
+      q,
+      `SELECT DISTINCT word FROM participant_words WHERE ${forms.map((_, i) => `word ILIKE $${i + 1} ESCAPE '\\'`).join(' OR ')} LIMIT ${MAX_PARTICIPANT_WORDS + 1}`,
+      forms.map(ilike),
+    );
+    if (words.length > MAX_PARTICIPANT_WORDS) return undefined;
+    if (words.length === 0) none = true;
+    groups.push(words.map((w) => `p${w.word}`));
+  }
+  return { groups, range, none, ...(title && { title }) };
+}
+
+/** Rows of a tag read when choosing which one drives a list: enough to tell a rare tag from a common one. */
+const DRIVER_PROBE = 2000;
+
+/**
+ * list_meetings from meeting_tags: the rarest single-tag filter's key range (within the dates) walked newest
+ * first, the other tags joined on (started_at, meeting_id) (a merge of key ranges, or a probe of each), the
+ * title checked on the meeting row; the total counted from the same, index-only without a title.
+ */
+async function listByTags(q: Queryable, t: TagFilter, page: Page): Promise<{ meetings: MeetingListItem[]; total: number } | undefined> {
+  if (t.none) return { meetings: [], total: 0 };
+  const singles = t.groups.filter((g) => g.length === 1).map((g) => g[0]!);
+  if (singles.length === 0) return undefined;
+  const params: unknown[] = [];
+  const p = (value: unknown) => `$${params.push(value)}`;
+  const range: string[] = [];
+  const inRange = (alias: string) => {
+    if (t.range.from !== undefined) range.push(`${alias}.started_at >= ${p(t.range.from)}`);
+    if (t.range.to !== undefined) range.push(`${alias}.started_at <= ${p(t.range.to)}`);
+  };
+  let driver = singles[0]!;
+  if (singles.length > 1) {
+    inRange('t');
+    const sizes = await Promise.all(
+      singles.map(async (tag) => {
+        const r = await one<{ n: number }>(q, `SELECT count(*)::int AS n FROM (SELECT 1 FROM meeting_tags t WHERE t.tag = $${params.length + 1} ${range.map((c) => `AND ${c}`).join(' ')} LIMIT ${DRIVER_PROBE}) x`, [...params, tag]);
+        return r!.n;
+      }),
+    );
+    driver = singles[sizes.indexOf(Math.min(...sizes))]!;
+    params.length = 0;
+    range.length = 0;
+  }
+  const clauses = [`t.tag = ${p(driver)}`];
+  inRange('t');
+  clauses.push(...range);
+  const joins: string[] = [];
+  let i = 0;
+  for (const group of t.groups) {
+    if (group.length === 1 && group[0] === driver) continue;
+    const o = `o${i++}`;
+    if (group.length === 1) joins.push(`JOIN meeting_tags ${o} ON ${o}.tag = ${p(group[0])} AND ${o}.started_at = t.started_at AND ${o}.meeting_id = t.meeting_id`);
+    else clauses.push(`EXISTS (SELECT 1 FROM meeting_tags ${o} WHERE ${o}.tag = ANY(${p(group)}::text[]) AND ${o}.started_at = t.started_at AND ${o}.meeting_id = t.meeting_id)`);
+  }
+  if (t.title)
+    clauses.push(
+      `EXISTS (SELECT 1 FROM meetings m WHERE m.id = t.meeting_id AND (${t.title.forms.map((f) => `m.title ILIKE ${p(f)} ESCAPE '\\'`).join(' OR ')} OR m.id ILIKE ${p(t.title.id)} ESCAPE '\\'))`,
+    );
+  const from = `FROM meeting_tags t ${joins.join(' ')} WHERE ${clauses.join(' AND ')}`;
+  const n = params.length;
+  const found = await rows<MeetingListItem & { total: number }>(
+    q,
+    `SELECT i.*, c.total FROM (SELECT count(*)::int AS total ${from}) c
+     LEFT JOIN LATERAL (${pageOfMeetingsByKey(`SELECT t.meeting_id AS id ${from} ORDER BY t.started_at DESC, t.meeting_id DESC LIMIT $${n + 1} OFFSET $${n + 2}`)}) i ON true
+     ORDER BY i.started_at COLLATE "C" DESC, i.id COLLATE "C" DESC`,
+    [...params, page.limit, page.offset],
+  );
+  const total = found[0]!.total;
+  return { meetings: found.filter((r) => r.id !== null).map(({ total: _, ...item }) => item), total };
+}
+
 export async function listMeetings(q: Queryable, filter: MeetingFilter, page: Page): Promise<{ meetings: MeetingListItem[]; pagination: Pagination }> {
+  // A folder, series or participant word: from meeting_tags. (A folder alone keeps its counted total and two-ended walk below.)
+  const tagged = filter.participant || filter.seriesId !== undefined || (filter.folderPath !== undefined && (filter.query || filter.from || filter.to)) ? await compileTags(q, filter) : undefined;
+  const byTags = tagged && (await listByTags(q, tagged, page));
+  if (byTags) return { meetings: byTags.meetings, pagination: pagination(page, byTags.meetings.length, byTags.total) };
   const compiled = await compileMeetingFilter(q, filter);
   const { where, params } = compiled;
   const n = params.length;

@@ -4,8 +4,8 @@ import { pagination } from '../queries/pagination.js';
 import { queryTerms, RANK_WINDOW, type SearchFilter, type SearchHit } from '../queries/search.js';
 import type { SearchKind } from '../schema/enums.js';
 import type { Page, Pagination } from '../queries/types.js';
-import { compileMeetingFilter } from './meetings.js';
-import { rows, type Queryable } from './sql.js';
+import { compileMeetingFilter, compileTags, type TagFilter } from './meetings.js';
+import { one, rows, type Queryable } from './sql.js';
 
 // search_transcripts on PostgreSQL: the same semantics as SQLite's FTS5 search (src/db/queries/search.ts).
 // Every word must appear (plainto_tsquery: AND of the words), the input is plain text (only runs of
@@ -32,10 +32,18 @@ export async function searchTranscripts(q: Queryable, filter: SearchFilter, page
   const terms = queryTerms(matchFragment(filter.query, 'query'));
   if (terms.length === 0) throw new InvalidInputError({ type: 'no_search_word', query: filter.query });
   const words = terms.join(' ');
-  const { where, params } = await compileMeetingFilter(q, { ...filter, query: undefined }, 1);
-  // Filtered: each match joined to its meeting (the passage is read anyway); else the postings alone.
-  const counted = where ? undefined : await fromPostings(q, words, terms.length, page);
-  const { ids, total } = counted ?? (await fromBitmap(q, words, terms.length, where, params, page));
+  const meetingFilter = { ...filter, query: undefined };
+  const filtered = [filter.seriesId, filter.folderPath, filter.from, filter.to].some((v) => v !== undefined) || (filter.participant !== undefined && filter.participant !== '');
+  // Filters held by tags are postings too (search_tags, migration 0007): the words' and the filters' merged on passage id.
+  const tags = filtered ? await compileTags(q, meetingFilter) : { groups: [], range: {}, none: false };
+  if (tags?.none) return { hits: [], pagination: pagination(page, 0, 0) };
+  let counted = tags && (await fromPostings(q, words, terms.length, page, tags.groups.length || tags.range.from !== undefined || tags.range.to !== undefined ? tags : undefined));
+  if (!counted) {
+    // A filter that tags do not hold (a participant fragment across words), or too many words: each match joined to its meeting.
+    const { where, params } = await compileMeetingFilter(q, meetingFilter, 1);
+    counted = await fromBitmap(q, words, terms.length, where, params, page);
+  }
+  const { ids, total } = counted;
   const found = ids.length
     ? await rows<HitRow & { snippet: string }>(
         q,
@@ -94,41 +102,136 @@ const MAX_POSTING_WORDS = 8;
  * them. The lexemes are the query's own tsvector's (the same parser and folding as plainto_tsquery).
  * Undefined when the query has too many distinct words (the bitmap then answers).
  */
-async function fromPostings(q: Queryable, words: string, termCount: number, page: Page): Promise<Matches | undefined> {
+async function fromPostings(q: Queryable, words: string, termCount: number, page: Page, tags?: TagFilter): Promise<Matches | undefined> {
   const lexemes = (await rows<{ l: string[] }>(q, `SELECT array(SELECT DISTINCT u.lexeme FROM unnest(to_tsvector('simple', syntheo_fold($1))) u) AS l`, [words]))[0]!.l;
   // No lexeme (e.g. only words longer than PostgreSQL indexes): plainto_tsquery matches nothing either.
   if (lexemes.length === 0) return { ids: [], total: 0 };
   if (lexemes.length > MAX_POSTING_WORDS) return undefined;
-  // Statements on the postings alone take the lexemes as $1..$k (every parameter must be used).
+  const dates = tags && (await dateTerm(q, tags.range));
+  if (dates === null) return undefined;
+  // Statements on the postings alone take the lexemes as $1..$k, then the filters' values (every parameter must be used).
   const k = lexemes.length;
   const joins = lexemes
     .slice(1)
-    .map((_, i) => `JOIN search_postings s${i + 1} ON s${i + 1}.lexeme = $${i + 2} AND s${i + 1}.passage_id = s0.passage_id`)
-    .join(' ');
-  const matches = `SELECT s0.passage_id AS id FROM search_postings s0 ${joins} WHERE s0.lexeme = $1`;
+    .map((_, i) => `JOIN search_postings s${i + 1} ON s${i + 1}.lexeme = $${i + 2} AND s${i + 1}.passage_id = s0.passage_id`);
+  const filterParams: unknown[] = [];
+  const f = (value: unknown) => `$${k + filterParams.push(value)}`;
+  const conditions: string[] = [];
+  // A single tag is one more key range merged on passage id; a group (participant words, the dates' tokens) a set of passages.
+  for (const [i, group] of (tags?.groups ?? []).entries()) {
+    if (group.length === 1) joins.push(`JOIN search_tags g${i} ON g${i}.tag = ${f(group[0])} AND g${i}.passage_id = s0.passage_id`);
+    else conditions.push(`s0.passage_id IN (SELECT g.passage_id FROM search_tags g WHERE g.tag = ANY(${f(group)}::text[]))`);
+  }
+  if (dates) {
+    if (dates.tokens.length === 1) joins.push(`JOIN search_tags gd ON gd.tag = ${f(dates.tokens[0])} AND gd.passage_id = s0.passage_id`);
+    else conditions.push(`s0.passage_id IN (SELECT g.passage_id FROM search_tags g WHERE g.tag = ANY(${f(dates.tokens)}::text[]))`);
+    // The first and last days' meetings outside the range (by time of day) are left out.
+    if (dates.outside)
+      conditions.push(
+        `s0.passage_id NOT IN (SELECT p.id FROM meeting_tags t JOIN search_passages p ON p.meeting_id = t.meeting_id WHERE t.tag = ANY(${f(dates.outside.edges)}::text[]) AND NOT (${dates.outside.range(f).join(' AND ')}))`,
+      );
+  }
+  const matches = `SELECT s0.passage_id AS id FROM search_postings s0 ${joins.join(' ')} WHERE s0.lexeme = $1 ${conditions.map((c) => `AND ${c}`).join(' ')}`;
+  const m = filterParams.length;
   // One word: ts_rank_cd is 0.1 for each of its positions in the passage, so the window is ranked by the
   // postings' `n`, read with the key (no passage read at all). Else the window's passages are read to rank.
   const alone = termCount === 1 && k === 1;
   const window = alone
     ? await rows<Ranked & { total: number }>(
         q,
-        `SELECT s0.passage_id AS id, (SELECT count(*) FROM search_postings c WHERE c.lexeme = $1)::int AS total, s0.n AS score, false AS exact
-         FROM search_postings s0 WHERE s0.lexeme = $1 ORDER BY s0.passage_id DESC LIMIT $2`,
-        [lexemes[0], RANK_WINDOW],
+        `WITH m AS NOT MATERIALIZED (${matches.replace('SELECT s0.passage_id AS id', 'SELECT s0.passage_id AS id, s0.n')})
+         SELECT m.id, (SELECT count(*) FROM m)::int AS total, m.n AS score, false AS exact FROM m ORDER BY m.id DESC LIMIT $${k + m + 1}`,
+        [...lexemes, ...filterParams, RANK_WINDOW],
       )
     : await rows<Ranked & { total: number }>(
         q,
-        `WITH m AS NOT MATERIALIZED (${matches}), w AS (SELECT id FROM m ORDER BY id DESC LIMIT $${k + 2})
-         SELECT w.id, (SELECT count(*) FROM m)::int AS total, ts_rank_cd(p.words, plainto_tsquery('simple', syntheo_fold($${k + 1}))) AS score,
-                ${termCount > 1 ? `p.words @@ phraseto_tsquery('simple', syntheo_fold($${k + 1}))` : 'false'} AS exact
+        `WITH m AS NOT MATERIALIZED (${matches}), w AS (SELECT id FROM m ORDER BY id DESC LIMIT $${k + m + 2})
+         SELECT w.id, (SELECT count(*) FROM m)::int AS total, ts_rank_cd(p.words, plainto_tsquery('simple', syntheo_fold($${k + m + 1}))) AS score,
+                ${termCount > 1 ? `p.words @@ phraseto_tsquery('simple', syntheo_fold($${k + m + 1}))` : 'false'} AS exact
          FROM w JOIN search_passages p ON p.id = w.id`,
-        [...lexemes, words, RANK_WINDOW],
+        [...lexemes, ...filterParams, words, RANK_WINDOW],
       );
   const total = window[0]?.total ?? 0;
   const ids = await pageOf(window, total, page, (boundary, limit, offset) =>
-    rows<{ id: number }>(q, `SELECT id FROM (${matches}) m WHERE id < $${k + 1} ORDER BY id DESC LIMIT $${k + 2} OFFSET $${k + 3}`, [...lexemes, boundary, limit, offset]),
+    rows<{ id: number }>(q, `SELECT id FROM (${matches}) m WHERE id < $${k + m + 1} ORDER BY id DESC LIMIT $${k + m + 2} OFFSET $${k + m + 3}`, [
+      ...lexemes,
+      ...filterParams,
+      boundary,
+      limit,
+      offset,
+    ]),
   );
   return { ids, total };
+}
+
+/** Past this many calendar tokens (meetings spread over centuries), a date range is checked meeting by meeting instead (as SQLite's MAX_DATE_TOKENS). */
+const MAX_DATE_TOKENS = 200;
+
+const DAY_MS = 86_400_000;
+/** A UTC day as milliseconds (years 0-99 included, which Date.UTC would read as 1900-1999; month 12 is January of the next year). */
+function utcDay(year: number, monthIndex: number, day: number): number {
+  const d = new Date(0);
+  d.setUTCFullYear(year, monthIndex, day);
+  return d.getTime();
+}
+const dayMs = (day: string) => utcDay(Number(day.slice(0, 4)), Number(day.slice(5, 7)) - 1, Number(day.slice(8, 10)));
+function dayOf(ms: number): { y: string; m: string; d: string } {
+  const d = new Date(ms);
+  const two = (n: number) => String(n).padStart(2, '0');
+  return { y: String(d.getUTCFullYear()).padStart(4, '0'), m: two(d.getUTCMonth() + 1), d: two(d.getUTCDate()) };
+}
+const dayToken = (ms: number) => {
+  const { y, m, d } = dayOf(ms);
+  return `d${y}${m}${d}`;
+};
+const tokenMs = (token: string) => dayMs(`${token.slice(1, 5)}-${token.slice(5, 7)}-${token.slice(7, 9)}`);
+
+interface DateTerm {
+  tokens: string[];
+  /** The first and last days' tokens (and `dx`) whose meetings may fall outside the range, and the range as conditions on `t.started_at`. */
+  outside?: { edges: string[]; range: (p: (value: unknown) => string) => string[] };
+}
+
+/**
+ * A from/to range as calendar tags (syntheo_day_tags, migration 0007), as SQLite's dateTerm: the fewest
+ * year, month and day tags covering the days strictly between the range's first and last day (every
+ * meeting of those days is inside it), plus the first and last day's tags and `dx` (a start that is not a
+ * date), whose meetings outside the range (compared exactly, as text) are left out. Undefined without
+ * dates; null when it would take too many tags (the caller then joins each match to its meeting).
+ */
+async function dateTerm(q: Queryable, range: TagFilter['range']): Promise<DateTerm | undefined | null> {
+  if (range.from === undefined && range.to === undefined) return undefined;
+  const extreme = (order: 'ASC' | 'DESC') => one<{ tag: string }>(q, `SELECT tag FROM meeting_tags WHERE tag > 'd' AND tag < 'd:' ORDER BY tag ${order} LIMIT 1`);
+  const [first, last] = [(await extreme('ASC'))?.tag, (await extreme('DESC'))?.tag];
+  const tokens: string[] = ['dx'];
+  const edges: string[] = ['dx'];
+  if (first !== undefined && last !== undefined) {
+    const fromDay = range.from === undefined ? undefined : dayMs(range.from.slice(0, 10));
+    const toDay = range.to === undefined ? undefined : dayMs(range.to.slice(0, 10));
+    for (const edge of new Set([fromDay, toDay])) if (edge !== undefined && edge >= tokenMs(first) && edge <= tokenMs(last)) edges.push(dayToken(edge));
+    tokens.push(...edges.slice(1));
+    let day = Math.max(fromDay === undefined ? -Infinity : fromDay + DAY_MS, tokenMs(first));
+    const end = Math.min(toDay === undefined ? Infinity : toDay - DAY_MS, tokenMs(last));
+    while (day <= end) {
+      const { y, m, d } = dayOf(day);
+      const nextYear = utcDay(Number(y) + 1, 0, 1);
+      const nextMonth = utcDay(Number(y), Number(m), 1);
+      // A whole year, else a whole month, else the day.
+      const [token, next] =
+        m === '01' && d === '01' && nextYear - DAY_MS <= end ? [`y${y}`, nextYear] : d === '01' && nextMonth - DAY_MS <= end ? [`m${y}${m}`, nextMonth] : [`d${y}${m}${d}`, day + DAY_MS];
+      tokens.push(token);
+      day = next;
+      if (tokens.length > MAX_DATE_TOKENS) return null;
+    }
+  }
+  const within = (p: (value: unknown) => string) => [
+    ...(range.from !== undefined ? [`t.started_at >= ${p(range.from)}`] : []),
+    ...(range.to !== undefined ? [`t.started_at <= ${p(range.to)}`] : []),
+  ];
+  const values: unknown[] = [edges];
+  const probe = within((v) => `$${values.push(v)}`);
+  const any = await one<{ any: boolean }>(q, `SELECT EXISTS (SELECT 1 FROM meeting_tags t WHERE t.tag = ANY($1::text[]) AND NOT (${probe.join(' AND ')})) AS any`, values);
+  return { tokens, ...(any!.any && { outside: { edges, range: within } }) };
 }
 
 /** Search through the GIN index of search_passages.words (a bitmap of every match), joined to the meetings a filter keeps. */

@@ -9,3 +9,4 @@ export * from './proposals.js';
 export * from './imports.js';
 export * from './settings.js';
 export * from './search.js';
+export * from './filters.js';

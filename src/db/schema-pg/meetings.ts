@@ -84,9 +84,6 @@ export const participants = pgTable(
   (t) => [
     // A meeting's participants in display order.
     index('participants_meeting_idx').on(t.meetingId, t.position),
-    // list_meetings `participant`: a case-insensitive fragment of a participant's name or e-mail (pg_trgm).
-    index('participants_name_trgm_idx').using('gin', t.name.op('gin_trgm_ops')),
-    index('participants_email_trgm_idx').using('gin', t.email.op('gin_trgm_ops')),
     // list_meetings `participant`: the participants carrying a matched handle (participant_handles), index-only.
     index('participants_name_meeting_idx').on(t.name, t.meetingId),
     index('participants_email_meeting_idx').on(t.email, t.meetingId),

@@ -1,0 +1,60 @@
+import { pgTable, bigint, index, primaryKey, customType } from 'drizzle-orm/pg-core';
+
+/** Compared byte by byte: the order list_meetings pages in (COLLATE "C", as SQLite sorts text). */
+const bytesText = customType<{ data: string }>({ dataType: () => 'text COLLATE "C"' });
+
+// The filters of list_meetings and search_transcripts answered from indexes, as SQLite's meeting_tags and
+// search_fts tags (issue 19). A meeting's tags: `f<folder id>` for its folder and each ancestor (a subtree is
+// one tag), `s<series id>`, `p<word>` for each lower-cased word of its participants' names and e-mails, and the
+// UTC calendar day, month and year it started (`d20260517 m202605 y2026`; `dx` when started_at does not begin
+// with a real date). Kept by triggers (migration 0007, by hand); `db copy` fills them once at the end; neither
+// role may write them (syntheo db roles).
+
+/**
+ * Each lower-cased word of a participant name or e-mail, about once (no unique key and never removed, as
+ * participant_handles): a `participant` fragment without a separator is matched against these few
+ * thousand words, then read as their `p` tags.
+ */
+export const participantWords = pgTable(
+  'participant_words',
+  {
+    word: bytesText('word').notNull(),
+  },
+  (t) => [
+    // The trigger's "already there?" lookup.
+    index('participant_words_word_idx').on(t.word),
+    // The fragment, case-insensitively (pg_trgm); 1-2 characters scan the words.
+    index('participant_words_trgm_idx').using('gin', t.word.op('gin_trgm_ops')),
+  ],
+);
+
+/**
+ * One row per tag of a meeting. list_meetings by folder, series or participant word walks one tag's key
+ * range newest first (dates are a range inside it) and counts it from the key alone.
+ */
+export const meetingTags = pgTable(
+  'meeting_tags',
+  {
+    tag: bytesText('tag').notNull(),
+    startedAt: bytesText('started_at').notNull(),
+    meetingId: bytesText('meeting_id').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tag, t.startedAt, t.meetingId] }),
+    // A meeting's tags, rewritten when its folder, series, start or participants change.
+    index('meeting_tags_meeting_idx').on(t.meetingId),
+  ],
+);
+
+/**
+ * The tags of each search passage (its meeting's): search_transcripts with a filter is the merge of the
+ * words' search_postings and the filters' tags on passage_id, index-only scans, counted without the heap.
+ */
+export const searchTags = pgTable(
+  'search_tags',
+  {
+    tag: bytesText('tag').notNull(),
+    passageId: bigint('passage_id', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tag, t.passageId] })],
+);
