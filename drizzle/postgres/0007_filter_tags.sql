@@ -68,6 +68,16 @@ BEGIN
   INSERT INTO meeting_tags (tag, started_at, meeting_id) SELECT tag, started_at, meeting_id FROM meeting_tag_rows WHERE meeting_id = ANY(ids) ON CONFLICT DO NOTHING;
 END $$;
 --> statement-breakpoint
+-- First rows, from what is there, before the triggers below exist (the same statements `db copy` runs once at its end,
+-- its triggers set aside). Writers wait (SHARE) until the migration commits.
+LOCK TABLE folders, meetings, participants, search_passages IN SHARE MODE;
+--> statement-breakpoint
+INSERT INTO participant_words (word) SELECT DISTINCT w.word FROM participants p CROSS JOIN LATERAL syntheo_participant_words_of(p.name, p.email) w(word);
+--> statement-breakpoint
+INSERT INTO meeting_tags (tag, started_at, meeting_id) SELECT tag, started_at, meeting_id FROM meeting_tag_rows;
+--> statement-breakpoint
+INSERT INTO search_tags (tag, passage_id) SELECT t.tag, p.id FROM meeting_tags t JOIN search_passages p ON p.meeting_id = t.meeting_id ORDER BY 1, 2;
+--> statement-breakpoint
 CREATE FUNCTION syntheo_meetings_tags() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER SET search_path = public AS $$
 BEGIN
   IF TG_OP = 'INSERT' THEN
@@ -88,6 +98,25 @@ CREATE TRIGGER meetings_tags_ai AFTER INSERT ON meetings REFERENCING NEW TABLE A
 CREATE TRIGGER meetings_tags_au AFTER UPDATE ON meetings REFERENCING OLD TABLE AS removed NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION syntheo_meetings_tags();
 --> statement-breakpoint
 CREATE TRIGGER meetings_tags_ad AFTER DELETE ON meetings REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION syntheo_meetings_tags();
+--> statement-breakpoint
+-- A meeting deleted: its passages' tags go first. Its passages and its tags are then deleted by cascades whose
+-- statement triggers run only after both are gone, so neither could find the other's rows.
+CREATE FUNCTION syntheo_meetings_tags_bd() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER SET search_path = public AS $$
+BEGIN
+  DELETE FROM search_tags s USING meeting_tags t, search_passages p
+    WHERE t.meeting_id = OLD.id AND p.meeting_id = OLD.id AND s.tag = t.tag AND s.passage_id = p.id;
+  RETURN OLD;
+END $$;
+--> statement-breakpoint
+CREATE TRIGGER meetings_tags_bd BEFORE DELETE ON meetings FOR EACH ROW EXECUTE FUNCTION syntheo_meetings_tags_bd();
+--> statement-breakpoint
+CREATE FUNCTION syntheo_meeting_tags_truncate() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER SET search_path = public AS $$
+BEGIN
+  TRUNCATE meeting_tags;
+  RETURN NULL;
+END $$;
+--> statement-breakpoint
+CREATE TRIGGER meetings_tags_at AFTER TRUNCATE ON meetings FOR EACH STATEMENT EXECUTE FUNCTION syntheo_meeting_tags_truncate();
 --> statement-breakpoint
 -- Participants: their words (added unless already visible; no unique key, as participant_handles, so no
 -- writer waits for another's uncommitted word; never removed), then their meetings' tags.
@@ -172,12 +201,3 @@ BEGIN
 END $$;
 --> statement-breakpoint
 CREATE TRIGGER search_passages_tags_at AFTER TRUNCATE ON search_passages FOR EACH STATEMENT EXECUTE FUNCTION syntheo_search_tags_truncate();
---> statement-breakpoint
--- First rows, from what is there (the same statements `db copy` runs once at its end).
-LOCK TABLE folders, meetings, participants, search_passages IN SHARE MODE;
---> statement-breakpoint
-INSERT INTO participant_words (word) SELECT DISTINCT w.word FROM participants p CROSS JOIN LATERAL syntheo_participant_words_of(p.name, p.email) w(word);
---> statement-breakpoint
-INSERT INTO meeting_tags (tag, started_at, meeting_id) SELECT tag, started_at, meeting_id FROM meeting_tag_rows;
---> statement-breakpoint
-INSERT INTO search_tags (tag, passage_id) SELECT t.tag, p.id FROM meeting_tags t JOIN search_passages p ON p.meeting_id = t.meeting_id ORDER BY 1, 2;

@@ -181,6 +181,7 @@ const FILTER_TRIGGERS = [
   ['meetings', 'meetings_tags_ai'],
   ['participants', 'participants_tags_ai'],
   ['search_passages', 'search_passages_tags_ai'],
+  ['meeting_tags', 'meeting_tags_search_ai'],
 ] as const;
 /** Their fill, the same statements as the migration's backfill. */
 const FILTER_FILL = [

@@ -9,6 +9,7 @@ import type { ProposalKind, ProposalStatus } from '../schema/enums.js';
 import type { Page, Pagination, ProposalDetail, ProposalItem } from '../queries/types.js';
 import { assertMeetingExists, meetingNotFound, notFound, wrongKindHint } from './meetings.js';
 import { one, rows, transaction, type Queryable } from './sql.js';
+import { lockMeetingFirst } from './transcripts.js';
 
 // Proposals on PostgreSQL, as src/db/queries/proposals.ts. Read-then-write steps lock the rows they
 // read (FOR UPDATE), where SQLite takes its IMMEDIATE write lock.
@@ -141,6 +142,8 @@ export async function applyProposalOrThrow(pool: Pool, id: string, options: { fo
       if (meeting.note !== p.base_content && !options.force) throw new ConflictError(`The meeting's note ${changed}`);
       await c.query('UPDATE meetings SET note = $1, updated_at = $2 WHERE id = $3', [p.content, now, p.meeting_id]);
     } else if (p.target_id !== null) {
+      // The meeting before its summary: the order the search triggers lock in (see lockMeetingFirst).
+      await lockMeetingFirst(c, p.meeting_id);
       const summary = await one<{ content: string }>(c, 'SELECT content FROM summaries WHERE id = $1 FOR UPDATE', [p.target_id]);
       if (!summary) throw new ConflictError(`Summary ${p.target_id}, which proposal ${id} replaces, was deleted. Decline the proposal.`);
       if (summary.content !== p.base_content && !options.force) throw new ConflictError(`Summary ${p.target_id} ${changed}`);

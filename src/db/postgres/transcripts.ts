@@ -5,11 +5,21 @@ import { normalizeWords, type NewWord, type TranscriptTarget } from '../queries/
 import { PASSAGE_MAX_WORDS } from '../queries/search.js';
 import { one, rows, type Queryable } from './sql.js';
 
+/**
+ * The meeting's row, locked before any of its transcript's or passages' rows: the filter tags' triggers
+ * (migration 0007) lock it when passages are written, and a writer that holds the meeting (a load) waits
+ * for those rows; taking it first keeps the two from waiting for each other.
+ */
+export async function lockMeetingFirst(q: Queryable, meetingId: string): Promise<void> {
+  await q.query('SELECT 1 FROM meetings WHERE id = $1 FOR NO KEY UPDATE', [meetingId]);
+}
+
 /** Rows per INSERT ... SELECT FROM unnest(...): one round trip per batch, bounded parameter size. */
 const INSERT_BATCH = 5_000;
 
 /** The meeting's transcript, created when missing; its row is locked until the transaction ends (appends are serialised). */
 export async function ensureTranscript(client: PoolClient, meetingId: string, target: TranscriptTarget, id?: string): Promise<{ id: string; word_count: number }> {
+  await lockMeetingFirst(client, meetingId);
   const now = nowIso();
   await client.query(
     'INSERT INTO transcripts (id, meeting_id, language, source, word_count, created_at, updated_at) VALUES ($1, $2, $3, $4, 0, $5, $5) ON CONFLICT (meeting_id) DO NOTHING',
@@ -49,6 +59,7 @@ export async function appendTranscriptWords(client: PoolClient, meetingId: strin
  * chunk extends the last turn.
  */
 export async function indexTranscript(q: Queryable, transcriptId: string, meetingId: string, fromIdx = 0): Promise<void> {
+  await lockMeetingFirst(q, meetingId);
   const start =
     fromIdx === 0 ? 0 : ((await one<{ start: number | null }>(q, 'SELECT max(word_offset) AS start FROM search_passages WHERE ref_id = $1 AND word_offset <= $2', [transcriptId, fromIdx]))?.start ?? 0);
   await q.query('DELETE FROM search_passages WHERE ref_id = $1 AND word_offset >= $2', [transcriptId, start]);

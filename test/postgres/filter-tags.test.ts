@@ -1,0 +1,268 @@
+// The filter tags of migration 0007: list_meetings and search_transcripts answer folder, series,
+// participant and date filters from meeting_tags and search_tags, so those must always be exactly the
+// meetings' folders (and ancestors), series, participants' words and start days, whoever writes and
+// however many at once. The reference here never reads a tag: the filters evaluated on the rows
+// themselves (folder paths, participants by ILIKE, started_at as text) and the GIN index for the words.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { needs } from '../support/system-tools.js';
+import { startPostgres, type PgCluster } from '../support/postgres.js';
+import { seeded } from '../support/seeded.js';
+import { openStore } from '../../src/db/engine.js';
+import { ilike } from '../../src/db/postgres/meetings.js';
+import { unicodeForms } from '../../src/db/queries/unicode.js';
+import { parseDateRange, type MeetingFilter } from '../../src/db/queries/meetings.js';
+import type { Store } from '../../src/db/store.js';
+import { run } from '../cli/cli.js';
+
+const FOLDERS = ['Team', 'Team/Eng', 'Team/Eng/Core', 'Sales', 'Sales/EU'];
+const PEOPLE = [
+  ['Anna Kowalski', 'anna.kowalski@x.org'],
+  ['J\u00f6rg M\u00fcller', 'joerg@m\u00fcller.de'],
+  ['Jo\u0308rg Mu\u0308ller', null],
+  ['Bob Stone', 'bob@KOWALSKI.example'],
+  ['Sam Berg', null],
+  ['Ko', 'ko@y.net'],
+] as const;
+const WORDS = ['alpha', 'beta', 'gamma', 'delta', 'the', 'zeta'];
+const DAY = 86_400_000;
+const START = Date.UTC(2026, 0, 1);
+
+/** Rows of the tags that their definition does not give, and the other way round (all must be 0). */
+async function drift(q: pg.Pool): Promise<Record<string, number>> {
+  const r = await q.query<Record<string, number>>(
+    `WITH want AS (SELECT t.tag, p.id AS passage_id FROM meeting_tags t JOIN search_passages p ON p.meeting_id = t.meeting_id)
+     SELECT (SELECT count(*) FROM (SELECT * FROM meeting_tags EXCEPT ALL SELECT tag, started_at, meeting_id FROM meeting_tag_rows) x)::int AS meeting_extra,
+            (SELECT count(*) FROM (SELECT tag, started_at, meeting_id FROM meeting_tag_rows EXCEPT ALL SELECT * FROM meeting_tags) x)::int AS meeting_missing,
+            (SELECT count(*) FROM (SELECT * FROM search_tags EXCEPT ALL SELECT * FROM want) x)::int AS search_extra,
+            (SELECT count(*) FROM (SELECT * FROM want EXCEPT ALL SELECT * FROM search_tags) x)::int AS search_missing`,
+  );
+  return r.rows[0]!;
+}
+
+describe.skipIf(needs('postgresql'))('PostgreSQL filter tags (meeting_tags, search_tags)', () => {
+  let cluster: PgCluster;
+  let url: string;
+  let pool: pg.Pool;
+  let store: Store;
+  const folderIds = new Map<string, string>();
+
+  beforeAll(async () => {
+    cluster = await startPostgres();
+    url = await cluster.createDatabase();
+    store = await openStore(url, { create: true });
+    pool = new pg.Pool({ connectionString: url, max: 10 });
+    const now = new Date().toISOString();
+    for (const [i, path] of FOLDERS.entries()) {
+      const parent = path.includes('/') ? folderIds.get(path.slice(0, path.lastIndexOf('/')))! : null;
+      folderIds.set(path, `fld_${i}`);
+      await pool.query('INSERT INTO folders (id, path, name, parent_id, created_at) VALUES ($1, $2, $3, $4, $5)', [`fld_${i}`, path, path.split('/').pop(), parent, now]);
+    }
+    await pool.query("INSERT INTO series (id, title, created_at) VALUES ('ser_a', 'A', $1), ('ser_b', 'B', $1)", [now]);
+    const rnd = seeded(7);
+    for (let i = 0; i < 40; i++) await addMeeting(pool, `mtg_${i}`, rnd);
+  }, 60_000);
+
+  afterAll(async () => {
+    await pool?.end();
+    await store?.close();
+    cluster?.destroy();
+  });
+
+  async function addMeeting(q: pg.Pool | pg.PoolClient, id: string, rnd: ReturnType<typeof seeded>): Promise<void> {
+    const at = startOf(rnd);
+    await q.query('INSERT INTO meetings (id, title, started_at, folder_id, series_id, note, created_at, updated_at) VALUES ($1, $1, $2, $3, $4, $5, $2, $2)', [
+      id,
+      at,
+      rnd.pick([...folderIds.values(), null]) ?? null,
+      rnd.pick(['ser_a', 'ser_b', null]) ?? null,
+      sentence(rnd),
+    ]);
+    for (let k = rnd.int(3); k > 0; k--) await addParticipant(q, id, rnd);
+    if (rnd.int(2)) await q.query("INSERT INTO summaries (id, meeting_id, content, created_at, updated_at) VALUES ($1, $2, $3, 'x', 'x')", [`sum_${id}_${rnd.int(1e9)}`, id, sentence(rnd)]);
+  }
+
+  const startOf = (rnd: ReturnType<typeof seeded>) =>
+    rnd.int(12) === 0 ? 'someday' : new Date(START + rnd.int(60) * DAY + rnd.int(24) * 3_600_000).toISOString();
+  const sentence = (rnd: ReturnType<typeof seeded>) => Array.from({ length: 2 + rnd.int(4) }, () => rnd.one(WORDS)).join(' ');
+  async function addParticipant(q: pg.Pool | pg.PoolClient, meeting: string, rnd: ReturnType<typeof seeded>): Promise<void> {
+    const [name, email] = rnd.one(PEOPLE);
+    await q.query('INSERT INTO participants (id, meeting_id, name, email) VALUES ($1, $2, $3, $4)', [`par_${rnd.int(1e9)}`, meeting, name, email]);
+  }
+
+  /**
+   * One writer's random changes of what the tags are made of, on one meeting: either one statement on its
+   * own (autocommit), or up to three in a transaction (one in four rolled back) that first locks the
+   * meeting, as the app's writers do (a load writes the meeting first; see lockMeetingFirst).
+   */
+  async function write(rnd: ReturnType<typeof seeded>, w: number, round: number): Promise<void> {
+    const c = await pool.connect();
+    const single = rnd.int(2) === 0;
+    try {
+      const ids = (await c.query<{ id: string }>('SELECT id FROM meetings ORDER BY id')).rows.map((r) => r.id);
+      // Most writes on a few meetings, so that writers meet on the same ones.
+      const id = rnd.int(2) ? rnd.one(ids.slice(0, 6)) : rnd.one(ids);
+      if (!single) {
+        await c.query('BEGIN');
+        await c.query('SELECT 1 FROM meetings WHERE id = $1 FOR NO KEY UPDATE', [id]);
+      }
+      for (let n = single ? 1 : 1 + rnd.int(3); n > 0; n--) {
+        switch (rnd.int(11)) {
+          case 0:
+            await c.query('UPDATE meetings SET folder_id = $2 WHERE id = $1', [id, rnd.pick([...folderIds.values(), null]) ?? null]);
+            break;
+          case 1:
+            await c.query('UPDATE meetings SET series_id = $2 WHERE id = $1', [id, rnd.pick(['ser_a', 'ser_b', null]) ?? null]);
+            break;
+          case 2:
+            await c.query('UPDATE meetings SET started_at = $2 WHERE id = $1', [id, startOf(rnd)]);
+            break;
+          case 3:
+            await addParticipant(c, id, rnd);
+            break;
+          case 4:
+            await c.query('UPDATE participants SET name = $2 WHERE id = (SELECT id FROM participants WHERE meeting_id = $1 ORDER BY id LIMIT 1)', [id, rnd.one(PEOPLE)[0]]);
+            break;
+          case 5:
+            await c.query('DELETE FROM participants WHERE id = (SELECT id FROM participants WHERE meeting_id = $1 ORDER BY id LIMIT 1)', [id]);
+            break;
+          case 6:
+            await c.query('UPDATE meetings SET note = $2 WHERE id = $1', [id, sentence(rnd)]);
+            break;
+          case 7:
+            await c.query("INSERT INTO summaries (id, meeting_id, content, created_at, updated_at) VALUES ($1, $2, $3, 'x', 'x')", [`sum_${w}_${round}_${rnd.int(1e9)}`, id, sentence(rnd)]);
+            break;
+          case 8:
+            await c.query('DELETE FROM summaries WHERE id = (SELECT id FROM summaries WHERE meeting_id = $1 ORDER BY id LIMIT 1)', [id]);
+            break;
+          case 9:
+            await addMeeting(c, `mtg_w${w}_${round}_${n}`, rnd);
+            break;
+          default:
+            if (rnd.int(3) === 0) await c.query('DELETE FROM meetings WHERE id = $1', [id]);
+            else await c.query("INSERT INTO search_passages (meeting_id, kind, ref_id, word_offset, text) VALUES ($1, 'transcript', $2, $3, $4)", [id, `trn_${id}`, rnd.int(1000), sentence(rnd)]);
+        }
+      }
+      if (!single) await c.query(rnd.int(4) === 0 ? 'ROLLBACK' : 'COMMIT');
+    } catch (error) {
+      if (!single) await c.query('ROLLBACK');
+      // The meeting was deleted by another writer (or by this one) before a row referring to it: as an app would, give up.
+      if ((error as { code?: string }).code !== '23503') throw error;
+    } finally {
+      c.release();
+    }
+  }
+
+  /** The filters as conditions on the rows themselves (no tag read). */
+  function reference(filter: MeetingFilter): { sql: string; params: unknown[] } {
+    const params: unknown[] = [];
+    const p = (v: unknown) => `$${params.push(v)}`;
+    const clauses = ['true'];
+    if (filter.folderPath) clauses.push(`m.folder_id IN (SELECT id FROM folders WHERE path = ${p(filter.folderPath)} OR path LIKE ${p(`${filter.folderPath}/%`)})`);
+    if (filter.seriesId) clauses.push(`m.series_id = ${p(filter.seriesId)}`);
+    if (filter.participant) {
+      const likes = [...new Set(unicodeForms(filter.participant))].map((f) => p(ilike(f)));
+      clauses.push(`m.id IN (SELECT meeting_id FROM participants pa WHERE ${likes.map((l) => `pa.name ILIKE ${l} ESCAPE '\\' OR pa.email ILIKE ${l} ESCAPE '\\'`).join(' OR ')})`);
+    }
+    const range = parseDateRange(filter.from, filter.to);
+    if (range.from) clauses.push(`m.started_at COLLATE "C" >= ${p(range.from)}`);
+    if (range.to) clauses.push(`m.started_at COLLATE "C" <= ${p(range.to)}`);
+    return { sql: clauses.join(' AND '), params };
+  }
+
+  const FILTERS: MeetingFilter[] = [];
+  for (const folderPath of [undefined, 'Team', 'Team/Eng', 'Sales/EU'])
+    for (const participant of [undefined, 'kowal', 'o\u0308', 'KO', 'sam', 'nobody'])
+      for (const dates of [{}, { from: '2026-01-15T12:00:00Z', to: '2026-02-10T08:00:00Z' }, { from: '2026-02-01' }])
+        FILTERS.push({ ...(folderPath && { folderPath }), ...(participant && { participant }), ...dates });
+  FILTERS.push({ seriesId: 'ser_a' }, { seriesId: 'ser_b', participant: 'kowal' }, { seriesId: 'ser_a', folderPath: 'Team', to: '2026-02-01' });
+
+  async function compare(): Promise<number> {
+    let found = 0;
+    for (const filter of FILTERS) {
+      const label = JSON.stringify(filter);
+      const ref = reference(filter);
+      const want = (await pool.query<{ id: string }>(`SELECT m.id FROM meetings m WHERE ${ref.sql} ORDER BY m.started_at COLLATE "C" DESC, m.id COLLATE "C" DESC`, ref.params)).rows.map((r) => r.id);
+      const listed = await store.meetings.list(filter, { limit: 200, offset: 0 });
+      expect(listed.meetings.map((m) => m.id), label).toEqual(want);
+      expect(listed.pagination.total, label).toBe(want.length);
+      const paged = await store.meetings.list(filter, { limit: 3, offset: 2 });
+      expect(paged.meetings.map((m) => m.id), label).toEqual(want.slice(2, 5));
+      for (const query of ['the', 'alpha beta']) {
+        const hits = await pool.query<{ meeting_id: string }>(
+          `SELECT p.meeting_id FROM search_passages p JOIN meetings m ON m.id = p.meeting_id WHERE p.words @@ plainto_tsquery('simple', syntheo_fold($${ref.params.length + 1})) AND ${ref.sql}`,
+          [...ref.params, query],
+        );
+        const searched = await store.search.transcripts({ ...filter, query }, { limit: 200, offset: 0 });
+        expect(searched.pagination.total, `${label} ${query}`).toBe(hits.rows.length);
+        expect(searched.hits.map((h) => h.meeting_id).sort(), `${label} ${query}`).toEqual(hits.rows.map((r) => r.meeting_id).sort());
+        found += hits.rows.length;
+      }
+    }
+    return found;
+  }
+
+  it('answers exactly as the rows themselves after many concurrent writers changed folders, series, starts, participants and passages', async () => {
+    expect(await drift(pool)).toEqual({ meeting_extra: 0, meeting_missing: 0, search_extra: 0, search_missing: 0 });
+    expect(await compare()).toBeGreaterThan(100);
+    let reading = true;
+    // Readers run all along (their answers move with the writes; they must not fail).
+    const reader = (async () => {
+      let reads = 0;
+      while (reading) {
+        await store.search.transcripts({ query: 'the', folderPath: 'Team', participant: 'kowal' }, { limit: 5, offset: 0 });
+        await store.meetings.list({ participant: 'ko', from: '2026-01-20' }, { limit: 5, offset: 0 });
+        reads++;
+      }
+      return reads;
+    })();
+    try {
+      await Promise.all(
+        Array.from({ length: 6 }, async (_, w) => {
+          const rnd = seeded(100 + w);
+          for (let round = 0; round < 25; round++) await write(rnd, w, round);
+        }),
+      );
+    } finally {
+      reading = false;
+    }
+    expect(await reader).toBeGreaterThan(0);
+    expect(await drift(pool)).toEqual({ meeting_extra: 0, meeting_missing: 0, search_extra: 0, search_missing: 0 });
+    expect(await compare()).toBeGreaterThan(100);
+  }, 180_000);
+
+  it('roles: neither role writes the tags directly; the triggers keep them when an assistant imports a meeting', async () => {
+    expect((await run(['--db', url, 'db', 'roles'])).code).toBe(0);
+    const name = url.split('/').pop()!.split('?')[0]!;
+    cluster.psql('CREATE ROLE ann3 LOGIN IN ROLE syntheo_assistant; CREATE ROLE worker3 LOGIN IN ROLE syntheo_app;', name);
+    const as = async (user: string, sql: string): Promise<string> => {
+      const client = new pg.Client({ connectionString: url.replace('postgres@', `${user}@`) });
+      await client.connect();
+      try {
+        await client.query(sql);
+        return 'ok';
+      } catch (error) {
+        return (error as { code?: string }).code ?? String(error);
+      } finally {
+        await client.end();
+      }
+    };
+    for (const user of ['ann3', 'worker3'])
+      for (const table of ['meeting_tags', 'search_tags', 'participant_words']) {
+        const forged = table === 'meeting_tags' ? "('pforged', 'x', 'mtg_0')" : table === 'search_tags' ? "('pforged', 1)" : "('forged')";
+        expect(await as(user, `INSERT INTO ${table} VALUES ${forged}`), `${user} ${table}`).toBe('42501');
+        expect(await as(user, `DELETE FROM ${table}`), `${user} ${table}`).toBe('42501');
+        expect(await as(user, `TRUNCATE ${table}`), `${user} ${table}`).toBe('42501');
+        expect(await as(user, `SELECT count(*) FROM ${table}`), `${user} ${table}`).toBe('ok');
+      }
+    expect(
+      await as('ann3', `INSERT INTO meetings (id, title, started_at, folder_id, note, source, created_at, updated_at) VALUES ('mtg_ann', 'Rec', '2026-01-05T10:00:00.000Z', '${folderIds.get('Team/Eng')}', 'xylophone', 'import', 'x', 'x')`),
+    ).toBe('ok');
+    expect(await as('worker3', "INSERT INTO participants (id, meeting_id, name) VALUES ('par_w3', 'mtg_ann', 'Quentin Xu')")).toBe('ok');
+    expect(await as('worker3', `UPDATE meetings SET folder_id = '${folderIds.get('Sales')}' WHERE id = 'mtg_ann'`)).toBe('ok');
+    expect(await drift(pool)).toEqual({ meeting_extra: 0, meeting_missing: 0, search_extra: 0, search_missing: 0 });
+    const found = await store.search.transcripts({ query: 'xylophone', folderPath: 'Sales', participant: 'quent' }, { limit: 10, offset: 0 });
+    expect(found.hits.map((h) => h.meeting_id)).toEqual(['mtg_ann']);
+    expect((await store.search.transcripts({ query: 'xylophone', folderPath: 'Team' }, { limit: 10, offset: 0 })).pagination.total).toBe(0);
+  });
+});
