@@ -1,7 +1,7 @@
 CREATE TABLE "meeting_tags" (
 	"tag" text COLLATE "C" NOT NULL,
 	"started_at" text COLLATE "C" NOT NULL,
-	"meeting_id" text COLLATE "C" NOT NULL,
+	"meeting_id" text NOT NULL,
 	CONSTRAINT "meeting_tags_tag_started_at_meeting_id_pk" PRIMARY KEY("tag","started_at","meeting_id")
 );
 --> statement-breakpoint
@@ -44,15 +44,15 @@ CREATE FUNCTION syntheo_day_tags(started_at text) RETURNS text[] LANGUAGE sql IM
 -- Every meeting's tags, written once: the refresh below, the backfill and `db copy` read them from here.
 -- Filtered by meeting id, each branch is a few index lookups of that meeting.
 CREATE VIEW meeting_tag_rows AS
-  SELECT ('f' || c.id) COLLATE "C" AS tag, m.started_at COLLATE "C" AS started_at, m.id COLLATE "C" AS meeting_id
+  SELECT ('f' || c.id) COLLATE "C" AS tag, m.started_at COLLATE "C" AS started_at, m.id AS meeting_id
     FROM meetings m CROSS JOIN LATERAL (
       WITH RECURSIVE chain(id, parent, depth) AS (
         SELECT f.id, f.parent_id, 0 FROM folders f WHERE f.id = m.folder_id
         UNION ALL SELECT f.id, f.parent_id, c.depth + 1 FROM folders f JOIN chain c ON f.id = c.parent WHERE c.depth < 64)
       SELECT DISTINCT id FROM chain) c
-  UNION ALL SELECT ('s' || m.series_id) COLLATE "C", m.started_at COLLATE "C", m.id COLLATE "C" FROM meetings m WHERE m.series_id IS NOT NULL
-  UNION ALL SELECT d.tag COLLATE "C", m.started_at COLLATE "C", m.id COLLATE "C" FROM meetings m CROSS JOIN LATERAL unnest(syntheo_day_tags(m.started_at)) d(tag)
-  UNION ALL SELECT DISTINCT ('p' || w.word) COLLATE "C", m.started_at COLLATE "C", m.id COLLATE "C"
+  UNION ALL SELECT ('s' || m.series_id) COLLATE "C", m.started_at COLLATE "C", m.id FROM meetings m WHERE m.series_id IS NOT NULL
+  UNION ALL SELECT d.tag COLLATE "C", m.started_at COLLATE "C", m.id FROM meetings m CROSS JOIN LATERAL unnest(syntheo_day_tags(m.started_at)) d(tag)
+  UNION ALL SELECT DISTINCT ('p' || w.word) COLLATE "C", m.started_at COLLATE "C", m.id
     FROM meetings m JOIN participants p ON p.meeting_id = m.id CROSS JOIN LATERAL syntheo_participant_words_of(p.name, p.email) w(word);
 --> statement-breakpoint
 -- Brings the tags of these meetings up to date. Their rows are locked first (FOR NO KEY UPDATE, which
@@ -66,6 +66,21 @@ BEGIN
   DELETE FROM meeting_tags t WHERE t.meeting_id = ANY(ids)
     AND NOT EXISTS (SELECT 1 FROM meeting_tag_rows w WHERE w.meeting_id = t.meeting_id AND w.tag = t.tag AND w.started_at = t.started_at);
   INSERT INTO meeting_tags (tag, started_at, meeting_id) SELECT tag, started_at, meeting_id FROM meeting_tag_rows WHERE meeting_id = ANY(ids) ON CONFLICT DO NOTHING;
+END $$;
+--> statement-breakpoint
+-- `syntheo doctor --repair-search`: these meetings' tags recomputed, and their passages' search_tags made exactly
+-- their meetings' tags (whoever runs it: neither role may write the tables).
+-- Called with NULL once at the end: every search_tags row that no passage's meeting has is deleted (one pass).
+CREATE FUNCTION syntheo_repair_filter_tags(ids text[]) RETURNS void LANGUAGE plpgsql SECURITY DEFINER SET search_path = public AS $$
+BEGIN
+  IF ids IS NULL THEN
+    DELETE FROM search_tags s WHERE NOT EXISTS (
+      SELECT 1 FROM search_passages p JOIN meeting_tags t ON t.meeting_id = p.meeting_id WHERE p.id = s.passage_id AND t.tag = s.tag);
+    RETURN;
+  END IF;
+  PERFORM syntheo_refresh_meeting_tags(ids);
+  INSERT INTO search_tags (tag, passage_id) SELECT t.tag, p.id FROM meeting_tags t JOIN search_passages p ON p.meeting_id = t.meeting_id
+    WHERE t.meeting_id = ANY(ids) ON CONFLICT DO NOTHING;
 END $$;
 --> statement-breakpoint
 -- First rows, from what is there, before the triggers below exist (the same statements `db copy` runs once at its end,
@@ -98,6 +113,23 @@ CREATE TRIGGER meetings_tags_ai AFTER INSERT ON meetings REFERENCING NEW TABLE A
 CREATE TRIGGER meetings_tags_au AFTER UPDATE ON meetings REFERENCING OLD TABLE AS removed NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION syntheo_meetings_tags();
 --> statement-breakpoint
 CREATE TRIGGER meetings_tags_ad AFTER DELETE ON meetings REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION syntheo_meetings_tags();
+--> statement-breakpoint
+-- folders.meeting_count (0002) as before, but a meeting moved takes its two folders' rows in id order: moved
+-- one each way between two folders at once, two writers each held one row and waited for the other's
+-- ("deadlock detected" in test/postgres/filter-tags.test.ts, with or without the tags).
+CREATE OR REPLACE FUNCTION syntheo_folder_count() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER SET search_path = public AS $$
+BEGIN
+  IF TG_OP = 'UPDATE' AND OLD.folder_id IS NOT NULL AND NEW.folder_id IS NOT NULL THEN
+    PERFORM 1 FROM folders WHERE id IN (OLD.folder_id, NEW.folder_id) ORDER BY id FOR NO KEY UPDATE;
+  END IF;
+  IF TG_OP IN ('UPDATE', 'DELETE') AND OLD.folder_id IS NOT NULL THEN
+    UPDATE folders SET meeting_count = meeting_count - 1 WHERE id = OLD.folder_id;
+  END IF;
+  IF TG_OP IN ('INSERT', 'UPDATE') AND NEW.folder_id IS NOT NULL THEN
+    UPDATE folders SET meeting_count = meeting_count + 1 WHERE id = NEW.folder_id;
+  END IF;
+  RETURN NULL;
+END $$;
 --> statement-breakpoint
 -- A meeting deleted: its passages' tags go first. Its passages and its tags are then deleted by cascades whose
 -- statement triggers run only after both are gone, so neither could find the other's rows.

@@ -27,7 +27,7 @@ import {
   type Summary,
   type TranscriptInfo,
 } from '../queries/types.js';
-import { one, rows, transaction, type Queryable } from './sql.js';
+import { one, rows, rowsPlanned, transaction, type Queryable } from './sql.js';
 import type { Pool } from 'pg';
 
 // Reads of meetings, folders and series on PostgreSQL: the same answers as src/db/queries (SQLite).
@@ -343,8 +343,8 @@ async function listByTags(q: Queryable, t: TagFilter, page: Page): Promise<{ mee
     inRange('t');
     const sizes = await Promise.all(
       singles.map(async (tag) => {
-        const r = await one<{ n: number }>(q, `SELECT count(*)::int AS n FROM (SELECT 1 FROM meeting_tags t WHERE t.tag = $${params.length + 1} ${range.map((c) => `AND ${c}`).join(' ')} LIMIT ${DRIVER_PROBE}) x`, [...params, tag]);
-        return r!.n;
+        const r = await rowsPlanned<{ n: number }>(q, `SELECT count(*)::int AS n FROM (SELECT 1 FROM meeting_tags t WHERE t.tag = $${params.length + 1} ${range.map((c) => `AND ${c}`).join(' ')} LIMIT ${DRIVER_PROBE}) x`, [...params, tag]);
+        return r[0]!.n;
       }),
     );
     driver = singles[sizes.indexOf(Math.min(...sizes))]!;
@@ -368,10 +368,10 @@ async function listByTags(q: Queryable, t: TagFilter, page: Page): Promise<{ mee
     );
   const from = `FROM meeting_tags t ${joins.join(' ')} WHERE ${clauses.join(' AND ')}`;
   const n = params.length;
-  const found = await rows<MeetingListItem & { total: number }>(
+  const found = await rowsPlanned<MeetingListItem & { total: number }>(
     q,
     `SELECT i.*, c.total FROM (SELECT count(*)::int AS total ${from}) c
-     LEFT JOIN LATERAL (${pageOfMeetingsByKey(`SELECT t.meeting_id AS id ${from} ORDER BY t.started_at DESC, t.meeting_id DESC LIMIT $${n + 1} OFFSET $${n + 2}`)}) i ON true
+     LEFT JOIN LATERAL (${pageOfMeetingsByKey(`SELECT t.meeting_id AS id ${from} ORDER BY t.started_at DESC, t.meeting_id COLLATE "C" DESC LIMIT $${n + 1} OFFSET $${n + 2}`)}) i ON true
      ORDER BY i.started_at COLLATE "C" DESC, i.id COLLATE "C" DESC`,
     [...params, page.limit, page.offset],
   );

@@ -5,7 +5,7 @@ import { queryTerms, RANK_WINDOW, type SearchFilter, type SearchHit } from '../q
 import type { SearchKind } from '../schema/enums.js';
 import type { Page, Pagination } from '../queries/types.js';
 import { compileMeetingFilter, compileTags, type TagFilter } from './meetings.js';
-import { one, rows, type Queryable } from './sql.js';
+import { one, rows, rowsPlanned, type Queryable } from './sql.js';
 
 // search_transcripts on PostgreSQL: the same semantics as SQLite's FTS5 search (src/db/queries/search.ts).
 // Every word must appear (plainto_tsquery: AND of the words), the input is plain text (only runs of
@@ -133,17 +133,18 @@ async function fromPostings(q: Queryable, words: string, termCount: number, page
   }
   const matches = `SELECT s0.passage_id AS id FROM search_postings s0 ${joins.join(' ')} WHERE s0.lexeme = $1 ${conditions.map((c) => `AND ${c}`).join(' ')}`;
   const m = filterParams.length;
+  const read = m > 0 ? rowsPlanned : rows;
   // One word: ts_rank_cd is 0.1 for each of its positions in the passage, so the window is ranked by the
   // postings' `n`, read with the key (no passage read at all). Else the window's passages are read to rank.
   const alone = termCount === 1 && k === 1;
   const window = alone
-    ? await rows<Ranked & { total: number }>(
+    ? await read<Ranked & { total: number }>(
         q,
         `WITH m AS NOT MATERIALIZED (${matches.replace('SELECT s0.passage_id AS id', 'SELECT s0.passage_id AS id, s0.n')})
          SELECT m.id, (SELECT count(*) FROM m)::int AS total, m.n AS score, false AS exact FROM m ORDER BY m.id DESC LIMIT $${k + m + 1}`,
         [...lexemes, ...filterParams, RANK_WINDOW],
       )
-    : await rows<Ranked & { total: number }>(
+    : await read<Ranked & { total: number }>(
         q,
         `WITH m AS NOT MATERIALIZED (${matches}), w AS (SELECT id FROM m ORDER BY id DESC LIMIT $${k + m + 2})
          SELECT w.id, (SELECT count(*) FROM m)::int AS total, ts_rank_cd(p.words, plainto_tsquery('simple', syntheo_fold($${k + m + 1}))) AS score,
@@ -153,7 +154,7 @@ async function fromPostings(q: Queryable, words: string, termCount: number, page
       );
   const total = window[0]?.total ?? 0;
   const ids = await pageOf(window, total, page, (boundary, limit, offset) =>
-    rows<{ id: number }>(q, `SELECT id FROM (${matches}) m WHERE id < $${k + m + 1} ORDER BY id DESC LIMIT $${k + m + 2} OFFSET $${k + m + 3}`, [
+    read<{ id: number }>(q, `SELECT id FROM (${matches}) m WHERE id < $${k + m + 1} ORDER BY id DESC LIMIT $${k + m + 2} OFFSET $${k + m + 3}`, [
       ...lexemes,
       ...filterParams,
       boundary,

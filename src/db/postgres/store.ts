@@ -207,11 +207,16 @@ export async function openPostgresStore(url: string, options: PgStoreOptions): P
           pool,
           "SELECT t.id FROM transcripts t WHERE t.word_count > 0 AND NOT EXISTS (SELECT 1 FROM search_passages p WHERE p.ref_id = t.id AND p.kind = 'transcript') LIMIT 20",
         );
-        return { check: 'quick_check' as const, problems: [], missing: [], search: missing.map((t) => `search passages of transcript ${t.id}`), searchOnly: true };
+        const drift = await derivedDrift(pool);
+        return { check: 'quick_check' as const, problems: [], missing: [], search: [...missing.map((t) => `search passages of transcript ${t.id}`), ...drift], searchOnly: true };
       }),
       repairSearch: run(async (pool) => {
         const list = await rows<{ id: string; meeting_id: string }>(pool, 'SELECT id, meeting_id FROM transcripts ORDER BY id');
         for (const t of list) await transaction(pool, (c) => indexTranscript(c, t.id, t.meeting_id));
+        // The filter tags (migration 0007) recomputed from the meetings, a thousand meetings a transaction.
+        const ids = (await rows<{ id: string }>(pool, 'SELECT id FROM meetings ORDER BY id')).map((r) => r.id);
+        for (let i = 0; i < ids.length; i += 1000) await pool.query('SELECT syntheo_repair_filter_tags($1::text[])', [ids.slice(i, i + 1000)]);
+        await pool.query('SELECT syntheo_repair_filter_tags(NULL)');
         const passages = (await one<{ n: number }>(pool, 'SELECT count(*)::int AS n FROM search_passages'))!.n;
         const meetings = (await one<{ n: number }>(pool, 'SELECT count(*)::int AS n FROM meetings'))!.n;
         const participants = (await one<{ n: number }>(pool, 'SELECT count(*)::int AS n FROM participants'))!.n;
@@ -227,6 +232,34 @@ export async function openPostgresStore(url: string, options: PgStoreOptions): P
       await d?.close();
     },
   };
+}
+
+/** Meetings whose derived search rows `syntheo doctor` compares with their definition: the newest, a bounded sample. */
+const DRIFT_SAMPLE = 500;
+
+/**
+ * Derived rows that differ from what defines them, for the newest DRIFT_SAMPLE meetings: their filter tags
+ * (meeting_tags against the view meeting_tag_rows; search_tags their passages lack), and search_postings their
+ * passages' words lack (a trigger disabled, a row written by hand). Bounded: a whole comparison reads ~25M rows.
+ */
+async function derivedDrift(q: Queryable): Promise<string[]> {
+  const sample = `SELECT id FROM meetings ORDER BY started_at COLLATE "C" DESC, id COLLATE "C" DESC LIMIT ${DRIFT_SAMPLE}`;
+  const r = await one<{ extra: number; missing: number; search: number; postings: number }>(
+    q,
+    `SELECT (SELECT count(*) FROM (SELECT tag, started_at, meeting_id FROM meeting_tags WHERE meeting_id IN (${sample})
+                                   EXCEPT ALL SELECT tag, started_at, meeting_id FROM meeting_tag_rows WHERE meeting_id IN (${sample})) x)::int AS extra,
+            (SELECT count(*) FROM (SELECT tag, started_at, meeting_id FROM meeting_tag_rows WHERE meeting_id IN (${sample})
+                                   EXCEPT ALL SELECT tag, started_at, meeting_id FROM meeting_tags WHERE meeting_id IN (${sample})) x)::int AS missing,
+            (SELECT count(*) FROM meeting_tags t JOIN search_passages p ON p.meeting_id = t.meeting_id
+              WHERE t.meeting_id IN (${sample}) AND NOT EXISTS (SELECT 1 FROM search_tags s WHERE s.tag = t.tag AND s.passage_id = p.id))::int AS search,
+            (SELECT count(*) FROM search_passages p, unnest(p.words) u
+              WHERE p.meeting_id IN (${sample}) AND NOT EXISTS (SELECT 1 FROM search_postings s WHERE s.lexeme = u.lexeme COLLATE "C" AND s.passage_id = p.id))::int AS postings`,
+  );
+  const found: string[] = [];
+  if (r!.extra + r!.missing > 0) found.push(`filter tags of the newest ${DRIFT_SAMPLE} meetings (meeting_tags): ${r!.extra} wrong, ${r!.missing} missing`);
+  if (r!.search > 0) found.push(`filter tags of their search passages (search_tags): ${r!.search} missing`);
+  if (r!.postings > 0) found.push(`words of their search passages (search_postings): ${r!.postings} missing`);
+  return found;
 }
 
 /** Tables of the Drizzle schema that the database lacks. The schema loads here, for `syntheo doctor` only. */

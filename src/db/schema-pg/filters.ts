@@ -1,4 +1,4 @@
-import { pgTable, bigint, index, primaryKey, customType } from 'drizzle-orm/pg-core';
+import { pgTable, text, bigint, index, primaryKey, customType } from 'drizzle-orm/pg-core';
 
 /** Compared byte by byte: the order list_meetings pages in (COLLATE "C", as SQLite sorts text). */
 const bytesText = customType<{ data: string }>({ dataType: () => 'text COLLATE "C"' });
@@ -37,7 +37,8 @@ export const meetingTags = pgTable(
   {
     tag: bytesText('tag').notNull(),
     startedAt: bytesText('started_at').notNull(),
-    meetingId: bytesText('meeting_id').notNull(),
+    /** In the default collation, as meetings.id, so that joins on it use the meetings' and passages' indexes (newest first breaks ties with COLLATE "C"). */
+    meetingId: text('meeting_id').notNull(),
   },
   (t) => [
     primaryKey({ columns: [t.tag, t.startedAt, t.meetingId] }),
