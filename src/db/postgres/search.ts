@@ -5,7 +5,7 @@ import { queryTerms, RANK_WINDOW, type SearchFilter, type SearchHit } from '../q
 import type { SearchKind } from '../schema/enums.js';
 import type { Page, Pagination } from '../queries/types.js';
 import { compileMeetingFilter, compileTags, type TagFilter } from './meetings.js';
-import { one, rows, rowsPlanned, type Queryable } from './sql.js';
+import { one, rows, rowsPlanned, withMergePlans, type Queryable } from './sql.js';
 
 // search_transcripts on PostgreSQL: the same semantics as SQLite's FTS5 search (src/db/queries/search.ts).
 // Every word must appear (plainto_tsquery: AND of the words), the input is plain text (only runs of
@@ -37,7 +37,8 @@ export async function searchTranscripts(q: Queryable, filter: SearchFilter, page
   // Filters held by tags are postings too (search_tags, migration 0007): the words' and the filters' merged on passage id.
   const tags = filtered ? await compileTags(q, meetingFilter) : { groups: [], range: {}, none: false };
   if (tags?.none) return { hits: [], pagination: pagination(page, 0, 0) };
-  let counted = tags && (await fromPostings(q, words, terms.length, page, tags.groups.length || tags.range.from !== undefined || tags.range.to !== undefined ? tags : undefined));
+  const byTags = tags && (tags.groups.length > 0 || tags.range.from !== undefined || tags.range.to !== undefined) ? tags : undefined;
+  let counted = tags && (byTags ? await withMergePlans(q, (c) => fromPostings(c, words, terms.length, page, byTags)) : await fromPostings(q, words, terms.length, page));
   if (!counted) {
     // A filter that tags do not hold (a participant fragment across words), or too many words: each match joined to its meeting.
     const { where, params } = await compileMeetingFilter(q, meetingFilter, 1);

@@ -52,5 +52,37 @@ export async function transaction<T>(pool: Pool, work: (client: PoolClient) => P
   }
 }
 
+/**
+ * Runs `work` on one connection in a read-only transaction whose planner merges or probes key ranges rather
+ * than hashing them (SET LOCAL: the pooled connection keeps its own settings afterwards). A word's postings
+ * and a filter's tags are both in passage order: a merge reads each once, a probe (nested loop on the key) is
+ * cheaper when one side is small; a hash of 190,000 passages of a common participant cost twice the merge
+ * (measured: 251 vs 126 ms for `the` AND that participant), and with the default random_page_cost the planner
+ * merged a rare word's 452 passages with 166,000 tags instead of probing them (61 vs 18 ms). Inside a
+ * caller's transaction (a client, not the pool), the settings hold until it ends.
+ */
+export async function withMergePlans<T>(q: Queryable, work: (c: Queryable) => Promise<T>): Promise<T> {
+  const settings = "SET LOCAL enable_hashjoin = off; SET LOCAL random_page_cost = 1.1; SET LOCAL max_parallel_workers_per_gather = 0";
+  if (!('connect' in q) || typeof q.connect !== 'function' || !('totalCount' in q)) {
+    await (q as PoolClient).query(settings);
+    return work(q);
+  }
+  const client = await (q as unknown as Pool).connect();
+  let broken = false;
+  try {
+    await client.query(`BEGIN READ ONLY; ${settings}`);
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {
+      broken = true;
+    });
+    throw error;
+  } finally {
+    client.release(broken);
+  }
+}
+
 /** A time given by the caller as ISO text, or null for the database's clock (see syntheo_at in migration 0002). */
 export const at = (now: number | undefined): string | null => (now === undefined ? null : new Date(now).toISOString());
