@@ -178,7 +178,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL filter tags (meeting_tags, sear
 
   const FILTERS: MeetingFilter[] = [];
   for (const folderPath of [undefined, 'Team', 'Team/Eng', 'Sales/EU'])
-    for (const participant of [undefined, 'kowal', 'o\u0308', 'KO', 'sam', 'nobody'])
+    for (const participant of [undefined, 'kowal', 'o\u0308', 'KO', 'sam', 'nobody', 'Anna K', 'g M\u00fcl', '@x.org'])
       for (const dates of [{}, { from: '2026-01-15T12:00:00Z', to: '2026-02-10T08:00:00Z' }, { from: '2026-02-01' }])
         FILTERS.push({ ...(folderPath && { folderPath }), ...(participant && { participant }), ...dates });
   FILTERS.push({ seriesId: 'ser_a' }, { seriesId: 'ser_b', participant: 'kowal' }, { seriesId: 'ser_a', folderPath: 'Team', to: '2026-02-01' });

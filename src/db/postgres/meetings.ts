@@ -278,6 +278,8 @@ export interface TagFilter {
   none: boolean;
   /** The title fragment's ILIKE patterns (either Unicode form) and the id's, when there is one: checked on the meeting row. */
   title?: { forms: string[]; id: string };
+  /** A participant fragment across words: its ILIKE patterns, checked on the participants of the meetings the groups leave. */
+  participant?: string[];
 }
 
 /** Beyond this many matching participant words, a fragment is matched handle by handle (as SQLite's MAX_PARTICIPANT_WORDS). */
@@ -288,8 +290,9 @@ const MAX_PARTICIPANT_WORDS = 32;
  * (it may span two words) or found in too many words. Unknown series or folder -> NotFoundError, checked in
  * the same order as compileMeetingFilter.
  */
-export async function compileTags(q: Queryable, filter: MeetingFilter): Promise<TagFilter | undefined> {
+export async function compileTags(q: Queryable, filter: MeetingFilter, options: { acrossWords?: boolean } = {}): Promise<TagFilter | undefined> {
   const groups: string[][] = [];
+  let participant: string[] | undefined;
   let title: TagFilter['title'];
   if (filter.query !== undefined && filter.query !== '') {
     const fragment = matchFragment(filter.query, 'query');
@@ -304,20 +307,41 @@ export async function compileTags(q: Queryable, filter: MeetingFilter): Promise<
   let none = false;
   if (filter.participant !== undefined && filter.participant !== '') {
     const fragment = matchFragment(filter.participant, 'participant');
-    if ([...fragment].some((ch) => PARTICIPANT_SEPARATORS.includes(ch))) return undefined;
-    // The words are lower-cased as ILIKE compares: a fragment is in a name or e-mail exactly when it is in one of its words.
     const forms = [...new Set(unicodeForms(fragment))];
-    const words = await rows<{ word: string }>(
-      q,
-      `SELECT DISTINCT word FROM participant_words WHERE ${forms.map((_, i) => `word ILIKE $${i + 1} ESCAPE '\\'`).join(' OR ')} LIMIT ${MAX_PARTICIPANT_WORDS + 1}`,
-      forms.map(ilike),
-    );
-    if (words.length > MAX_PARTICIPANT_WORDS) return undefined;
-    if (words.length === 0) none = true;
-    groups.push(words.map((w) => `p${w.word}`));
+    // The words are lower-cased as ILIKE compares: a fragment is in a name or e-mail exactly when it is in one of its words.
+    const wordsHolding = async (pieces: string[]) =>
+      rows<{ word: string }>(
+        q,
+        `SELECT DISTINCT word FROM participant_words WHERE ${pieces.map((_, i) => `word ILIKE $${i + 1} ESCAPE '\\'`).join(' OR ')} LIMIT ${MAX_PARTICIPANT_WORDS + 1}`,
+        pieces.map(ilike),
+      );
+    if (![...fragment].some((ch) => PARTICIPANT_SEPARATORS.includes(ch))) {
+      const words = await wordsHolding(forms);
+      if (words.length > MAX_PARTICIPANT_WORDS) return undefined;
+      if (words.length === 0) none = true;
+      groups.push(words.map((w) => `p${w.word}`));
+    } else {
+      // Across words (`Sam Berg 297`): each piece between separators is inside a word of the name or e-mail, so the
+      // meetings holding a word with each piece are a superset, checked participant by participant (`participant`).
+      if (!options.acrossWords) return undefined;
+      const split = forms.map((f) => f.split(SEPARATOR_RUN).filter((piece) => piece !== ''));
+      let narrowed = false;
+      for (let i = 0; i < split[0]!.length; i++) {
+        const words = await wordsHolding([...new Set(split.map((pieces) => pieces[i]).filter((piece) => piece !== undefined))]);
+        if (words.length > MAX_PARTICIPANT_WORDS) continue;
+        if (words.length === 0) none = true;
+        groups.push(words.map((w) => `p${w.word}`));
+        narrowed = true;
+      }
+      if (!narrowed) return undefined;
+      participant = forms.map(ilike);
+    }
   }
-  return { groups, range, none, ...(title && { title }) };
+  return { groups, range, none, ...(title && { title }), ...(participant && { participant }) };
 }
+
+/** Runs of the characters that split participant words (PARTICIPANT_SEPARATORS, as migration 0007 splits them). */
+const SEPARATOR_RUN = new RegExp(`[${PARTICIPANT_SEPARATORS.replace(/[\\\]^-]/g, '\\$&')}]+`, 'u');
 
 /** Rows of a tag read when choosing which one drives a list: enough to tell a rare tag from a common one. */
 const DRIVER_PROBE = 2000;

@@ -35,7 +35,7 @@ export async function searchTranscripts(q: Queryable, filter: SearchFilter, page
   const meetingFilter = { ...filter, query: undefined };
   const filtered = [filter.seriesId, filter.folderPath, filter.from, filter.to].some((v) => v !== undefined) || (filter.participant !== undefined && filter.participant !== '');
   // Filters held by tags are postings too (search_tags, migration 0007): the words' and the filters' merged on passage id.
-  const tags = filtered ? await compileTags(q, meetingFilter) : { groups: [], range: {}, none: false };
+  const tags = filtered ? await compileTags(q, meetingFilter, { acrossWords: true }) : { groups: [], range: {}, none: false };
   if (tags?.none) return { hits: [], pagination: pagination(page, 0, 0) };
   const byTags = tags && (tags.groups.length > 0 || tags.range.from !== undefined || tags.range.to !== undefined) ? tags : undefined;
   let counted = tags && (byTags ? await withMergePlans(q, (c) => fromPostings(c, words, terms.length, page, byTags)) : await fromPostings(q, words, terms.length, page));
@@ -142,6 +142,16 @@ async function fromPostings(q: Queryable, words: string, termCount: number, page
       : `CROSS JOIN LATERAL (SELECT ${l.table === 'search_postings' ? 'x.n' : '1'} FROM ${l.table} x WHERE ${l.cond('x')} AND x.passage_id = ${id} OFFSET 0) ${l.alias}`,
   );
   for (const group of groups) conditions.push(`${id} IN (SELECT g.passage_id FROM search_tags g WHERE g.tag = ANY(${f(group)}::text[]))`);
+  // A participant fragment across words: checked on the participants of each passage's meeting that the ranges leave.
+  if (tags?.participant)
+    conditions.push(
+      `EXISTS (SELECT 1 FROM search_passages sp JOIN participants pa ON pa.meeting_id = sp.meeting_id WHERE sp.id = ${id} AND (${tags.participant
+        .map((pattern) => {
+          const x = f(pattern);
+          return `pa.name ILIKE ${x} ESCAPE '\\' OR pa.email ILIKE ${x} ESCAPE '\\'`;
+        })
+        .join(' OR ')}))`,
+    );
   // The first and last days' meetings outside the range (by time of day) are left out.
   if (dates?.outside)
     conditions.push(
