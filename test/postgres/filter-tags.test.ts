@@ -23,6 +23,8 @@ const PEOPLE = [
   ['Bob Stone', 'bob@KOWALSKI.example'],
   ['Sam Berg', null],
   ['Ko', 'ko@y.net'],
+  // With Ko or Kowalski in a meeting, holds every piece of `Anna K` without holding the fragment.
+  ['Anna Zed', 'zed@y.net'],
 ] as const;
 const WORDS = ['alpha', 'beta', 'gamma', 'delta', 'the', 'zeta'];
 const DAY = 86_400_000;
