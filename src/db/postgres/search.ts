@@ -37,7 +37,7 @@ export async function searchTranscripts(q: Queryable, filter: SearchFilter, page
   // Filters held by tags are postings too (search_tags, migration 0007): the words' and the filters' merged on passage id.
   const tags = filtered ? await compileTags(q, meetingFilter, { acrossWords: true }) : { groups: [], range: {}, none: false };
   if (tags?.none) return { hits: [], pagination: pagination(page, 0, 0) };
-  const byTags = tags && (tags.groups.length > 0 || tags.range.from !== undefined || tags.range.to !== undefined) ? tags : undefined;
+  const byTags = tags && (tags.groups.length > 0 || tags.participant !== undefined || tags.range.from !== undefined || tags.range.to !== undefined) ? tags : undefined;
   let counted = tags && (byTags ? await withMergePlans(q, (c) => fromPostings(c, words, terms.length, page, byTags)) : await fromPostings(q, words, terms.length, page));
   if (!counted) {
     // A filter that tags do not hold (a participant fragment across words), or too many words: each match joined to its meeting.
@@ -124,7 +124,7 @@ async function fromPostings(q: Queryable, words: string, termCount: number, page
       lists.push({ table: 'search_tags', alias: `g${lists.length}`, cond: (a) => `${a}.tag = ${tag}`, size: 0, key: ['search_tags', group[0]!] });
     } else groups.push(group);
   }
-  const conditions: string[] = [];
+  
   const sizes = await listSizes(q);
   for (const list of lists) list.size = sizes(list.key[0], list.key[1]);
   // The two smallest ranges are joined (merged, or one probed into the other, as the planner finds cheaper);
@@ -134,24 +134,25 @@ async function fromPostings(q: Queryable, words: string, termCount: number, page
   // A group smaller than the second range takes its place (its passages sorted and merged with the first).
   const order = tags && lists.length + groups.length >= 3 ? [...lists].sort((a, b) => a.size - b.size) : lists;
   const groupFirst = order !== lists && groups.length > 0 && Math.min(...groups.map((g) => g.reduce((n, tag) => n + sizes('search_tags', tag), 0))) < (order[1]?.size ?? Infinity);
-  const [base, ...rest] = order as [PassageList, ...PassageList[]];
-  const id = `${base.alias}.passage_id`;
-  const joins = rest.map((l, i) =>
-    order === lists || (i === 0 && !groupFirst)
-      ? `JOIN ${l.table} ${l.alias} ON ${l.cond(l.alias)} AND ${l.alias}.passage_id = ${id}`
-      : `CROSS JOIN LATERAL (SELECT ${l.table === 'search_postings' ? 'x.n' : '1'} FROM ${l.table} x WHERE ${l.cond('x')} AND x.passage_id = ${id} OFFSET 0) ${l.alias}`,
-  );
+  const probe = (l: PassageList, at: string) =>
+    `CROSS JOIN LATERAL (SELECT ${l.table === 'search_postings' ? 'x.n' : '1'} FROM ${l.table} x WHERE ${l.cond('x')} AND x.passage_id = ${at} OFFSET 0) ${l.alias}`;
+  let from: string;
+  let id: string;
+  const conditions: string[] = [];
+  // A participant fragment across words: the passages of the few meetings whose participants hold it (see
+  // acrossWords) drive, each probed into every range.
+  const fewMeetings = tags?.participant !== undefined;
+  if (fewMeetings) {
+    id = 'pm.passage_id';
+    from = `(SELECT sp.id AS passage_id FROM search_passages sp WHERE sp.meeting_id = ANY(${f(tags!.participant)}::text[])) pm ${lists.map((l) => probe(l, id)).join(' ')}`;
+  } else {
+    const [base, ...rest] = order as [PassageList, ...PassageList[]];
+    id = `${base.alias}.passage_id`;
+    const joins = rest.map((l, i) => (order === lists || (i === 0 && !groupFirst) ? `JOIN ${l.table} ${l.alias} ON ${l.cond(l.alias)} AND ${l.alias}.passage_id = ${id}` : probe(l, id)));
+    from = `${base.table} ${base.alias} ${joins.join(' ')}`;
+    conditions.push(base.cond(base.alias));
+  }
   for (const group of groups) conditions.push(`${id} IN (SELECT g.passage_id FROM search_tags g WHERE g.tag = ANY(${f(group)}::text[]))`);
-  // A participant fragment across words: checked on the participants of each passage's meeting that the ranges leave.
-  if (tags?.participant)
-    conditions.push(
-      `EXISTS (SELECT 1 FROM search_passages sp JOIN participants pa ON pa.meeting_id = sp.meeting_id WHERE sp.id = ${id} AND (${tags.participant
-        .map((pattern) => {
-          const x = f(pattern);
-          return `pa.name ILIKE ${x} ESCAPE '\\' OR pa.email ILIKE ${x} ESCAPE '\\'`;
-        })
-        .join(' OR ')}))`,
-    );
   // The first and last days' meetings outside the range (by time of day) are left out.
   if (dates?.outside)
     conditions.push(
@@ -160,8 +161,8 @@ async function fromPostings(q: Queryable, words: string, termCount: number, page
   // Probed from a small range, the matches are read once for both the count and the window (the window's
   // newest-first walk cannot stop early through the probes and the sorted dates); merged, the window walks
   // back from the newest and stops, so it is read apart from the count.
-  const cte = order !== lists ? 'MATERIALIZED' : 'NOT MATERIALIZED';
-  const matches = `SELECT ${id} AS id FROM ${base.table} ${base.alias} ${joins.join(' ')} WHERE ${[base.cond(base.alias), ...conditions].join(' AND ')}`;
+  const cte = order !== lists || fewMeetings ? 'MATERIALIZED' : 'NOT MATERIALIZED';
+  const matches = `SELECT ${id} AS id FROM ${from} ${conditions.length ? `WHERE ${conditions.join(' AND ')}` : ''}`;
   const m = filterParams.length;
   const read = m > 0 ? rowsPlanned : rows;
   // One word: ts_rank_cd is 0.1 for each of its positions in the passage, so the window is ranked by the
