@@ -53,7 +53,7 @@ export async function transaction<T>(pool: Pool, work: (client: PoolClient) => P
 }
 
 /**
- * Runs `work` on one connection in a read-only transaction whose planner merges or probes key ranges rather
+ * Runs `work` on one connection in a transaction whose planner merges or probes key ranges rather
  * than hashing them (SET LOCAL: the pooled connection keeps its own settings afterwards). A word's postings
  * and a filter's tags are both in passage order: a merge reads each once, a probe (nested loop on the key) is
  * cheaper when one side is small; a hash of 190,000 passages of a common participant cost twice the merge
@@ -62,26 +62,15 @@ export async function transaction<T>(pool: Pool, work: (client: PoolClient) => P
  * caller's transaction (a client, not the pool), the settings hold until it ends.
  */
 export async function withMergePlans<T>(q: Queryable, work: (c: Queryable) => Promise<T>): Promise<T> {
-  const settings = "SET LOCAL enable_hashjoin = off; SET LOCAL random_page_cost = 1.1; SET LOCAL max_parallel_workers_per_gather = 0";
-  if (!('connect' in q) || typeof q.connect !== 'function' || !('totalCount' in q)) {
-    await (q as PoolClient).query(settings);
+  const settings = 'SET LOCAL enable_hashjoin = off; SET LOCAL random_page_cost = 1.1; SET LOCAL max_parallel_workers_per_gather = 0';
+  if (!('totalCount' in q)) {
+    await q.query(settings);
     return work(q);
   }
-  const client = await (q as unknown as Pool).connect();
-  let broken = false;
-  try {
-    await client.query(`BEGIN READ ONLY; ${settings}`);
-    const result = await work(client);
-    await client.query('COMMIT');
-    return result;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => {
-      broken = true;
-    });
-    throw error;
-  } finally {
-    client.release(broken);
-  }
+  return transaction(q as unknown as Pool, async (c) => {
+    await c.query(settings);
+    return work(c);
+  });
 }
 
 /** A time given by the caller as ISO text, or null for the database's clock (see syntheo_at in migration 0002). */
