@@ -6,6 +6,7 @@ import type { SearchKind } from '../schema/enums.js';
 import type { Page, Pagination } from '../queries/types.js';
 import { compileMeetingFilter, compileTags, type TagFilter } from './meetings.js';
 import { one, rows, rowsPlanned, withMergePlans, type Queryable } from './sql.js';
+import { calendarCover } from '../model/calendar.js';
 
 // search_transcripts on PostgreSQL: the same semantics as SQLite's FTS5 search (src/db/queries/search.ts).
 // Every word must appear (plainto_tsquery: AND of the words), the input is plain text (only runs of
@@ -235,28 +236,6 @@ async function listSizes(q: Queryable): Promise<(table: string, value: string) =
   return of;
 }
 
-/** Past this many calendar tokens (meetings spread over centuries), a date range is checked meeting by meeting instead (as SQLite's MAX_DATE_TOKENS). */
-const MAX_DATE_TOKENS = 200;
-
-const DAY_MS = 86_400_000;
-/** A UTC day as milliseconds (years 0-99 included, which Date.UTC would read as 1900-1999; month 12 is January of the next year). */
-function utcDay(year: number, monthIndex: number, day: number): number {
-  const d = new Date(0);
-  d.setUTCFullYear(year, monthIndex, day);
-  return d.getTime();
-}
-const dayMs = (day: string) => utcDay(Number(day.slice(0, 4)), Number(day.slice(5, 7)) - 1, Number(day.slice(8, 10)));
-function dayOf(ms: number): { y: string; m: string; d: string } {
-  const d = new Date(ms);
-  const two = (n: number) => String(n).padStart(2, '0');
-  return { y: String(d.getUTCFullYear()).padStart(4, '0'), m: two(d.getUTCMonth() + 1), d: two(d.getUTCDate()) };
-}
-const dayToken = (ms: number) => {
-  const { y, m, d } = dayOf(ms);
-  return `d${y}${m}${d}`;
-};
-const tokenMs = (token: string) => dayMs(`${token.slice(1, 5)}-${token.slice(5, 7)}-${token.slice(7, 9)}`);
-
 interface DateTerm {
   tokens: string[];
   /** The first and last days' tokens (and `dx`) whose meetings may fall outside the range, and the range as conditions on `t.started_at`. */
@@ -274,27 +253,9 @@ async function dateTerm(q: Queryable, range: TagFilter['range']): Promise<DateTe
   if (range.from === undefined && range.to === undefined) return undefined;
   const extreme = (order: 'ASC' | 'DESC') => one<{ tag: string }>(q, `SELECT tag FROM meeting_tags WHERE tag > 'd' AND tag < 'd:' ORDER BY tag ${order} LIMIT 1`);
   const [first, last] = [(await extreme('ASC'))?.tag, (await extreme('DESC'))?.tag];
-  const tokens: string[] = ['dx'];
-  const edges: string[] = ['dx'];
-  if (first !== undefined && last !== undefined) {
-    const fromDay = range.from === undefined ? undefined : dayMs(range.from.slice(0, 10));
-    const toDay = range.to === undefined ? undefined : dayMs(range.to.slice(0, 10));
-    for (const edge of new Set([fromDay, toDay])) if (edge !== undefined && edge >= tokenMs(first) && edge <= tokenMs(last)) edges.push(dayToken(edge));
-    tokens.push(...edges.slice(1));
-    let day = Math.max(fromDay === undefined ? -Infinity : fromDay + DAY_MS, tokenMs(first));
-    const end = Math.min(toDay === undefined ? Infinity : toDay - DAY_MS, tokenMs(last));
-    while (day <= end) {
-      const { y, m, d } = dayOf(day);
-      const nextYear = utcDay(Number(y) + 1, 0, 1);
-      const nextMonth = utcDay(Number(y), Number(m), 1);
-      // A whole year, else a whole month, else the day.
-      const [token, next] =
-        m === '01' && d === '01' && nextYear - DAY_MS <= end ? [`y${y}`, nextYear] : d === '01' && nextMonth - DAY_MS <= end ? [`m${y}${m}`, nextMonth] : [`d${y}${m}${d}`, day + DAY_MS];
-      tokens.push(token);
-      day = next;
-      if (tokens.length > MAX_DATE_TOKENS) return null;
-    }
-  }
+  const cover = calendarCover(range, first, last);
+  if (cover === null) return null;
+  const { tokens, edges } = cover;
   const within = (p: (value: unknown) => string) => [
     ...(range.from !== undefined ? [`t.started_at >= ${p(range.from)}`] : []),
     ...(range.to !== undefined ? [`t.started_at <= ${p(range.to)}`] : []),

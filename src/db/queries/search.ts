@@ -5,6 +5,7 @@ import { InvalidInputError } from '../../errors.js';
 import { compileMeetingFilter, rangeSql, type MeetingFilter } from './meetings.js';
 import { pagination } from './pagination.js';
 import type { Page, Pagination } from './types.js';
+import { calendarCover } from '../model/calendar.js';
 
 /** A transcript passage is one speaker turn, cut after this many words. */
 export const PASSAGE_MAX_WORDS = 60;
@@ -76,30 +77,6 @@ export const RANK_WINDOW = 2000;
 /** Below this many meetings passing a participant fragment across words, search reads their passages rather than joining every match. */
 const FEW_MEETINGS = 1000;
 
-/** Past this many calendar tokens (meetings spread over a century), a date range is checked meeting by meeting instead. */
-const MAX_DATE_TOKENS = 200;
-
-const DAY_MS = 86_400_000;
-/** A UTC day as milliseconds (years 0-99 included, which Date.UTC would read as 1900-1999; month 12 is January of the next year). */
-function utcDay(year: number, monthIndex: number, day: number): number {
-  const d = new Date(0);
-  d.setUTCFullYear(year, monthIndex, day);
-  return d.getTime();
-}
-/** `YYYY-MM-DD` of a UTC day as milliseconds. */
-const dayMs = (day: string) => utcDay(Number(day.slice(0, 4)), Number(day.slice(5, 7)) - 1, Number(day.slice(8, 10)));
-function dayOf(ms: number): { y: string; m: string; d: string } {
-  const d = new Date(ms);
-  const two = (n: number) => String(n).padStart(2, '0');
-  return { y: String(d.getUTCFullYear()).padStart(4, '0'), m: two(d.getUTCMonth() + 1), d: two(d.getUTCDate()) };
-}
-const dayToken = (ms: number) => {
-  const { y, m, d } = dayOf(ms);
-  return `d${y}${m}${d}`;
-};
-/** A token's day `YYYY-MM-DD` as milliseconds. */
-const tokenMs = (token: string) => dayMs(`${token.slice(1, 5)}-${token.slice(5, 7)}-${token.slice(7, 9)}`);
-
 /**
  * A from/to range as calendar tokens of the tags (view meeting_search_tags): the fewest year, month and
  * day tokens covering the days strictly between the range's first and last day (every meeting of those
@@ -113,28 +90,9 @@ function dateTerm(sqlite: Sqlite, range: { from?: string; to?: string }): { toke
   const extreme = (order: 'ASC' | 'DESC') =>
     stmt<{ tag: string }>(sqlite, `SELECT tag FROM meeting_tags WHERE tag > 'd' AND tag < 'd:' ORDER BY tag ${order} LIMIT 1`).get()?.tag;
   const [first, last] = [extreme('ASC'), extreme('DESC')];
-  const tokens: string[] = ['dx'];
-  const edges: string[] = ['dx'];
-  if (first !== undefined && last !== undefined) {
-    const fromDay = range.from === undefined ? undefined : dayMs(range.from.slice(0, 10));
-    const toDay = range.to === undefined ? undefined : dayMs(range.to.slice(0, 10));
-    for (const edge of new Set([fromDay, toDay]))
-      if (edge !== undefined && edge >= tokenMs(first) && edge <= tokenMs(last)) edges.push(dayToken(edge));
-    tokens.push(...edges.slice(1));
-    let day = Math.max(fromDay === undefined ? -Infinity : fromDay + DAY_MS, tokenMs(first));
-    const end = Math.min(toDay === undefined ? Infinity : toDay - DAY_MS, tokenMs(last));
-    while (day <= end) {
-      const { y, m, d } = dayOf(day);
-      const nextYear = utcDay(Number(y) + 1, 0, 1);
-      const nextMonth = utcDay(Number(y), Number(m), 1);
-      // A whole year, else a whole month, else the day.
-      const [token, next] =
-        m === '01' && d === '01' && nextYear - DAY_MS <= end ? [`y${y}`, nextYear] : d === '01' && nextMonth - DAY_MS <= end ? [`m${y}${m}`, nextMonth] : [`d${y}${m}${d}`, day + DAY_MS];
-      tokens.push(token);
-      day = next;
-      if (tokens.length > MAX_DATE_TOKENS) return undefined;
-    }
-  }
+  const cover = calendarCover(range, first, last);
+  if (cover === null) return undefined;
+  const { tokens, edges } = cover;
   const failing = rangeSql(range, 't.started_at');
   const outside = { sql: `t.tag IN (${edges.map(() => '?').join(', ')}) AND NOT (${failing.sql.join(' AND ')})`, params: [...edges, ...failing.params] };
   const any = stmt<{ n: number }>(sqlite, `SELECT EXISTS (SELECT 1 FROM meeting_tags t WHERE ${outside.sql}) AS n`).get(...outside.params)!.n;

@@ -1,0 +1,57 @@
+// The calendar cover of a from/to range, shared by both engines' search: the tags hold each meeting's UTC
+// start day, month and year (`d20260517 m202605 y2026`, `dx` when the start is not a date).
+
+/** Past this many calendar tokens (meetings spread over centuries), a date range is checked meeting by meeting instead. */
+export const MAX_DATE_TOKENS = 200;
+
+const DAY_MS = 86_400_000;
+/** A UTC day as milliseconds (years 0-99 included, which Date.UTC would read as 1900-1999; month 12 is January of the next year). */
+function utcDay(year: number, monthIndex: number, day: number): number {
+  const d = new Date(0);
+  d.setUTCFullYear(year, monthIndex, day);
+  return d.getTime();
+}
+/** `YYYY-MM-DD` of a UTC day as milliseconds. */
+const dayMs = (day: string) => utcDay(Number(day.slice(0, 4)), Number(day.slice(5, 7)) - 1, Number(day.slice(8, 10)));
+function dayOf(ms: number): { y: string; m: string; d: string } {
+  const d = new Date(ms);
+  const two = (n: number) => String(n).padStart(2, '0');
+  return { y: String(d.getUTCFullYear()).padStart(4, '0'), m: two(d.getUTCMonth() + 1), d: two(d.getUTCDate()) };
+}
+const dayToken = (ms: number) => {
+  const { y, m, d } = dayOf(ms);
+  return `d${y}${m}${d}`;
+};
+/** A token's day `YYYY-MM-DD` as milliseconds. */
+const tokenMs = (token: string) => dayMs(`${token.slice(1, 5)}-${token.slice(5, 7)}-${token.slice(7, 9)}`);
+
+/**
+ * The fewest year, month and day tokens covering the days strictly between the range's first and last day
+ * (every meeting of those days is inside the range, whatever the time of day), plus `edges`: the first and
+ * last day's tokens and `dx`, whose meetings may fall outside the range (the caller checks those exactly).
+ * `first` and `last` are the first and last day tokens that hold meetings (undefined: none); the cover
+ * does not reach past them. Null when it would take more than MAX_DATE_TOKENS tokens.
+ */
+export function calendarCover(range: { from?: string; to?: string }, first: string | undefined, last: string | undefined): { tokens: string[]; edges: string[] } | null {
+  const tokens: string[] = ['dx'];
+  const edges: string[] = ['dx'];
+  if (first === undefined || last === undefined) return { tokens, edges };
+  const fromDay = range.from === undefined ? undefined : dayMs(range.from.slice(0, 10));
+  const toDay = range.to === undefined ? undefined : dayMs(range.to.slice(0, 10));
+  for (const edge of new Set([fromDay, toDay])) if (edge !== undefined && edge >= tokenMs(first) && edge <= tokenMs(last)) edges.push(dayToken(edge));
+  tokens.push(...edges.slice(1));
+  let day = Math.max(fromDay === undefined ? -Infinity : fromDay + DAY_MS, tokenMs(first));
+  const end = Math.min(toDay === undefined ? Infinity : toDay - DAY_MS, tokenMs(last));
+  while (day <= end) {
+    const { y, m, d } = dayOf(day);
+    const nextYear = utcDay(Number(y) + 1, 0, 1);
+    const nextMonth = utcDay(Number(y), Number(m), 1);
+    // A whole year, else a whole month, else the day.
+    const [token, next] =
+      m === '01' && d === '01' && nextYear - DAY_MS <= end ? [`y${y}`, nextYear] : d === '01' && nextMonth - DAY_MS <= end ? [`m${y}${m}`, nextMonth] : [`d${y}${m}${d}`, day + DAY_MS];
+    tokens.push(token);
+    day = next;
+    if (tokens.length > MAX_DATE_TOKENS) return null;
+  }
+  return { tokens, edges };
+}
