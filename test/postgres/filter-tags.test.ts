@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { needs } from '../support/system-tools.js';
-import { startPostgres, type PgCluster } from '../support/postgres.js';
+import { runAs, startPostgres, type PgCluster } from '../support/postgres.js';
 import { seeded } from '../support/seeded.js';
 import { openStore } from '../../src/db/engine.js';
 import { ilike } from '../../src/db/postgres/meetings.js';
@@ -243,18 +243,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL filter tags (meeting_tags, sear
     expect((await run(['--db', url, 'db', 'roles'])).code).toBe(0);
     const name = url.split('/').pop()!.split('?')[0]!;
     cluster.psql('CREATE ROLE ann3 LOGIN IN ROLE syntheo_assistant; CREATE ROLE worker3 LOGIN IN ROLE syntheo_app;', name);
-    const as = async (user: string, sql: string): Promise<string> => {
-      const client = new pg.Client({ connectionString: url.replace('postgres@', `${user}@`) });
-      await client.connect();
-      try {
-        await client.query(sql);
-        return 'ok';
-      } catch (error) {
-        return (error as { code?: string }).code ?? String(error);
-      } finally {
-        await client.end();
-      }
-    };
+    const as = (user: string, sql: string) => runAs(url, user, sql);
     for (const user of ['ann3', 'worker3'])
       for (const table of ['meeting_tags', 'search_tags', 'participant_words']) {
         const forged = table === 'meeting_tags' ? "('pforged', 'x', 'mtg_0')" : table === 'search_tags' ? "('pforged', 1)" : "('forged')";

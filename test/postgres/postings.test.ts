@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { needs } from '../support/system-tools.js';
-import { startPostgres, type PgCluster } from '../support/postgres.js';
+import { runAs, startPostgres, type PgCluster } from '../support/postgres.js';
 import { openPostgresStore } from '../../src/db/postgres/store.js';
 import { indexTranscript } from '../../src/db/postgres/transcripts.js';
 import { RANK_WINDOW } from '../../src/db/queries/search.js';
@@ -173,18 +173,7 @@ describe.skipIf(needs('postgresql'))('search_postings: exact search counts from 
     expect(r.code).toBe(0);
     const name = url.split('/').pop()!.split('?')[0]!;
     cluster.psql('CREATE ROLE ann2 LOGIN IN ROLE syntheo_assistant; CREATE ROLE worker2 LOGIN IN ROLE syntheo_app;', name);
-    const as = async (user: string, sql: string): Promise<string> => {
-      const client = new pg.Client({ connectionString: url.replace('postgres@', `${user}@`) });
-      await client.connect();
-      try {
-        await client.query(sql);
-        return 'ok';
-      } catch (error) {
-        return (error as { code?: string }).code ?? String(error);
-      } finally {
-        await client.end();
-      }
-    };
+    const as = (user: string, sql: string) => runAs(url, user, sql);
     for (const user of ['ann2', 'worker2']) {
       expect(await as(user, "INSERT INTO search_postings (lexeme, passage_id, n) VALUES ('forged', 1, 1)"), user).toBe('42501');
       expect(await as(user, 'DELETE FROM search_postings'), user).toBe('42501');

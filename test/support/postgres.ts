@@ -6,6 +6,7 @@ import { debianPostgresBin } from './system-tools.js';
 import { findProgram } from '../../src/platform/which.js';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { tempDir } from './db.js';
+import pg from 'pg';
 
 // A throwaway PostgreSQL cluster per test file: initdb + pg_ctl in a temp folder, listening on a Unix
 // socket there (trust) and on 127.0.0.1 (scram passwords, for the connection-error tests). initdb
@@ -154,4 +155,18 @@ export function clusterForBlock(): { readonly cluster: PgCluster; readonly tmp: 
     },
     cleanups,
   };
+}
+
+/** Runs `sql` as `user` (a role made by the test, trust login) on the database of `url`: 'ok', or the error's SQLSTATE. */
+export async function runAs(url: string, user: string, sql: string): Promise<string> {
+  const client = new pg.Client({ connectionString: url.replace('postgres@', `${user}@`) });
+  await client.connect();
+  try {
+    await client.query(sql);
+    return 'ok';
+  } catch (error) {
+    return (error as { code?: string }).code ?? String(error);
+  } finally {
+    await client.end();
+  }
 }
