@@ -64,6 +64,15 @@ function world(s: Sqlite, seed: number) {
       );
     },
     () => {
+      // An upsert that lands on an existing meeting and changes none of its indexed columns: its rows stay.
+      const id = ids().length ? r.one(ids()) : undefined;
+      if (!id)
+        return;
+      s.prepare(
+        'INSERT INTO meetings (id, title, started_at, created_at, updated_at) SELECT id, title, started_at, created_at, updated_at FROM meetings WHERE id = ? ON CONFLICT(id) DO UPDATE SET updated_at = excluded.updated_at',
+      ).run(id);
+    },
+    () => {
       const p = s.prepare('SELECT id FROM participants ORDER BY rowid').all() as { id: string }[];
       if (p.length) s.prepare('UPDATE participants SET name = ? WHERE id = ?').run(r.one(NAMES), r.one(p).id);
     },
@@ -184,6 +193,11 @@ describe('list_meetings from the keyed indexes (migration 0011)', () => {
     const rows = s.prepare('SELECT id, title FROM meetings').all() as { id: string; title: string }[];
     for (const f of ['a', 'ab', 'e', '%_', '0%', 'ok', ' o', 'x', 'ca', '\t', '"', '~`', 'k'])
       expect((count.get(`"${gramToken(f)}"`) as { n: number }).n, f).toBe(rows.filter((m) => fold(m.title).includes(f) || fold(m.id).includes(f)).length);
+    // The view the triggers read (migration 0012's json_each walk) holds exactly the grams JavaScript computes, each
+    // meeting (SQL's hex is upper case, JavaScript's lower: the index folds case).
+    const view = s.prepare('SELECT m.title, m.id, v.grams FROM meetings m JOIN meeting_list_terms v ON v.meeting_id = m.id').all() as { title: string; id: string; grams: string }[];
+    expect(view.length).toBe(titles.length);
+    for (const m of view) expect(new Set(m.grams.toLowerCase().split(' ').filter((g) => g !== '')), m.title).toEqual(new Set(gramsOf(m.title, m.id)!.split(' ').filter((g) => g !== '')));
     fillListIndexes(s);
     expect(counts()).toEqual(byTriggers);
   });
