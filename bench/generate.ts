@@ -4,7 +4,7 @@
 import { existsSync, rmSync } from 'node:fs';
 import { openDatabase } from '../src/db/open.js';
 import { PASSAGE_MAX_WORDS } from '../src/db/queries/search.js';
-import { fillListIndexes } from '../src/db/queries/list-index.js';
+import { setIndexesAside } from '../src/db/queries/bulk-index.js';
 
 export interface GenerateOptions {
   meetings: number;
@@ -54,13 +54,8 @@ export function generate(o: GenerateOptions): { meetings: number; words: number;
   const word = () => vocabulary[Math.min(vocabulary.length - 1, Math.floor(Math.exp(rand() * Math.log(vocabulary.length))) - 1)]!;
   const people = Array.from({ length: 2000 }, (_, i) => ({ name: `${pick(['Alex', 'Sam', 'Kim', 'Noor', 'Lea', 'Ravi', 'Ines', 'Tom', 'Yuki', 'Omar'])} ${pick(['Martin', 'Chen', 'Diallo', 'Rossi', 'Kowalski', 'Silva', 'Nguyen', 'Berg'])} ${i}`, email: `person${i}@example.test` }));
   const bar = progressBar(o.progress ?? true);
-  // The full-text indexes of passages, titles and participants are built once at the end, not row by row
-  // (a segment per transaction, merged again and again): the triggers that feed them on insert are set
-  // aside meanwhile, then put back as the migrations made them.
-  const bulk = s
-    .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND (tbl_name = 'search_passages' OR name IN ('meetings_titles_ai', 'participants_index_ai'))")
-    .all() as { name: string; sql: string }[];
-  for (const t of bulk) s.exec(`DROP TRIGGER ${t.name}`);
+  // The full-text indexes of passages, titles and participants are built once at the end, not row by row.
+  const aside = setIndexesAside(s);
   const now = new Date('2026-11-30T00:00:00Z').toISOString();
 
   // Folders: teams, projects under them, and a third level for some.
@@ -196,16 +191,7 @@ export function generate(o: GenerateOptions): { meetings: number; words: number;
     })();
     bar(Math.min(o.meetings, from + batch) / o.meetings, `${Math.min(o.meetings, from + batch)} meetings, ${wordsDone} words`);
   }
-  for (const t of bulk) s.exec(t.sql);
-  // Each index holds up to 256 MiB in memory before it writes a segment (then the default again, which is
-  // stored in the index's config).
-  const once = (table: string, fill: string) =>
-    s.exec(`INSERT INTO ${table} (${table}, rank) VALUES ('hashsize', 268435456); ${fill}; INSERT INTO ${table} (${table}, rank) VALUES ('hashsize', 1048576)`);
-  s.transaction(() => {
-    once('search_fts', "INSERT INTO search_fts (search_fts) VALUES ('rebuild')");
-    fillListIndexes(s);
-    once('participant_index', "INSERT INTO participant_index (name, email, meeting_id, participant_id) SELECT name, coalesce(email, ''), meeting_id, id FROM participants");
-  })();
+  s.transaction(() => aside.restore())();
   s.pragma('optimize');
   s.exec(
     "INSERT INTO search_fts (search_fts) VALUES ('optimize'); INSERT INTO meeting_titles (meeting_titles) VALUES ('optimize'); INSERT INTO participant_words_fts (participant_words_fts) VALUES ('optimize');",

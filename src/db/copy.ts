@@ -3,6 +3,7 @@ import * as pgSchema from './schema-pg/index.js';
 import { isPostgresUrl } from './model/postgres.js';
 import { openDatabase, type Sqlite } from './open.js';
 import { indexTranscript as indexSqliteTranscript, PASSAGE_MAX_WORDS } from './queries/search.js';
+import { setIndexesAside, type IndexesAside } from './queries/bulk-index.js';
 import type { PoolClient, QueryResult, QueryResultRow } from 'pg';
 import { openPostgres, type PgDb } from './postgres/open.js';
 import { describeTarget, toStorageError } from './postgres/errors.js';
@@ -12,7 +13,8 @@ import { ConflictError, InvalidInputError } from '../errors.js';
 // PostgreSQL, or between two of the same), table by table in batches (memory bounded by the batch
 // size), keeping every ID; the next batch is read while the last one is written. Derived data is
 // rebuilt by the target itself: search passages (triggers for summaries and notes; transcripts once
-// all words are in) and folder meeting counts (triggers). The target must be empty: copying never merges.
+// all words are in) and folder meeting counts (triggers); a SQLite target builds its full-text indexes once,
+// after the last row (queries/bulk-index.ts). The target must be empty: copying never merges.
 // The whole copy is one transaction on the target: a copy that fails or is killed half-way leaves the
 // target as empty as it found it (indexes and keys included), so it can simply be run again.
 
@@ -84,6 +86,7 @@ const DATA_TABLES = ['meetings', 'folders', 'series', 'settings', 'proposals', '
 function sqliteSide(path: string, create: boolean): Side {
   const db = openDatabase(path, { create });
   const sqlite: Sqlite = db.sqlite;
+  let aside: IndexesAside | undefined;
   return {
     engine: 'sqlite',
     where: path,
@@ -104,6 +107,8 @@ function sqliteSide(path: string, create: boolean): Side {
     },
     begin: async () => {
       sqlite.exec('BEGIN IMMEDIATE');
+      // The full-text indexes are built once at the end (reindex), inside this transaction.
+      aside = setIndexesAside(sqlite);
     },
     finish: async (done) => {
       if (sqlite.inTransaction) sqlite.exec(done ? 'COMMIT' : 'ROLLBACK');
@@ -127,6 +132,7 @@ function sqliteSide(path: string, create: boolean): Side {
     async reindex() {
       const transcripts = sqlite.prepare('SELECT id, meeting_id FROM transcripts ORDER BY id').all() as { id: string; meeting_id: string }[];
       for (const t of transcripts) sqlite.transaction(() => indexSqliteTranscript(sqlite, t.id, t.meeting_id))();
+      aside?.restore();
     },
     close: async () => db.close(),
   };

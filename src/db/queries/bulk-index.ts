@@ -1,0 +1,43 @@
+// Writers of many meetings at once (the bench generator, `syntheo db copy` into SQLite) build the full-text
+// indexes once at the end instead of row by row: FTS5 writes a segment per transaction and merges them again and
+// again, and a meeting's terms row written before its participants is written again for each of them. The
+// triggers that feed those indexes on insert are set aside meanwhile, then put back as the migrations made them.
+import type { Sqlite } from '../open.js';
+import { fillListIndexes } from './list-index.js';
+
+/** The insert triggers of the passages' index (search_fts), the list indexes (0012) and the participants' index (0004). */
+const SET_ASIDE = "type = 'trigger' AND (tbl_name = 'search_passages' OR name IN ('meetings_indexes_ai', 'participants_index_ai'))";
+
+export interface IndexesAside {
+  /** Puts the triggers back and builds every index set aside from the rows (in the caller's transaction). */
+  restore(): { meetings: number };
+}
+
+/**
+ * Sets the row-by-row index triggers aside on this connection (in the caller's transaction, so a rollback puts
+ * them back too). Meanwhile a new meeting still gets its tags and meeting_tags rows, as meetings_indexes_ai
+ * gives them: its passages are written with those tags.
+ */
+export function setIndexesAside(sqlite: Sqlite): IndexesAside {
+  const triggers = sqlite.prepare(`SELECT name, sql FROM main.sqlite_master WHERE ${SET_ASIDE}`).all() as { name: string; sql: string }[];
+  if (!triggers.some((t) => t.name === 'meetings_indexes_ai')) throw new Error('setIndexesAside: the database has no trigger meetings_indexes_ai (migration 0012).');
+  for (const t of triggers) sqlite.exec(`DROP TRIGGER main.${t.name}`);
+  sqlite.exec(`CREATE TEMP TRIGGER bulk_meetings_tags_ai AFTER INSERT ON main.meetings BEGIN
+    UPDATE main.meetings SET search_tags = (SELECT tags FROM main.meeting_search_tags v WHERE v.meeting_id = meetings.id) WHERE id = new.id;
+    INSERT OR IGNORE INTO main.meeting_tags (tag, started_at, meeting_id)
+      SELECT value, new.started_at, new.id FROM json_each('["' || replace((SELECT search_tags FROM main.meetings WHERE id = new.id), ' ', '","') || '"]') WHERE value != '';
+  END`);
+  return {
+    restore() {
+      sqlite.exec('DROP TRIGGER temp.bulk_meetings_tags_ai');
+      for (const t of triggers) sqlite.exec(t.sql);
+      // Each index holds up to 256 MiB in memory before it writes a segment (then FTS5's default again, which is stored in the index's config).
+      const once = (table: string, fill: string) =>
+        sqlite.exec(`INSERT INTO ${table} (${table}, rank) VALUES ('hashsize', 268435456); ${fill}; INSERT INTO ${table} (${table}, rank) VALUES ('hashsize', 1048576)`);
+      once('search_fts', "INSERT INTO search_fts (search_fts) VALUES ('rebuild')");
+      const { meetings } = fillListIndexes(sqlite);
+      once('participant_index', "INSERT INTO participant_index (name, email, meeting_id, participant_id) SELECT name, coalesce(email, ''), meeting_id, id FROM participants");
+      return { meetings };
+    },
+  };
+}
