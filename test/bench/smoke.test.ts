@@ -45,6 +45,8 @@ describe('npm run bench --smoke', () => {
         'worker: peak RSS increase during the upload',
         'list_meetings default',
         'search_transcripts common + folder (biggest)',
+        'write: a meeting, one per transaction (CPU)',
+        'write: a meeting + 4 participants, one per transaction (CPU)',
       ])
         expect(names).toContain(expected);
       // The filter matrix: its participant rows name the value chosen from the data.
