@@ -33,22 +33,38 @@ export async function changes(q: Queryable, text: string, values: unknown[] = []
   return (await q.query(text, values)).rowCount ?? 0;
 }
 
+/** Runs of a transaction PostgreSQL aborted to break a deadlock (or a serialization failure) before its error is passed on. */
+export const TRANSACTION_ATTEMPTS = 3;
+
+/** A deadlock victim or a serialization failure: nothing of the transaction was kept, so it can simply run again. */
+const isConflict = (error: unknown): boolean => {
+  const code = (error as { code?: unknown; cause?: { code?: unknown } } | undefined)?.code ?? (error as { cause?: { code?: unknown } } | undefined)?.cause?.code;
+  return code === '40P01' || code === '40001';
+};
+
 /**
  * Runs `work` in one transaction on one connection (READ COMMITTED, as every statement here is
- * written for: claims lock their rows, writes are guarded by their WHERE).
+ * written for: claims lock their rows, writes are guarded by their WHERE). When PostgreSQL aborts it to
+ * break a deadlock (two writers taking the same rows in opposite orders: several folders' counters, a
+ * meeting and its job), `work` runs again from the start, up to TRANSACTION_ATTEMPTS times, after a
+ * short random pause (so the two do not meet again): every `work` here only reads and writes the
+ * database (and reads files), so a run that was rolled back left nothing behind.
  */
 export async function transaction<T>(pool: Pool, work: (client: PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    const result = await work(client);
-    await client.query('COMMIT');
-    return result;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw error;
-  } finally {
-    client.release();
+  for (let attempt = 1; ; attempt++) {
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      const result = await work(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {});
+      if (attempt >= TRANSACTION_ATTEMPTS || !isConflict(error)) throw error;
+    } finally {
+      client.release();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20 * attempt));
   }
 }
 
