@@ -359,7 +359,10 @@ async function openSide(location: string, create: boolean): Promise<Side> {
 }
 
 /** Copies every table of `from` into the empty database `to` (created and migrated when missing). */
-export async function copyDatabase(from: string, to: string, onProgress?: (table: string, rows: number) => void): Promise<CopyResult> {
+/** Progress of a copy: each table's rows copied so far, then the step that builds the target's derived data (no count). */
+export type CopyProgress = (step: string, rows?: number) => void;
+
+export async function copyDatabase(from: string, to: string, onProgress?: CopyProgress): Promise<CopyResult> {
   if (from === to) throw new InvalidInputError('--from and --to name the same database.');
   const source = await openSide(from, false);
   let target: Side | undefined;
@@ -397,6 +400,8 @@ export async function copyDatabase(from: string, to: string, onProgress?: (table
         }
         tables[name] = n;
       }
+      // Search passages of the transcripts, and a SQLite target's full-text indexes: minutes for millions of words.
+      onProgress?.('search indexes');
       await target.reindex();
       done = true;
     } finally {

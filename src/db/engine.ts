@@ -1,6 +1,6 @@
 import { resolveDbPath } from './open.js';
 import type { Store } from './store.js';
-import type { CopyResult } from './copy.js';
+import type { CopyProgress, CopyResult } from './copy.js';
 import { isPostgresUrl, pgTarget, type RoleNames } from './model/postgres.js';
 
 export interface OpenStoreOptions {
@@ -47,7 +47,7 @@ export async function createPostgresRoles(url: string, names?: RoleNames): Promi
 }
 
 /** Copies every table of one database into another, empty one (SQLite or PostgreSQL, either way). */
-export async function copyDatabase(from: string, to: string, onProgress?: (table: string, rows: number) => void): Promise<CopyResult> {
+export async function copyDatabase(from: string, to: string, onProgress?: CopyProgress): Promise<CopyResult> {
   const copy = await import('./copy.js');
   return copy.copyDatabase(from, to, onProgress);
 }

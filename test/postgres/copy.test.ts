@@ -94,8 +94,8 @@ describe.skipIf(needs('postgresql'))('syntheo db copy: SQLite -> PostgreSQL -> S
 
     const back = await run(['db', 'copy', '--from', url, '--to', b]);
     expect(back.code).toBe(0);
-    // A line per table copied (not a terminal), then the summary.
-    expect(back.stdout).toMatch(/^series: \d+ rows\nfolders: \d+ rows\nmeetings: 10 rows\n(\w+: \d+ rows\n)+Copied .*:\d+\/syntheo_\S+ to .*b\.db: series \d+, folders \d+, meetings 10, /);
+    // A line per table copied (not a terminal), the index build, then the summary.
+    expect(back.stdout).toMatch(/^series: \d+ rows\nfolders: \d+ rows\nmeetings: 10 rows\n(\w+: \d+ rows\n)+building the search indexes\nCopied .*:\d+\/syntheo_\S+ to .*b\.db: series \d+, folders \d+, meetings 10, /);
 
     const original = await exportAll(a);
     expect(original).toHaveLength(10);

@@ -69,12 +69,20 @@ const copy: CommandSpec = {
     const done = () => {
       if (current && !ctx.live) ctx.print(`${current.table}: ${current.rows} rows`);
     };
-    const result = await copyDatabase(from, resolveDbLocation(to), (table, rows) => {
-      if (current?.table !== table) done();
-      current = { table, rows };
-      if (ctx.live) process.stdout.write(`\r\x1b[2K${toTerminal(`copying ${table}: ${rows} rows`, ctx.colour)}`);
+    const result = await copyDatabase(from, resolveDbLocation(to), (step, rows) => {
+      if (current?.table !== step) done();
+      if (rows === undefined) {
+        // The last step (no count): the target builds its search indexes.
+        current = undefined;
+        const line = `building the ${step}`;
+        if (ctx.live) process.stdout.write(`\r\x1b[2K${toTerminal(`${line}…`, ctx.colour)}`);
+        else ctx.print(line);
+        return;
+      }
+      current = { table: step, rows };
+      if (ctx.live) process.stdout.write(`\r\x1b[2K${toTerminal(`copying ${step}: ${rows} rows`, ctx.colour)}`);
     }).finally(() => {
-      if (ctx.live && current) process.stdout.write('\r\x1b[2K');
+      if (ctx.live) process.stdout.write('\r\x1b[2K');
     });
     done();
     const counts = Object.entries(result.tables)
