@@ -171,6 +171,8 @@ describe.skipIf(needs('postgresql'))('search_postings: exact search counts from 
   it("roles: neither role writes the postings directly; the triggers keep them when the app writes passages or an assistant adds a note", async () => {
     const r = await run(['--db', url, 'db', 'roles']);
     expect(r.code).toBe(0);
+    // Its own meeting (also when run alone, without the first test's meetings).
+    await pool.query("INSERT INTO meetings (id, title, started_at, source, created_at, updated_at) VALUES ('mtg_roles', 'Roles', 'x', 'import', 'x', 'x')");
     const name = url.split('/').pop()!.split('?')[0]!;
     cluster.psql('CREATE ROLE ann2 LOGIN IN ROLE syntheo_assistant; CREATE ROLE worker2 LOGIN IN ROLE syntheo_app;', name);
     const as = (user: string, sql: string) => runAs(url, user, sql);
@@ -181,9 +183,9 @@ describe.skipIf(needs('postgresql'))('search_postings: exact search counts from 
       expect(await as(user, 'TRUNCATE search_postings'), user).toBe('42501');
       expect(await as(user, "SELECT count(*) FROM search_postings WHERE lexeme = 'plan'"), user).toBe('ok');
     }
-    expect(await as('worker2', "INSERT INTO search_passages (meeting_id, kind, ref_id, text) VALUES ('mtg_0', 'note', 'mtg_0', 'xylophone quartet')")).toBe('ok');
+    expect(await as('worker2', "INSERT INTO search_passages (meeting_id, kind, ref_id, text) VALUES ('mtg_roles', 'note', 'mtg_roles', 'xylophone quartet')")).toBe('ok');
     expect(await as('worker2', "DELETE FROM search_passages WHERE text = 'xylophone quartet'")).toBe('ok');
-    expect(await as('worker2', "INSERT INTO search_passages (meeting_id, kind, ref_id, text) VALUES ('mtg_0', 'note', 'mtg_0', 'xylophone again')")).toBe('ok');
+    expect(await as('worker2', "INSERT INTO search_passages (meeting_id, kind, ref_id, text) VALUES ('mtg_roles', 'note', 'mtg_roles', 'xylophone again')")).toBe('ok');
     expect(
       await as('ann2', "INSERT INTO meetings (id, title, started_at, note, source, created_at, updated_at) VALUES ('mtg_ann', 'Rec', 'x', 'xylophone duet', 'import', 'x', 'x')"),
     ).toBe('ok');
