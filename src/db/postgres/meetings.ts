@@ -432,7 +432,10 @@ const DRIVER_PROBE = 2000;
 async function listByTags(q: Queryable, t: TagFilter, page: Page): Promise<{ meetings: MeetingListItem[]; total: number } | undefined> {
   if (t.none) return { meetings: [], total: 0 };
   const singles = t.groups.filter((g) => g.length === 1).map((g) => g[0]!);
-  if (singles.length === 0) return undefined;
+  // A participant fragment across words is its few meetings (at most ACROSS_WORDS_MEETINGS), which drive: each
+  // probed for the other tags by key.
+  const byIds = t.participant !== undefined;
+  if (!byIds && singles.length === 0) return undefined;
   const params: unknown[] = [];
   const p = (value: unknown) => `$${params.push(value)}`;
   const range: string[] = [];
@@ -440,8 +443,8 @@ async function listByTags(q: Queryable, t: TagFilter, page: Page): Promise<{ mee
     if (t.range.from !== undefined) range.push(`${alias}.started_at >= ${p(t.range.from)}`);
     if (t.range.to !== undefined) range.push(`${alias}.started_at <= ${p(t.range.to)}`);
   };
-  let driver = singles[0]!;
-  if (singles.length > 1) {
+  let driver = byIds ? undefined : singles[0]!;
+  if (!byIds && singles.length > 1) {
     inRange('t');
     const sizes = await Promise.all(
       singles.map(async (tag) => {
@@ -453,8 +456,10 @@ async function listByTags(q: Queryable, t: TagFilter, page: Page): Promise<{ mee
     params.length = 0;
     range.length = 0;
   }
-  const driverParam = p(driver);
-  const clauses = [`t.tag = ${driverParam}`];
+  const driverParam = driver === undefined ? undefined : p(driver);
+  const clauses = driver === undefined ? [] : [`t.tag = ${driverParam}`];
+  const source =
+    driver === undefined ? `(SELECT x.id AS meeting_id, x.started_at COLLATE "C" AS started_at FROM meetings x WHERE x.id = ANY(${p(t.participant)}::text[])) t` : `${tagTable(driver)} t`;
   inRange('t');
   clauses.push(...range);
   const joins: string[] = [];
@@ -469,12 +474,12 @@ async function listByTags(q: Queryable, t: TagFilter, page: Page): Promise<{ mee
     clauses.push(
       `EXISTS (SELECT 1 FROM meetings m WHERE m.id = t.meeting_id AND (${t.title.forms.map((f) => `m.title ILIKE ${p(f)} ESCAPE '\\'`).join(' OR ')} OR m.id ILIKE ${p(t.title.id)} ESCAPE '\\'))`,
     );
-  const from = `FROM ${tagTable(driver)} t ${joins.join(' ')} WHERE ${clauses.join(' AND ')}`;
+  const from = `FROM ${source} ${joins.join(' ')} WHERE ${clauses.length ? clauses.join(' AND ') : 'true'}`;
   const n = params.length;
   const [limit, offset] = [`$${n + 1}::bigint`, `$${n + 2}::bigint`];
   // A title gram alone: its total is the sum of its counted deltas (meeting_gram_counts, migration 0008), and
   // pages past the middle are walked from the oldest end, as listMeetings does with a cheap total.
-  const gramAlone = driver.startsWith('g') && joins.length === 0 && clauses.length === 1;
+  const gramAlone = driver?.startsWith('g') === true && joins.length === 0 && clauses.length === 1;
   const newest = `SELECT t.meeting_id AS id ${from} ORDER BY t.started_at DESC, t.meeting_id COLLATE "C" DESC LIMIT ${limit} OFFSET ${offset}`;
   const pageSql = gramAlone
     ? `(SELECT t.meeting_id AS id ${from} AND ${offset} * 2 <= c.total ORDER BY t.started_at DESC, t.meeting_id COLLATE "C" DESC LIMIT ${limit} OFFSET ${offset})
@@ -498,9 +503,12 @@ async function listByTags(q: Queryable, t: TagFilter, page: Page): Promise<{ mee
 export async function listMeetings(q: Queryable, filter: MeetingFilter, page: Page): Promise<{ meetings: MeetingListItem[]; pagination: Pagination }> {
   // A folder, series or participant word: from meeting_tags; a title fragment of 1-2 characters: from meeting_grams.
   // (A folder alone keeps its counted total and two-ended walk below.)
+  // A participant fragment across words (`Sam Berg 297`): its few meetings, found through its pieces' tags and checked.
   const short = filter.query !== undefined && filter.query !== '' && isShortFragment(filter.query);
   const tagged =
-    filter.participant || filter.seriesId !== undefined || short || (filter.folderPath !== undefined && (filter.query || filter.from || filter.to)) ? await compileTags(q, filter) : undefined;
+    filter.participant || filter.seriesId !== undefined || short || (filter.folderPath !== undefined && (filter.query || filter.from || filter.to))
+      ? await compileTags(q, filter, { acrossWords: true })
+      : undefined;
   const byTags = tagged && (await listByTags(q, tagged, page));
   if (byTags) return { meetings: byTags.meetings, pagination: pagination(page, byTags.meetings.length, byTags.total) };
   const compiled = await compileMeetingFilter(q, filter);
