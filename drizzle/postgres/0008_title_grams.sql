@@ -1,8 +1,3 @@
-CREATE TABLE "meeting_gram_counts" (
-	"tag" text COLLATE "C" NOT NULL,
-	"n" bigint NOT NULL
-);
---> statement-breakpoint
 CREATE TABLE "meeting_grams" (
 	"tag" text COLLATE "C" NOT NULL,
 	"started_at" text COLLATE "C" NOT NULL,
@@ -10,11 +5,16 @@ CREATE TABLE "meeting_grams" (
 	CONSTRAINT "meeting_grams_tag_started_at_meeting_id_pk" PRIMARY KEY("tag","started_at","meeting_id")
 );
 --> statement-breakpoint
-CREATE INDEX "meeting_gram_counts_tag_idx" ON "meeting_gram_counts" USING btree ("tag","n");--> statement-breakpoint
+CREATE TABLE "meeting_tag_counts" (
+	"tag" text COLLATE "C" NOT NULL,
+	"n" bigint NOT NULL
+);
+--> statement-breakpoint
 CREATE INDEX "meeting_grams_meeting_idx" ON "meeting_grams" USING btree ("meeting_id");--> statement-breakpoint
+CREATE INDEX "meeting_tag_counts_tag_idx" ON "meeting_tag_counts" USING btree ("tag","n");--> statement-breakpoint
 -- Hand-written below (drizzle-kit generates the lines above from src/db/schema-pg/filters.ts): the grams of
--- list_meetings' short title fragments, as SQLite's meeting_terms holds them (migration 0011 there), and the
--- triggers that keep them (issue 19).
+-- list_meetings' short title fragments, as SQLite's meeting_terms holds them (migration 0011 there), the counts of
+-- every tag and gram, and the triggers that keep them (issue 19).
 --
 -- ILIKE lower-cases the text and the pattern (the database's lower(), whatever its locale) and matches bytes, so
 -- an all-ASCII fragment of 1-2 characters (once lower-cased) is in a title or id exactly when it is one of the
@@ -45,23 +45,23 @@ END $$;
 --> statement-breakpoint
 -- `syntheo doctor --repair-search`: these meetings' grams recomputed (whoever runs it: neither role may write the
 -- tables); called with NULL once at the end: the grams of meetings that no longer exist are deleted (one pass), and
--- every gram's count recomputed.
+-- every tag's and gram's count recomputed.
 CREATE FUNCTION syntheo_repair_meeting_grams(ids text[]) RETURNS void LANGUAGE plpgsql SECURITY DEFINER SET search_path = public AS $$
 BEGIN
   IF ids IS NULL THEN
     -- The tables locked first, so that no writer adds a gram or a delta meanwhile.
-    LOCK TABLE meeting_grams, meeting_gram_counts IN SHARE ROW EXCLUSIVE MODE;
+    LOCK TABLE meeting_tags, meeting_grams, meeting_tag_counts IN SHARE ROW EXCLUSIVE MODE;
     DELETE FROM meeting_grams g WHERE NOT EXISTS (SELECT 1 FROM meetings m WHERE m.id = g.meeting_id);
-    DELETE FROM meeting_gram_counts;
-    INSERT INTO meeting_gram_counts (tag, n) SELECT tag, count(*) FROM meeting_grams GROUP BY tag;
+    DELETE FROM meeting_tag_counts;
+    INSERT INTO meeting_tag_counts (tag, n) SELECT tag, count(*) FROM meeting_grams GROUP BY tag UNION ALL SELECT tag, count(*) FROM meeting_tags GROUP BY tag;
   ELSE
     PERFORM syntheo_refresh_meeting_grams(ids);
   END IF;
 END $$;
 --> statement-breakpoint
 -- First rows, from what is there, before the triggers below exist; the keys built once, after. Writers of meetings
--- wait (SHARE) until the migration commits.
-LOCK TABLE meetings IN SHARE MODE;
+-- and of their tags wait (SHARE) until the migration commits.
+LOCK TABLE meetings, meeting_tags IN SHARE MODE;
 --> statement-breakpoint
 ALTER TABLE meeting_grams DROP CONSTRAINT meeting_grams_tag_started_at_meeting_id_pk;
 --> statement-breakpoint
@@ -73,47 +73,59 @@ ALTER TABLE meeting_grams ADD CONSTRAINT meeting_grams_tag_started_at_meeting_id
 --> statement-breakpoint
 CREATE INDEX meeting_grams_meeting_idx ON meeting_grams USING btree (meeting_id);
 --> statement-breakpoint
-INSERT INTO meeting_gram_counts (tag, n) SELECT tag, count(*) FROM meeting_grams GROUP BY tag;
+-- The counts of every tag and gram.
+INSERT INTO meeting_tag_counts (tag, n) SELECT tag, count(*) FROM meeting_grams GROUP BY tag UNION ALL SELECT tag, count(*) FROM meeting_tags GROUP BY tag;
 --> statement-breakpoint
--- meeting_gram_counts follows meeting_grams: each statement's rows added (+) or removed (-) a gram, as one
--- delta a gram. A gram with more than 32 deltas has them summed into one row by the writer that sees it, when no
--- other writer is summing that gram (a try-lock: nobody waits). Only deltas visible to this statement are summed
+-- meeting_tag_counts follows meeting_tags and meeting_grams: each statement's rows added (+) or removed (-) a tag,
+-- as one delta a tag. A tag with more than 32 deltas has them summed into one row by the writer that sees it, when
+-- no other writer is summing that tag (a try-lock: nobody waits). Only deltas visible to this statement are summed
 -- (read committed: a new snapshot, taken after the lock, so after the previous summer's commit); rows other writers
 -- add meanwhile stay as they are. Under repeatable read or serializable, whose snapshot is older, nothing is summed.
-CREATE FUNCTION syntheo_meeting_gram_counts() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER SET search_path = public AS $$
+CREATE FUNCTION syntheo_meeting_tag_counts() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER SET search_path = public AS $$
 DECLARE
   tags text[];
-  gram text;
+  one text;
 BEGIN
   IF TG_OP = 'INSERT' THEN
-    INSERT INTO meeting_gram_counts (tag, n) SELECT tag, count(*) FROM added GROUP BY tag;
+    INSERT INTO meeting_tag_counts (tag, n) SELECT tag, count(*) FROM added GROUP BY tag;
     tags := array(SELECT DISTINCT tag FROM added);
   ELSE
-    INSERT INTO meeting_gram_counts (tag, n) SELECT tag, -count(*) FROM removed GROUP BY tag;
+    INSERT INTO meeting_tag_counts (tag, n) SELECT tag, -count(*) FROM removed GROUP BY tag;
     tags := array(SELECT DISTINCT tag FROM removed);
   END IF;
   IF current_setting('transaction_isolation') <> 'read committed' THEN RETURN NULL; END IF;
-  FOR gram IN SELECT x FROM unnest(tags) x WHERE (SELECT count(*) FROM (SELECT 1 FROM meeting_gram_counts c WHERE c.tag = x LIMIT 33) y) > 32 LOOP
+  FOR one IN SELECT x FROM unnest(tags) x WHERE (SELECT count(*) FROM (SELECT 1 FROM meeting_tag_counts c WHERE c.tag = x LIMIT 33) y) > 32 LOOP
     -- 1735549268: 'gram' in ASCII, the class of these locks (two-key advisory locks are apart from one-key ones).
-    IF pg_try_advisory_xact_lock(1735549268, hashtext(gram)) THEN
-      WITH gone AS (DELETE FROM meeting_gram_counts WHERE tag = gram RETURNING n)
-      INSERT INTO meeting_gram_counts (tag, n) SELECT gram, sum(n) FROM gone HAVING count(*) > 0;
+    IF pg_try_advisory_xact_lock(1735549268, hashtext(one)) THEN
+      WITH gone AS (DELETE FROM meeting_tag_counts WHERE tag = one RETURNING n)
+      INSERT INTO meeting_tag_counts (tag, n) SELECT one, sum(n) FROM gone HAVING count(*) > 0;
     END IF;
   END LOOP;
   RETURN NULL;
 END $$;
 --> statement-breakpoint
-CREATE TRIGGER meeting_grams_counts_ai AFTER INSERT ON meeting_grams REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION syntheo_meeting_gram_counts();
+CREATE TRIGGER meeting_grams_counts_ai AFTER INSERT ON meeting_grams REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION syntheo_meeting_tag_counts();
 --> statement-breakpoint
-CREATE TRIGGER meeting_grams_counts_ad AFTER DELETE ON meeting_grams REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION syntheo_meeting_gram_counts();
+CREATE TRIGGER meeting_grams_counts_ad AFTER DELETE ON meeting_grams REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION syntheo_meeting_tag_counts();
 --> statement-breakpoint
-CREATE FUNCTION syntheo_meeting_gram_counts_truncate() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER SET search_path = public AS $$
+CREATE TRIGGER meeting_tags_counts_ai AFTER INSERT ON meeting_tags REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION syntheo_meeting_tag_counts();
+--> statement-breakpoint
+CREATE TRIGGER meeting_tags_counts_ad AFTER DELETE ON meeting_tags REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION syntheo_meeting_tag_counts();
+--> statement-breakpoint
+-- A table truncated: the counts of its tags go (grams are `g…`; no tag of meeting_tags begins with `g`).
+CREATE FUNCTION syntheo_meeting_tag_counts_truncate() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER SET search_path = public AS $$
 BEGIN
-  TRUNCATE meeting_gram_counts;
+  IF TG_TABLE_NAME = 'meeting_grams' THEN
+    DELETE FROM meeting_tag_counts WHERE tag >= 'g' AND tag < 'h';
+  ELSE
+    DELETE FROM meeting_tag_counts WHERE tag < 'g' OR tag >= 'h';
+  END IF;
   RETURN NULL;
 END $$;
 --> statement-breakpoint
-CREATE TRIGGER meeting_grams_counts_at AFTER TRUNCATE ON meeting_grams FOR EACH STATEMENT EXECUTE FUNCTION syntheo_meeting_gram_counts_truncate();
+CREATE TRIGGER meeting_grams_counts_at AFTER TRUNCATE ON meeting_grams FOR EACH STATEMENT EXECUTE FUNCTION syntheo_meeting_tag_counts_truncate();
+--> statement-breakpoint
+CREATE TRIGGER meeting_tags_counts_at AFTER TRUNCATE ON meeting_tags FOR EACH STATEMENT EXECUTE FUNCTION syntheo_meeting_tag_counts_truncate();
 --> statement-breakpoint
 -- Meetings inserted: their grams from the new rows (`db copy` inserts 20,000 at once; this trigger stays on
 -- during the copy). Updated: only those whose title, id or start changed. Deleted: their grams go.

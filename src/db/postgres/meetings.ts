@@ -502,18 +502,19 @@ async function listByTags(q: Queryable, t: TagFilter, page: Page): Promise<{ mee
   const from = `FROM ${source} ${joins.join(' ')} WHERE ${clauses.length ? clauses.join(' AND ') : 'true'}`;
   const n = params.length;
   const [limit, offset] = [`$${n + 1}::bigint`, `$${n + 2}::bigint`];
-  // A title gram alone: its total is the sum of its counted deltas (meeting_gram_counts, migration 0008), and
-  // pages past the middle are walked from the oldest end, as listMeetings does with a cheap total.
-  const gramAlone = driver?.startsWith('g') === true && joins.length === 0 && clauses.length === 1;
+  // One tag alone (a participant word, a series, a title gram; no dates): its total is the sum of its counted
+  // deltas (meeting_tag_counts, migration 0008), and pages past the middle are walked from the oldest end, as
+  // listMeetings does with a cheap total.
+  const tagAlone = driver !== undefined && joins.length === 0 && clauses.length === 1;
   const newest = `SELECT t.meeting_id AS id ${from} ORDER BY t.started_at DESC, t.meeting_id COLLATE "C" DESC LIMIT ${limit} OFFSET ${offset}`;
-  const pageSql = gramAlone
+  const pageSql = tagAlone
     ? `(SELECT t.meeting_id AS id ${from} AND ${offset} * 2 <= c.total ORDER BY t.started_at DESC, t.meeting_id COLLATE "C" DESC LIMIT ${limit} OFFSET ${offset})
        UNION ALL
        (SELECT r.id FROM (SELECT t.meeting_id AS id ${from} AND ${offset} * 2 > c.total ORDER BY t.started_at ASC, t.meeting_id COLLATE "C" ASC
                           LIMIT ${limit} OFFSET greatest(c.total - ${offset} - ${limit}, 0)) r
         LIMIT greatest(least(${limit}, c.total - ${offset}), 0))`
     : newest;
-  const totalSql = gramAlone ? `SELECT coalesce(sum(n), 0)::int AS total FROM meeting_gram_counts WHERE tag = ${driverParam}` : `SELECT count(*)::int AS total ${from}`;
+  const totalSql = tagAlone ? `SELECT coalesce(sum(n), 0)::int AS total FROM meeting_tag_counts WHERE tag = ${driverParam}` : `SELECT count(*)::int AS total ${from}`;
   const found = await rowsPlanned<MeetingListItem & { total: number }>(
     q,
     `SELECT i.*, c.total FROM (${totalSql}) c

@@ -69,18 +69,19 @@ export const meetingGrams = pgTable(
 );
 
 /**
- * How many meetings have each title gram, as deltas summed on reading (kept by statement triggers on
- * meeting_grams, migration 0008): a title fragment's total is a few rows instead of its whole key range
- * counted (`e`: 91,577 entries). Writers only insert deltas, so none waits for another; a gram's deltas are
+ * How many meetings have each tag (meeting_tags) and each title gram (meeting_grams), as deltas summed on
+ * reading (kept by statement triggers on both, migration 0008): the total of a list by one tag alone (a
+ * participant word, a series, a title fragment) is a few rows instead of its whole key range counted (`e`:
+ * 91,577 entries, `kowalski` 42,942). Writers only insert deltas, so none waits for another; a tag's deltas are
  * summed into one row by whoever adds the 33rd, when no other writer is doing it.
  */
-export const meetingGramCounts = pgTable(
-  'meeting_gram_counts',
+export const meetingTagCounts = pgTable(
+  'meeting_tag_counts',
   {
     tag: bytesText('tag').notNull(),
     n: bigint('n', { mode: 'number' }).notNull(),
   },
-  (t) => [index('meeting_gram_counts_tag_idx').on(t.tag, t.n)],
+  (t) => [index('meeting_tag_counts_tag_idx').on(t.tag, t.n)],
 );
 
 /**
