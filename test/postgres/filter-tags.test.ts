@@ -1,8 +1,10 @@
 // The filter tags of migration 0007: list_meetings and search_transcripts answer folder, series,
 // participant and date filters from meeting_tags and search_tags, so those must always be exactly the
 // meetings' folders (and ancestors), series, participants' words and start days, whoever writes and
-// however many at once. The reference here never reads a tag: the filters evaluated on the rows
-// themselves (folder paths, participants by ILIKE, started_at as text) and the GIN index for the words.
+// however many at once. Likewise the title grams of migration 0008 (meeting_grams), from which list_meetings
+// answers a `query` of 1-2 characters, and the counts of both (meeting_tag_counts), from which it totals one tag alone. The reference here never reads a tag: the filters
+// evaluated on the rows themselves (folder paths, participants and titles by ILIKE, started_at as text) and
+// the GIN index for the words.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { needs } from '../support/system-tools.js';
@@ -27,6 +29,29 @@ const PEOPLE = [
   ['Anna Zed', 'zed@y.net'],
 ] as const;
 const WORDS = ['alpha', 'beta', 'gamma', 'delta', 'the', 'zeta'];
+// Titles for the short `query`: case, both Unicode forms, letters that lower-case to ASCII (KELVIN SIGN) or to
+// more characters, LIKE's wildcards and escape, characters of 2-4 UTF-8 bytes.
+const TITLES = [
+  'Weekly Sync',
+  '\u00c9T\u00c9 review',
+  'Ze\u0301ro day',
+  'Z\u00e9ro',
+  '100% done',
+  'a_b c',
+  '\u0130stanbul',
+  'KELVIN \u212a',
+  'stra\u00dfe',
+  '\u03a9mega',
+  'e',
+  'IN in',
+  'Q4 plan',
+  '\u65e5\u672c meeting',
+  'x%_\\y',
+  '\u{1f600} party',
+  'Zoo tour',
+];
+// Short fragments (and one longer) compared with ILIKE over titles and ids, alone and with the other filters.
+const SHORT_QUERIES = ['e', 'E', 'in', 'IN', '\u00e9', '\u00c9', 'e\u0301', 'Z\u00e9', '%', '_', '\\', '%_', 'k', '\u212a', '\u00df', 'ss', 'i', '\u0130', '\u65e5', 'q4', 'mt', '_1', '1', '\u{1f600}', 'ab', 'o', '\u00e9t', 'o\u00e9'];
 const DAY = 86_400_000;
 const START = Date.UTC(2026, 0, 1);
 
@@ -37,10 +62,18 @@ async function drift(q: pg.Pool): Promise<Record<string, number>> {
      SELECT (SELECT count(*) FROM (SELECT * FROM meeting_tags EXCEPT ALL SELECT tag, started_at, meeting_id FROM meeting_tag_rows) x)::int AS meeting_extra,
             (SELECT count(*) FROM (SELECT tag, started_at, meeting_id FROM meeting_tag_rows EXCEPT ALL SELECT * FROM meeting_tags) x)::int AS meeting_missing,
             (SELECT count(*) FROM (SELECT * FROM search_tags EXCEPT ALL SELECT * FROM want) x)::int AS search_extra,
-            (SELECT count(*) FROM (SELECT * FROM want EXCEPT ALL SELECT * FROM search_tags) x)::int AS search_missing`,
+            (SELECT count(*) FROM (SELECT * FROM want EXCEPT ALL SELECT * FROM search_tags) x)::int AS search_missing,
+            (SELECT count(*) FROM (SELECT * FROM meeting_grams EXCEPT ALL SELECT tag, started_at, meeting_id FROM meeting_gram_rows) x)::int AS grams_extra,
+            (SELECT count(*) FROM (SELECT tag, started_at, meeting_id FROM meeting_gram_rows EXCEPT ALL SELECT * FROM meeting_grams) x)::int AS grams_missing,
+            (SELECT count(*) FROM (SELECT tag, sum(n)::int FROM meeting_tag_counts GROUP BY tag HAVING sum(n) <> 0
+                                   EXCEPT ALL (SELECT tag, count(*)::int FROM meeting_grams GROUP BY tag UNION ALL SELECT tag, count(*)::int FROM meeting_tags GROUP BY tag)) x)::int AS counts_wrong,
+            (SELECT count(*) FROM (SELECT tag, count(*)::int FROM meeting_grams GROUP BY tag UNION ALL SELECT tag, count(*)::int FROM meeting_tags GROUP BY tag
+                                   EXCEPT ALL SELECT tag, sum(n)::int FROM meeting_tag_counts GROUP BY tag HAVING sum(n) <> 0) x)::int AS counts_missing`,
   );
   return r.rows[0]!;
 }
+
+const CLEAN = { meeting_extra: 0, meeting_missing: 0, search_extra: 0, search_missing: 0, grams_extra: 0, grams_missing: 0, counts_wrong: 0, counts_missing: 0 };
 
 describe.skipIf(needs('postgresql'))('PostgreSQL filter tags (meeting_tags, search_tags)', () => {
   let cluster: PgCluster;
@@ -74,12 +107,13 @@ describe.skipIf(needs('postgresql'))('PostgreSQL filter tags (meeting_tags, sear
   async function addMeeting(q: pg.Pool | pg.PoolClient, id: string, rnd: ReturnType<typeof seeded>, inFolder = true): Promise<void> {
     const at = startOf(rnd);
     const folder = rnd.pick([...folderIds.values(), null]) ?? null;
-    await q.query('INSERT INTO meetings (id, title, started_at, folder_id, series_id, note, created_at, updated_at) VALUES ($1, $1, $2, $3, $4, $5, $2, $2)', [
+    await q.query('INSERT INTO meetings (id, title, started_at, folder_id, series_id, note, created_at, updated_at) VALUES ($1, $6, $2, $3, $4, $5, $2, $2)', [
       id,
       at,
       inFolder ? folder : null,
       rnd.pick(['ser_a', 'ser_b', null]) ?? null,
       sentence(rnd),
+      rnd.one(TITLES),
     ]);
     for (let k = rnd.int(3); k > 0; k--) await addParticipant(q, id, rnd);
     if (rnd.int(2)) await q.query("INSERT INTO summaries (id, meeting_id, content, created_at, updated_at) VALUES ($1, $2, $3, 'x', 'x')", [`sum_${id}_${rnd.int(1e9)}`, id, sentence(rnd)]);
@@ -113,7 +147,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL filter tags (meeting_tags, sear
         await c.query('SELECT 1 FROM meetings WHERE id = $1 FOR NO KEY UPDATE', [id]);
       }
       for (let n = single ? 1 : 1 + rnd.int(3); n > 0; n--) {
-        switch (rnd.int(11)) {
+        switch (rnd.int(12)) {
           case 0:
             // Folder counters (0002) are rows every move locks: a transaction holding one folder's counter from an earlier
             // statement while moving into another could wait for a writer doing the opposite (a deadlock the tags do not add).
@@ -146,6 +180,9 @@ describe.skipIf(needs('postgresql'))('PostgreSQL filter tags (meeting_tags, sear
           case 9:
             await addMeeting(c, `mtg_w${w}_${round}_${n}`, rnd, single);
             break;
+          case 10:
+            await c.query('UPDATE meetings SET title = $2 WHERE id = $1', [id, rnd.one(TITLES)]);
+            break;
           default:
             if (single && rnd.int(3) === 0) await c.query('DELETE FROM meetings WHERE id = $1', [id]);
             else await c.query("INSERT INTO search_passages (meeting_id, kind, ref_id, word_offset, text) VALUES ($1, 'transcript', $2, $3, $4)", [id, `trn_${id}`, rnd.int(1000), sentence(rnd)]);
@@ -166,6 +203,10 @@ describe.skipIf(needs('postgresql'))('PostgreSQL filter tags (meeting_tags, sear
     const params: unknown[] = [];
     const p = (v: unknown) => `$${params.push(v)}`;
     const clauses = ['true'];
+    if (filter.query) {
+      const likes = [...new Set(unicodeForms(filter.query))].map((f) => `m.title ILIKE ${p(ilike(f))} ESCAPE '\\'`);
+      clauses.push(`(${likes.join(' OR ')} OR m.id ILIKE ${p(ilike(filter.query))} ESCAPE '\\')`);
+    }
     if (filter.folderPath) clauses.push(`m.folder_id IN (SELECT id FROM folders WHERE path = ${p(filter.folderPath)} OR path LIKE ${p(`${filter.folderPath}/%`)})`);
     if (filter.seriesId) clauses.push(`m.series_id = ${p(filter.seriesId)}`);
     if (filter.participant) {
@@ -184,18 +225,41 @@ describe.skipIf(needs('postgresql'))('PostgreSQL filter tags (meeting_tags, sear
       for (const dates of [{}, { from: '2026-01-15T12:00:00Z', to: '2026-02-10T08:00:00Z' }, { from: '2026-02-01' }])
         FILTERS.push({ ...(folderPath && { folderPath }), ...(participant && { participant }), ...dates });
   FILTERS.push({ seriesId: 'ser_a' }, { seriesId: 'ser_b', participant: 'kowal' }, { seriesId: 'ser_a', folderPath: 'Team', to: '2026-02-01' });
+  /** Title fragments: list_meetings only (search_transcripts has no title filter). */
+  const TITLE_FILTERS: MeetingFilter[] = [];
+  for (const query of [...SHORT_QUERIES, 'ing'])
+    for (const other of [{}, { folderPath: 'Team' }, { participant: 'kowal' }, { from: '2026-02-01' }, { seriesId: 'ser_a', to: '2026-02-10' }, { folderPath: 'Sales', participant: 'ko', from: '2026-01-10' }])
+      TITLE_FILTERS.push({ query, ...other });
+
+  /** list_meetings (a whole page, a page further, the total) against the filter evaluated on the rows. */
+  async function compareList(filter: MeetingFilter): Promise<string[]> {
+    const label = JSON.stringify(filter);
+    const ref = reference(filter);
+    const want = (await pool.query<{ id: string }>(`SELECT m.id FROM meetings m WHERE ${ref.sql} ORDER BY m.started_at COLLATE "C" DESC, m.id COLLATE "C" DESC`, ref.params)).rows.map((r) => r.id);
+    const listed = await store.meetings.list(filter, { limit: 200, offset: 0 });
+    expect(listed.meetings.map((m) => m.id), label).toEqual(want);
+    expect(listed.pagination.total, label).toBe(want.length);
+    const paged = await store.meetings.list(filter, { limit: 3, offset: 2 });
+    expect(paged.meetings.map((m) => m.id), label).toEqual(want.slice(2, 5));
+    // Past the middle (a gram alone walks from the oldest end).
+    const late = Math.max(0, want.length - 4);
+    expect((await store.meetings.list(filter, { limit: 3, offset: late })).meetings.map((m) => m.id), label).toEqual(want.slice(late, late + 3));
+    return want;
+  }
+
+  /** The title fragments: how many (fragment, filters) pairs matched something. */
+  async function compareTitles(): Promise<number> {
+    let matched = 0;
+    for (const filter of TITLE_FILTERS) if ((await compareList(filter)).length > 0) matched++;
+    return matched;
+  }
 
   async function compare(): Promise<number> {
     let found = 0;
     for (const filter of FILTERS) {
       const label = JSON.stringify(filter);
       const ref = reference(filter);
-      const want = (await pool.query<{ id: string }>(`SELECT m.id FROM meetings m WHERE ${ref.sql} ORDER BY m.started_at COLLATE "C" DESC, m.id COLLATE "C" DESC`, ref.params)).rows.map((r) => r.id);
-      const listed = await store.meetings.list(filter, { limit: 200, offset: 0 });
-      expect(listed.meetings.map((m) => m.id), label).toEqual(want);
-      expect(listed.pagination.total, label).toBe(want.length);
-      const paged = await store.meetings.list(filter, { limit: 3, offset: 2 });
-      expect(paged.meetings.map((m) => m.id), label).toEqual(want.slice(2, 5));
+      await compareList(filter);
       for (const query of ['the', 'alpha beta']) {
         const hits = await pool.query<{ meeting_id: string }>(
           `SELECT p.meeting_id FROM search_passages p JOIN meetings m ON m.id = p.meeting_id WHERE p.words @@ plainto_tsquery('simple', syntheo_fold($${ref.params.length + 1})) AND ${ref.sql}`,
@@ -211,8 +275,9 @@ describe.skipIf(needs('postgresql'))('PostgreSQL filter tags (meeting_tags, sear
   }
 
   it('answers exactly as the rows themselves after many concurrent writers changed folders, series, starts, participants and passages', async () => {
-    expect(await drift(pool)).toEqual({ meeting_extra: 0, meeting_missing: 0, search_extra: 0, search_missing: 0 });
+    expect(await drift(pool)).toEqual(CLEAN);
     expect(await compare()).toBeGreaterThan(100);
+    expect(await compareTitles()).toBeGreaterThan(30);
     let reading = true;
     // Readers run all along (their answers move with the writes; they must not fail).
     const reader = (async () => {
@@ -220,6 +285,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL filter tags (meeting_tags, sear
       while (reading) {
         await store.search.transcripts({ query: 'the', folderPath: 'Team', participant: 'kowal' }, { limit: 5, offset: 0 });
         await store.meetings.list({ participant: 'ko', from: '2026-01-20' }, { limit: 5, offset: 0 });
+        await store.meetings.list({ query: 'e' }, { limit: 5, offset: 0 });
         reads++;
       }
       return reads;
@@ -235,8 +301,12 @@ describe.skipIf(needs('postgresql'))('PostgreSQL filter tags (meeting_tags, sear
       reading = false;
     }
     expect(await reader).toBeGreaterThan(0);
-    expect(await drift(pool)).toEqual({ meeting_extra: 0, meeting_missing: 0, search_extra: 0, search_missing: 0 });
+    expect(await drift(pool)).toEqual(CLEAN);
     expect(await compare()).toBeGreaterThan(100);
+    expect(await compareTitles()).toBeGreaterThan(30);
+    // The writers' many deltas were summed (a gram of every id, `m` of `mtg_`, has one row, or a few since).
+    expect((await pool.query<{ n: number }>("SELECT count(*)::int AS n FROM meeting_tag_counts WHERE tag = 'y2026'")).rows[0]!.n).toBeLessThanOrEqual(33);
+    expect((await pool.query<{ n: number }>("SELECT count(*)::int AS n FROM meeting_tag_counts WHERE tag = 'g6d'")).rows[0]!.n).toBeLessThanOrEqual(33);
   }, 180_000);
 
   it('roles: neither role writes the tags directly; the triggers keep them when an assistant imports a meeting', async () => {
@@ -245,8 +315,14 @@ describe.skipIf(needs('postgresql'))('PostgreSQL filter tags (meeting_tags, sear
     cluster.psql('CREATE ROLE ann3 LOGIN IN ROLE syntheo_assistant; CREATE ROLE worker3 LOGIN IN ROLE syntheo_app;', name);
     const as = (user: string, sql: string) => runAs(url, user, sql);
     for (const user of ['ann3', 'worker3'])
-      for (const table of ['meeting_tags', 'search_tags', 'participant_words']) {
-        const forged = table === 'meeting_tags' ? "('pforged', 'x', 'mtg_0')" : table === 'search_tags' ? "('pforged', 1)" : "('forged')";
+      for (const table of ['meeting_tags', 'search_tags', 'participant_words', 'meeting_grams', 'meeting_tag_counts']) {
+        const forged = {
+          meeting_tags: "('pforged', 'x', 'mtg_0')",
+          search_tags: "('pforged', 1)",
+          participant_words: "('forged')",
+          meeting_grams: "('g7a', 'x', 'mtg_0')",
+          meeting_tag_counts: "('g7a', 1)",
+        }[table];
         expect(await as(user, `INSERT INTO ${table} VALUES ${forged}`), `${user} ${table}`).toBe('42501');
         expect(await as(user, `DELETE FROM ${table}`), `${user} ${table}`).toBe('42501');
         expect(await as(user, `TRUNCATE ${table}`), `${user} ${table}`).toBe('42501');
@@ -257,7 +333,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL filter tags (meeting_tags, sear
     ).toBe('ok');
     expect(await as('worker3', "INSERT INTO participants (id, meeting_id, name) VALUES ('par_w3', 'mtg_ann', 'Quentin Xu')")).toBe('ok');
     expect(await as('worker3', `UPDATE meetings SET folder_id = '${folderIds.get('Sales')}' WHERE id = 'mtg_ann'`)).toBe('ok');
-    expect(await drift(pool)).toEqual({ meeting_extra: 0, meeting_missing: 0, search_extra: 0, search_missing: 0 });
+    expect(await drift(pool)).toEqual(CLEAN);
     const found = await store.search.transcripts({ query: 'xylophone', folderPath: 'Sales', participant: 'quent' }, { limit: 10, offset: 0 });
     expect(found.hits.map((h) => h.meeting_id)).toEqual(['mtg_ann']);
     expect((await store.search.transcripts({ query: 'xylophone', folderPath: 'Team' }, { limit: 10, offset: 0 })).pagination.total).toBe(0);
@@ -277,7 +353,21 @@ describe.skipIf(needs('postgresql'))('PostgreSQL filter tags (meeting_tags, sear
     expect((await store.search.transcripts({ query: 'xylophone', folderPath: 'Sales/EU' }, { limit: 10, offset: 0 })).pagination.total).toBe(0);
     await store.admin.repairSearch();
     expect((await store.admin.integrity({ full: true })).search).toEqual([]);
-    expect(await drift(pool)).toEqual({ meeting_extra: 0, meeting_missing: 0, search_extra: 0, search_missing: 0 });
+    expect(await drift(pool)).toEqual(CLEAN);
     expect((await store.search.transcripts({ query: 'xylophone', folderPath: 'Sales/EU' }, { limit: 10, offset: 0 })).pagination.total).toBe(1);
+    // The title grams likewise (and their counts, recomputed by the repair).
+    await pool.query('ALTER TABLE meetings DISABLE TRIGGER meetings_grams_au');
+    try {
+      await pool.query("UPDATE meetings SET title = 'Jy' WHERE id = 'mtg_ann'");
+    } finally {
+      await pool.query('ALTER TABLE meetings ENABLE TRIGGER meetings_grams_au');
+    }
+    expect((await store.admin.integrity({ full: true })).search.join('\n')).toMatch(/title grams of the newest 500 meetings \(meeting_grams\): \d+ wrong, 3 missing/);
+    expect((await store.meetings.list({ query: 'jy' }, { limit: 10, offset: 0 })).pagination.total).toBe(0);
+    await store.admin.repairSearch();
+    expect((await store.admin.integrity({ full: true })).search).toEqual([]);
+    expect(await drift(pool)).toEqual(CLEAN);
+    const jy = await store.meetings.list({ query: 'jy' }, { limit: 10, offset: 0 });
+    expect([jy.pagination.total, jy.meetings.map((m) => m.id)]).toEqual([1, ['mtg_ann']]);
   });
 });

@@ -46,6 +46,8 @@ describe.skipIf(needs('postgresql'))('PostgreSQL: open and migrate', () => {
       expect(tables).toEqual([
         'action_items',
         'folders',
+        'meeting_grams',
+        'meeting_tag_counts',
         'meeting_tags',
         'meeting_tally',
         'meetings',

@@ -217,6 +217,9 @@ export async function openPostgresStore(url: string, options: PgStoreOptions): P
         const ids = (await rows<{ id: string }>(pool, 'SELECT id FROM meetings ORDER BY id')).map((r) => r.id);
         for (let i = 0; i < ids.length; i += 1000) await pool.query('SELECT syntheo_repair_filter_tags($1::text[])', [ids.slice(i, i + 1000)]);
         await pool.query('SELECT syntheo_repair_filter_tags(NULL)');
+        // The title grams (migration 0008) likewise.
+        for (let i = 0; i < ids.length; i += 1000) await pool.query('SELECT syntheo_repair_meeting_grams($1::text[])', [ids.slice(i, i + 1000)]);
+        await pool.query('SELECT syntheo_repair_meeting_grams(NULL)');
         const passages = (await one<{ n: number }>(pool, 'SELECT count(*)::int AS n FROM search_passages'))!.n;
         const meetings = (await one<{ n: number }>(pool, 'SELECT count(*)::int AS n FROM meetings'))!.n;
         const participants = (await one<{ n: number }>(pool, 'SELECT count(*)::int AS n FROM participants'))!.n;
@@ -239,15 +242,20 @@ const DRIFT_SAMPLE = 500;
 
 /**
  * Derived rows that differ from what defines them, for the newest DRIFT_SAMPLE meetings: their filter tags
- * (meeting_tags against the view meeting_tag_rows; search_tags their passages lack), and search_postings their
+ * (meeting_tags against the view meeting_tag_rows; search_tags their passages lack), their title grams (meeting_grams
+ * against meeting_gram_rows), and search_postings their
  * passages' words lack (a trigger disabled, a row written by hand). Bounded: a whole comparison reads ~25M rows.
  */
 async function derivedDrift(q: Queryable): Promise<string[]> {
   // The sample as an array parameter: as `IN (subquery)` it was not pushed into the view's branches (7 s, every meeting's tags computed).
   const ids = (await rows<{ id: string }>(q, `SELECT id FROM meetings ORDER BY started_at COLLATE "C" DESC, id COLLATE "C" DESC LIMIT ${DRIFT_SAMPLE}`)).map((r) => r.id);
-  const r = await one<{ extra: number; missing: number; search: number; postings: number }>(
+  const r = await one<{ extra: number; missing: number; search: number; postings: number; grams_extra: number; grams_missing: number }>(
     q,
-    `SELECT (SELECT count(*) FROM (SELECT tag, started_at, meeting_id FROM meeting_tags WHERE meeting_id = ANY($1::text[])
+    `SELECT (SELECT count(*) FROM (SELECT tag, started_at, meeting_id FROM meeting_grams WHERE meeting_id = ANY($1::text[])
+                                   EXCEPT ALL SELECT tag, started_at, meeting_id FROM meeting_gram_rows WHERE meeting_id = ANY($1::text[])) x)::int AS grams_extra,
+            (SELECT count(*) FROM (SELECT tag, started_at, meeting_id FROM meeting_gram_rows WHERE meeting_id = ANY($1::text[])
+                                   EXCEPT ALL SELECT tag, started_at, meeting_id FROM meeting_grams WHERE meeting_id = ANY($1::text[])) x)::int AS grams_missing,
+            (SELECT count(*) FROM (SELECT tag, started_at, meeting_id FROM meeting_tags WHERE meeting_id = ANY($1::text[])
                                    EXCEPT ALL SELECT tag, started_at, meeting_id FROM meeting_tag_rows WHERE meeting_id = ANY($1::text[])) x)::int AS extra,
             (SELECT count(*) FROM (SELECT tag, started_at, meeting_id FROM meeting_tag_rows WHERE meeting_id = ANY($1::text[])
                                    EXCEPT ALL SELECT tag, started_at, meeting_id FROM meeting_tags WHERE meeting_id = ANY($1::text[])) x)::int AS missing,
@@ -259,6 +267,7 @@ async function derivedDrift(q: Queryable): Promise<string[]> {
   );
   const found: string[] = [];
   if (r!.extra + r!.missing > 0) found.push(`filter tags of the newest ${DRIFT_SAMPLE} meetings (meeting_tags): ${r!.extra} wrong, ${r!.missing} missing`);
+  if (r!.grams_extra + r!.grams_missing > 0) found.push(`title grams of the newest ${DRIFT_SAMPLE} meetings (meeting_grams): ${r!.grams_extra} wrong, ${r!.grams_missing} missing`);
   if (r!.search > 0) found.push(`filter tags of their search passages (search_tags): ${r!.search} missing`);
   if (r!.postings > 0) found.push(`words of their search passages (search_postings): ${r!.postings} missing`);
   return found;

@@ -48,6 +48,43 @@ export const meetingTags = pgTable(
 );
 
 /**
+ * The title grams of list_meetings (migration 0008): one row per distinct character and pair of adjacent
+ * characters of a meeting's lower-cased title and of its lower-cased id that are all ASCII, as the tag `g<hex of
+ * the gram>`. A `query` of 1-2 characters is the gram's key range walked newest first and counted from the key
+ * alone, as a tag of meeting_tags is (pg_trgm cannot index fewer than 3 characters). Apart from meeting_tags so
+ * that search_tags, which gives every passage its meeting's tags, does not get them (~60 a meeting).
+ */
+export const meetingGrams = pgTable(
+  'meeting_grams',
+  {
+    tag: bytesText('tag').notNull(),
+    startedAt: bytesText('started_at').notNull(),
+    meetingId: text('meeting_id').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tag, t.startedAt, t.meetingId] }),
+    // A meeting's grams, rewritten when its title, id or start change.
+    index('meeting_grams_meeting_idx').on(t.meetingId),
+  ],
+);
+
+/**
+ * How many meetings have each tag (meeting_tags) and each title gram (meeting_grams), as deltas summed on
+ * reading (kept by statement triggers on both, migration 0008): the total of a list by one tag alone (a
+ * participant word, a series, a title fragment) is a few rows instead of its whole key range counted (`e`:
+ * 91,577 entries, `kowalski` 42,942). Writers only insert deltas, so none waits for another; a tag's deltas are
+ * summed into one row by whoever adds the 33rd, when no other writer is doing it.
+ */
+export const meetingTagCounts = pgTable(
+  'meeting_tag_counts',
+  {
+    tag: bytesText('tag').notNull(),
+    n: bigint('n', { mode: 'number' }).notNull(),
+  },
+  (t) => [index('meeting_tag_counts_tag_idx').on(t.tag, t.n)],
+);
+
+/**
  * The tags of each search passage (its meeting's): search_transcripts with a filter is the merge of the
  * words' search_postings and the filters' tags on passage_id, index-only scans, counted without the heap.
  */
