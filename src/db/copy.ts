@@ -180,20 +180,22 @@ async function columnTypes(q: Query, table: string): Promise<Map<string, string>
   return new Map(r.rows.map((c) => [c.name, c.type]));
 }
 
-/** The filter tags of migration 0007: their keys and indexes are built at the end, after one fill each. */
-const FILTER_TABLES = ['participant_words', 'meeting_tags', 'search_tags'];
+/** The filter tags of migration 0007 and the title grams of 0008: their keys and indexes are built at the end, after one fill each. */
+const FILTER_TABLES = ['participant_words', 'meeting_tags', 'search_tags', 'meeting_grams'];
 /** The insert triggers that keep them (set aside during the copy). */
 const FILTER_TRIGGERS = [
   ['meetings', 'meetings_tags_ai'],
   ['participants', 'participants_tags_ai'],
   ['search_passages', 'search_passages_tags_ai'],
   ['meeting_tags', 'meeting_tags_search_ai'],
+  ['meetings', 'meetings_grams_ai'],
 ] as const;
 /** Their fill, the same statements as the migration's backfill. */
 const FILTER_FILL = [
   'INSERT INTO participant_words (word) SELECT DISTINCT w.word FROM participants p CROSS JOIN LATERAL syntheo_participant_words_of(p.name, p.email) w(word)',
   'INSERT INTO meeting_tags (tag, started_at, meeting_id) SELECT tag, started_at, meeting_id FROM meeting_tag_rows',
   'INSERT INTO search_tags (tag, passage_id) SELECT t.tag, p.id FROM meeting_tags t JOIN search_passages p ON p.meeting_id = t.meeting_id',
+  'INSERT INTO meeting_grams (tag, started_at, meeting_id) SELECT tag, started_at, meeting_id FROM meeting_gram_rows',
 ];
 
 async function postgresSide(url: string, create: boolean): Promise<Side> {

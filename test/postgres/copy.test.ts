@@ -88,6 +88,14 @@ describe.skipIf(needs('postgresql'))('syntheo db copy: SQLite -> PostgreSQL -> S
     try {
       expect((await client.query(PASSAGES)).rows).toEqual(sqliteRows(a, PASSAGES));
       expect((await client.query(REST.folders)).rows).toEqual(sqliteRows(a, REST.folders));
+      // The title grams (filled once at the end, their trigger set aside meanwhile): exactly their definition.
+      const grams = await client.query<{ extra: number; missing: number; n: number }>(
+        `SELECT (SELECT count(*) FROM (SELECT tag, started_at, meeting_id FROM meeting_grams EXCEPT ALL SELECT tag, started_at, meeting_id FROM meeting_gram_rows) x)::int AS extra,
+                (SELECT count(*) FROM (SELECT tag, started_at, meeting_id FROM meeting_gram_rows EXCEPT ALL SELECT tag, started_at, meeting_id FROM meeting_grams) x)::int AS missing,
+                (SELECT count(*) FROM meeting_grams)::int AS n`,
+      );
+      expect(grams.rows[0]).toMatchObject({ extra: 0, missing: 0 });
+      expect(grams.rows[0]!.n).toBeGreaterThan(100);
     } finally {
       await client.end();
     }
