@@ -1,20 +1,23 @@
 -- Hand-written (triggers, views): a meeting insert as cheap as before migration 0011 (issue 19). 0011 made each insert
 -- 5-10x slower (4.3 ms CPU against 0.77, one meeting per transaction); measured with perf, two causes:
--- 1. Temporary b-trees: the grams view's recursive and MATERIALIZED CTEs, and the split of the tags into
---    meeting_tags (a recursive CTE), each open one, with its own page cache allocated and freed per statement.
+-- 1. Temporary b-trees: the grams view's recursive CTE and the split of the tags into meeting_tags (another),
+--    each open one, with its own page cache allocated and freed per statement.
 --    The positions of the grams now come from json_each over a list of n zeros, the tags from json_each.
+--    (The rest is the allocator: see settleAllocator in src/db/open.ts.)
 -- 2. FTS5 writes of the same row twice: the terms row was written by the insert trigger, then deleted and written
 --    again when the tags trigger set search_tags (in whichever order SQLite fired them), and FTS5 writes its
 --    pending index out as a segment whenever a rowid at or below the last one written comes again. One trigger
 --    now sets the tags, then writes the meeting's key, title row and terms row once, with its final tags.
--- The answers are unchanged: the grams view's output is byte-identical to 0011's (test/db/list-order.test.ts).
--- The grams of a meeting (see 0011): the positions 0 .. n-1 of each text as the keys of a JSON array of n zeros.
+-- The answers are unchanged: the grams are 0011's (compared with JavaScript's gramsOf, test/db/list-order.test.ts).
+-- The grams of a meeting (see 0011): the positions 0 .. n-1 of each text as the keys of a JSON array of n zeros
+-- (instead of a recursive CTE). The texts stay a MATERIALIZED CTE: inlined, each position would lower-case and
+-- cast the whole title again (a 325 KB title: minutes instead of 0.26 s).
 DROP VIEW `meeting_list_terms`;
 --> statement-breakpoint
 CREATE VIEW `meeting_list_terms` AS SELECT k.key, m.id AS meeting_id, m.title, m.search_tags AS tags,
-    (SELECT coalesce(group_concat('x' || hex(substr(src.b, j.key + 1, 1)) || iif(j.key + 1 < src.n AND substr(src.b, j.key + 2, 1) < x'80', ' x' || hex(substr(src.b, j.key + 1, 2)), ''), ' '), '')
-      FROM (SELECT b, CASE instr(b, x'00') WHEN 0 THEN length(b) ELSE instr(b, x'00') - 1 END AS n FROM (SELECT CAST(lower(m.title) AS BLOB) AS b UNION ALL SELECT CAST(lower(m.id) AS BLOB))) AS src,
-        json_each('[' || rtrim(replace(hex(zeroblob(src.n)), '00', '0,'), ',') || ']') AS j
+    (WITH src(b, n) AS MATERIALIZED (SELECT b, CASE instr(b, x'00') WHEN 0 THEN length(b) ELSE instr(b, x'00') - 1 END FROM (SELECT CAST(lower(m.title) AS BLOB) AS b UNION ALL SELECT CAST(lower(m.id) AS BLOB)))
+    SELECT coalesce(group_concat('x' || hex(substr(src.b, j.key + 1, 1)) || iif(j.key + 1 < src.n AND substr(src.b, j.key + 2, 1) < x'80', ' x' || hex(substr(src.b, j.key + 1, 2)), ''), ' '), '')
+      FROM src, json_each('[' || rtrim(replace(hex(zeroblob(src.n)), '00', '0,'), ',') || ']') AS j
       WHERE substr(src.b, j.key + 1, 1) < x'80') AS grams
   FROM meetings m JOIN meeting_keys k ON k.meeting_id = m.id;
 --> statement-breakpoint
