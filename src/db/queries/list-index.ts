@@ -199,5 +199,8 @@ export function fillListIndexes(sqlite: Sqlite): { meetings: number } {
   sqlite.function('syntheo_list_grams', { deterministic: true }, (title: unknown, id: unknown) => gramsOf(String(title), String(id)));
   sqlite.exec('INSERT INTO meeting_terms (rowid, tags, grams) SELECT key, tags, coalesce(syntheo_list_grams(title, meeting_id), grams) FROM meeting_list_terms');
   hashsize(1024 * 1024);
+  // Each index merged into one segment: a long doclist read across the fill's segments cost (100k meetings,
+  // query `e` 6.3 -> 3.9 ms, `in` 3.6 -> 2.4, one title 3.4 -> 1.9); 2.7 s for both.
+  sqlite.exec("INSERT INTO meeting_titles (meeting_titles) VALUES ('optimize'); INSERT INTO meeting_terms (meeting_terms) VALUES ('optimize');");
   return { meetings };
 }
