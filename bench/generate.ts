@@ -194,7 +194,7 @@ export function generate(o: GenerateOptions): { meetings: number; words: number;
   s.transaction(() => aside.restore())();
   s.pragma('optimize');
   s.exec(
-    "INSERT INTO search_fts (search_fts) VALUES ('optimize'); INSERT INTO meeting_titles (meeting_titles) VALUES ('optimize'); INSERT INTO participant_words_fts (participant_words_fts) VALUES ('optimize');",
+    "INSERT INTO search_fts (search_fts) VALUES ('optimize'); INSERT INTO participant_words_fts (participant_words_fts) VALUES ('optimize');",
   );
   s.pragma('wal_checkpoint(TRUNCATE)');
   db.close();

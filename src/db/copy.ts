@@ -74,7 +74,7 @@ interface Side {
   /** Before the first write (the target is empty): opens the copy's one transaction. */
   begin(): Promise<void>;
   write(spec: TableSpec, columns: Column[], rows: Row[]): Promise<void>;
-  /** Rebuilds the transcripts' search passages once all words are in. */
+  /** Rebuilds the transcripts' search passages once all words are in, and the indexes begin() set aside. */
   reindex(): Promise<void>;
   /** After the copy: puts back what begin() set aside and commits (done), or rolls everything back. */
   finish(done: boolean): Promise<void>;

@@ -15,8 +15,9 @@ export interface IndexesAside {
 
 /**
  * Sets the row-by-row index triggers aside on this connection (in the caller's transaction, so a rollback puts
- * them back too). Meanwhile a new meeting still gets its tags and meeting_tags rows, as meetings_indexes_ai
- * gives them: its passages are written with those tags.
+ * them back too). Meanwhile a new meeting still gets its tags, as meetings_indexes_ai gives them (its passages are
+ * written with them); setting them from NULL fires meetings_search_tags_au, which writes its meeting_tags rows.
+ * The bulk writers never insert search_tags themselves.
  */
 export function setIndexesAside(sqlite: Sqlite): IndexesAside {
   const triggers = sqlite.prepare(`SELECT name, sql FROM main.sqlite_master WHERE ${SET_ASIDE}`).all() as { name: string; sql: string }[];
@@ -24,8 +25,6 @@ export function setIndexesAside(sqlite: Sqlite): IndexesAside {
   for (const t of triggers) sqlite.exec(`DROP TRIGGER main.${t.name}`);
   sqlite.exec(`CREATE TEMP TRIGGER bulk_meetings_tags_ai AFTER INSERT ON main.meetings BEGIN
     UPDATE main.meetings SET search_tags = (SELECT tags FROM main.meeting_search_tags v WHERE v.meeting_id = meetings.id) WHERE id = new.id;
-    INSERT OR IGNORE INTO main.meeting_tags (tag, started_at, meeting_id)
-      SELECT value, new.started_at, new.id FROM json_each('["' || replace((SELECT search_tags FROM main.meetings WHERE id = new.id), ' ', '","') || '"]') WHERE value != '';
   END`);
   return {
     restore() {
