@@ -6,6 +6,7 @@ import { compileMeetingFilter, rangeSql, type MeetingFilter } from './meetings.j
 import { pagination } from './pagination.js';
 import type { Page, Pagination } from './types.js';
 import { calendarCover } from '../model/calendar.js';
+import { rankWindow } from './rank.js';
 
 /** A transcript passage is one speaker turn, cut after this many words. */
 export const PASSAGE_MAX_WORDS = 60;
@@ -104,7 +105,10 @@ function dateTerm(sqlite: Sqlite, range: { from?: string; to?: string }): { toke
  * list_meetings. Order: within the newest RANK_WINDOW matches, exact phrase first, then BM25; then
  * the older matches, newest first. Deterministic, so offsets page consistently.
  */
-export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Page): { hits: SearchHit[]; pagination: Pagination } {
+export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Page, options: { rank?: 'fts5' | 'computed' } = {}): { hits: SearchHit[]; pagination: Pagination } {
+  // One snapshot for the count, the window, the ranking and the page: a writer committing between them
+  // would otherwise leave a hit without its passage.
+  if (!sqlite.inTransaction) return sqlite.transaction(() => searchTranscripts(sqlite, filter, page, options)).deferred();
   const terms = queryTerms(matchFragment(filter.query, 'query'));
   // Nothing searchable (empty, blank, only punctuation): an empty list would read as "never discussed".
   if (terms.length === 0)
@@ -131,8 +135,11 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
   // passages of 10,000 meetings costs more than joining the matches of `the`).
   let from = 'FROM search_fts f WHERE search_fts MATCH ?';
   let ranked = from;
+  // With few meetings, every match is read (one FTS5 lookup per passage of theirs; in rowid order, SQLite would
+  // walk the word's whole doclist instead) and ordered here.
+  let few = false;
   if (joined.length) {
-    const few = stmt<{ n: number }>(sqlite, `SELECT count(*) AS n FROM (SELECT 1 FROM meetings m WHERE ${joined.join(' AND ')} LIMIT ${FEW_MEETINGS})`).get(...params)!.n < FEW_MEETINGS;
+    few = stmt<{ n: number }>(sqlite, `SELECT count(*) AS n FROM (SELECT 1 FROM meetings m WHERE ${joined.join(' AND ')} LIMIT ${FEW_MEETINGS})`).get(...params)!.n < FEW_MEETINGS;
     if (few) {
       const passages = `(SELECT p.id FROM meetings m JOIN search_passages p ON p.meeting_id = m.id WHERE ${joined.join(' AND ')})`;
       from = `FROM search_fts f WHERE search_fts MATCH ? AND f.rowid IN ${passages}`;
@@ -153,27 +160,38 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
   }
   const args = [all, ...params];
 
-  const total = stmt<{ n: number }>(sqlite, `SELECT count(*) AS n ${from}`).get(...args)!.n;
-  // The window: newest matches first is how FTS5 walks a doclist cheaply; bm25() only for these rows.
-  const window = stmt<{ id: number; score: number }>(sqlite, `SELECT f.rowid AS id, bm25(search_fts, 1.0, 0.0) AS score ${ranked} ORDER BY f.rowid DESC LIMIT ?`).all(...args, RANK_WINDOW);
-  const boundary = window.at(-1)?.id ?? 0;
+  // Matches newest first, at most `limit` of them: how FTS5 walks a doclist cheaply.
+  const newestOf = (match: string, limit: number): number[] =>
+    few
+      ? (stmt(sqlite, `SELECT f.rowid AS id ${from}`).pluck().all(match, ...params) as number[]).sort((a, b) => b - a).slice(0, limit)
+      : (stmt(sqlite, `SELECT f.rowid AS id ${from} ORDER BY f.rowid DESC LIMIT ?`).pluck().all(match, ...params, limit) as number[]);
+  // The window. When it holds every match, it is the total.
+  const everyMatch = few ? newestOf(all, Infinity) : undefined;
+  const newest = everyMatch?.slice(0, RANK_WINDOW) ?? newestOf(all, RANK_WINDOW);
+  const total = everyMatch?.length ?? (newest.length < RANK_WINDOW ? newest.length : stmt<{ n: number }>(sqlite, `SELECT count(*) AS n ${from}`).get(...args)!.n);
+  // BM25 for these rows only: by FTS5's bm25() when its IDF counts are known to be cheap (one word, no
+  // filter, its matches under ~60 a window row: bm25() walks ~25 ns a match, reading a row here costs
+  // ~1.5 µs), or where only it is exact; else computed here without those counts (src/db/queries/rank.ts).
+  const own = terms.length === 1 && all === words && from === 'FROM search_fts f WHERE search_fts MATCH ?';
+  const computed = options.rank === 'computed' || (options.rank !== 'fts5' && !(own && total < 60 * newest.length));
+  const window =
+    (computed ? rankWindow(sqlite, newest, terms, { column: mayBeTag, ...(own ? { nHit: total } : {}) }) : undefined) ??
+    stmt<{ id: number; score: number }>(sqlite, `SELECT f.rowid AS id, bm25(search_fts, 1.0, 0.0) AS score ${ranked} ORDER BY f.rowid DESC LIMIT ?`).all(...args, RANK_WINDOW);
+  const boundary = newest.at(-1) ?? 0;
   const exact = new Set<number>();
   if (terms.length > 1 && window.length > 0) {
     // Phrase matches that pass the filters are a subset of the matches, so at most RANK_WINDOW of them are in the window.
-    for (const r of stmt<{ id: number }>(sqlite, `SELECT f.rowid AS id ${from} ORDER BY f.rowid DESC LIMIT ?`).all(phrase, ...params, RANK_WINDOW))
-      if (r.id >= boundary) exact.add(r.id);
+    for (const id of newestOf(phrase, RANK_WINDOW)) if (id >= boundary) exact.add(id);
   }
   window.sort((a, b) => Number(exact.has(b.id)) - Number(exact.has(a.id)) || a.score - b.score || b.id - a.id);
 
   const ids = window.slice(page.offset, page.offset + page.limit).map((r) => r.id);
   if (ids.length < page.limit && total > window.length) {
-    const older = stmt<{ id: number }>(sqlite, `SELECT f.rowid AS id ${from} AND f.rowid < ? ORDER BY f.rowid DESC LIMIT ? OFFSET ?`).all(
-      ...args,
-      boundary,
-      page.limit - ids.length,
-      Math.max(0, page.offset - window.length),
-    );
-    ids.push(...older.map((r) => r.id));
+    const [limit, skip] = [page.limit - ids.length, Math.max(0, page.offset - window.length)];
+    const older = everyMatch
+      ? everyMatch.slice(window.length + skip, window.length + skip + limit)
+      : (stmt(sqlite, `SELECT f.rowid AS id ${from} AND f.rowid < ? ORDER BY f.rowid DESC LIMIT ? OFFSET ?`).pluck().all(...args, boundary, limit, skip) as number[]);
+    ids.push(...older);
   }
 
   const snippets = snippetsFor(sqlite, words, ids);

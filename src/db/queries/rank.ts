@@ -1,0 +1,179 @@
+import type { Sqlite } from '../open.js';
+import { stmt } from '../statements.js';
+
+/**
+ * BM25 for the ranked window of search_transcripts, computed here as FTS5's `bm25(search_fts, 1.0, 0.0)`
+ * computes it (sqlite3.c, fts5Bm25Function: k1 = 1.2, b = 0.75, the same operations in the same order), but
+ * without what makes bm25() cost: before its first row, FTS5 counts every row of the table that matches
+ * each phrase of the query, the filters' tag phrases included (weight 0, yet counted), for their IDF. For
+ * `the` (346,673 passages at 100k meetings) that count is 6-8 ms on every call, and with a folder, a
+ * participant and dates it counts each of their tags too (22 ms). Here:
+ * - IDF is needed only where it changes the order: with one word it multiplies every score alike, so it is
+ *   taken from the total when that is the word's own count, else 1 (scores that differ by less than a
+ *   rounding step may then order where FTS5 would tie them); with several words, each word's count,
+ *   stopped at half the table (from there FTS5 clamps the IDF to 1e-6 whatever the count).
+ * - A row's length is FTS5's own (search_fts_docsize). Its term frequencies are counted in its text as
+ *   FTS5's unicode61 tokenizer sees ASCII: a word is a run of ASCII letters and digits, case folded. Only
+ *   when that is exact: every word of the query is ASCII letters and digits, and no passage of the window
+ *   holds a character beyond ASCII that unicode61 could take into a token (a letter, digit, mark or
+ *   private-use character). Otherwise undefined, and the caller ranks with bm25().
+ * - The table's row count and total length come from FTS5's averages record, as bm25() reads them, and
+ *   the logarithm is SQLite's ln(), the C library's log() that bm25() calls (V8's differs in the last bit).
+ * test/db/search-rank.test.ts compares every score with bm25()'s.
+ */
+
+const K1 = 1.2;
+const B = 0.75;
+/** FTS5's id of the averages record in search_fts_data (FTS5_AVERAGES_ROWID). */
+const AVERAGES_ROWID = 1;
+const MAX_TERM = 200;
+
+/** Characters beyond ASCII that unicode61 may put in a token (its token characters are L*, N* and Co; marks are folded away inside tokens). */
+const BEYOND_ASCII_TOKEN = /(?![\0-\x7f])[\p{L}\p{N}\p{M}\p{Co}\p{Cn}]/u;
+const NON_ASCII = /[^\0-\x7f]/;
+
+export interface RankedRow {
+  id: number;
+  score: number;
+}
+
+/**
+ * Scores of the window's rows (`ids`, newest first) for the query's words, or undefined when this cannot be
+ * exactly bm25()'s. `nHit`: the number of passages matching the (single) word, when the caller counted it
+ * anyway; `column`: the words are restricted to the text column (`{text} : `).
+ */
+export function rankWindow(sqlite: Sqlite, ids: number[], terms: string[], opts: { nHit?: number; column: boolean }): RankedRow[] | undefined {
+  const folded = terms.map((t) => t.toLowerCase());
+  if (folded.some((t) => t.length > MAX_TERM || !/^[a-z0-9]+$/.test(t))) return undefined;
+  if (ids.length === 0) return [];
+  const totals = averages(sqlite);
+  if (totals === undefined) return undefined;
+  const rows = passages(sqlite, ids);
+  for (const r of rows) if (NON_ASCII.test(r[1]) && BEYOND_ASCII_TOKEN.test(r[1])) return undefined;
+  const avgdl = totals.tokens / totals.rows;
+  const idf = idfs(sqlite, folded, totals.rows, opts);
+
+  // A repeated word is counted once, at its first place.
+  const first = folded.map((t) => folded.indexOf(t));
+  const counts = new Array<number>(folded.length).fill(0);
+  const out: RankedRow[] = [];
+  for (let r = 0; r < rows.length; r++) {
+    const [id, text, D] = rows[r]!;
+    const lower = text.toLowerCase();
+    let score = 0.0;
+    for (let i = 0; i < folded.length; i++) {
+      const j = first[i]!;
+      if (j === i) counts[i] = occurrences(lower, folded[i]!);
+      const f = counts[j]!;
+      // A word the text does not hold: not the tokenizer's view of this row; bm25() decides.
+      if (f === 0) return undefined;
+      score += idf[i]! * ((f * (K1 + 1.0)) / (f + K1 * (1 - B + (B * D) / avgdl)));
+    }
+    out.push({ id, score: -1.0 * score });
+  }
+  return out;
+}
+
+const WORD_CHAR = new Uint8Array(128).map((_, c) => (/[A-Za-z0-9]/.test(String.fromCharCode(c)) ? 1 : 0));
+const wordChar = (c: number) => c < 128 && WORD_CHAR[c] === 1;
+
+/** How often `term` (ASCII letters and digits, lower case) is a whole token of `text` (lower-cased): no ASCII letter or digit either side. */
+function occurrences(text: string, term: string): number {
+  let n = 0;
+  for (let i = text.indexOf(term); i >= 0; i = text.indexOf(term, i + 1))
+    if ((i === 0 || !wordChar(text.charCodeAt(i - 1))) && !wordChar(text.charCodeAt(i + term.length))) n++;
+  return n;
+}
+
+/**
+ * The window's passages: id, text and length in tokens (all columns), as FTS5 recorded it in
+ * search_fts_docsize: one varint a column. Summed from the record's two bytes in SQL when each column's
+ * varint is one byte (under 128 tokens, as transcript passages are; `unicode()` of a byte under 0x80 is its
+ * value, of any other byte 0x80 or more), else read from the record here.
+ */
+function passages(sqlite: Sqlite, ids: number[]): [id: number, text: string, length: number][] {
+  const list = JSON.stringify(ids);
+  const rows = stmt(
+    sqlite,
+    `SELECT p.id, p.text, CASE WHEN length(d.sz) = 2 THEN unicode(substr(d.sz, 1, 1)) * 65536 + unicode(substr(d.sz, 2, 1)) END
+     FROM search_passages p JOIN search_fts_docsize d ON d.id = p.id WHERE p.id IN (SELECT value FROM json_each(?))`,
+  )
+    .raw()
+    .all(list) as [number, string, number | null][];
+  const out: [number, string, number][] = [];
+  const longer: [number, string][] = [];
+  for (let r = 0; r < rows.length; r++) {
+    const row = rows[r]!;
+    const packed = row[2];
+    const a = packed === null ? 128 : Math.floor(packed / 65536);
+    const b = packed === null ? 128 : packed % 65536;
+    if (a < 128 && b < 128) out.push([row[0], row[1], a + b]);
+    else longer.push([row[0], row[1]]);
+  }
+  if (longer.length > 0) {
+    const sizes = new Map(
+      (stmt(sqlite, 'SELECT id, sz FROM search_fts_docsize WHERE id IN (SELECT value FROM json_each(?))').raw().all(JSON.stringify(longer.map((r) => r[0]))) as [number, Buffer][]).map(
+        ([id, sz]) => [id, rowLength(sz)],
+      ),
+    );
+    for (const [id, text] of longer) out.push([id, text, sizes.get(id)!]);
+  }
+  return out;
+}
+
+/** A row's length in tokens from its docsize record: the sum of its columns' varints. */
+function rowLength(sizes: Uint8Array): number {
+  let n = 0;
+  for (let i = 0; i < sizes.length; ) {
+    const [v, next] = varint(sizes, i);
+    n += v;
+    i = next;
+  }
+  return n;
+}
+
+/** Each word's IDF as bm25() computes it; see the module comment for one word. */
+function idfs(sqlite: Sqlite, terms: string[], rows: number, opts: { nHit?: number; column: boolean }): number[] {
+  // The logarithm of the C library, as bm25() takes it: JavaScript's may differ in the last bit.
+  const log = stmt<{ v: number }>(sqlite, 'SELECT ln((? - ? + 0.5) / (? + 0.5)) AS v');
+  const idf = (nHit: number) => {
+    const v = log.get(rows, nHit, nHit)!.v;
+    return v <= 0.0 ? 1e-6 : v;
+  };
+  if (terms.length === 1) return [opts.nHit === undefined ? 1 : idf(opts.nHit)];
+  // From half the table on, the IDF is clamped whatever the count: no need to count further.
+  const half = Math.ceil(rows / 2);
+  const count = stmt<{ n: number }>(sqlite, 'SELECT count(*) AS n FROM (SELECT 1 FROM search_fts WHERE search_fts MATCH ? LIMIT ?)');
+  const known = new Map<string, number>();
+  return terms.map((t) => {
+    let n = known.get(t);
+    if (n === undefined) known.set(t, (n = count.get(`${opts.column ? '{text} : ' : ''}"${t}"`, half)!.n));
+    return idf(n);
+  });
+}
+
+/** The table's row count and total tokens (all columns), from FTS5's averages record. */
+function averages(sqlite: Sqlite): { rows: number; tokens: number } | undefined {
+  const block = stmt<{ block: Buffer | null }>(sqlite, 'SELECT block FROM search_fts_data WHERE id = ?').get(AVERAGES_ROWID)?.block;
+  if (!block || block.length === 0) return undefined;
+  const [rows, start] = varint(block, 0);
+  let [i, tokens] = [start, 0];
+  // search_fts has two columns, text and tags: the record holds the row count, then each column's total.
+  for (let c = 0; c < 2 && i < block.length; c++) {
+    const [v, next] = varint(block, i);
+    tokens += v;
+    i = next;
+  }
+  return rows > 0 ? { rows, tokens } : undefined;
+}
+
+/** SQLite's varint (FTS5 records use it): big-endian, 7 bits a byte, the ninth byte whole. */
+function varint(b: Uint8Array, i: number): [value: number, next: number] {
+  let v = 0;
+  for (let k = 0; k < 8; k++) {
+    const c = b[i + k]!;
+    v = v * 128 + (c & 0x7f);
+    if (c < 0x80) return [v, i + k + 1];
+  }
+  return [v * 256 + b[i + 8]!, i + 9];
+}

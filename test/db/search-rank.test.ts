@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+import { RANK_WINDOW, searchTranscripts, type SearchFilter } from '../../src/db/queries/search.js';
+import { rankWindow } from '../../src/db/queries/rank.js';
+import type { Sqlite } from '../../src/db/open.js';
+import { testDbs } from '../support/db.js';
+import { makeMeeting, makeParticipant, makeSummary, makeTranscript } from '../support/factories.js';
+
+// search_transcripts ranks its window with BM25 computed in JavaScript (src/db/queries/rank.ts) instead of
+// FTS5's bm25(), whose IDF counts cost a walk of every phrase's matches. Here: the scores are bm25()'s to the
+// bit, and every answer is the one bm25() gives, on a seeded corpus with common and rare words, words that
+// look like tags, long passages (their length record takes more than one byte a column), and filters.
+
+const db = testDbs();
+
+function rng(seed: number) {
+  let x = seed;
+  return () => {
+    x = (x * 1103515245 + 12345) % 2147483648;
+    return x / 2147483648;
+  };
+}
+
+const VOCAB = ['the', 'budget', 'review', 'a', 'we', 'Pricing', 'launch', 'dx', 'p12', 'y2026', 'ok', '42', 'q3', 'roadmap', 'THE', 'The', 'team'];
+
+function corpus(s: Sqlite, seed: number, meetings: number): string[] {
+  const random = rng(seed);
+  const word = () => {
+    const r = random();
+    // Zipf-like: the first words are common.
+    return VOCAB[Math.floor(VOCAB.length * r * r * r)]! + (random() < 0.05 ? ['.', ',', '?', "'s", '-x'][Math.floor(random() * 5)] : '');
+  };
+  const ids: string[] = [];
+  for (let m = 0; m < meetings; m++) {
+    const day = String(1 + (m % 28)).padStart(2, '0');
+    const id = makeMeeting(s, { title: `Meeting ${m}`, folderPath: ['Acme/Launch', 'Acme', 'Other'][m % 3], startedAt: `2026-0${1 + (m % 9)}-${day}T10:00:00.000Z` });
+    makeParticipant(s, id, { name: m % 4 === 0 ? 'Yuki Tanaka' : `Sam Berg ${m % 7}` });
+    const n = 20 + Math.floor(random() * 200);
+    makeTranscript(s, id, { texts: Array.from({ length: n }, word), speakers: ['A', 'B', null], turn: 1 + Math.floor(random() * 70) });
+    // Notes and summaries are passages too, some longer than 127 tokens.
+    if (m % 5 === 0) makeSummary(s, id, { content: Array.from({ length: 100 + Math.floor(random() * 300) }, word).join(' ') });
+    ids.push(id);
+  }
+  return ids;
+}
+
+function bm25Window(s: Sqlite, match: string): { id: number; score: number }[] {
+  return s.prepare(`SELECT rowid AS id, bm25(search_fts, 1.0, 0.0) AS score FROM search_fts WHERE search_fts MATCH ? ORDER BY rowid DESC LIMIT ?`).all(match, RANK_WINDOW) as { id: number; score: number }[];
+}
+
+describe('BM25 of the ranked window', () => {
+  it('is bm25() to the bit, for one word and for several, repeated words and tag-like words included', () => {
+    const s = db();
+    corpus(s, 7, 120);
+    const longer = s.prepare("SELECT count(*) AS n FROM search_fts_docsize WHERE length(sz) > 2").get() as { n: number };
+    expect(longer.n).toBeGreaterThan(0);
+    const queries: [terms: string[], column: boolean][] = [
+      [['the'], false],
+      [['budget'], false],
+      [['roadmap'], false],
+      [['42'], false],
+      [['the', 'budget'], false],
+      [['the', 'the'], false],
+      [['budget', 'review', 'budget'], false],
+      [['we', 'a', 'team'], false],
+      [['dx'], true],
+      [['p12', 'the'], true],
+      [['y2026'], true],
+    ];
+    let compared = 0;
+    for (const [terms, column] of queries) {
+      const match = `${column ? '{text} : ' : ''}(${terms.map((t) => `"${t}"`).join(' ')})`;
+      const expected = bm25Window(s, match);
+      expect(expected.length).toBeGreaterThan(0);
+      const nHit = (s.prepare('SELECT count(*) AS n FROM search_fts WHERE search_fts MATCH ?').get(match) as { n: number }).n;
+      const got = rankWindow(
+        s,
+        expected.map((r) => r.id),
+        terms,
+        { column, ...(terms.length === 1 ? { nHit } : {}) },
+      );
+      expect(got, match).toBeDefined();
+      const scores = new Map(got!.map((r) => [r.id, r.score]));
+      for (const r of expected) {
+        expect(scores.get(r.id), `${match} row ${r.id}`).toBe(r.score);
+        compared++;
+      }
+    }
+    expect(compared).toBeGreaterThan(2000);
+  });
+
+  it('leaves to bm25() what it cannot count exactly: words or passages beyond ASCII', () => {
+    const s = db();
+    const id = makeMeeting(s);
+    makeTranscript(s, id, { texts: 'the café opens and the budget thé'.split(' '), speakers: ['A'] });
+    const ids = bm25Window(s, '("the")').map((r) => r.id);
+    expect(rankWindow(s, ids, ['the'], { column: false })).toBeUndefined();
+    expect(rankWindow(s, ids, ['café'], { column: false })).toBeUndefined();
+    // Punctuation and symbols beyond ASCII separate words for FTS5 as here: counted.
+    const other = makeMeeting(s);
+    makeTranscript(s, other, { texts: 'the “forecast” — the plan… ✓ the'.split(' '), speakers: ['B'] });
+    const mine = bm25Window(s, '("forecast")');
+    expect(mine).toHaveLength(1);
+    const nHit = 1;
+    expect(rankWindow(s, [mine[0]!.id], ['forecast'], { column: false, nHit })).toEqual([{ id: mine[0]!.id, score: mine[0]!.score }]);
+  });
+
+  it('gives every page of search_transcripts exactly as bm25() would, with filters and past the window', () => {
+    const s = db();
+    corpus(s, 11, 260);
+    const total = (s.prepare('SELECT count(*) AS n FROM search_passages').get() as { n: number }).n;
+    expect(total).toBeGreaterThan(RANK_WINDOW);
+    const filters: SearchFilter[] = [
+      { query: 'the' },
+      { query: 'The budget' },
+      { query: 'budget review' },
+      { query: 'roadmap' },
+      { query: 'the', folderPath: 'Acme' },
+      { query: 'the', folderPath: 'Acme/Launch', from: '2026-03-01', to: '2026-06-15T12:00:00Z' },
+      { query: 'the team', participant: 'Yuki' },
+      // A fragment across words: the meetings' passages are read (few meetings).
+      { query: 'the', participant: 'Sam Berg 3' },
+      { query: 'budget the', participant: 'Sam Berg' },
+      { query: 'dx' },
+      { query: 'launch 42' },
+    ];
+    for (const filter of filters)
+      for (const offset of [0, 10, 990, RANK_WINDOW - 5, RANK_WINDOW + 40]) {
+        const page = { offset, limit: 10 };
+        const expected = searchTranscripts(s, filter, page, { rank: 'fts5' });
+        expect(searchTranscripts(s, filter, page, { rank: 'computed' }), `${JSON.stringify(filter)} at ${offset}`).toEqual(expected);
+        expect(searchTranscripts(s, filter, page), `${JSON.stringify(filter)} at ${offset}`).toEqual(expected);
+      }
+  });
+});
