@@ -76,7 +76,7 @@ describe('BM25 of the ranked window', () => {
         s,
         expected.map((r) => r.id),
         terms,
-        { column, ...(terms.length === 1 ? { nHit } : {}) },
+        { column, ...(terms.every((t) => t === terms[0]) ? { nHit } : {}) },
       );
       expect(got, match).toBeDefined();
       const scores = new Map(got!.map((r) => [r.id, r.score]));

@@ -8,7 +8,7 @@ import { stmt } from '../statements.js';
  * each phrase of the query, the filters' tag phrases included (weight 0, yet counted), for their IDF. For
  * `the` (346,673 passages at 100k meetings) that count is 6-8 ms on every call, and with a folder, a
  * participant and dates it counts each of their tags too (22 ms). Here:
- * - IDF is needed only where it changes the order: with one word it multiplies every score alike, so it is
+ * - IDF is needed only where it changes the order: with one word (said once or more) it multiplies every score alike, so it is
  *   taken from the total when that is the word's own count, else 1 (scores that differ by less than a
  *   rounding step may then order where FTS5 would tie them); with several words, each word's count,
  *   stopped at half the table (from there FTS5 clamps the IDF to 1e-6 whatever the count).
@@ -39,7 +39,7 @@ export interface RankedRow {
 
 /**
  * Scores of the window's rows (`ids`, newest first) for the query's words, or undefined when this cannot be
- * exactly bm25()'s. `nHit`: the number of passages matching the (single) word, when the caller counted it
+ * exactly bm25()'s. `nHit`: the number of passages matching the word (when the query has one), if the caller counted it
  * anyway; `column`: the words are restricted to the text column (`{text} : `).
  */
 export function rankWindow(sqlite: Sqlite, ids: number[], terms: string[], opts: { nHit?: number; column: boolean }): RankedRow[] | undefined {
@@ -140,7 +140,8 @@ function idfs(sqlite: Sqlite, terms: string[], rows: number, opts: { nHit?: numb
     const v = log.get(rows, nHit, nHit)!.v;
     return v <= 0.0 ? 1e-6 : v;
   };
-  if (terms.length === 1) return [opts.nHit === undefined ? 1 : idf(opts.nHit)];
+  // One word (said once or more): the same IDF for each, a factor of every score.
+  if (terms.every((t) => t === terms[0])) return terms.map(() => (opts.nHit === undefined ? 1 : idf(opts.nHit!)));
   // From half the table on, the IDF is clamped whatever the count: no need to count further.
   const half = Math.ceil(rows / 2);
   const count = stmt<{ n: number }>(sqlite, 'SELECT count(*) AS n FROM (SELECT 1 FROM search_fts WHERE search_fts MATCH ? LIMIT ?)');
