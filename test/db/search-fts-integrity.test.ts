@@ -15,7 +15,7 @@ import { enqueueImport } from '../../src/db/queries/imports.js';
 import { appendJobWords, claimNextJob, completeJob, finishTranscription, recordAudioFacts, registerWorker, sweepExpiredLeases, type JobLease } from '../../src/db/queries/jobs.js';
 import { applyProposalOrThrow, proposeMemoEdit, proposeSummaryEdit } from '../../src/db/queries/proposals.js';
 import { exportMeetingOrThrow, loadMeetings } from '../../src/db/queries/export.js';
-import { checkIntegrity, repairSearchIndex } from '../../src/db/queries/integrity.js';
+import { checkIntegrity, repairSearchIndex, WRONG_WORD_COUNTS } from '../../src/db/queries/integrity.js';
 import { appendTranscriptWords } from '../../src/db/queries/transcripts.js';
 import { idTag, parseDateRange } from '../../src/db/queries/meetings.js';
 import { searchTranscripts } from '../../src/db/queries/search.js';
@@ -77,6 +77,12 @@ function problems(s: Sqlite): string[] {
   }
   const stale = s.prepare('SELECT count(*) AS n FROM meeting_tags t JOIN meetings m ON m.id = t.meeting_id WHERE t.started_at != m.started_at').get() as { n: number };
   if (stale.n) out.push(`${stale.n} meeting_tags rows with another started_at than their meeting`);
+  // Each word's count of passages (migration 0013) is what the index holds, and a one-word search's total.
+  const counts = s.prepare(WRONG_WORD_COUNTS).get() as { n: number };
+  if (counts.n) out.push(`${counts.n} words whose search_word_counts differ from search_fts`);
+  for (const word of ['the', 'budget', 'fa'])
+    if (searchTranscripts(s, { query: word }, { limit: 1, offset: 0 }).pagination.total !== (s.prepare('SELECT count(*) AS n FROM search_fts WHERE search_fts MATCH ?').get(`{text} : "${word}"`) as { n: number }).n)
+      out.push(`"${word}": its total differs from its matches`);
   const passages = s.prepare('SELECT count(*) AS n FROM search_passages p JOIN meetings m ON m.id = p.meeting_id WHERE p.tags != m.search_tags').get() as { n: number };
   if (passages.n) out.push(`${passages.n} passages with other tags than their meeting`);
   // Date ranges (calendar tokens in the index) count what comparing every match's started_at counts.

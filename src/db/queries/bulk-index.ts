@@ -5,7 +5,7 @@
 import type { Sqlite } from '../open.js';
 import { fillListIndexes } from './list-index.js';
 
-/** The insert triggers of the passages' index (search_fts), the list indexes (0012) and the participants' index (0004). */
+/** The insert triggers of the passages' index (search_fts) and word counts (0013), the list indexes (0012) and the participants' index (0004). */
 const SET_ASIDE = "type = 'trigger' AND (tbl_name = 'search_passages' OR name IN ('meetings_indexes_ai', 'participants_index_ai'))";
 
 export interface IndexesAside {
@@ -34,9 +34,15 @@ export function setIndexesAside(sqlite: Sqlite): IndexesAside {
       const once = (table: string, fill: string) =>
         sqlite.exec(`INSERT INTO ${table} (${table}, rank) VALUES ('hashsize', 268435456); ${fill}; INSERT INTO ${table} (${table}, rank) VALUES ('hashsize', 1048576)`);
       once('search_fts', "INSERT INTO search_fts (search_fts) VALUES ('rebuild')");
+      recountWords(sqlite);
       const { meetings } = fillListIndexes(sqlite);
       once('participant_index', "INSERT INTO participant_index (name, email, meeting_id, participant_id) SELECT name, coalesce(email, ''), meeting_id, id FROM participants");
       return { meetings };
     },
   };
+}
+
+/** search_word_counts (migration 0013) computed again from search_fts's vocabulary: one walk of the index. */
+export function recountWords(sqlite: Sqlite): void {
+  sqlite.exec("DELETE FROM search_word_counts; INSERT INTO search_word_counts (word, passages) SELECT term, doc FROM search_vocab WHERE col = 'text'");
 }

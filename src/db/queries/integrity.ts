@@ -6,12 +6,32 @@ import { openDatabase } from '../open.js';
 import { stmt } from '../statements.js';
 import { indexTranscript } from './search.js';
 import { fillListIndexes } from './list-index.js';
+import { recountWords } from './bulk-index.js';
 
 /** The FTS5 tables and the table of passages the search index is built from. */
-const FTS_TABLES = ['search_fts', 'meeting_titles', 'meeting_terms', 'participant_index', 'participant_words_fts'] as const;
+const FTS_TABLES = ['search_fts', 'meeting_titles', 'meeting_terms', 'participant_index', 'participant_words_fts', 'search_words_scratch'] as const;
 // meeting_tags is derived from meetings.search_tags, which the view meeting_search_tags computes; the
 // views meeting_next_key and meeting_list_terms give a meeting's key and its meeting_terms row.
-const SEARCH_TABLES: readonly string[] = ['search_passages', 'meeting_tags', 'meeting_keys', 'meeting_search_tags', 'meeting_next_key', 'meeting_list_terms', ...FTS_TABLES];
+// search_word_counts (0013) counts the passages saying each word: search_vocab reads search_fts's words,
+// search_scratch_vocab those of the one passage its triggers tokenise.
+const SEARCH_TABLES: readonly string[] = [
+  'search_passages',
+  'meeting_tags',
+  'meeting_keys',
+  'meeting_search_tags',
+  'meeting_next_key',
+  'meeting_list_terms',
+  'search_word_counts',
+  'search_vocab',
+  'search_scratch_vocab',
+  ...FTS_TABLES,
+];
+
+/** Words whose count of passages differs from search_fts's own, both ways (from its vocabulary: one walk of the index). */
+export const WRONG_WORD_COUNTS = `SELECT
+  (SELECT count(*) FROM (SELECT term, doc FROM search_vocab WHERE col = 'text' EXCEPT SELECT word, passages FROM search_word_counts)) +
+  (SELECT count(*) FROM (SELECT word, passages FROM search_word_counts EXCEPT SELECT term, doc FROM search_vocab WHERE col = 'text')) AS n`;
+
 
 /** Problems listed at most, so a badly damaged file gives a readable report. */
 const MAX_PROBLEMS = 10;
@@ -98,6 +118,8 @@ export function checkIntegrity(sqlite: Sqlite, options: { full: boolean }): Inte
       search.push(table);
     }
   }
+  if (present.has('table search_word_counts') && present.has('table search_vocab') && !search.includes('search_fts'))
+    if (stmt<{ n: number }>(sqlite, WRONG_WORD_COUNTS).get()!.n > 0) search.push('search_word_counts');
   const searchProblem = (p: string) => /^fts5:/.test(p) || SEARCH_TABLES.some((t) => p.includes(`"${t}`) || p.includes(` ${t}`));
   const searchOnly = problems.every(searchProblem) && absent.every(isSearchObject);
   return { check, problems, missing, search, searchOnly };
@@ -158,6 +180,7 @@ export function repairSearchIndex(sqlite: Sqlite): RepairResult {
       ).run();
       stmt(sqlite, "INSERT INTO search_passages (meeting_id, kind, ref_id, text, tags) SELECT id, 'note', id, note, search_tags FROM meetings WHERE note != ''").run();
       for (const t of stmt<{ id: string; meeting_id: string }>(sqlite, 'SELECT id, meeting_id FROM transcripts').all()) indexTranscript(sqlite, t.id, t.meeting_id);
+      recountWords(sqlite);
       const { meetings } = fillListIndexes(sqlite);
       const participants = stmt(
         sqlite,

@@ -8,10 +8,7 @@ import { stmt } from '../statements.js';
  * each phrase of the query, the filters' tag phrases included (weight 0, yet counted), for their IDF. For
  * `the` (346,673 passages at 100k meetings) that count is 6-8 ms on every call, and with a folder, a
  * participant and dates it counts each of their tags too (22 ms). Here:
- * - IDF is needed only where it changes the order: with one word (said once or more) it multiplies every score alike, so it is
- *   taken from the total when that is the word's own count, else 1 (scores that differ by less than a
- *   rounding step may then order where FTS5 would tie them); with several words, each word's count,
- *   stopped at half the table (from there FTS5 clamps the IDF to 1e-6 whatever the count).
+ * - Each word's count of passages is read from search_word_counts (migration 0013), kept by triggers.
  * - A row's length is FTS5's own (search_fts_docsize). Its term frequencies are counted in its text as
  *   FTS5's unicode61 tokenizer sees ASCII: a word is a run of ASCII letters and digits, case folded. Only
  *   when that is exact: every word of the query is ASCII letters and digits, and no passage of the window
@@ -37,12 +34,8 @@ export interface RankedRow {
   score: number;
 }
 
-/**
- * Scores of the window's rows (`ids`, newest first) for the query's words, or undefined when this cannot be
- * exactly bm25()'s. `nHit`: the number of passages matching the word (when the query has one), if the caller counted it
- * anyway; `column`: the words are restricted to the text column (`{text} : `).
- */
-export function rankWindow(sqlite: Sqlite, ids: number[], terms: string[], opts: { nHit?: number; column: boolean }): RankedRow[] | undefined {
+/** Scores of the window's rows (`ids`, newest first) for the query's words, or undefined when this cannot be exactly bm25()'s. */
+export function rankWindow(sqlite: Sqlite, ids: number[], terms: string[]): RankedRow[] | undefined {
   const folded = terms.map((t) => t.toLowerCase());
   if (folded.some((t) => t.length > MAX_TERM || !/^[a-z0-9]+$/.test(t))) return undefined;
   if (ids.length === 0) return [];
@@ -51,7 +44,7 @@ export function rankWindow(sqlite: Sqlite, ids: number[], terms: string[], opts:
   const rows = passages(sqlite, ids);
   for (const r of rows) if (NON_ASCII.test(r[1]) && BEYOND_ASCII_TOKEN.test(r[1])) return undefined;
   const avgdl = totals.tokens / totals.rows;
-  const idf = idfs(sqlite, folded, totals.rows, opts);
+  const idf = idfs(sqlite, folded, totals.rows);
 
   // A repeated word is counted once, at its first place.
   const first = folded.map((t) => folded.indexOf(t));
@@ -132,24 +125,19 @@ function rowLength(sizes: Uint8Array): number {
   return n;
 }
 
-/** Each word's IDF as bm25() computes it; see the module comment for one word. */
-function idfs(sqlite: Sqlite, terms: string[], rows: number, opts: { nHit?: number; column: boolean }): number[] {
+/**
+ * Each word's IDF as bm25() computes it, from the passages saying it (search_word_counts, migration 0013: the
+ * passages whose text column holds it, which is what bm25() counts for a word, with or without `{text} :`,
+ * since no tag is a word of the query unless the query is restricted to the text column).
+ */
+function idfs(sqlite: Sqlite, terms: string[], rows: number): number[] {
   // The logarithm of the C library, as bm25() takes it: JavaScript's may differ in the last bit.
   const log = stmt<{ v: number }>(sqlite, 'SELECT ln((? - ? + 0.5) / (? + 0.5)) AS v');
-  const idf = (nHit: number) => {
+  const count = stmt<{ n: number }>(sqlite, 'SELECT passages AS n FROM search_word_counts WHERE word = ?');
+  return terms.map((t) => {
+    const nHit = count.get(t)?.n ?? 0;
     const v = log.get(rows, nHit, nHit)!.v;
     return v <= 0.0 ? 1e-6 : v;
-  };
-  // One word (said once or more): the same IDF for each, a factor of every score.
-  if (terms.every((t) => t === terms[0])) return terms.map(() => (opts.nHit === undefined ? 1 : idf(opts.nHit!)));
-  // From half the table on, the IDF is clamped whatever the count: no need to count further.
-  const half = Math.ceil(rows / 2);
-  const count = stmt<{ n: number }>(sqlite, 'SELECT count(*) AS n FROM (SELECT 1 FROM search_fts WHERE search_fts MATCH ? LIMIT ?)');
-  const known = new Map<string, number>();
-  return terms.map((t) => {
-    let n = known.get(t);
-    if (n === undefined) known.set(t, (n = count.get(`${opts.column ? '{text} : ' : ''}"${t}"`, half)!.n));
-    return idf(n);
   });
 }
 

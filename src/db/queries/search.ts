@@ -172,14 +172,16 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
   // The window. When it holds every match, it is the total.
   const everyMatch = few ? newestOf(all, Infinity) : undefined;
   const newest = everyMatch?.slice(0, RANK_WINDOW) ?? newestOf(all, RANK_WINDOW);
-  const total = everyMatch?.length ?? (newest.length < RANK_WINDOW ? newest.length : stmt<{ n: number }>(sqlite, `SELECT count(*) AS n ${from}`).get(...args)!.n);
+  // One word and no filter: its count of passages is kept (search_word_counts, migration 0013), else counted.
+  const own = distinct.length === 1 && all === words && from === 'FROM search_fts f WHERE search_fts MATCH ?';
+  const kept = own && /^[a-z0-9]+$/.test(distinct[0]!) ? stmt<{ n: number }>(sqlite, 'SELECT passages AS n FROM search_word_counts WHERE word = ?').get(distinct[0]!)?.n ?? 0 : undefined;
+  const total = everyMatch?.length ?? (newest.length < RANK_WINDOW ? newest.length : (kept ?? stmt<{ n: number }>(sqlite, `SELECT count(*) AS n ${from}`).get(...args)!.n));
   // BM25 for these rows only: by FTS5's bm25() when its IDF counts are known to be cheap (one word, no
   // filter, its matches under ~60 a window row: bm25() walks ~25 ns a match, reading a row here costs
   // ~1.5 µs), or where only it is exact; else computed here without those counts (src/db/queries/rank.ts).
-  const own = distinct.length === 1 && all === words && from === 'FROM search_fts f WHERE search_fts MATCH ?';
   const computed = options.rank === 'computed' || (options.rank !== 'fts5' && !(own && total < 60 * newest.length));
   const window =
-    (computed ? rankWindow(sqlite, newest, terms, { column: mayBeTag, ...(own ? { nHit: total } : {}) }) : undefined) ??
+    (computed ? rankWindow(sqlite, newest, terms) : undefined) ??
     stmt<{ id: number; score: number }>(sqlite, `SELECT f.rowid AS id, bm25(search_fts, 1.0, 0.0) AS score ${ranked} ORDER BY f.rowid DESC LIMIT ?`).all(
       [`${column}(${terms.map(quote).join(' ')})`, ...tagTerms].join(' AND '),
       ...params,
