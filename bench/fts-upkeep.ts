@@ -1,9 +1,11 @@
 // The worker's full-text upkeep on a database as real use leaves it: the segments of each FTS5 index, then the
 // upkeep's rounds (src/db/queries/fts-upkeep.ts, as store.admin.maintain() runs them) until none has work, the
-// time each round and each statement held the write lock, the segments after, FTS5's integrity-check.
+// time each round and each statement held the write lock, the checkpoint after each round, the segments after,
+// FTS5's integrity-check.
 //   node dist/bench/generate.js --meetings 20000 --words 2000000 --live --out /tmp/live.db
 //   node dist/bench/fts-upkeep.js --db /tmp/live.db        (the file is merged in place: run it on a copy)
 // Then `node dist/bench/matrix.js --db FILE --no-round-trip` on the file before and after (bench/README.md).
+import { checkpointIfLarge } from '../src/db/checkpoint.js';
 import { openDatabase, type Sqlite } from '../src/db/open.js';
 import { FTS_INDEXES, ftsShape, mergeFtsIndexes } from '../src/db/queries/fts-upkeep.js';
 import { quantile } from './stats.js';
@@ -15,6 +17,8 @@ export interface UpkeepResult {
   statements: number;
   roundMs: { p50: number; p99: number; max: number };
   statementMs: { p50: number; p99: number; max: number };
+  /** The checkpoint after each round (no write lock). */
+  checkpointMs: { p50: number; p99: number; max: number };
   seconds: number;
 }
 
@@ -33,11 +37,16 @@ export function upkeep(file: string, options: { pages: number; budgetMs: number;
   const started = performance.now();
   const rounds: number[] = [];
   const statements: number[] = [];
+  const checkpoints: number[] = [];
   for (let round = 0; round < options.maxRounds; round++) {
     const t0 = performance.now();
     const steps = mergeFtsIndexes(sqlite, { pages: options.pages, budgetMs: options.budgetMs, first: round });
+    const t1 = performance.now();
+    // As maintain(): the WAL checkpointed after the round (PASSIVE: no write lock), rewound when large.
+    checkpointIfLarge(sqlite);
+    checkpoints.push(performance.now() - t1);
     if (steps.length === 0) break;
-    rounds.push(performance.now() - t0);
+    rounds.push(t1 - t0);
     statements.push(...steps.map((s) => s.ms));
   }
   const seconds = (performance.now() - started) / 1000;
@@ -46,7 +55,7 @@ export function upkeep(file: string, options: { pages: number; budgetMs: number;
   sqlite.pragma('wal_checkpoint(TRUNCATE)');
   db.close();
   const stats = (xs: number[]) => ({ p50: quantile(xs, 0.5), p99: quantile(xs, 0.99), max: Math.max(0, ...xs) });
-  return { before, after, rounds: rounds.length, statements: statements.length, roundMs: stats(rounds), statementMs: stats(statements), seconds };
+  return { before, after, rounds: rounds.length, statements: statements.length, roundMs: stats(rounds), statementMs: stats(statements), checkpointMs: stats(checkpoints), seconds };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
@@ -54,7 +63,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const values = benchArgs('fts-upkeep', 'Merge the full-text indexes of a database as the worker does, round by round, until none has work; the file is changed in place.', {
     db: { type: 'string', value: 'FILE', description: 'Database (changed in place: use a copy)' },
     pages: { type: 'string', value: 'N', default: '64', description: 'Leaf pages a merge statement writes, about' },
-    'budget-ms': { type: 'string', value: 'N', default: '25', description: 'No further statement in a round once this much time is spent' },
+    'budget-ms': { type: 'string', value: 'N', default: '20', description: 'No further statement in a round once this much time is spent' },
     'max-rounds': { type: 'string', value: 'N', default: '100000', description: 'Stop after this many rounds' },
   });
   if (!values.db) {

@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { openDatabase, type Sqlite } from '../../src/db/open.js';
-import { FTS_INDEXES, ftsShape, type FtsShape } from '../../src/db/queries/fts-upkeep.js';
+import { FTS_INDEXES, ftsShape, mergeFtsIndexes, type FtsShape } from '../../src/db/queries/fts-upkeep.js';
 import { openSqliteStore } from '../../src/db/sqlite/store.js';
 import type { Store } from '../../src/db/store.js';
 import { tempDir } from '../support/db.js';
@@ -117,8 +117,10 @@ it('a few new meetings on a merged index are merged level by level, the large se
   await maintainUntilIdle(store);
   const after = shapes(sqlite).search_fts!;
   expect(after.merging).toBe(false);
-  expect(after.largest).toBe(merged.search_fts!.largest); // not rewritten
+  // The small segments merged among themselves, the large one kept (not rewritten for a few pages).
+  expect(after.largest).toBe(merged.search_fts!.largest);
   expect(after.levels.every((n) => n <= 1)).toBe(true);
+  expect(after.segments).toBeGreaterThanOrEqual(2);
   expect(after.segments).toBeLessThan(grown.segments);
   integrityChecks(sqlite);
   const now = await answers(store);
@@ -136,6 +138,21 @@ it('never waits for another writer: a busy database ends the round, the next one
   expect(performance.now() - started).toBeLessThan(2_000); // busy_timeout is 10 s
   other.sqlite.exec('COMMIT');
   expect((await store.admin.maintain())!.merged.length).toBeGreaterThan(0);
+});
+
+it("puts the connection's busy timeout and automatic checkpoint back, after a busy round too", () => {
+  const { path, sqlite } = writtenMeetingByMeeting(30);
+  const settings = () => ({ busy: sqlite.pragma('busy_timeout', { simple: true }), autoCheckpoint: sqlite.pragma('wal_autocheckpoint', { simple: true }) });
+  const before = settings();
+  expect(before).toEqual({ busy: 10_000, autoCheckpoint: 1000 });
+  const other = openDatabase(path, { create: false });
+  cleanups.push(() => other.close());
+  other.sqlite.exec('BEGIN IMMEDIATE');
+  expect(mergeFtsIndexes(sqlite)).toEqual([]);
+  expect(settings()).toEqual(before);
+  other.sqlite.exec('COMMIT');
+  expect(mergeFtsIndexes(sqlite).length).toBeGreaterThan(0);
+  expect(settings()).toEqual(before);
 });
 
 async function answersAfterOptimize(sqlite: Sqlite, store: Store) {
