@@ -140,6 +140,25 @@ it('never waits for another writer: a busy database ends the round, the next one
   expect((await store.admin.maintain())!.merged.length).toBeGreaterThan(0);
 });
 
+it('meetings written between rounds, merges under way: the indexes stay whole and answer as one segment would', async () => {
+  const { sqlite, store } = writtenMeetingByMeeting(120);
+  let seed = 1000;
+  let underWay = 0;
+  for (let round = 0; round < 60; round++) {
+    // A page a statement: merges stay under way across rounds and writes.
+    mergeFtsIndexes(sqlite, { pages: 1, first: round });
+    underWay += FTS_INDEXES.filter((index) => ftsShape(sqlite, index)!.merging).length;
+    write(sqlite, 1, seed++);
+    if (round % 10 === 0) sqlite.prepare("UPDATE meetings SET title = title || ' (moved)' WHERE rowid IN (SELECT rowid FROM meetings ORDER BY random() LIMIT 3)").run();
+  }
+  expect(underWay).toBeGreaterThan(20);
+  await maintainUntilIdle(store);
+  integrityChecks(sqlite);
+  const merged = await answers(store);
+  expect(merged.titles[1]!.pagination.total).toBeGreaterThan(100);
+  expect(merged).toEqual(await answersAfterOptimize(sqlite, store));
+});
+
 it("puts the connection's busy timeout and automatic checkpoint back, after a busy round too", () => {
   const { path, sqlite } = writtenMeetingByMeeting(30);
   const settings = () => ({ busy: sqlite.pragma('busy_timeout', { simple: true }), autoCheckpoint: sqlite.pragma('wal_autocheckpoint', { simple: true }) });

@@ -149,13 +149,6 @@ export function mergeFtsIndexes(sqlite: Sqlite, options: MergeOptions = {}): Fts
   return steps;
 }
 
-/** Every index merged into one segment now, in one transaction (on demand; the worker does it in steps). */
-export function optimizeFtsIndexes(sqlite: Sqlite): void {
-  sqlite.transaction(() => {
-    for (const index of FTS_INDEXES) stmt(sqlite, `INSERT INTO ${index} (${index}) VALUES ('optimize')`).run();
-  })();
-}
-
 function totalChanges(sqlite: Sqlite): number {
   return stmt(sqlite, 'SELECT total_changes()').pluck().get() as number;
 }
