@@ -9,7 +9,7 @@
 import type { Sqlite } from '../open.js';
 import { stmt } from '../statements.js';
 
-/** Every FTS5 index of the schema (drizzle/*.sql), the largest first. */
+/** Every FTS5 index of the schema (drizzle/*.sql), the large ones first. */
 export const FTS_INDEXES = ['search_fts', 'participant_index', 'meeting_terms', 'meeting_titles', 'participant_words_fts'] as const;
 export type FtsIndex = (typeof FTS_INDEXES)[number];
 
