@@ -14,6 +14,11 @@ export interface GenerateOptions {
   seed: number;
   out: string;
   progress?: boolean;
+  /**
+   * One meeting per transaction with the index triggers live, as imports and loads write them: the full-text
+   * indexes hold the segments FTS5's automerge leaves, not one each (bench/fts-upkeep.ts compares the two).
+   */
+  live?: boolean;
 }
 
 /** mulberry32: small, fast, deterministic. */
@@ -55,7 +60,7 @@ export function generate(o: GenerateOptions): { meetings: number; words: number;
   const people = Array.from({ length: 2000 }, (_, i) => ({ name: `${pick(['Alex', 'Sam', 'Kim', 'Noor', 'Lea', 'Ravi', 'Ines', 'Tom', 'Yuki', 'Omar'])} ${pick(['Martin', 'Chen', 'Diallo', 'Rossi', 'Kowalski', 'Silva', 'Nguyen', 'Berg'])} ${i}`, email: `person${i}@example.test` }));
   const bar = progressBar(o.progress ?? true);
   // The full-text indexes of passages, titles and participants are built once at the end, not row by row.
-  const aside = setIndexesAside(s);
+  const aside = o.live ? undefined : setIndexesAside(s);
   const now = new Date('2026-11-30T00:00:00Z').toISOString();
 
   // Folders: teams, projects under them, and a third level for some.
@@ -113,7 +118,7 @@ export function generate(o: GenerateOptions): { meetings: number; words: number;
   const span = Date.parse('2026-11-29T00:00:00Z') - start;
   let longestMeetingId = '';
   let wordsDone = 0;
-  const batch = 500;
+  const batch = o.live ? 1 : 500;
   for (let from = 0; from < o.meetings; from += batch) {
     s.transaction(() => {
       s.pragma('defer_foreign_keys = ON');
@@ -191,11 +196,13 @@ export function generate(o: GenerateOptions): { meetings: number; words: number;
     })();
     bar(Math.min(o.meetings, from + batch) / o.meetings, `${Math.min(o.meetings, from + batch)} meetings, ${wordsDone} words`);
   }
-  s.transaction(() => aside.restore())();
+  if (aside) {
+    s.transaction(() => aside.restore())();
+    s.exec(
+      "INSERT INTO search_fts (search_fts) VALUES ('optimize'); INSERT INTO participant_words_fts (participant_words_fts) VALUES ('optimize');",
+    );
+  }
   s.pragma('optimize');
-  s.exec(
-    "INSERT INTO search_fts (search_fts) VALUES ('optimize'); INSERT INTO participant_words_fts (participant_words_fts) VALUES ('optimize');",
-  );
   s.pragma('wal_checkpoint(TRUNCATE)');
   db.close();
   bar(1, 'done', true);
@@ -224,7 +231,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     longest: { type: 'string', value: 'N', default: '30000', description: 'Words of the longest transcript' },
     seed: { type: 'string', value: 'N', default: '1', description: 'Random seed' },
     out: { type: 'string', value: 'FILE', default: 'bench/.data/large.db', description: 'Database file (replaced)' },
+    live: { type: 'boolean', description: 'One meeting per transaction, index triggers live (as imports write): the full-text indexes as real use leaves them' },
   });
-  const result = generate({ meetings: Number(values.meetings), words: Number(values.words), longest: Number(values.longest), seed: Number(values.seed), out: values.out! });
+  const result = generate({ meetings: Number(values.meetings), words: Number(values.words), longest: Number(values.longest), seed: Number(values.seed), out: values.out!, live: values.live === true });
   process.stdout.write(`${JSON.stringify(result)}\n`);
 }

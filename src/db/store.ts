@@ -12,6 +12,7 @@
  */
 import type { SchemaState } from './open.js';
 import type { CheckpointResult } from './checkpoint.js';
+import type { FtsMergeStep } from './queries/fts-upkeep.js';
 import type { ProcessingStatus } from './schema/enums.js';
 import type { MeetingFilter } from './queries/meetings.js';
 import type { FolderFilter, FolderRef } from './queries/folders.js';
@@ -40,7 +41,7 @@ import type {
   TranscriptWord,
 } from './queries/types.js';
 
-export type { SchemaState, CheckpointResult, MeetingFilter, FolderFilter, SearchFilter, SearchHit, MemoEditRequest, ProposalFilter, SummaryEditRequest };
+export type { SchemaState, CheckpointResult, FtsMergeStep, MeetingFilter, FolderFilter, SearchFilter, SearchHit, MemoEditRequest, ProposalFilter, SummaryEditRequest };
 export type { DuplicateOf, ImportRequest, ImportStatusFilter, AudioFacts, ClaimedJob, JobLease, JobOutcome, TranscriptBatch, WorkerRegistration };
 export type { ShutdownCause, WorkerStatus, IntegrityReport, RepairResult, LoadOptions, LoadResult, WordTuple };
 // The domain's shapes, so that callers (the app) need no import from src/db/queries.
@@ -168,14 +169,22 @@ export interface SettingStore {
   delete(key: string): Promise<boolean>;
 }
 
+export interface MaintainResult extends CheckpointResult {
+  /** The merge statements that did work this round (src/db/queries/fts-upkeep.ts). */
+  merged: FtsMergeStep[];
+}
+
 export interface AdminStore {
   schema(): Promise<SchemaState>;
   integrity(options: { full: boolean }): Promise<IntegrityReport>;
   repairSearch(): Promise<RepairResult>;
   /** Loads export records (syntheo.meeting/v1), upserting by ID. */
   load(input: unknown, options?: LoadOptions): Promise<LoadResult>;
-  /** Engine upkeep between jobs (SQLite: a WAL checkpoint when the log is large); null when nothing to do. */
-  maintain(): Promise<CheckpointResult | null>;
+  /**
+   * Engine upkeep between jobs (SQLite: a bounded round of full-text index merging, then a WAL checkpoint when
+   * the log is large); null when the engine has none. `merged` empty: no index had merging to do.
+   */
+  maintain(): Promise<MaintainResult | null>;
 }
 
 export interface Store {

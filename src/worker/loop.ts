@@ -8,7 +8,8 @@ import { isTransient } from './patience.js';
 
 // Polls for queued jobs (and wakes at once when the Store announces one) and claims one whenever a slot is free (never more than it can start, so
 // another worker can take the rest), runs them with p-queue, renews the heartbeat and the leases, and
-// sweeps the expired leases of dead workers, and keeps the write-ahead log from growing without bound.
+// sweeps the expired leases of dead workers, merges the full-text indexes a bounded step at a time, and keeps the
+// write-ahead log from growing without bound.
 
 export interface LoopOptions extends JobEnvironment {
   concurrency: number;
@@ -89,12 +90,14 @@ export async function startLoop(opts: LoopOptions): Promise<WorkerLoop> {
     } catch (error) {
       log.warn({ err: error }, 'could not sweep expired leases');
     }
-    // The worker is the one process that always runs: it keeps the WAL from growing without bound.
+    // The worker is the one process that always runs: it merges the full-text indexes that writes left in
+    // pieces, a bounded step a sweep, and keeps the WAL from growing without bound.
     try {
-      const checkpoint = await store.admin.maintain();
-      if (checkpoint?.truncated) log.info(checkpoint, 'write-ahead log checkpointed and truncated');
+      const upkeep = await store.admin.maintain();
+      if (upkeep && upkeep.merged.length > 0) log.debug({ merged: upkeep.merged }, 'full-text indexes merged a step');
+      if (upkeep?.truncated) log.info({ frames: upkeep.frames, truncated: upkeep.truncated }, 'write-ahead log checkpointed and truncated');
     } catch (error) {
-      log.warn({ err: error }, 'could not checkpoint the write-ahead log');
+      log.warn({ err: error }, 'could not merge the full-text indexes or checkpoint the write-ahead log');
     }
   });
 

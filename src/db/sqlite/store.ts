@@ -58,6 +58,9 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions): Stor
   const transcriptQueries = once(() => import('../queries/transcripts.js'));
   const searchQueries = once(() => import('../queries/search.js'));
   const importQueries = once(() => import('../queries/imports.js'));
+  const upkeepQueries = once(() => import('../queries/fts-upkeep.js'));
+  /** The index the next round of merging begins with: one large index does not keep the others waiting. */
+  let mergeTurn = 0;
   const importListQueries = once(() => import('../queries/imports-list.js'));
   const jobQueries = once(() => import('../queries/jobs.js'));
   const proposalQueries = once(() => import('../queries/proposals.js'));
@@ -189,7 +192,12 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions): Stor
       integrity: later(integrityQueries, (q) => q.checkIntegrity),
       repairSearch: later(integrityQueries, (q) => q.repairSearchIndex),
       load: later(exportQueries, (q) => (sqlite: Sqlite, input: unknown, options?: LoadOptions) => q.loadMeetings(sqlite, input, options)),
-      maintain: run((sqlite) => (connection.path === ':memory:' ? null : checkpointIfLarge(sqlite))),
+      // Merging first: the checkpoint then takes the pages it wrote too.
+      maintain: later(upkeepQueries, (q) => (sqlite: Sqlite) => {
+        if (connection.path === ':memory:') return null;
+        const merged = q.mergeFtsIndexes(sqlite, { first: mergeTurn++ });
+        return { ...checkpointIfLarge(sqlite), merged };
+      }),
     },
     close: async () => connection.close(),
   };
