@@ -277,7 +277,7 @@ export interface TagFilter {
   /** A participant fragment in no participant word: nothing matches. */
   none: boolean;
   /** The title fragment's ILIKE patterns (either Unicode form) and the id's, when there is one: checked on the meeting row. */
-  title?: { forms: string[]; id: string; sure?: string };
+  title?: { forms: string[]; id: string; sure?: string; titled?: string[] };
   /** A participant fragment across words: the meetings whose participants hold it (few: see acrossWords). */
   participant?: string[];
 }
@@ -302,7 +302,7 @@ export async function compileTags(q: Queryable, filter: MeetingFilter, options: 
       const grams = await gramsOf(q, forms, fragment);
       groups.push(grams.tags);
       if (grams.exact) title = undefined;
-      else if (grams.sure !== undefined) title.sure = grams.sure;
+      else title = { ...title, ...(grams.sure !== undefined && { sure: grams.sure }), ...(grams.titled !== undefined && { titled: grams.titled }) };
     }
   }
   if (filter.seriesId !== undefined) {
@@ -372,11 +372,12 @@ const gramTag = (gram: string): string => {
  * each spelling (either Unicode form for the title, the fragment itself for the id) is lower-cased here by the
  * database's own lower(). The fragment's own spelling, when it is 1-2 characters and one of the title's too, is
  * `sure`: a meeting holding its gram matches. When every spelling holds that one, its gram is exactly the matches
- * (`exact`: `ø`, `会議`, and `É` or `e` in either case). Otherwise the tags are a superset, the title checked on
- * each candidate (but the sure gram's): a gram every spelling needs, or one gram per spelling (`é`: composed or
- * decomposed), whichever fewer meetings hold (meeting_tag_counts).
+ * (`exact`: `ø`, `会議`, and `É` or `e` in either case). Otherwise the tags are a superset: a gram every spelling
+ * needs, or one gram per spelling (`é`: composed or decomposed), whichever fewer meetings hold (meeting_tag_counts).
+ * A candidate holding the sure gram matches; one holding the gram of a title spelling of 1-2 characters (`titled`,
+ * those spellings) matches when its id lacks them all (the gram is then its title's); the others' titles are checked.
  */
-async function gramsOf(q: Queryable, forms: string[], fragment: string): Promise<{ tags: string[]; exact: boolean; sure?: string }> {
+async function gramsOf(q: Queryable, forms: string[], fragment: string): Promise<{ tags: string[]; exact: boolean; sure?: string; titled?: string[] }> {
   const lower = new Map(
     (await rows<{ v: string; l: string }>(q, 'SELECT v, lower(v) AS l FROM unnest($1::text[]) v', [[...new Set([...forms, fragment])]])).map((r) => [r.v, r.l]),
   );
@@ -400,7 +401,8 @@ async function gramsOf(q: Queryable, forms: string[], fragment: string): Promise
   const each = [...new Set(needs.map(rarest))];
   const common = needs[0]!.filter((g) => needs.every((n) => n.includes(g)));
   const tags = common.length > 0 && held(rarest(common)) <= each.reduce((sum, tag) => sum + held(tag), 0) ? [rarest(common)] : each;
-  return { tags, exact: false, ...(sure !== undefined && tags.includes(gramTag(sure)) && { sure: gramTag(sure) }) };
+  const titled = [...new Set(forms.map((f) => lower.get(f)!))].filter((l) => [...l].length <= 2 && tags.includes(gramTag(l)));
+  return { tags, exact: false, ...(sure !== undefined && tags.includes(gramTag(sure)) && { sure: gramTag(sure) }), ...(titled.length > 0 && { titled }) };
 }
 
 /**
@@ -507,7 +509,8 @@ async function listByTags(q: Queryable, t: TagFilter, page: Page): Promise<{ mee
     driverGroup === undefined
       ? `(SELECT x.id AS meeting_id, x.started_at COLLATE "C" AS started_at FROM meetings x WHERE x.id = ANY(${p(t.participant)}::text[])) t`
       : driver === undefined
-        ? `(SELECT d.started_at, d.meeting_id, ${t.title?.sure === undefined ? 'false' : `bool_or(d.tag = ${p(t.title.sure)})`} AS sure
+        ? `(SELECT d.started_at, d.meeting_id, bool_or(d.tag = ANY(${p(t.title?.sure === undefined ? [] : [t.title.sure])}::text[])) AS sure,
+                  bool_or(d.tag = ANY(${p((t.title?.titled ?? []).map(gramTag))}::text[])) AS titled
              FROM meeting_grams d WHERE d.tag = ANY(${p(driverGroup)}::text[]) GROUP BY d.started_at, d.meeting_id) t`
         : `${tagTable(driver)} t`;
   inRange('t');
@@ -524,21 +527,24 @@ async function listByTags(q: Queryable, t: TagFilter, page: Page): Promise<{ mee
   let from = `FROM ${source} ${joins.join(' ')} WHERE ${clauses.length ? clauses.join(' AND ') : 'true'}`;
   if (t.title) {
     const like = `${t.title.forms.map((f) => `m.title ILIKE ${p(f)} ESCAPE '\\'`).join(' OR ')} OR m.id ILIKE ${p(t.title.id)} ESCAPE '\\'`;
-    if (t.title.sure === undefined && (driver !== undefined || driverGroup === undefined)) {
+    const { sure, titled } = t.title;
+    if (sure === undefined && titled === undefined && (driver !== undefined || driverGroup === undefined)) {
       clauses.push(`EXISTS (SELECT 1 FROM meetings m WHERE m.id = t.meeting_id AND (${like}))`);
       from = `FROM ${source} ${joins.join(' ')} WHERE ${clauses.join(' AND ')}`;
     } else {
       // Title grams beyond one tag (`é` composed or not): the meetings that the other filters keep, then those of
-      // them that match, each computed once (the total and the page read them). Those holding the sure gram match
-      // as they are; the others' titles are checked one by one (as a value: EXISTS was planned as a semi-join
-      // reading every title, 170 ms at 100k).
-      const sure =
-        t.title.sure === undefined
-          ? 'false'
-          : driver === undefined && driverGroup !== undefined
-            ? 't.sure'
-            : `EXISTS (SELECT 1 FROM meeting_grams s WHERE s.tag = ${p(t.title.sure)} AND s.started_at = t.started_at AND s.meeting_id = t.meeting_id)`;
-      candidates = `WITH kept AS MATERIALIZED (SELECT t.started_at, t.meeting_id, ${sure} AS sure ${from}),
+      // them that match, each computed once (the total and the page read them). Those holding the sure gram, or a
+      // titled one that their id lacks, match as they are; the others' titles are checked one by one (as a value:
+      // EXISTS was planned as a semi-join reading every title, 170 ms at 100k).
+      const holds = (tags: string[], column: string) =>
+        driver === undefined && driverGroup !== undefined
+          ? `t.${column}`
+          : `EXISTS (SELECT 1 FROM meeting_grams s WHERE s.tag = ANY(${p(tags)}::text[]) AND s.started_at = t.started_at AND s.meeting_id = t.meeting_id)`;
+      const matched = [
+        ...(sure === undefined ? [] : [holds([sure], 'sure')]),
+        ...(titled === undefined ? [] : [`(${holds(titled.map(gramTag), 'titled')} AND ${titled.map((l) => `strpos(lower(t.meeting_id), ${p(l)}) = 0`).join(' AND ')})`]),
+      ];
+      candidates = `WITH kept AS MATERIALIZED (SELECT t.started_at, t.meeting_id, ${matched.length > 0 ? matched.join(' OR ') : 'false'} AS sure ${from}),
         candidates AS MATERIALIZED (SELECT t.started_at, t.meeting_id FROM kept t WHERE t.sure OR (SELECT ${like} FROM meetings m WHERE m.id = t.meeting_id) IS TRUE) `;
       from = 'FROM candidates t WHERE true';
     }
