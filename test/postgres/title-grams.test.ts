@@ -240,4 +240,21 @@ describe.skipIf(needs('postgresql'))('PostgreSQL title grams beyond ASCII (migra
     expect(await drift()).toEqual({ grams: [], counts: 0 });
     expect(await compareLists()).toBeGreaterThan(40);
   }, 120_000);
+
+  it('doctor: counts of tags and grams (meeting_tag_counts) that differ from their rows are named, and the search repair recomputes them', async () => {
+    expect((await store.admin.integrity({ full: true })).search).toEqual([]);
+    // One count off by one, one tag counted that no row has, one tag's counts gone.
+    await pool.query("INSERT INTO meeting_tag_counts (tag, n) VALUES ('guc3b8', 1), ('gu00', 2)");
+    await pool.query("DELETE FROM meeting_tag_counts WHERE tag = 'ffld_a'");
+    const held = (await pool.query<{ n: number }>("SELECT count(*)::int AS n FROM meeting_grams WHERE tag = 'guc3b8'")).rows[0]!.n;
+    const report = (await store.admin.integrity({ full: true })).search.join('\n');
+    expect(report).toContain(`counts of tags and title grams (meeting_tag_counts): 3 differ from their rows (ffld_a: 0 counted, `);
+    expect(report).toContain(`gu00: 2 counted, 0 rows; guc3b8: ${held + 1} counted, ${held} rows)`);
+    // A wrong count is a wrong total: `ø` alone is one gram, totalled from its counts.
+    expect((await store.meetings.list({ query: '\u00f8' }, { limit: 1, offset: 0 })).pagination.total).toBe(held + 1);
+    await store.admin.repairSearch();
+    expect((await store.admin.integrity({ full: true })).search).toEqual([]);
+    expect((await store.meetings.list({ query: '\u00f8' }, { limit: 1, offset: 0 })).pagination.total).toBe(held);
+    expect(await drift()).toEqual({ grams: [], counts: 0 });
+  });
 });
