@@ -74,6 +74,10 @@ describe.skipIf(needs('postgresql'))('syntheo db copy: SQLite -> PostgreSQL -> S
     const url = await cluster.createDatabase();
     expect((await run(['--db', a, 'demo'])).code).toBe(0);
     expect((await run(['--db', a, 'config', 'set', 'llm.model', 'llama3'])).code).toBe(0);
+    // A title beyond ASCII: its grams `gu…` (migration 0009) are filled too.
+    const edit = new BetterSqlite3(a);
+    edit.prepare("UPDATE meetings SET title = title || ' r\u00e9union \u4f1a\u8b70' WHERE id = (SELECT min(id) FROM meetings)").run();
+    edit.close();
 
     const there = await run(['--json', 'db', 'copy', '--from', a, '--to', url]);
     expect(there.stderr).toBe('');
@@ -96,6 +100,8 @@ describe.skipIf(needs('postgresql'))('syntheo db copy: SQLite -> PostgreSQL -> S
       );
       expect(grams.rows[0]).toMatchObject({ extra: 0, missing: 0 });
       expect(grams.rows[0]!.n).toBeGreaterThan(100);
+      expect((await client.query("SELECT count(*)::int AS n FROM meeting_grams WHERE tag IN ('guc3a9', 'gue4bc9ae8adb0')")).rows[0].n).toBe(2);
+      expect((await client.query("SELECT sum(n)::int AS n FROM meeting_tag_counts WHERE tag = 'guc3a9'")).rows[0].n).toBe(1);
     } finally {
       await client.end();
     }

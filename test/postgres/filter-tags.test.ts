@@ -1,7 +1,7 @@
 // The filter tags of migration 0007: list_meetings and search_transcripts answer folder, series,
 // participant and date filters from meeting_tags and search_tags, so those must always be exactly the
 // meetings' folders (and ancestors), series, participants' words and start days, whoever writes and
-// however many at once. Likewise the title grams of migration 0008 (meeting_grams), from which list_meetings
+// however many at once. Likewise the title grams of migrations 0008-0009 (meeting_grams), from which list_meetings
 // answers a `query` of 1-2 characters, and the counts of both (meeting_tag_counts), from which it totals one tag alone. The reference here never reads a tag: the filters
 // evaluated on the rows themselves (folder paths, participants and titles by ILIKE, started_at as text) and
 // the GIN index for the words.
@@ -49,9 +49,13 @@ const TITLES = [
   'x%_\\y',
   '\u{1f600} party',
   'Zoo tour',
+  // Grams beyond ASCII (migration 0009).
+  '\u00d8resund \u00fcber',
+  '\u4f1a\u8b70 \u{1f680}\u{1f680}',
+  'Mu\u0308ller',
 ];
 // Short fragments (and one longer) compared with ILIKE over titles and ids, alone and with the other filters.
-const SHORT_QUERIES = ['e', 'E', 'in', 'IN', '\u00e9', '\u00c9', 'e\u0301', 'Z\u00e9', '%', '_', '\\', '%_', 'k', '\u212a', '\u00df', 'ss', 'i', '\u0130', '\u65e5', 'q4', 'mt', '_1', '1', '\u{1f600}', 'ab', 'o', '\u00e9t', 'o\u00e9'];
+const SHORT_QUERIES = ['e', 'E', 'in', 'IN', '\u00e9', '\u00c9', 'e\u0301', 'Z\u00e9', '%', '_', '\\', '%_', 'k', '\u212a', '\u00df', 'ss', 'i', '\u0130', '\u65e5', 'q4', 'mt', '_1', '1', '\u{1f600}', 'ab', 'o', '\u00e9t', 'o\u00e9', '\u00f8', '\u00d8', '\u00fc', 'U\u0308', '\u4f1a\u8b70', '\u8b70', '\u{1f680}', '\u{1f680}\u{1f680}'];
 const DAY = 86_400_000;
 const START = Date.UTC(2026, 0, 1);
 

@@ -277,7 +277,7 @@ export interface TagFilter {
   /** A participant fragment in no participant word: nothing matches. */
   none: boolean;
   /** The title fragment's ILIKE patterns (either Unicode form) and the id's, when there is one: checked on the meeting row. */
-  title?: { forms: string[]; id: string };
+  title?: { forms: string[]; id: string; sure?: string; titled?: string[] };
   /** A participant fragment across words: the meetings whose participants hold it (few: see acrossWords). */
   participant?: string[];
 }
@@ -300,10 +300,9 @@ export async function compileTags(q: Queryable, filter: MeetingFilter, options: 
     title = { forms: forms.map(ilike), id: ilike(fragment) };
     if (isShortFragment(fragment)) {
       const grams = await gramsOf(q, forms, fragment);
-      if (grams) {
-        groups.push(grams.tags);
-        if (grams.exact) title = undefined;
-      }
+      groups.push(grams.tags);
+      if (grams.exact) title = undefined;
+      else title = { ...title, ...(grams.sure !== undefined && { sure: grams.sure }), ...(grams.titled !== undefined && { titled: grams.titled }) };
     }
   }
   if (filter.seriesId !== undefined) {
@@ -358,35 +357,52 @@ export async function compileTags(q: Queryable, filter: MeetingFilter, options: 
 /** A title fragment that trigrams cannot find (pg_trgm indexes 3 characters and more): 1-2 characters. */
 const isShortFragment = (fragment: string): boolean => [...fragment].length <= 2;
 
-/** The table holding a tag: the title grams (`g…`, migration 0008) apart from the filter tags. */
+/** The table holding a tag: the title grams (`g…`, migrations 0008-0009) apart from the filter tags. */
 const tagTable = (tag: string): string => (tag.startsWith('g') ? 'meeting_grams' : 'meeting_tags');
 
+/** A gram's tag: `g<hex>` when all ASCII (migration 0008), else `gu<hex>` (0009), of its UTF-8 bytes. */
+const gramTag = (gram: string): string => {
+  const bytes = Buffer.from(gram, 'utf8');
+  return `${bytes.every((b) => b < 0x80) ? 'g' : 'gu'}${bytes.toString('hex')}`;
+};
+
 /**
- * A short title fragment as meeting_grams tags (migration 0008). ILIKE matches the lower-cased pattern in the
- * lower-cased text, so each spelling (either Unicode form for the title, the fragment itself for the id) is
- * lower-cased here by the database's own lower(). When every spelling lower-cases to the same 1-2 ASCII bytes,
- * the meetings holding that gram are exactly the matches (`exact`). Otherwise the tags are a superset, the title
- * checked on each candidate: a gram every spelling needs (an ASCII byte or pair of it), else one gram per
- * spelling. Undefined when a spelling has no ASCII character to narrow by.
+ * A short title fragment as meeting_grams tags (migrations 0008-0009): each character and pair of adjacent
+ * characters of the lower-cased title and id. ILIKE matches the lower-cased pattern in the lower-cased text, so
+ * each spelling (either Unicode form for the title, the fragment itself for the id) is lower-cased here by the
+ * database's own lower(). The fragment's own spelling, when it is 1-2 characters and one of the title's too, is
+ * `sure`: a meeting holding its gram matches. When every spelling holds that one, its gram is exactly the matches
+ * (`exact`: `ø`, `会議`, and `É` or `e` in either case). Otherwise the tags are a superset: a gram every spelling
+ * needs, or one gram per spelling (`é`: composed or decomposed), whichever fewer meetings hold (meeting_tag_counts).
+ * A candidate holding the sure gram matches; one holding the gram of a title spelling of 1-2 characters (`titled`,
+ * those spellings) matches when its id lacks them all (the gram is then its title's); the others' titles are checked.
  */
-async function gramsOf(q: Queryable, forms: string[], fragment: string): Promise<{ tags: string[]; exact: boolean } | undefined> {
-  const lowered = (await rows<{ l: string }>(q, 'SELECT DISTINCT lower(v) AS l FROM unnest($1::text[]) v', [[...new Set([...forms, fragment])]])).map((r) => Buffer.from(r.l, 'utf8'));
-  const tag = (gram: Buffer) => `g${gram.toString('hex')}`;
-  if (lowered.length === 1 && lowered[0]!.length <= 2 && lowered[0]!.every((b) => b < 0x80)) return { tags: [tag(lowered[0]!)], exact: true };
-  // The grams each spelling needs, pairs first: its ASCII bytes and pairs of adjacent ASCII bytes.
-  const needs = lowered.map((bytes) => {
-    const pairs: string[] = [];
-    const singles: string[] = [];
-    bytes.forEach((b, i) => {
-      if (b >= 0x80) return;
-      singles.push(tag(bytes.subarray(i, i + 1)));
-      if (i + 1 < bytes.length && bytes[i + 1]! < 0x80) pairs.push(tag(bytes.subarray(i, i + 2)));
-    });
-    return [...pairs, ...singles];
+async function gramsOf(q: Queryable, forms: string[], fragment: string): Promise<{ tags: string[]; exact: boolean; sure?: string; titled?: string[] }> {
+  const lower = new Map(
+    (await rows<{ v: string; l: string }>(q, 'SELECT v, lower(v) AS l FROM unnest($1::text[]) v', [[...new Set([...forms, fragment])]])).map((r) => [r.v, r.l]),
+  );
+  const spellings = [...new Set(lower.values())];
+  const own = lower.get(fragment)!;
+  const sure = [...own].length <= 2 && forms.some((f) => lower.get(f) === own) ? own : undefined;
+  if (sure !== undefined && spellings.every((l) => l.includes(sure))) return { tags: [gramTag(sure)], exact: true };
+  // The grams each spelling needs, pairs first: its pairs of adjacent characters and its characters.
+  const needs = spellings.map((l) => {
+    const chars = [...l];
+    return [...new Set([...chars.slice(1).map((c, i) => gramTag(chars[i]! + c)), ...chars.map(gramTag)])];
   });
-  if (needs.some((n) => n.length === 0)) return undefined;
-  const common = needs[0]!.find((g) => needs.every((n) => n.includes(g)));
-  return { tags: common !== undefined ? [common] : [...new Set(needs.map((n) => n[0]!))], exact: false };
+  const counts = new Map(
+    (await rows<{ tag: string; n: number }>(q, 'SELECT tag, sum(n)::int AS n FROM meeting_tag_counts WHERE tag = ANY($1::text[]) GROUP BY tag', [[...new Set(needs.flat())]])).map((r) => [
+      r.tag,
+      r.n,
+    ]),
+  );
+  const held = (tag: string) => counts.get(tag) ?? 0;
+  const rarest = (tags: string[]) => tags.reduce((a, b) => (held(b) < held(a) ? b : a));
+  const each = [...new Set(needs.map(rarest))];
+  const common = needs[0]!.filter((g) => needs.every((n) => n.includes(g)));
+  const tags = common.length > 0 && held(rarest(common)) <= each.reduce((sum, tag) => sum + held(tag), 0) ? [rarest(common)] : each;
+  const titled = [...new Set(forms.map((f) => lower.get(f)!))].filter((l) => [...l].length <= 2 && tags.includes(gramTag(l)));
+  return { tags, exact: false, ...(sure !== undefined && tags.includes(gramTag(sure)) && { sure: gramTag(sure) }), ...(titled.length > 0 && { titled }) };
 }
 
 /**
@@ -456,11 +472,12 @@ const DRIVER_PROBE = 2000;
  */
 async function listByTags(q: Queryable, t: TagFilter, page: Page): Promise<{ meetings: MeetingListItem[]; total: number } | undefined> {
   if (t.none) return { meetings: [], total: 0 };
-  const singles = t.groups.filter((g) => g.length === 1).map((g) => g[0]!);
+  // A group drives when it is one tag, or title grams (one a spelling of the fragment: `é` composed or not).
+  const drivers = t.groups.filter((g) => g.length === 1 || (g.length > 1 && g.every((tag) => tag.startsWith('g'))));
   // A participant fragment across words is its few meetings (at most ACROSS_WORDS_MEETINGS), which drive: each
   // probed for the other tags by key.
   const byIds = t.participant !== undefined;
-  if (!byIds && singles.length === 0) return undefined;
+  if (!byIds && drivers.length === 0) return undefined;
   const params: unknown[] = [];
   const p = (value: unknown) => `$${params.push(value)}`;
   const range: string[] = [];
@@ -468,44 +485,76 @@ async function listByTags(q: Queryable, t: TagFilter, page: Page): Promise<{ mee
     if (t.range.from !== undefined) range.push(`${alias}.started_at >= ${p(t.range.from)}`);
     if (t.range.to !== undefined) range.push(`${alias}.started_at <= ${p(t.range.to)}`);
   };
-  let driver = byIds ? undefined : singles[0]!;
-  if (!byIds && singles.length > 1) {
+  let driverGroup = byIds ? undefined : drivers[0]!;
+  if (!byIds && drivers.length > 1) {
     inRange('t');
     const sizes = await Promise.all(
-      singles.map(async (tag) => {
-        const r = await rowsPlanned<{ n: number }>(q, `SELECT count(*)::int AS n FROM (SELECT 1 FROM ${tagTable(tag)} t WHERE t.tag = $${params.length + 1} ${range.map((c) => `AND ${c}`).join(' ')} LIMIT ${DRIVER_PROBE}) x`, [...params, tag]);
+      drivers.map(async (group) => {
+        const r = await rowsPlanned<{ n: number }>(
+          q,
+          `SELECT count(*)::int AS n FROM (SELECT 1 FROM ${tagTable(group[0]!)} t WHERE t.tag = ANY($${params.length + 1}::text[]) ${range.map((c) => `AND ${c}`).join(' ')} LIMIT ${DRIVER_PROBE}) x`,
+          [...params, group],
+        );
         return r[0]!.n;
       }),
     );
-    driver = singles[sizes.indexOf(Math.min(...sizes))]!;
+    driverGroup = drivers[sizes.indexOf(Math.min(...sizes))]!;
     params.length = 0;
     range.length = 0;
   }
+  const driver = driverGroup?.length === 1 ? driverGroup[0]! : undefined;
   const driverParam = driver === undefined ? undefined : p(driver);
   const clauses = driver === undefined ? [] : [`t.tag = ${driverParam}`];
   const source =
-    driver === undefined ? `(SELECT x.id AS meeting_id, x.started_at COLLATE "C" AS started_at FROM meetings x WHERE x.id = ANY(${p(t.participant)}::text[])) t` : `${tagTable(driver)} t`;
+    driverGroup === undefined
+      ? `(SELECT x.id AS meeting_id, x.started_at COLLATE "C" AS started_at FROM meetings x WHERE x.id = ANY(${p(t.participant)}::text[])) t`
+      : driver === undefined
+        ? `(SELECT d.started_at, d.meeting_id, bool_or(d.tag = ANY(${p(t.title?.sure === undefined ? [] : [t.title.sure])}::text[])) AS sure,
+                  bool_or(d.tag = ANY(${p((t.title?.titled ?? []).map(gramTag))}::text[])) AS titled
+             FROM meeting_grams d WHERE d.tag = ANY(${p(driverGroup)}::text[]) GROUP BY d.started_at, d.meeting_id) t`
+        : `${tagTable(driver)} t`;
   inRange('t');
   clauses.push(...range);
   const joins: string[] = [];
   let i = 0;
   for (const group of t.groups) {
-    if (group.length === 1 && group[0] === driver) continue;
+    if (group === driverGroup) continue;
     const o = `o${i++}`;
     if (group.length === 1) joins.push(`JOIN ${tagTable(group[0]!)} ${o} ON ${o}.tag = ${p(group[0])} AND ${o}.started_at = t.started_at AND ${o}.meeting_id = t.meeting_id`);
     else clauses.push(`EXISTS (SELECT 1 FROM ${tagTable(group[0]!)} ${o} WHERE ${o}.tag = ANY(${p(group)}::text[]) AND ${o}.started_at = t.started_at AND ${o}.meeting_id = t.meeting_id)`);
   }
-  if (t.title)
-    clauses.push(
-      `EXISTS (SELECT 1 FROM meetings m WHERE m.id = t.meeting_id AND (${t.title.forms.map((f) => `m.title ILIKE ${p(f)} ESCAPE '\\'`).join(' OR ')} OR m.id ILIKE ${p(t.title.id)} ESCAPE '\\'))`,
-    );
-  const from = `FROM ${source} ${joins.join(' ')} WHERE ${clauses.length ? clauses.join(' AND ') : 'true'}`;
+  let candidates = '';
+  let from = `FROM ${source} ${joins.join(' ')} WHERE ${clauses.length ? clauses.join(' AND ') : 'true'}`;
+  if (t.title) {
+    const like = `${t.title.forms.map((f) => `m.title ILIKE ${p(f)} ESCAPE '\\'`).join(' OR ')} OR m.id ILIKE ${p(t.title.id)} ESCAPE '\\'`;
+    const { sure, titled } = t.title;
+    if (sure === undefined && titled === undefined && (driver !== undefined || driverGroup === undefined)) {
+      clauses.push(`EXISTS (SELECT 1 FROM meetings m WHERE m.id = t.meeting_id AND (${like}))`);
+      from = `FROM ${source} ${joins.join(' ')} WHERE ${clauses.join(' AND ')}`;
+    } else {
+      // Title grams beyond one tag (`é` composed or not): the meetings that the other filters keep, then those of
+      // them that match, each computed once (the total and the page read them). Those holding the sure gram, or a
+      // titled one that their id lacks, match as they are; the others' titles are checked one by one (as a value:
+      // EXISTS was planned as a semi-join reading every title, 170 ms at 100k).
+      const holds = (tags: string[], column: string) =>
+        driver === undefined && driverGroup !== undefined
+          ? `t.${column}`
+          : `EXISTS (SELECT 1 FROM meeting_grams s WHERE s.tag = ANY(${p(tags)}::text[]) AND s.started_at = t.started_at AND s.meeting_id = t.meeting_id)`;
+      const matched = [
+        ...(sure === undefined ? [] : [holds([sure], 'sure')]),
+        ...(titled === undefined ? [] : [`(${holds(titled.map(gramTag), 'titled')} AND ${titled.map((l) => `strpos(lower(t.meeting_id), ${p(l)}) = 0`).join(' AND ')})`]),
+      ];
+      candidates = `WITH kept AS MATERIALIZED (SELECT t.started_at, t.meeting_id, ${matched.length > 0 ? matched.join(' OR ') : 'false'} AS sure ${from}),
+        candidates AS MATERIALIZED (SELECT t.started_at, t.meeting_id FROM kept t WHERE t.sure OR (SELECT ${like} FROM meetings m WHERE m.id = t.meeting_id) IS TRUE) `;
+      from = 'FROM candidates t WHERE true';
+    }
+  }
   const n = params.length;
   const [limit, offset] = [`$${n + 1}::bigint`, `$${n + 2}::bigint`];
   // One tag alone (a participant word, a series, a title gram; no dates): its total is the sum of its counted
   // deltas (meeting_tag_counts, migration 0008), and pages past the middle are walked from the oldest end, as
   // listMeetings does with a cheap total.
-  const tagAlone = driver !== undefined && joins.length === 0 && clauses.length === 1;
+  const tagAlone = driver !== undefined && joins.length === 0 && clauses.length === 1 && candidates === '';
   const newest = `SELECT t.meeting_id AS id ${from} ORDER BY t.started_at DESC, t.meeting_id COLLATE "C" DESC LIMIT ${limit} OFFSET ${offset}`;
   const pageSql = tagAlone
     ? `(SELECT t.meeting_id AS id ${from} AND ${offset} * 2 <= c.total ORDER BY t.started_at DESC, t.meeting_id COLLATE "C" DESC LIMIT ${limit} OFFSET ${offset})
@@ -517,7 +566,7 @@ async function listByTags(q: Queryable, t: TagFilter, page: Page): Promise<{ mee
   const totalSql = tagAlone ? `SELECT coalesce(sum(n), 0)::int AS total FROM meeting_tag_counts WHERE tag = ${driverParam}` : `SELECT count(*)::int AS total ${from}`;
   const found = await rowsPlanned<MeetingListItem & { total: number }>(
     q,
-    `SELECT i.*, c.total FROM (${totalSql}) c
+    `${candidates}SELECT i.*, c.total FROM (${totalSql}) c
      LEFT JOIN LATERAL (${pageOfMeetingsByKey(pageSql)}) i ON true
      ORDER BY i.started_at COLLATE "C" DESC, i.id COLLATE "C" DESC`,
     [...params, page.limit, page.offset],

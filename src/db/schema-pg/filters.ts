@@ -48,9 +48,9 @@ export const meetingTags = pgTable(
 );
 
 /**
- * The title grams of list_meetings (migration 0008): one row per distinct character and pair of adjacent
- * characters of a meeting's lower-cased title and of its lower-cased id that are all ASCII, as the tag `g<hex of
- * the gram>`. A `query` of 1-2 characters is the gram's key range walked newest first and counted from the key
+ * The title grams of list_meetings: one row per distinct character and pair of adjacent characters of a
+ * meeting's lower-cased title and of its lower-cased id, as the tag `g<hex of the gram>` when it is all ASCII
+ * (migration 0008), else `gu<hex of its UTF-8 bytes>` (0009). A `query` of 1-2 characters is the gram's key range walked newest first and counted from the key
  * alone, as a tag of meeting_tags is (pg_trgm cannot index fewer than 3 characters). Apart from meeting_tags so
  * that search_tags, which gives every passage its meeting's tags, does not get them (~60 a meeting).
  */

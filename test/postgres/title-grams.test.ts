@@ -1,0 +1,260 @@
+// The title grams beyond ASCII (migration 0009): list_meetings answers a `query` of 1-2 characters with no ASCII
+// character (`é`, `会議`, an emoji) from meeting_grams instead of reading every title. The grams must be exactly
+// each character and pair of adjacent characters of the lower-cased title and id (the reference here computes them
+// from the database's lower() alone, without the view), on new meetings, after edits, on a database migrated from
+// 0008, through `db copy`'s fill and the doctor's repair; and lists, pages and totals must be what ILIKE over every
+// row gives. filter-tags.test.ts compares the same fragments with the other filters under concurrent writers.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { needs } from '../support/system-tools.js';
+import { startPostgres, type PgCluster } from '../support/postgres.js';
+import { openStore } from '../../src/db/engine.js';
+import { compileTags, ilike } from '../../src/db/postgres/meetings.js';
+import { openPostgres, PG_MIGRATIONS_DIR } from '../../src/db/postgres/open.js';
+import { unicodeForms } from '../../src/db/queries/unicode.js';
+import type { MeetingFilter } from '../../src/db/queries/meetings.js';
+import type { Store } from '../../src/db/store.js';
+
+const TITLES = [
+  'R\u00e9union \u00e9t\u00e9',
+  'Re\u0301union',
+  '\u00c9T\u00c9',
+  '\u00d8resund',
+  '\u00f8l',
+  '\u00dcber m\u00fcller',
+  'Mu\u0308ller',
+  '\u4f1a\u8b70 plan',
+  '\u8b70\u4e8b\u9332',
+  '\u{1f680} launch \u{1f680}\u{1f680}',
+  '\u{1f600}',
+  '\u0130stanbul',
+  'KELVIN \u212a',
+  'stra\u00dfe',
+  '\u03a9mega \u03c9',
+  'plain ascii',
+  'x%_\\y',
+];
+const FRAGMENTS = [
+  '\u00e9',
+  '\u00c9',
+  'e\u0301',
+  '\u00e9t',
+  '\u00e9\u00e9',
+  '\u00f8',
+  '\u00d8',
+  '\u00fc',
+  '\u00dc',
+  'u\u0308',
+  'U\u0308',
+  '\u4f1a',
+  '\u8b70',
+  '\u4f1a\u8b70',
+  '\u8b70\u4e8b',
+  '\u4e8b\u4f1a',
+  '\u{1f680}',
+  '\u{1f680}\u{1f680}',
+  '\u{1f600}',
+  '\u0130',
+  '\u0131',
+  '\u212a',
+  '\u00df',
+  '\u03a9',
+  '\u03c9',
+  '\u03c9m',
+  ' \u{1f680}',
+  '\u0301',
+];
+
+/** Every gram of a meeting, from the database's lower() of its title and id and nothing else. */
+function gramsOf(lowered: string[]): string[] {
+  const tag = (gram: string) => {
+    const b = Buffer.from(gram, 'utf8');
+    return `${b.every((x) => x < 0x80) ? 'g' : 'gu'}${b.toString('hex')}`;
+  };
+  const out = new Set<string>();
+  for (const text of lowered) {
+    const chars = [...text];
+    chars.forEach((c, i) => {
+      out.add(tag(c));
+      if (i + 1 < chars.length) out.add(tag(c + chars[i + 1]!));
+    });
+  }
+  return [...out].sort();
+}
+
+describe.skipIf(needs('postgresql'))('PostgreSQL title grams beyond ASCII (migration 0009)', () => {
+  let cluster: PgCluster;
+  let url: string;
+  let pool: pg.Pool;
+  let store: Store;
+
+  beforeAll(async () => {
+    cluster = await startPostgres();
+    url = await cluster.createDatabase();
+    store = await openStore(url, { create: true });
+    pool = new pg.Pool({ connectionString: url, max: 4 });
+    await pool.query("INSERT INTO folders (id, path, name, created_at) VALUES ('fld_a', 'Team', 'Team', 'x'), ('fld_b', 'Sales', 'Sales', 'x')");
+    await addMeetings(0, 90);
+  }, 60_000);
+
+  afterAll(async () => {
+    await pool?.end();
+    await store?.close();
+    cluster?.destroy();
+  });
+
+  // Ids beyond ASCII too (ids are what their writer gives): one holds `é` decomposed, which `é` typed composed
+  // does not match in the id (only the title is compared in both forms).
+  const idOf = (i: number) => (i === 7 ? 'mtg_\u00e9\u4f1a' : i === 8 ? 'mtg_e\u0301' : `mtg_${i}`);
+  async function addMeetings(from: number, to: number): Promise<void> {
+    for (let i = from; i < to; i++) {
+      const at = new Date(Date.UTC(2026, 0, 1) + (i % 40) * 86_400_000).toISOString();
+      await pool.query('INSERT INTO meetings (id, title, started_at, folder_id, created_at, updated_at) VALUES ($1, $2, $3, $4, $3, $3)', [
+        idOf(i),
+        TITLES[(i * 7) % TITLES.length],
+        at,
+        i % 3 === 0 ? 'fld_a' : i % 3 === 1 ? 'fld_b' : null,
+      ]);
+      if (i % 4 === 0) await pool.query("INSERT INTO participants (id, meeting_id, name) VALUES ($1, $2, 'Anna Kowalski')", [`par_${i}`, idOf(i)]);
+    }
+  }
+
+  /** meeting_grams against the reference, and meeting_tag_counts against meeting_grams (both must be empty). */
+  async function drift(): Promise<{ grams: string[]; counts: number }> {
+    const lowered = await pool.query<{ id: string; started_at: string; t: string; i: string }>('SELECT id, started_at, lower(title) AS t, lower(id) AS i FROM meetings');
+    const want = lowered.rows.flatMap((m) => gramsOf([m.t, m.i]).map((g) => `${g} ${m.started_at} ${m.id}`)).sort();
+    const have = (await pool.query<{ r: string }>("SELECT tag || ' ' || started_at || ' ' || meeting_id AS r FROM meeting_grams")).rows.map((r) => r.r).sort();
+    const counts = await pool.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM ((SELECT tag, sum(n)::int FROM meeting_tag_counts WHERE tag LIKE 'g%' GROUP BY tag HAVING sum(n) <> 0)
+         EXCEPT ALL (SELECT tag, count(*)::int FROM meeting_grams GROUP BY tag)) x`,
+    );
+    return { grams: [...want.filter((w) => !have.includes(w)).map((w) => `missing ${w}`), ...have.filter((h) => !want.includes(h)).map((h) => `extra ${h}`)], counts: counts.rows[0]!.n };
+  }
+
+  /** The filter as conditions on the rows themselves (no tag read). */
+  async function reference(filter: MeetingFilter): Promise<string[]> {
+    const params: unknown[] = [];
+    const p = (v: unknown) => `$${params.push(v)}`;
+    const clauses = [`(${[...new Set(unicodeForms(filter.query!))].map((f) => `m.title ILIKE ${p(ilike(f))} ESCAPE '\\'`).join(' OR ')} OR m.id ILIKE ${p(ilike(filter.query!))} ESCAPE '\\')`];
+    if (filter.folderPath) clauses.push(`m.folder_id IN (SELECT id FROM folders WHERE path = ${p(filter.folderPath)})`);
+    if (filter.participant) clauses.push(`m.id IN (SELECT meeting_id FROM participants WHERE name ILIKE ${p(ilike(filter.participant))} ESCAPE '\\')`);
+    if (filter.from) clauses.push(`m.started_at COLLATE "C" >= ${p(filter.from)}`);
+    const sql = `SELECT m.id FROM meetings m WHERE ${clauses.join(' AND ')} ORDER BY m.started_at COLLATE "C" DESC, m.id COLLATE "C" DESC`;
+    return (await pool.query<{ id: string }>(sql, params)).rows.map((r) => r.id);
+  }
+
+  async function compareLists(): Promise<number> {
+    let matched = 0;
+    for (const query of FRAGMENTS)
+      for (const other of [{}, { folderPath: 'Team' }, { participant: 'kowal' }, { from: '2026-01-20T00:00:00.000Z' }, { folderPath: 'Sales', from: '2026-01-10T00:00:00.000Z' }]) {
+        const filter: MeetingFilter = { query, ...other };
+        const label = JSON.stringify(filter);
+        const want = await reference(filter);
+        if (want.length > 0) matched++;
+        const listed = await store.meetings.list(filter, { limit: 200, offset: 0 });
+        expect(listed.meetings.map((m) => m.id), label).toEqual(want);
+        expect(listed.pagination.total, label).toBe(want.length);
+        expect((await store.meetings.list(filter, { limit: 3, offset: 1 })).meetings.map((m) => m.id), label).toEqual(want.slice(1, 4));
+        const late = Math.max(0, want.length - 2);
+        expect((await store.meetings.list(filter, { limit: 3, offset: late })).meetings.map((m) => m.id), label).toEqual(want.slice(late, late + 3));
+      }
+    return matched;
+  }
+
+  it('holds each character and pair of the lower-cased title and id, beyond ASCII too, through inserts, edits and deletes', async () => {
+    expect(await drift()).toEqual({ grams: [], counts: 0 });
+    await pool.query("UPDATE meetings SET title = '\u00c5se \u00e5' WHERE id IN ('mtg_1', 'mtg_2')");
+    await pool.query("UPDATE meetings SET title = 'plain' WHERE id = 'mtg_3'");
+    await pool.query("UPDATE meetings SET started_at = '2025-12-01T00:00:00.000Z' WHERE id = 'mtg_\u00e9\u4f1a'");
+    await pool.query("DELETE FROM meetings WHERE id = 'mtg_4'");
+    expect(await drift()).toEqual({ grams: [], counts: 0 });
+    await addMeetings(4, 5);
+  });
+
+  it('answers a fragment with no ASCII character from its grams: one gram when it decides, else one a spelling', async () => {
+    const tags = async (query: string) => compileTags(pool, { query });
+    // Ø lower-cases to ø; both Unicode forms are the same: the gram alone is the answer (no title check).
+    expect(await tags('\u00d8')).toEqual({ groups: [['guc3b8']], range: {}, none: false });
+    expect(await tags('\u4f1a\u8b70')).toEqual({ groups: [['gue4bc9ae8adb0']], range: {}, none: false });
+    expect(await tags('\u{1f680}')).toEqual({ groups: [['guf09f9a80']], range: {}, none: false });
+    // é: composed (c3a9) or decomposed (65 cc81): either gram, each candidate's title checked.
+    const e = await tags('\u00e9');
+    expect(e!.groups).toHaveLength(1);
+    expect(e!.groups[0]).toHaveLength(2);
+    expect(e!.groups[0]).toContain('guc3a9');
+    expect(e!.groups[0]!.every((tag) => tag.startsWith('gu'))).toBe(true);
+    expect(e!.title).toBeDefined();
+  });
+
+  it('lists, pages and totals every short fragment beyond ASCII as ILIKE over every row does, alone and with other filters', async () => {
+    expect(await compareLists()).toBeGreaterThan(40);
+  }, 120_000);
+
+  it('a database migrated from 0008 gets its grams beyond ASCII (and their counts) from migration 0009', async () => {
+    const old = await cluster.createDatabase();
+    const db = await openPostgres(old, { create: true });
+    // Back to 0008: its function, no 0009 in the history.
+    const m8 = readFileSync(join(PG_MIGRATIONS_DIR, '0008_title_grams.sql'), 'utf8');
+    const fn = m8.split('--> statement-breakpoint').find((s) => s.includes('CREATE FUNCTION syntheo_title_grams('))!;
+    await db.pool.query(fn.replace(/^[\s\S]*?CREATE FUNCTION/, 'CREATE OR REPLACE FUNCTION'));
+    await db.pool.query('DROP FUNCTION syntheo_title_grams_beyond_ascii(text, text)');
+    await db.pool.query('DELETE FROM drizzle.__drizzle_migrations WHERE created_at = (SELECT max(created_at) FROM drizzle.__drizzle_migrations)');
+    await db.pool.query(
+      "INSERT INTO meetings (id, title, started_at, created_at, updated_at) SELECT 'mtg_' || i, CASE i % 3 WHEN 0 THEN '\u00c9t\u00e9 ' || i WHEN 1 THEN '\u4f1a\u8b70' ELSE 'plain' END, 'x', 'x', 'x' FROM generate_series(1, 30) i",
+    );
+    expect((await db.pool.query("SELECT count(*)::int AS n FROM meeting_grams WHERE tag LIKE 'gu%'")).rows[0].n).toBe(0);
+    await db.close();
+    const again = await openStore(old, { create: false });
+    try {
+      const q = new pg.Pool({ connectionString: old, max: 2 });
+      try {
+        const grams = await q.query<{ n: number }>("SELECT count(*)::int AS n FROM (SELECT * FROM meeting_grams EXCEPT SELECT * FROM meeting_gram_rows) x");
+        expect(grams.rows[0]!.n).toBe(0);
+        const missing = await q.query<{ n: number }>("SELECT count(*)::int AS n FROM (SELECT * FROM meeting_gram_rows EXCEPT SELECT * FROM meeting_grams) x");
+        expect(missing.rows[0]!.n).toBe(0);
+        expect((await q.query("SELECT sum(n)::int AS n FROM meeting_tag_counts WHERE tag = 'guc3a9'")).rows[0].n).toBe(10);
+      } finally {
+        await q.end();
+      }
+      const listed = await again.meetings.list({ query: '\u00c9' }, { limit: 100, offset: 0 });
+      expect(listed.pagination.total).toBe(10);
+      expect((await again.meetings.list({ query: '\u8b70' }, { limit: 5, offset: 0 })).pagination.total).toBe(10);
+      expect(await again.admin.integrity({ full: true })).toMatchObject({ search: [] });
+    } finally {
+      await again.close();
+    }
+  });
+
+  it('doctor: grams beyond ASCII that drifted are named, and the search repair recomputes them and their counts', async () => {
+    await pool.query('ALTER TABLE meetings DISABLE TRIGGER meetings_grams_au');
+    try {
+      await pool.query("UPDATE meetings SET title = '\u8b70\u4e8b \u00f8' WHERE id IN ('mtg_10', 'mtg_11')");
+    } finally {
+      await pool.query('ALTER TABLE meetings ENABLE TRIGGER meetings_grams_au');
+    }
+    expect((await store.admin.integrity({ full: true })).search.join('\n')).toMatch(/title grams of the newest 500 meetings \(meeting_grams\)/);
+    await store.admin.repairSearch();
+    expect((await store.admin.integrity({ full: true })).search).toEqual([]);
+    expect(await drift()).toEqual({ grams: [], counts: 0 });
+    expect(await compareLists()).toBeGreaterThan(40);
+  }, 120_000);
+
+  it('doctor: counts of tags and grams (meeting_tag_counts) that differ from their rows are named, and the search repair recomputes them', async () => {
+    expect((await store.admin.integrity({ full: true })).search).toEqual([]);
+    // One count off by one, one tag counted that no row has, one tag's counts gone.
+    await pool.query("INSERT INTO meeting_tag_counts (tag, n) VALUES ('guc3b8', 1), ('gu00', 2)");
+    await pool.query("DELETE FROM meeting_tag_counts WHERE tag = 'ffld_a'");
+    const held = (await pool.query<{ n: number }>("SELECT count(*)::int AS n FROM meeting_grams WHERE tag = 'guc3b8'")).rows[0]!.n;
+    const report = (await store.admin.integrity({ full: true })).search.join('\n');
+    expect(report).toContain(`counts of tags and title grams (meeting_tag_counts): 3 differ from their rows (ffld_a: 0 counted, `);
+    expect(report).toContain(`gu00: 2 counted, 0 rows; guc3b8: ${held + 1} counted, ${held} rows)`);
+    // A wrong count is a wrong total: `ø` alone is one gram, totalled from its counts.
+    expect((await store.meetings.list({ query: '\u00f8' }, { limit: 1, offset: 0 })).pagination.total).toBe(held + 1);
+    await store.admin.repairSearch();
+    expect((await store.admin.integrity({ full: true })).search).toEqual([]);
+    expect((await store.meetings.list({ query: '\u00f8' }, { limit: 1, offset: 0 })).pagination.total).toBe(held);
+    expect(await drift()).toEqual({ grams: [], counts: 0 });
+  });
+});
