@@ -114,6 +114,17 @@ export function chooseCases(sqlite: Sqlite): MatrixCase[] {
     for (const bg of new Set(Array.from({ length: Math.max(0, t.length - 1) }, (_, i) => t.slice(i, i + 2)).filter((x) => /^\p{L}{2}$/u.test(x)))) count(bigrams, bg);
     for (const w of new Set(wordsOf(t).filter((x) => x.length >= 3 && !/^\d+$/.test(x)))) count(titleWords, w);
   }
+  // Titles beyond ASCII (migration 0014), when the data has them: the most frequent Latin, Greek or Cyrillic letter beyond ASCII, pair of CJK
+  // characters and pictograph (an astral character, two UTF-16 units), read from every 7th meeting.
+  const wideLetters = new Map<string, number>();
+  const cjkPairs = new Map<string, number>();
+  const pictographs = new Map<string, number>();
+  for (const r of all<{ title: string }>("SELECT title FROM meetings WHERE rowid % 7 = 0 AND length(CAST(title AS BLOB)) != length(title)")) {
+    const points = Array.from(r.title.toLowerCase());
+    for (const ch of new Set(points.filter((c) => c.charCodeAt(0) >= 0x80 && /[\p{sc=Latin}\p{sc=Greek}\p{sc=Cyrillic}]/u.test(c)))) count(wideLetters, ch);
+    for (const p of new Set(points.slice(1).map((c, i) => points[i]! + c).filter((x) => /^[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Hangul}]{2}$/u.test(x)))) count(cjkPairs, p);
+    for (const ch of new Set(points.filter((c) => /\p{Extended_Pictographic}/u.test(c) && c.length === 2))) count(pictographs, ch);
+  }
   const rareTitle = one<{ title: string }>('SELECT title FROM meetings ORDER BY started_at LIMIT 1 OFFSET ?', Math.floor(total / 3))?.title ?? 'x';
 
   // Folders: the top-level folder holding the most meetings (subfolders included), and the smallest non-empty leaf.
@@ -141,6 +152,11 @@ export function chooseCases(sqlite: Sqlite): MatrixCase[] {
   const bigram = mostFrequent(bigrams);
   if (letter) L(`query "${letter}" (1 char)`, { query: letter });
   if (bigram) L(`query "${bigram}" (2 chars)`, { query: bigram });
+  for (const [what, fragment] of [['letter beyond ASCII', mostFrequent(wideLetters)], ['CJK pair', mostFrequent(cjkPairs)], ['pictograph', mostFrequent(pictographs)]] as const) {
+    if (fragment === undefined) continue;
+    L(`query "${fragment}" (${what})`, { query: fragment });
+    if (bigFolder) L(`query "${fragment}" (${what}) + folder`, { query: fragment, folderPath: bigFolder });
+  }
   L(`query "${mostFrequent(titleWords)}" (common word)`, { query: mostFrequent(titleWords) }, 0, true);
   L(`query "${rareTitle}" (one title)`, { query: rareTitle });
   L(`participant "${commonPerson}" (most frequent)`, { participant: commonPerson }, 0, true);

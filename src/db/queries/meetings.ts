@@ -7,9 +7,9 @@ import { getImportForMeeting } from './imports.js';
 import { clip, notFound } from './not-found.js';
 import { pagination } from './pagination.js';
 import { isAscii } from './unicode.js';
-import { anySpelling, trigramMatch } from './fragments.js';
+import { anySpelling, spellingGrams, trigramMatch } from './fragments.js';
 import { participantTag, participantWordIds } from './participant-words.js';
-import { ftsSource, gramToken, intersection, keyRange, listSource, pageOf, quoteToken, type FtsQuery, type KeySource } from './list-index.js';
+import { checkedKeys, ftsSource, gramToken, intersection, keyRange, listSource, pageOf, quoteToken, unionSource, type FtsQuery, type KeySource } from './list-index.js';
 import type { ActionItem, MeetingDetail, MeetingListItem, MeetingRecord, Page, Pagination, Participant, SeriesRef, Summary, TranscriptInfo } from './types.js';
 
 export interface MeetingFilter {
@@ -46,6 +46,8 @@ export interface FilterPart {
   tags?: string[];
   /** The filter as an FTS5 expression over meeting_terms (tags, or the grams of a short title fragment), when it holds it exactly. */
   terms?: string;
+  /** Beside `terms`: meeting_terms' candidates for further matches, which `sql` decides (spellings of 3+ code points of a short fragment). */
+  looseTerms?: string;
 }
 
 export interface CompiledFilter {
@@ -79,9 +81,10 @@ export function compileMeetingFilter(sqlite: Sqlite, filter: MeetingFilter): Com
       // meeting_terms holds each title's and id's lowercased ASCII characters and pairs: the same answer from an index.
       parts.push({ sql: `(m.title LIKE ? ESCAPE '\\' OR m.id LIKE ? ESCAPE '\\')`, params: [like, like], terms: quoteToken(gramToken(fragment)) });
     } else {
-      // Short and beyond ASCII: each spelling (case, Unicode form) with LIKE (IDs are ASCII).
+      // Short and beyond ASCII: each spelling (case, Unicode form) with LIKE (IDs are ASCII), or from meeting_terms' grams.
       const { sql, values } = anySpelling(fragment, ['m.title']);
-      parts.push({ sql, params: values });
+      const grams = spellingGrams(fragment);
+      parts.push({ sql, params: values, ...(grams && { terms: grams.exact }), ...(grams?.loose !== undefined && { looseTerms: grams.loose }) });
     }
   }
   if (filter.seriesId !== undefined) {
@@ -227,6 +230,13 @@ function listByKeys(sqlite: Sqlite, c: CompiledFilter, page: Page): { meetings: 
     const one = ftsSource(sqlite, queries[0]!);
     const few = one.upTo(FEW_KEYS + 1, lo, hi);
     source = few.length <= FEW_KEYS ? listSource(few) : one;
+  }
+  const loose = c.parts.find((p) => p.looseTerms !== undefined);
+  if (loose !== undefined) {
+    // Spellings of 3+ code points (NFD of a short fragment): the meetings holding all their pairs and not an exact
+    // gram, checked one by one with the fragment's own condition, join the exact matches.
+    const more = checkedKeys(sqlite, `(${[...terms.filter((t) => t !== loose.terms), loose.looseTerms].join(' AND ')}) NOT ${loose.terms}`, { sql: loose.sql, params: loose.params }, lo, hi);
+    if (more.length > 0) source = unionSource(source, more);
   }
   const total = source.count(lo, hi);
   const ids = total <= page.offset ? [] : pageOf(sqlite, source, page.offset, page.limit, lo, hi, total);

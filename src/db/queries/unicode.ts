@@ -33,7 +33,7 @@ export function caselessGlob(text: string, contains: boolean): string {
 }
 
 /** The single-character cases of a character: `é` -> é, É. */
-function casesOf(ch: string): string[] {
+export function casesOf(ch: string): string[] {
   return [...new Set([ch, ch.toLowerCase(), ch.toUpperCase(), ch.toUpperCase().toLowerCase(), ...(SIGMA.includes(ch) ? SIGMA : '')])].filter((c) => [...c].length === 1);
 }
 

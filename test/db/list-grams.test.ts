@@ -1,0 +1,187 @@
+// list_meetings `query` of 1-2 characters beyond ASCII (`é`, `会議`, an emoji, an NFD `e` + U+0301) read from
+// meeting_terms' grams (migration 0014) instead of a LIKE/GLOB over every title: the same answers (rows, order,
+// totals, every page) as the old scan condition, anySpelling over `m.title`, evaluated over every meeting row,
+// alone and with the other filters, through seeded random writes (re-titled, re-timed, deleted, written again),
+// after the repair, and on a database that had such titles before the migration.
+import Database from 'better-sqlite3';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Sqlite } from '../../src/db/open.js';
+import { openDatabase } from '../../src/db/open.js';
+import { MIGRATIONS_DIR } from '../../src/package.js';
+import { compileMeetingFilter, listMeetings, rangeSql, type MeetingFilter } from '../../src/db/queries/meetings.js';
+import { anySpelling } from '../../src/db/queries/fragments.js';
+import { fillListIndexes, gramToken, gramsOf } from '../../src/db/queries/list-index.js';
+import { checkIntegrity, repairSearchIndex } from '../../src/db/queries/integrity.js';
+import { ensureFolderPath } from '../../src/db/queries/folders.js';
+import { tempDir, testDbs } from '../support/db.js';
+import { makeMeeting, makeParticipant, makeSeries } from '../support/factories.js';
+import { seeded } from '../support/seeded.js';
+
+const db = testDbs();
+const nfd = (x: string) => x.normalize('NFD');
+
+const TITLE_WORDS = [
+  'Café', nfd('Café'), 'CAFÉ', nfd('CAFÉ'), 'été', 'Øst', 'øst', 'İstanbul', 'i\u0307', 'KAYAK', '会議', '週次会議', '議事録', '🚀', '😀👍', 'ΣΟΦΙΑ', 'σοφίας',
+  '\u212Aelvin', 'ǅemal', 'straße', 'x\uD83Dy', '\uFFFD', 'z\uFFFE', '\uFFFF', 'a\\é\\', 'é%', 'e\u0301a', 'o\u0301a', '한국어', nfd('한국'), 'Ñu', nfd('ñu'), 'design', 'a', 'E', '_',
+];
+// 1-2 characters (NFC), each beyond ASCII somewhere: cases, both forms, CJK pairs, astral characters, LIKE's own characters.
+const FRAGMENTS = [
+  'é', 'É', nfd('é'), 'éa', nfd('éa'), 'ÉT', 'té', 'Øs', 'ø', 'İ', 'i\u0307', '会議', '議', '会', '🚀', '😀👍', '👍', 'Σ', 'ς', 'σο', '\u212A', 'ǅ', 'ǆe',
+  'ß', '한국', '한', '국어', 'é%', 'é_', '%é', 'ñu', nfd('Ñ'), 'a😀', 'ö', 'é\\', '\\é', '\uD83D', '\uFFFD', '\uFFFE', 'a\uFFFF',
+];
+const NAMES = ['Yuki Tanaka', 'José Núñez', 'Ada', 'Sam Berg'];
+const TIMES = ['2026-03-01T10:00:00.000Z', '2026-03-01T10:00:00.001Z', '2026-03-02T00:00:00.000Z', '2025-12-31T23:59:59.999Z', '1969-07-20T20:17:40.000Z'];
+const FOLDERS = ['Legal', 'Legal/Contracts', 'Sales', 'Sales/EMEA'];
+
+/** The answer as before migration 0014: anySpelling over every title, the other filters' own conditions, newest first. */
+function scanned(s: Sqlite, filter: MeetingFilter): string[] {
+  const { query, ...rest } = filter;
+  const c = compileMeetingFilter(s, rest);
+  if (c.none) return [];
+  const range = rangeSql(c.range, 'm.started_at');
+  const where = [...c.parts.map((p) => p.sql), ...range.sql];
+  const params = [...c.parts.flatMap((p) => p.params), ...range.params];
+  if (query !== undefined) {
+    const old = anySpelling(query, ['m.title']);
+    where.push(old.sql);
+    params.push(...old.values);
+  }
+  return (s.prepare(`SELECT m.id FROM meetings m ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY m.started_at DESC, m.id DESC`).all(...params) as { id: string }[]).map((r) => r.id);
+}
+
+function expectSameAnswers(s: Sqlite, filter: MeetingFilter): void {
+  const want = scanned(s, filter);
+  for (const limit of [1, 3, 200])
+    for (let offset = 0; offset <= want.length + 1; offset += limit) {
+      const got = listMeetings(s, filter, { limit, offset });
+      const label = `${JSON.stringify(filter)} limit ${limit} offset ${offset}`;
+      expect(got.meetings.map((m) => m.id), label).toEqual(want.slice(offset, offset + limit));
+      expect(got.pagination.total, label).toBe(want.length);
+    }
+}
+
+function world(s: Sqlite, seed: number) {
+  const r = seeded(seed);
+  const series = [makeSeries(s), makeSeries(s)];
+  for (const f of FOLDERS) ensureFolderPath(s, f);
+  const paths = () => (s.prepare('SELECT path FROM folders').all() as { path: string }[]).map((x) => x.path);
+  const ids = () => (s.prepare('SELECT id FROM meetings ORDER BY rowid').all() as { id: string }[]).map((x) => x.id);
+  const title = () => Array.from({ length: 1 + r.int(3) }, () => r.one(TITLE_WORDS)).join(r.one([' ', '', '-']));
+  const add = () => {
+    const id = makeMeeting(s, { title: title(), startedAt: r.one(TIMES), folderPath: r.next() < 0.7 ? r.one(paths()) : null, seriesId: r.next() < 0.3 ? r.one(series) : null });
+    if (r.next() < 0.5) makeParticipant(s, id, { name: r.one(NAMES) });
+  };
+  const ops: (() => void)[] = [
+    add,
+    add,
+    add,
+    () => ids().length && s.prepare('UPDATE meetings SET title = ? WHERE id = ?').run(title(), r.one(ids())),
+    () => ids().length && s.prepare('UPDATE meetings SET started_at = ? WHERE id = ?').run(r.one(TIMES), r.one(ids())),
+    () => ids().length && s.prepare('DELETE FROM meetings WHERE id = ?').run(r.one(ids())),
+    () => ids().length && s.prepare('UPDATE meetings SET folder_id = (SELECT id FROM folders WHERE path = ?) WHERE id = ?').run(r.one(paths()), r.one(ids())),
+    () => {
+      // The same row written again with another title: its delete triggers need not fire.
+      const id = ids().length ? r.one(ids()) : undefined;
+      if (!id) return;
+      const m = s.prepare('SELECT * FROM meetings WHERE id = ?').get(id) as Record<string, unknown>;
+      s.prepare(`INSERT OR REPLACE INTO meetings (${Object.keys(m).join(', ')}) VALUES (${Object.keys(m).map(() => '?').join(', ')})`).run(
+        ...Object.entries(m).map(([k, v]) => (k === 'title' ? title() : v)),
+      );
+    },
+  ];
+  const filters = (): MeetingFilter[] =>
+    FRAGMENTS.flatMap((query) => {
+      const f: MeetingFilter = { query };
+      if (r.next() < 0.4) f.folderPath = r.one(paths());
+      if (r.next() < 0.2) f.seriesId = r.one(series);
+      if (r.next() < 0.2) f.participant = r.one(['berg', 'yuki', 'núñ']);
+      if (r.next() < 0.3) [f.from, f.to] = [TIMES[3]!, TIMES[r.int(3)]!];
+      return [{ query }, f];
+    });
+  return { step: () => ops[r.int(ops.length)]!(), filters };
+}
+
+describe('list_meetings fragments of 1-2 characters beyond ASCII from meeting_terms (migration 0014)', () => {
+  for (const seed of [1, 2])
+    it(`answers as the scan over every title, alone and with other filters, through random writes (seed ${seed})`, () => {
+      const s = db();
+      const w = world(s, seed);
+      for (let i = 0; i < 40; i++) w.step();
+      for (let round = 0; round < 3; round++) {
+        for (let i = 0; i < 15; i++) w.step();
+        for (const f of w.filters()) expectSameAnswers(s, f);
+      }
+      repairSearchIndex(s);
+      expect(checkIntegrity(s, { full: true }).search).toEqual([]);
+      for (const f of w.filters()) expectSameAnswers(s, f);
+    });
+
+  it('indexes each code point and pair beyond ASCII: a gram finds exactly the meetings whose title holds it, in the triggers (SQL) and the fill (JavaScript)', () => {
+    const s = db();
+    const titles = ['Café', nfd('Café'), 'CAFÉ', '週次会議', '会議室', '🚀 launch', 'x😀👍y', 'Øst', 'İ', 'ΣΟΦΙΑ', 'é%_é', '', 'plain ascii', `Long ${'会議 '.repeat(3_000)}é`, 'tab\té', '\u212A'];
+    for (const t of titles) makeMeeting(s, { title: t });
+    const count = s.prepare('SELECT count(*) AS n FROM meeting_terms WHERE meeting_terms MATCH ?');
+    const rows = s.prepare('SELECT id, title FROM meetings').all() as { id: string; title: string }[];
+    const lower = (x: string) => x.replace(/[A-Z]/g, (c) => c.toLowerCase());
+    const grams = ['é', 'É', 'e\u0301', '会議', '議', '会', '🚀', '😀', '😀👍', 'x😀', '👍y', 'ø', 'Ø', 'İ', 'Σ', 'σ', 'é%', '%_', '_é', '\té', '\u212A', 'fé', 'é '];
+    const counts = () => grams.map((g) => (count.get(`"${gramToken(g)}"`) as { n: number }).n);
+    const byTriggers = counts();
+    // Code points, not UTF-16 units: an astral character is one, as in SQLite.
+    expect(byTriggers).toEqual(grams.map((g) => rows.filter((m) => lower(m.title).includes(lower(g))).length));
+    expect(byTriggers.filter((n) => n > 0).length).toBeGreaterThan(15);
+    const view = s.prepare('SELECT m.title, m.id, v.grams FROM meetings m JOIN meeting_list_terms v ON v.meeting_id = m.id').all() as { title: string; id: string; grams: string }[];
+    for (const m of view) expect(new Set(m.grams.toLowerCase().split(' ').filter((g) => g !== '')), m.title).toEqual(new Set(gramsOf(m.title, m.id)!.split(' ').filter((g) => g !== '')));
+    fillListIndexes(s);
+    expect(counts()).toEqual(byTriggers);
+  });
+
+  it('finds an NFD spelling of 3+ code points only where the title holds it, not where it holds its pairs apart', () => {
+    const s = db();
+    const at = (i: number) => `2026-04-0${i}T10:00:00.000Z`;
+    const exact = makeMeeting(s, { title: 'Caféa', startedAt: at(1) });
+    const decomposed = makeMeeting(s, { title: nfd('Caféa'), startedAt: at(2) });
+    makeMeeting(s, { title: `${nfd('Café')} ${nfd('óa')}`, startedAt: at(3) }); // e+U+0301 and U+0301+a, never e+U+0301+a
+    makeMeeting(s, { title: 'Cafe a', startedAt: at(4) });
+    const upper = makeMeeting(s, { title: nfd('CAFÉA'), startedAt: at(5) });
+    for (const query of ['éa', 'ÉA', nfd('éa')]) {
+      expect(listMeetings(s, { query }, { limit: 10, offset: 0 }).meetings.map((m) => m.id), query).toEqual([upper, decomposed, exact]);
+      expect(listMeetings(s, { query }, { limit: 1, offset: 1 }), query).toMatchObject({ meetings: [{ id: decomposed }], pagination: { total: 3 } });
+    }
+  });
+
+  it('backfills the grams of meetings written before the migration', () => {
+    const { dir, cleanup } = tempDir();
+    try {
+      const path = join(dir, 'old.db');
+      const old = new Database(path);
+      old.exec('CREATE TABLE __drizzle_migrations (id SERIAL PRIMARY KEY, hash text NOT NULL, created_at numeric)');
+      const journal = JSON.parse(readFileSync(join(MIGRATIONS_DIR, 'meta', '_journal.json'), 'utf8')) as { entries: { tag: string; when: number }[] };
+      for (const entry of journal.entries.filter((e) => Number(e.tag.slice(0, 4)) <= 13)) {
+        const sql = readFileSync(join(MIGRATIONS_DIR, `${entry.tag}.sql`), 'utf8');
+        for (const statement of sql.split('--> statement-breakpoint')) if (statement.trim()) old.exec(statement);
+        old.prepare('INSERT INTO __drizzle_migrations (hash, created_at) VALUES (?, ?)').run(createHash('sha256').update(sql).digest('hex'), entry.when);
+      }
+      const now = '2026-03-01T10:00:00.000Z';
+      const insert = old.prepare("INSERT INTO meetings (id, title, started_at, note, created_at, updated_at) VALUES (?, ?, ?, '', ?, ?)");
+      ['週次会議', 'Café', nfd('Café'), '🚀 Launch', 'Plain'].forEach((title, i) => insert.run(`mtg_${i}`, title, `2026-03-0${i + 1}T10:00:00.000Z`, now, now));
+      old.close();
+      const migrated = openDatabase(path, { create: false });
+      try {
+        const s = migrated.sqlite;
+        const ids = (query: string) => listMeetings(s, { query }, { limit: 10, offset: 0 }).meetings.map((m) => m.id);
+        expect(ids('会議')).toEqual(['mtg_0']);
+        expect(ids('É')).toEqual(['mtg_2', 'mtg_1']);
+        expect(ids('🚀')).toEqual(['mtg_3']);
+        expect((s.prepare('SELECT count(*) AS n FROM meeting_terms WHERE meeting_terms MATCH ?').get(`"${gramToken('会議')}"`) as { n: number }).n).toBe(1);
+        expect(checkIntegrity(s, { full: true }).search).toEqual([]);
+      } finally {
+        migrated.close();
+      }
+    } finally {
+      cleanup();
+    }
+  });
+});
