@@ -141,9 +141,10 @@ describe.skipIf(needs('postgresql'))('PostgreSQL word counts (search_word_counts
     expect(d.wrong).toEqual([]);
     expect(d.the).toBeGreaterThan(50);
     await expectTotals(store, pool);
-    // The writers' many deltas were summed: `the` (in nearly every statement's passages) keeps few rows.
+    // The writers' many deltas were summed: `the` (in nearly every statement's passages, ~500 here) keeps few rows
+    // (32 + 8 on average: its rows are counted by one statement in eight, at random; more than 100 about once in 10^6).
     const rows = (await pool.query<{ n: number }>("SELECT count(*)::int AS n FROM search_word_counts WHERE lexeme = 'the'")).rows[0]!.n;
-    expect(rows).toBeLessThanOrEqual(40);
+    expect(rows).toBeLessThanOrEqual(100);
   }, 180_000);
 
   it('a truncate of the passages leaves no count; new passages are counted again', async () => {
