@@ -198,6 +198,9 @@ const FILTER_FILL = [
   'INSERT INTO meeting_grams (tag, started_at, meeting_id) SELECT tag, started_at, meeting_id FROM meeting_gram_rows',
 ];
 
+/** The words' counts (migration 0010), the same statement as the migration's backfill. */
+const WORD_COUNTS_FILL = 'INSERT INTO search_word_counts (lexeme, n) SELECT lexeme, count(*) FROM search_postings GROUP BY lexeme';
+
 async function postgresSide(url: string, create: boolean): Promise<Side> {
   const db: PgDb = await openPostgres(url, { create, max: 2 });
   /** The copy's one transaction (begin() to finish()); reads of the source-side run on the pool. */
@@ -278,7 +281,11 @@ async function postgresSide(url: string, create: boolean): Promise<Side> {
       // search_postings (migration 0004) is filled from all passages in one statement by finish(), not by
       // its trigger batch by batch. Disabled inside the copy's transaction: a rolled-back copy enables it again.
       await q('SAVEPOINT set_aside');
-      postingsAtEnd = await q('ALTER TABLE search_passages DISABLE TRIGGER search_passages_postings_ai').then(() => true, () => false);
+      // The words' counts (migration 0010) with it: counted once from all postings, not from that statement's 10M rows.
+      postingsAtEnd = await q('ALTER TABLE search_passages DISABLE TRIGGER search_passages_postings_ai; ALTER TABLE search_postings DISABLE TRIGGER search_postings_counts_ai').then(
+        () => true,
+        () => false,
+      );
       await q(postingsAtEnd ? 'RELEASE SAVEPOINT set_aside' : 'ROLLBACK TO SAVEPOINT set_aside');
       // The filter tags (migration 0007) likewise: filled once by finish() when all their insert triggers are set aside.
       await q('SAVEPOINT set_aside');
@@ -320,7 +327,8 @@ async function postgresSide(url: string, create: boolean): Promise<Side> {
         if (done) {
           if (postingsAtEnd) {
             await client.query('INSERT INTO search_postings (lexeme, passage_id, n) SELECT u.lexeme, p.id, cardinality(u.positions) FROM search_passages p, unnest(p.words) u');
-            await client.query('ALTER TABLE search_passages ENABLE TRIGGER search_passages_postings_ai');
+            await client.query(WORD_COUNTS_FILL);
+            await client.query('ALTER TABLE search_passages ENABLE TRIGGER search_passages_postings_ai; ALTER TABLE search_postings ENABLE TRIGGER search_postings_counts_ai');
           }
           if (tagsAtEnd) {
             for (const fill of FILTER_FILL) await client.query(fill);

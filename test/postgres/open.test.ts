@@ -60,6 +60,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL: open and migrate', () => {
         'search_passages',
         'search_postings',
         'search_tags',
+        'search_word_counts',
         'series',
         'settings',
         'summaries',

@@ -67,4 +67,21 @@ export const searchPostings = pgTable(
   (t) => [primaryKey({ columns: [t.lexeme, t.passageId] })],
 );
 
+/**
+ * How many passages say each word (the rows of search_postings per lexeme), as deltas summed on reading (kept by
+ * statement triggers on search_postings, migration 0010): the total of a one-word search without filters is a few
+ * rows instead of the word's postings counted (`the`: 346,673 at 100k meetings). Writers only insert deltas, so none
+ * waits for another; a word's deltas are summed into one row by whoever adds the 33rd, when no other writer is
+ * doing it (as meeting_tag_counts). Neither role may write it: only the triggers do.
+ */
+export const searchWordCounts = pgTable(
+  'search_word_counts',
+  {
+    lexeme: bytesText('lexeme').notNull(),
+    n: bigint('n', { mode: 'number' }).notNull(),
+  },
+  // search_transcripts' total of one word: sum(n) of the word's rows, an index-only scan.
+  (t) => [index('search_word_counts_lexeme_idx').on(t.lexeme, t.n)],
+);
+
 export type SearchPassageRow = typeof searchPassages.$inferSelect;
