@@ -198,9 +198,6 @@ const FILTER_FILL = [
   'INSERT INTO meeting_grams (tag, started_at, meeting_id) SELECT tag, started_at, meeting_id FROM meeting_gram_rows',
 ];
 
-/** The words' counts (migration 0010), the same statement as the migration's backfill. */
-const WORD_COUNTS_FILL = 'INSERT INTO search_word_counts (lexeme, n) SELECT lexeme, count(*) FROM search_postings GROUP BY lexeme';
-
 async function postgresSide(url: string, create: boolean): Promise<Side> {
   const db: PgDb = await openPostgres(url, { create, max: 2 });
   /** The copy's one transaction (begin() to finish()); reads of the source-side run on the pool. */
@@ -327,7 +324,8 @@ async function postgresSide(url: string, create: boolean): Promise<Side> {
         if (done) {
           if (postingsAtEnd) {
             await client.query('INSERT INTO search_postings (lexeme, passage_id, n) SELECT u.lexeme, p.id, cardinality(u.positions) FROM search_passages p, unnest(p.words) u');
-            await client.query(WORD_COUNTS_FILL);
+            // The words' counts (migration 0010) from all postings, as --repair-search computes them.
+            await client.query('SELECT syntheo_repair_word_counts()');
             await client.query('ALTER TABLE search_passages ENABLE TRIGGER search_passages_postings_ai; ALTER TABLE search_postings ENABLE TRIGGER search_postings_counts_ai');
           }
           if (tagsAtEnd) {

@@ -277,34 +277,29 @@ async function derivedDrift(q: Queryable): Promise<string[]> {
   // Every tag's and gram's count (its deltas summed) against its rows: not bounded by the sample, since the newest
   // meetings' tags are nearly all the rows anyway (100k meetings: 4,065 tags, 8.3M of 8.9M rows, 0.8-1.3 s; all
   // 7,723 tags at once, grouped, 0.65-1.1 s).
-  const counts = await rows<{ tag: string; counted: number; held: number; wrong: number }>(
-    q,
-    `SELECT tag, counted, held, count(*) OVER ()::int AS wrong FROM (
-       SELECT coalesce(c.tag, r.tag) AS tag, coalesce(c.n, 0)::bigint AS counted, coalesce(r.n, 0)::bigint AS held
-       FROM (SELECT tag, sum(n) AS n FROM meeting_tag_counts GROUP BY tag) c
-       FULL JOIN (SELECT tag, count(*) AS n FROM meeting_grams GROUP BY tag UNION ALL SELECT tag, count(*) FROM meeting_tags GROUP BY tag) r ON r.tag = c.tag
-       WHERE coalesce(c.n, 0) <> coalesce(r.n, 0)) x
-     ORDER BY tag COLLATE "C" LIMIT 3`,
-  );
-  if (counts.length > 0)
-    found.push(
-      `counts of tags and title grams (meeting_tag_counts): ${counts[0]!.wrong} differ from their rows (${counts.map((c) => `${c.tag}: ${c.counted} counted, ${c.held} rows`).join('; ')})`,
-    );
-  // Every word's count (its deltas summed) against its postings: not bounded either (100k meetings: 13.4M postings of 3,598 words grouped, 1.0-1.2 s at load ~3).
-  const words = await rows<{ lexeme: string; counted: number; held: number; wrong: number }>(
-    q,
-    `SELECT lexeme, counted, held, count(*) OVER ()::int AS wrong FROM (
-       SELECT coalesce(c.lexeme, r.lexeme) AS lexeme, coalesce(c.n, 0)::bigint AS counted, coalesce(r.n, 0)::bigint AS held
-       FROM (SELECT lexeme, sum(n) AS n FROM search_word_counts GROUP BY lexeme) c
-       FULL JOIN (SELECT lexeme, count(*) AS n FROM search_postings GROUP BY lexeme) r ON r.lexeme = c.lexeme
-       WHERE coalesce(c.n, 0) <> coalesce(r.n, 0)) x
-     ORDER BY lexeme COLLATE "C" LIMIT 3`,
-  );
-  if (words.length > 0)
-    found.push(
-      `counts of search words (search_word_counts): ${words[0]!.wrong} differ from their postings (${words.map((w) => `${w.lexeme}: ${w.counted} counted, ${w.held} postings`).join('; ')})`,
-    );
+  const tags = await countsDrift(q, 'tag', 'meeting_tag_counts', 'rows', 'SELECT tag, count(*) AS n FROM meeting_grams GROUP BY tag UNION ALL SELECT tag, count(*) FROM meeting_tags GROUP BY tag');
+  if (tags) found.push(`counts of tags and title grams (meeting_tag_counts): ${tags.wrong} differ from their rows (${tags.examples})`);
+  // Every word's count against its postings: not bounded either (100k meetings: 13.4M postings of 3,598 words grouped, 1.0-1.2 s at load ~3).
+  const words = await countsDrift(q, 'lexeme', 'search_word_counts', 'postings', 'SELECT lexeme, count(*) AS n FROM search_postings GROUP BY lexeme');
+  if (words) found.push(`counts of search words (search_word_counts): ${words.wrong} differ from their postings (${words.examples})`);
   return found;
+}
+
+/**
+ * A table of counted deltas (`key`, `n`), each key's sum against `held` (the key and its rows' count): how many keys
+ * differ, and the first three as `key: counted, held unit`. Undefined when none does.
+ */
+async function countsDrift(q: Queryable, key: 'tag' | 'lexeme', counts: string, unit: string, held: string): Promise<{ wrong: number; examples: string } | undefined> {
+  const wrong = await rows<{ key: string; counted: number; held: number; wrong: number }>(
+    q,
+    `SELECT key, counted, held, count(*) OVER ()::int AS wrong FROM (
+       SELECT coalesce(c.${key}, r.${key}) AS key, coalesce(c.n, 0)::bigint AS counted, coalesce(r.n, 0)::bigint AS held
+       FROM (SELECT ${key}, sum(n) AS n FROM ${counts} GROUP BY ${key}) c FULL JOIN (${held}) r ON r.${key} = c.${key}
+       WHERE coalesce(c.n, 0) <> coalesce(r.n, 0)) x
+     ORDER BY key COLLATE "C" LIMIT 3`,
+  );
+  if (wrong.length === 0) return undefined;
+  return { wrong: wrong[0]!.wrong, examples: wrong.map((w) => `${w.key}: ${w.counted} counted, ${w.held} ${unit}`).join('; ') };
 }
 
 /** Tables of the Drizzle schema that the database lacks. The schema loads here, for `syntheo doctor` only. */

@@ -8,8 +8,9 @@
 // nothing to merge: one read of each index's structure record, no write.
 import type { Sqlite } from '../open.js';
 import { stmt } from '../statements.js';
+import { varint } from './fts-records.js';
 
-/** Every FTS5 index of the schema (drizzle/*.sql), the large ones first. */
+/** Every FTS5 index of the schema that reads use (drizzle/*.sql), the large ones first; search_words_scratch (0013) is always empty. */
 export const FTS_INDEXES = ['search_fts', 'participant_index', 'meeting_terms', 'meeting_titles', 'participant_words_fts'] as const;
 export type FtsIndex = (typeof FTS_INDEXES)[number];
 
@@ -27,17 +28,6 @@ export interface FtsShape {
   levels: number[];
   /** An incremental merge is under way (started by a `'merge'` command or by automerge). */
   merging: boolean;
-}
-
-/** SQLite's varint: big-endian groups of 7 bits, the 9th byte whole. */
-function varint(block: Uint8Array, at: number): [value: number, length: number] {
-  let value = 0;
-  for (let i = 0; i < 8; i++) {
-    const byte = block[at + i] ?? 0;
-    value = value * 128 + (byte & 0x7f);
-    if ((byte & 0x80) === 0) return [value, i + 1];
-  }
-  return [value * 256 + (block[at + 8] ?? 0), 9];
 }
 
 /** The shape of one index, or null when it has no structure record. Reads one row; writes nothing. */

@@ -7,9 +7,10 @@ import { stmt } from '../statements.js';
 import { indexTranscript } from './search.js';
 import { fillListIndexes } from './list-index.js';
 import { recountWords } from './bulk-index.js';
+import { FTS_INDEXES } from './fts-upkeep.js';
 
 /** The FTS5 tables and the table of passages the search index is built from. */
-const FTS_TABLES = ['search_fts', 'meeting_titles', 'meeting_terms', 'participant_index', 'participant_words_fts', 'search_words_scratch'] as const;
+const FTS_TABLES = [...FTS_INDEXES, 'search_words_scratch'] as const;
 // meeting_tags is derived from meetings.search_tags, which the view meeting_search_tags computes; the
 // views meeting_next_key and meeting_list_terms give a meeting's key and its meeting_terms row.
 // search_word_counts (0013) counts the passages saying each word: search_vocab reads search_fts's words,

@@ -1,5 +1,6 @@
 import type { Sqlite } from '../open.js';
 import { stmt } from '../statements.js';
+import { varint } from './fts-records.js';
 
 /**
  * BM25 for the ranked window of search_transcripts, computed here as FTS5's `bm25(search_fts, 1.0, 0.0)`
@@ -118,9 +119,9 @@ function passages(sqlite: Sqlite, ids: number[]): [id: number, text: string, len
 function rowLength(sizes: Uint8Array): number {
   let n = 0;
   for (let i = 0; i < sizes.length; ) {
-    const [v, next] = varint(sizes, i);
+    const [v, length] = varint(sizes, i);
     n += v;
-    i = next;
+    i += length;
   }
   return n;
 }
@@ -133,9 +134,8 @@ function rowLength(sizes: Uint8Array): number {
 function idfs(sqlite: Sqlite, terms: string[], rows: number): number[] {
   // The logarithm of the C library, as bm25() takes it: JavaScript's may differ in the last bit.
   const log = stmt<{ v: number }>(sqlite, 'SELECT ln((? - ? + 0.5) / (? + 0.5)) AS v');
-  const count = stmt<{ n: number }>(sqlite, 'SELECT passages AS n FROM search_word_counts WHERE word = ?');
   return terms.map((t) => {
-    const nHit = count.get(t)?.n ?? 0;
+    const nHit = passagesSaying(sqlite, t);
     const v = log.get(rows, nHit, nHit)!.v;
     return v <= 0.0 ? 1e-6 : v;
   });
@@ -149,20 +149,14 @@ function averages(sqlite: Sqlite): { rows: number; tokens: number } | undefined 
   let [i, tokens] = [start, 0];
   // search_fts has two columns, text and tags: the record holds the row count, then each column's total.
   for (let c = 0; c < 2 && i < block.length; c++) {
-    const [v, next] = varint(block, i);
+    const [v, length] = varint(block, i);
     tokens += v;
-    i = next;
+    i += length;
   }
   return rows > 0 ? { rows, tokens } : undefined;
 }
 
-/** SQLite's varint (FTS5 records use it): big-endian, 7 bits a byte, the ninth byte whole. */
-function varint(b: Uint8Array, i: number): [value: number, next: number] {
-  let v = 0;
-  for (let k = 0; k < 8; k++) {
-    const c = b[i + k]!;
-    v = v * 128 + (c & 0x7f);
-    if (c < 0x80) return [v, i + k + 1];
-  }
-  return [v * 256 + b[i + 8]!, i + 9];
+/** How many passages say `word` (folded as the index folds it), from search_word_counts (migration 0013). */
+export function passagesSaying(sqlite: Sqlite, word: string): number {
+  return stmt<{ n: number }>(sqlite, 'SELECT passages AS n FROM search_word_counts WHERE word = ?').get(word)?.n ?? 0;
 }

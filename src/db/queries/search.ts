@@ -6,7 +6,7 @@ import { compileMeetingFilter, rangeSql, type MeetingFilter } from './meetings.j
 import { pagination } from './pagination.js';
 import type { Page, Pagination } from './types.js';
 import { calendarCover } from '../model/calendar.js';
-import { rankWindow } from './rank.js';
+import { passagesSaying, rankWindow } from './rank.js';
 
 /** A transcript passage is one speaker turn, cut after this many words. */
 export const PASSAGE_MAX_WORDS = 60;
@@ -75,6 +75,9 @@ interface HitRow {
  */
 export const RANK_WINDOW = 2000;
 
+/** The matches with no filter but those inside the index. */
+const MATCH_ONLY = 'FROM search_fts f WHERE search_fts MATCH ?';
+
 /** Below this many meetings passing a participant fragment across words, search reads their passages rather than joining every match. */
 const FEW_MEETINGS = 1000;
 
@@ -137,7 +140,7 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
   // The rest: when few meetings pass (a rare participant across words), as the set of their passages,
   // found from the meetings' indexes; else each match is joined to its meeting (measured: reading the
   // passages of 10,000 meetings costs more than joining the matches of `the`).
-  let from = 'FROM search_fts f WHERE search_fts MATCH ?';
+  let from = MATCH_ONLY;
   let ranked = from;
   // With few meetings, every match is read (one FTS5 lookup per passage of theirs; in rowid order, SQLite would
   // walk the word's whole doclist instead) and ordered here.
@@ -173,8 +176,8 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
   const everyMatch = few ? newestOf(all, Infinity) : undefined;
   const newest = everyMatch?.slice(0, RANK_WINDOW) ?? newestOf(all, RANK_WINDOW);
   // One word and no filter: its count of passages is kept (search_word_counts, migration 0013), else counted.
-  const own = distinct.length === 1 && all === words && from === 'FROM search_fts f WHERE search_fts MATCH ?';
-  const kept = own && /^[a-z0-9]+$/.test(distinct[0]!) ? stmt<{ n: number }>(sqlite, 'SELECT passages AS n FROM search_word_counts WHERE word = ?').get(distinct[0]!)?.n ?? 0 : undefined;
+  const own = distinct.length === 1 && all === words && from === MATCH_ONLY;
+  const kept = own && /^[a-z0-9]+$/.test(distinct[0]!) ? passagesSaying(sqlite, distinct[0]!) : undefined;
   const total = everyMatch?.length ?? (newest.length < RANK_WINDOW ? newest.length : (kept ?? stmt<{ n: number }>(sqlite, `SELECT count(*) AS n ${from}`).get(...args)!.n));
   // BM25 for these rows only: by FTS5's bm25() when its IDF counts are known to be cheap (one word, no
   // filter, its matches under ~60 a window row: bm25() walks ~25 ns a match, reading a row here costs
