@@ -3,20 +3,16 @@
 // totals, every page) as the old scan condition, anySpelling over `m.title`, evaluated over every meeting row,
 // alone and with the other filters, through seeded random writes (re-titled, re-timed, deleted, written again),
 // after the repair, and on a database that had such titles before the migration.
-import Database from 'better-sqlite3';
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Sqlite } from '../../src/db/open.js';
 import { openDatabase } from '../../src/db/open.js';
-import { MIGRATIONS_DIR } from '../../src/package.js';
 import { compileMeetingFilter, listMeetings, rangeSql, type MeetingFilter } from '../../src/db/queries/meetings.js';
 import { anySpelling } from '../../src/db/queries/fragments.js';
 import { fillListIndexes, gramToken, gramsOf } from '../../src/db/queries/list-index.js';
 import { checkIntegrity, repairSearchIndex } from '../../src/db/queries/integrity.js';
 import { ensureFolderPath } from '../../src/db/queries/folders.js';
-import { tempDir, testDbs } from '../support/db.js';
+import { databaseMigratedTo, tempDir, testDbs } from '../support/db.js';
 import { makeMeeting, makeParticipant, makeSeries } from '../support/factories.js';
 import { seeded } from '../support/seeded.js';
 
@@ -156,14 +152,7 @@ describe('list_meetings fragments of 1-2 characters beyond ASCII from meeting_te
     const { dir, cleanup } = tempDir();
     try {
       const path = join(dir, 'old.db');
-      const old = new Database(path);
-      old.exec('CREATE TABLE __drizzle_migrations (id SERIAL PRIMARY KEY, hash text NOT NULL, created_at numeric)');
-      const journal = JSON.parse(readFileSync(join(MIGRATIONS_DIR, 'meta', '_journal.json'), 'utf8')) as { entries: { tag: string; when: number }[] };
-      for (const entry of journal.entries.filter((e) => Number(e.tag.slice(0, 4)) <= 13)) {
-        const sql = readFileSync(join(MIGRATIONS_DIR, `${entry.tag}.sql`), 'utf8');
-        for (const statement of sql.split('--> statement-breakpoint')) if (statement.trim()) old.exec(statement);
-        old.prepare('INSERT INTO __drizzle_migrations (hash, created_at) VALUES (?, ?)').run(createHash('sha256').update(sql).digest('hex'), entry.when);
-      }
+      const old = databaseMigratedTo(path, 13);
       const now = '2026-03-01T10:00:00.000Z';
       const insert = old.prepare("INSERT INTO meetings (id, title, started_at, note, created_at, updated_at) VALUES (?, ?, ?, '', ?, ?)");
       ['週次会議', 'Café', nfd('Café'), '🚀 Launch', 'Plain'].forEach((title, i) => insert.run(`mtg_${i}`, title, `2026-03-0${i + 1}T10:00:00.000Z`, now, now));

@@ -2,18 +2,14 @@
 // search_fts's `tags` follow every change of a participant, a folder, a series and a meeting's time, so
 // list_meetings and search_transcripts answer from the indexes what they answered by joining before;
 // and a database made before migration 0010 gets them from its existing rows.
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { openDatabase, type Sqlite } from '../../src/db/open.js';
 import { listMeetings } from '../../src/db/queries/meetings.js';
 import { searchTranscripts } from '../../src/db/queries/search.js';
 import { MAX_PARTICIPANT_WORDS } from '../../src/db/queries/participant-words.js';
 import { checkIntegrity, repairSearchIndex } from '../../src/db/queries/integrity.js';
-import { MIGRATIONS_DIR } from '../../src/package.js';
-import { tempDir, testDbs } from '../support/db.js';
+import { databaseMigratedTo, tempDir, testDbs } from '../support/db.js';
 import { makeMeeting, makeParticipant, makeSeries, makeSummary, makeTranscript } from '../support/factories.js';
 
 const db = testDbs();
@@ -222,14 +218,7 @@ describe('migration of a database made before the filter indexes', () => {
     try {
       const path = join(dir, 'old.db');
       // The schema as migrations 0000-0008 left it, with rows written then.
-      const old = new Database(path);
-      old.exec('CREATE TABLE __drizzle_migrations (id SERIAL PRIMARY KEY, hash text NOT NULL, created_at numeric)');
-      const journal = JSON.parse(readFileSync(join(MIGRATIONS_DIR, 'meta', '_journal.json'), 'utf8')) as { entries: { tag: string; when: number }[] };
-      for (const entry of journal.entries.filter((e) => Number(e.tag.slice(0, 4)) <= 8)) {
-        const sql = readFileSync(join(MIGRATIONS_DIR, `${entry.tag}.sql`), 'utf8');
-        for (const statement of sql.split('--> statement-breakpoint')) if (statement.trim()) old.exec(statement);
-        old.prepare('INSERT INTO __drizzle_migrations (hash, created_at) VALUES (?, ?)').run(createHash('sha256').update(sql).digest('hex'), entry.when);
-      }
+      const old = databaseMigratedTo(path, 8);
       const now = '2026-03-01T10:00:00.000Z';
       old.exec(`INSERT INTO folders (id, path, name, parent_id, created_at) VALUES ('fld_a', 'Acme', 'Acme', NULL, '${now}'), ('fld_b', 'Acme/Launch', 'Launch', 'fld_a', '${now}');
         INSERT INTO series (id, title, cadence, created_at) VALUES ('ser_1', 'Weekly', 'weekly', '${now}');

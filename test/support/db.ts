@@ -1,8 +1,11 @@
 import { afterEach } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase, type SyntheoDb } from '../../src/db/open.js';
+import { MIGRATIONS_DIR } from '../../src/package.js';
 
 /** A fresh directory under the OS temp dir, removed by the returned cleanup. */
 export function tempDir(prefix = 'syntheo-test-'): { dir: string; cleanup(): void } {
@@ -35,4 +38,20 @@ export function testDbs(): () => SyntheoDb['sqlite'] {
     open.push(d);
     return d.sqlite;
   };
+}
+
+/**
+ * A database file as migrations 0000 to `last` left it (and the history drizzle keeps, so that opening it runs
+ * only the later ones), for tests of what a migration does to rows written before it. Not closed.
+ */
+export function databaseMigratedTo(path: string, last: number): Database.Database {
+  const old = new Database(path);
+  old.exec('CREATE TABLE __drizzle_migrations (id SERIAL PRIMARY KEY, hash text NOT NULL, created_at numeric)');
+  const journal = JSON.parse(readFileSync(join(MIGRATIONS_DIR, 'meta', '_journal.json'), 'utf8')) as { entries: { tag: string; when: number }[] };
+  for (const entry of journal.entries.filter((e) => Number(e.tag.slice(0, 4)) <= last)) {
+    const sql = readFileSync(join(MIGRATIONS_DIR, `${entry.tag}.sql`), 'utf8');
+    for (const statement of sql.split('--> statement-breakpoint')) if (statement.trim()) old.exec(statement);
+    old.prepare('INSERT INTO __drizzle_migrations (hash, created_at) VALUES (?, ?)').run(createHash('sha256').update(sql).digest('hex'), entry.when);
+  }
+  return old;
 }
