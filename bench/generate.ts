@@ -5,6 +5,7 @@ import { existsSync, rmSync } from 'node:fs';
 import { openDatabase } from '../src/db/open.js';
 import { PASSAGE_MAX_WORDS } from '../src/db/queries/search.js';
 import { setIndexesAside } from '../src/db/queries/bulk-index.js';
+import { buildSearchBits } from '../src/db/queries/search-bits.js';
 
 export interface GenerateOptions {
   meetings: number;
@@ -202,6 +203,8 @@ export function generate(o: GenerateOptions): { meetings: number; words: number;
       "INSERT INTO search_fts (search_fts) VALUES ('optimize'); INSERT INTO participant_words_fts (participant_words_fts) VALUES ('optimize');",
     );
   }
+  // The search bitmaps, as the worker would build them (migration 0015).
+  buildSearchBits(s);
   s.pragma('optimize');
   s.pragma('wal_checkpoint(TRUNCATE)');
   db.close();

@@ -13,6 +13,7 @@
 import type { SchemaState } from './open.js';
 import type { CheckpointResult } from './checkpoint.js';
 import type { FtsMergeStep } from './queries/fts-upkeep.js';
+import type { BitsRound } from './queries/search-bits.js';
 import type { ProcessingStatus } from './schema/enums.js';
 import type { MeetingFilter } from './queries/meetings.js';
 import type { FolderFilter, FolderRef } from './queries/folders.js';
@@ -172,6 +173,8 @@ export interface SettingStore {
 export interface MaintainResult extends CheckpointResult {
   /** The merge statements that did work this round (src/db/queries/fts-upkeep.ts). */
   merged: FtsMergeStep[];
+  /** The round of the search bitmaps' upkeep (src/db/queries/search-bits.ts); absent on PostgreSQL. */
+  bits?: BitsRound;
 }
 
 export interface AdminStore {

@@ -95,6 +95,7 @@ export async function startLoop(opts: LoopOptions): Promise<WorkerLoop> {
     try {
       const upkeep = await store.admin.maintain();
       if (upkeep && upkeep.merged.length > 0) log.debug({ merged: upkeep.merged }, 'full-text indexes merged a step');
+      if (upkeep?.bits && (upkeep.bits.built.length > 0 || upkeep.bits.cleaned > 0 || upkeep.bits.added > 0)) log.debug({ bits: upkeep.bits }, 'search bitmaps kept a step');
       if (upkeep?.truncated) log.info({ frames: upkeep.frames, truncated: upkeep.truncated }, 'write-ahead log checkpointed and truncated');
     } catch (error) {
       log.warn({ err: error }, 'could not merge the full-text indexes or checkpoint the write-ahead log');

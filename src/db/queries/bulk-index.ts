@@ -4,6 +4,7 @@
 // triggers that feed those indexes on insert are set aside meanwhile, then put back as the migrations made them.
 import type { Sqlite } from '../open.js';
 import { fillListIndexes } from './list-index.js';
+import { resetSearchBits } from './search-bits.js';
 
 /** The insert triggers of the passages' index (search_fts) and word counts (0013), the list indexes (0012) and the participants' index (0004). */
 const SET_ASIDE = "type = 'trigger' AND (tbl_name = 'search_passages' OR name IN ('meetings_indexes_ai', 'participants_index_ai'))";
@@ -35,6 +36,8 @@ export function setIndexesAside(sqlite: Sqlite): IndexesAside {
         sqlite.exec(`INSERT INTO ${table} (${table}, rank) VALUES ('hashsize', 268435456); ${fill}; INSERT INTO ${table} (${table}, rank) VALUES ('hashsize', 1048576)`);
       once('search_fts', "INSERT INTO search_fts (search_fts) VALUES ('rebuild')");
       recountWords(sqlite);
+      // Passages written under new ids: the search bitmaps are built again (the worker, or buildSearchBits).
+      resetSearchBits(sqlite);
       const { meetings } = fillListIndexes(sqlite);
       once('participant_index', "INSERT INTO participant_index (name, email, meeting_id, participant_id) SELECT name, coalesce(email, ''), meeting_id, id FROM participants");
       return { meetings };

@@ -7,6 +7,7 @@ import { stmt } from '../statements.js';
 import { indexTranscript } from './search.js';
 import { fillListIndexes } from './list-index.js';
 import { recountWords } from './bulk-index.js';
+import { resetSearchBits, wrongSearchBits } from './search-bits.js';
 import { FTS_INDEXES } from './fts-upkeep.js';
 
 /** The FTS5 tables and the table of passages the search index is built from. */
@@ -25,6 +26,10 @@ const SEARCH_TABLES: readonly string[] = [
   'search_word_counts',
   'search_vocab',
   'search_scratch_vocab',
+  'search_bits',
+  'search_bits_terms',
+  'search_bits_dirty',
+  'search_bits_state',
   ...FTS_TABLES,
 ];
 
@@ -121,6 +126,7 @@ export function checkIntegrity(sqlite: Sqlite, options: { full: boolean }): Inte
   }
   if (present.has('table search_word_counts') && present.has('table search_vocab') && !search.includes('search_fts'))
     if (stmt<{ n: number }>(sqlite, WRONG_WORD_COUNTS).get()!.n > 0) search.push('search_word_counts');
+  if (present.has('table search_bits') && !search.includes('search_fts') && wrongSearchBits(sqlite).length > 0) search.push('search_bits');
   const searchProblem = (p: string) => /^fts5:/.test(p) || SEARCH_TABLES.some((t) => p.includes(`"${t}`) || p.includes(` ${t}`));
   const searchOnly = problems.every(searchProblem) && absent.every(isSearchObject);
   return { check, problems, missing, search, searchOnly };
@@ -182,6 +188,7 @@ export function repairSearchIndex(sqlite: Sqlite): RepairResult {
       stmt(sqlite, "INSERT INTO search_passages (meeting_id, kind, ref_id, text, tags) SELECT id, 'note', id, note, search_tags FROM meetings WHERE note != ''").run();
       for (const t of stmt<{ id: string; meeting_id: string }>(sqlite, 'SELECT id, meeting_id FROM transcripts').all()) indexTranscript(sqlite, t.id, t.meeting_id);
       recountWords(sqlite);
+      resetSearchBits(sqlite);
       const { meetings } = fillListIndexes(sqlite);
       const participants = stmt(
         sqlite,

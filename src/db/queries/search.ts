@@ -7,6 +7,7 @@ import { pagination } from './pagination.js';
 import type { Page, Pagination } from './types.js';
 import { calendarCover } from '../model/calendar.js';
 import { passagesSaying, rankWindow } from './rank.js';
+import { countByBits } from './search-bits.js';
 
 /** A transcript passage is one speaker turn, cut after this many words. */
 export const PASSAGE_MAX_WORDS = 60;
@@ -103,12 +104,17 @@ function dateTerm(sqlite: Sqlite, range: { from?: string; to?: string }): { toke
   return { tokens, ...(any ? { outside } : {}) };
 }
 
+/** The passages of the meetings on a range's first and last days that fall outside it (by time of day). */
+function outsidePassages(sqlite: Sqlite, outside: { sql: string; params: string[] }): number[] {
+  return stmt(sqlite, `SELECT p.id FROM meeting_tags t JOIN search_passages p ON p.meeting_id = t.meeting_id WHERE ${outside.sql}`).pluck().all(...outside.params) as number[];
+}
+
 /**
  * search_transcripts: passages containing every word of the query, filtered by the meeting filters of
  * list_meetings. Order: within the newest RANK_WINDOW matches, exact phrase first, then BM25; then
  * the older matches, newest first. Deterministic, so offsets page consistently.
  */
-export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Page, options: { rank?: 'fts5' | 'computed' } = {}): { hits: SearchHit[]; pagination: Pagination } {
+export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Page, options: { rank?: 'fts5' | 'computed'; bits?: boolean } = {}): { hits: SearchHit[]; pagination: Pagination } {
   // One snapshot for the count, the window, the ranking and the page: a writer committing between them
   // would otherwise leave a hit without its passage.
   if (!sqlite.inTransaction) return sqlite.transaction(() => searchTranscripts(sqlite, filter, page, options)).deferred();
@@ -129,7 +135,8 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
   // Folder, series, participant words and dates are terms of the index (column `tags`): FTS5 intersects
   // them with the words; only a participant fragment that spans words needs the meetings.
   const dates = dateTerm(sqlite, c.range);
-  const tagTerms = [...c.parts.filter((p) => p.tags).map((p) => p.tags!), ...(dates ? [dates.tokens] : [])].map((tags) => `{tags} : (${tags.map(quote).join(' OR ')})`);
+  const tagGroups = [...c.parts.filter((p) => p.tags).map((p) => p.tags!), ...(dates ? [dates.tokens] : [])];
+  const tagTerms = tagGroups.map((tags) => `{tags} : (${tags.map(quote).join(' OR ')})`);
   const all = [words, ...tagTerms].join(' AND ');
   const phrase = [`${column}${quote(terms.join(' '))}`, ...tagTerms].join(' AND ');
   const untagged = c.parts.filter((p) => !p.tags);
@@ -175,9 +182,26 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
   // The window. When it holds every match, it is the total.
   const everyMatch = few ? newestOf(all, Infinity) : undefined;
   const newest = everyMatch?.slice(0, RANK_WINDOW) ?? newestOf(all, RANK_WINDOW);
+  // Filters that tags hold alone, on common words: the total from the bitmaps of the dense terms (migration 0015)
+  // below the blocks they cover; the newer matches and those of passages changed since their bits were set, from FTS5.
+  const bits =
+    options.bits !== false && !few && newest.length === RANK_WINDOW && joined.length === 0 && tagGroups.length > 0 && distinct.every((w) => /^[a-z0-9]+$/.test(w))
+      ? countByBits(sqlite, distinct, tagGroups, dates?.outside ? outsidePassages(sqlite, dates.outside) : [])
+      : undefined;
+  let beyondBits = 0;
+  if (bits) {
+    // The newer matches: mostly within the window's reach, else walked again from the newest.
+    if (newest.at(-1)! < bits.below) beyondBits = newest.filter((id) => id >= bits.below).length;
+    else
+      for (const id of stmt(sqlite, `SELECT f.rowid AS id ${from} ORDER BY f.rowid DESC`).pluck().iterate(...args) as IterableIterator<number>) {
+        if (id < bits.below) break;
+        beyondBits++;
+      }
+    if (bits.dirty.length > 0) beyondBits += stmt<{ n: number }>(sqlite, `SELECT count(*) AS n ${from} AND f.rowid IN (SELECT value FROM json_each(?))`).get(...args, JSON.stringify(bits.dirty))!.n;
+  }
   // One word and no filter: its count of passages is kept (search_word_counts, migration 0013), else counted.
   const own = distinct.length === 1 && all === words && from === MATCH_ONLY;
-  const kept = own && /^[a-z0-9]+$/.test(distinct[0]!) ? passagesSaying(sqlite, distinct[0]!) : undefined;
+  const kept = own && /^[a-z0-9]+$/.test(distinct[0]!) ? passagesSaying(sqlite, distinct[0]!) : bits && bits.count + beyondBits;
   const total = everyMatch?.length ?? (newest.length < RANK_WINDOW ? newest.length : (kept ?? stmt<{ n: number }>(sqlite, `SELECT count(*) AS n ${from}`).get(...args)!.n));
   // BM25 for these rows only: by FTS5's bm25() when its IDF counts are known to be cheap (one word, no
   // filter, its matches under ~60 a window row: bm25() walks ~25 ns a match, reading a row here costs

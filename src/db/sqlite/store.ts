@@ -58,7 +58,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions): Stor
   const transcriptQueries = once(() => import('../queries/transcripts.js'));
   const searchQueries = once(() => import('../queries/search.js'));
   const importQueries = once(() => import('../queries/imports.js'));
-  const upkeepQueries = once(() => import('../queries/fts-upkeep.js'));
+  const upkeepQueries = once(async () => ({ ...(await import('../queries/fts-upkeep.js')), ...(await import('../queries/search-bits.js')) }));
   /** The index the next round of merging begins with: one large index does not keep the others waiting. */
   let mergeTurn = 0;
   const importListQueries = once(() => import('../queries/imports-list.js'));
@@ -196,7 +196,8 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions): Stor
       maintain: later(upkeepQueries, (q) => (sqlite: Sqlite) => {
         if (connection.path === ':memory:') return null;
         const merged = q.mergeFtsIndexes(sqlite, { first: mergeTurn++ });
-        return { ...checkpointIfLarge(sqlite), merged };
+        const bits = q.searchBitsRound(sqlite);
+        return { ...checkpointIfLarge(sqlite), merged, bits };
       }),
     },
     close: async () => connection.close(),

@@ -1,0 +1,356 @@
+// Bitmaps of the dense terms of search_fts (migration 0015), for the exact total of a search for common words with
+// broad filters: FTS5 intersects a word said in 78% of the passages with a folder, six months or a common participant
+// by walking the word's doclist once per passage of the filter (7-14 ms at 100k meetings); the same count from
+// bitmaps is an AND and a popcount over 4096 passages a row, ~110 rows a term at 100k.
+//
+// Kept by the worker in bounded rounds (searchBitsRound): which terms are dense, their bits for each complete block
+// of passage ids (built newest first from FTS5's own doclists, read outside the write lock and written only if
+// nothing they depend on moved meanwhile), and the bits of passages written below a built block (search_bits_dirty,
+// marked by triggers) set again. A search counts from bitmaps only the blocks every one of its terms has built and
+// only passages not marked dirty; FTS5 counts the rest (src/db/queries/search.ts).
+import type { Sqlite } from '../open.js';
+import { stmt } from '../statements.js';
+
+/** Passage ids a block holds (id >> 12 is its block): a row's bitmap is 512 bytes. */
+export const BLOCK = 4096;
+const BYTES = BLOCK / 8;
+
+/**
+ * A word is dense when this share of the passages say it (188 words at 100k meetings: rarer ones are intersected by
+ * FTS5 in under a millisecond), a tag when this share of the meetings hold it (116 tags: a filter without a dense tag
+ * is a few thousand passages at most).
+ */
+const DENSE_WORD_SHARE = 1 / 32;
+const DENSE_TAG_SHARE = 1 / 128;
+
+/** The terms' set is read again when the passages have grown by this share since it was last read. */
+const RECHECK_GROWTH = 1 / 16;
+
+/** Dirty passages set again a round, at most. */
+const CLEAN_BATCH = 512;
+
+/**
+ * The key of a word of the passages' text, and of a tag (a folder, series, participant word or calendar token), as
+ * FTS5 holds it: tags are ASCII (hex digits of ids), which unicode61 folds to lower case.
+ */
+export const wordTerm = (word: string) => `text:${word}`;
+export const tagTerm = (tag: string) => `tags:${tag.toLowerCase()}`;
+
+/** The FTS5 expression matching exactly the passages of a term. */
+function matchOf(term: string): string {
+  const at = term.indexOf(':');
+  return `{${term.slice(0, at)}} : "${term.slice(at + 1).replace(/"/g, '""')}"`;
+}
+
+interface State {
+  reserved: number;
+  checked_passages: number;
+}
+
+const state = (sqlite: Sqlite) => stmt<State>(sqlite, 'SELECT reserved, checked_passages FROM search_bits_state WHERE id = 1').get()!;
+const highestPassage = (sqlite: Sqlite) => (stmt(sqlite, 'SELECT max(id) FROM search_passages').pluck().get() as number | null) ?? -1;
+
+export interface BitsRound {
+  /** Terms that became dense this round. */
+  added: number;
+  /** Terms whose bits were built up to the newest complete block. */
+  built: string[];
+  /** Dirty passages whose bits were set again. */
+  cleaned: number;
+  /** Work is left for further rounds. */
+  more: boolean;
+}
+
+/**
+ * One bounded round of upkeep: the dense terms read again when the passages grew, terms built up to the newest
+ * complete block until `budgetMs` is spent (at least one: each read outside the write lock, written in a short
+ * transaction of its own), then up to CLEAN_BATCH dirty passages set again (one write transaction). A busy database
+ * ends the round (the work waits for the next one).
+ */
+export function searchBitsRound(sqlite: Sqlite, options: { budgetMs?: number } = {}): BitsRound {
+  const budgetMs = options.budgetMs ?? 50;
+  const started = performance.now();
+  const round: BitsRound = { added: 0, built: [], cleaned: 0, more: false };
+  try {
+    const highest = highestPassage(sqlite);
+    const target = Math.floor((highest + 1) / BLOCK);
+    if (target === 0) return round;
+    if (highest + 1 >= state(sqlite).checked_passages * (1 + RECHECK_GROWTH)) round.added = addDenseTerms(sqlite, highest + 1);
+    if (state(sqlite).reserved < target) sqlite.transaction(() => stmt(sqlite, 'UPDATE search_bits_state SET reserved = max(reserved, ?) WHERE id = 1').run(target)).immediate();
+    const behind = stmt<{ term: string; built: number }>(sqlite, 'SELECT term, built FROM search_bits_terms WHERE built < ? ORDER BY built, term').all(target);
+    for (const { term, built } of behind) {
+      if (round.built.length > 0 && performance.now() - started >= budgetMs) {
+        round.more = true;
+        break;
+      }
+      if (buildTerm(sqlite, term, built, target)) round.built.push(term);
+    }
+    // After the builds: a block they completed for every term can be cleaned at once.
+    round.cleaned = cleanDirty(sqlite);
+    if (round.cleaned === CLEAN_BATCH) round.more = true;
+  } catch (error) {
+    if (!(error instanceof Error && 'code' in error && String(error.code).startsWith('SQLITE_BUSY'))) throw error;
+    round.more = true;
+  }
+  return round;
+}
+
+/** Every round until nothing is left: after a bulk write (the bench generator), in tests. */
+export function buildSearchBits(sqlite: Sqlite): void {
+  for (let i = 0; i < 1_000_000; i++) if (!searchBitsRound(sqlite, { budgetMs: Infinity }).more) return;
+}
+
+/** The dense words and tags, added with nothing built. */
+function addDenseTerms(sqlite: Sqlite, passages: number): number {
+  const meetings = stmt(sqlite, 'SELECT count(*) FROM meetings').pluck().get() as number;
+  const words = stmt(sqlite, 'SELECT word FROM search_word_counts WHERE passages >= ?').pluck().all(Math.max(1, Math.ceil(passages * DENSE_WORD_SHARE))) as string[];
+  const tags = stmt(sqlite, 'SELECT tag FROM meeting_tags GROUP BY tag HAVING count(*) >= ?').pluck().all(Math.max(1, Math.ceil(meetings * DENSE_TAG_SHARE))) as string[];
+  return sqlite
+    .transaction(() => {
+      const insert = stmt(sqlite, 'INSERT OR IGNORE INTO search_bits_terms (term, built) VALUES (?, 0)');
+      let added = 0;
+      for (const term of [...words.map(wordTerm), ...tags.map(tagTerm)]) added += insert.run(term).changes;
+      stmt(sqlite, 'UPDATE search_bits_state SET checked_passages = ? WHERE id = 1').run(passages);
+      return added;
+    })
+    .immediate();
+}
+
+/**
+ * Builds a term's bits for blocks [from, to): read (readTermBits), then written (writeTermBits) if nothing it
+ * depends on moved meanwhile.
+ */
+function buildTerm(sqlite: Sqlite, term: string, from: number, to: number): boolean {
+  return writeTermBits(sqlite, term, from, to, readTermBits(sqlite, term, from, to));
+}
+
+/** Bitmaps by block, as the rows hold them: bit (id % BLOCK) & 7 of byte (id % BLOCK) >> 3. */
+type Blocks = Map<number, Uint8Array>;
+
+function setBit(blocks: Blocks, id: number): void {
+  const block = Math.floor(id / BLOCK);
+  let bits = blocks.get(block);
+  if (!bits) blocks.set(block, (bits = new Uint8Array(BYTES)));
+  const bit = id - block * BLOCK;
+  bits[bit >> 3]! |= 1 << (bit & 7);
+}
+
+/**
+ * A term's bits for blocks [from, to), from its doclist walked newest first down to the first of them, in one read
+ * transaction (no write lock: the whole doclist of `the` at 100k meetings is ~150 ms).
+ */
+export function readTermBits(sqlite: Sqlite, term: string, from: number, to: number): Blocks {
+  const blocks: Blocks = new Map();
+  const [low, high] = [from * BLOCK, to * BLOCK];
+  const newestFirst = stmt(sqlite, 'SELECT rowid FROM search_fts WHERE search_fts MATCH ? ORDER BY rowid DESC').pluck();
+  sqlite
+    .transaction(() => {
+      // From the first block, the whole doclist at once (all(): ~0.4 µs a row, iterate(): ~2.5); else the newest down to `from`.
+      const ids = (from === 0 ? newestFirst.all(matchOf(term)) : newestFirst.iterate(matchOf(term))) as Iterable<number>;
+      for (const id of ids) {
+        if (id < low) break;
+        if (id < high) setBit(blocks, id);
+      }
+    })
+    .deferred();
+  return blocks;
+}
+
+/**
+ * Writes bits read by readTermBits if, now, the term is still built up to `from` (another worker did not build it
+ * meanwhile; a repair resets `built` and `reserved`) and `reserved` still covers `to`. A passage written since the read
+ * is below `reserved` (raised before the read), so it is marked dirty: its bits here are never used.
+ */
+export function writeTermBits(sqlite: Sqlite, term: string, from: number, to: number, blocks: Blocks): boolean {
+  return sqlite
+    .transaction(() => {
+      const now = stmt<{ built: number }>(sqlite, 'SELECT built FROM search_bits_terms WHERE term = ?').get(term);
+      if (now?.built !== from || state(sqlite).reserved < to) return false;
+      stmt(sqlite, 'DELETE FROM search_bits WHERE term = ? AND block >= ? AND block < ?').run(term, from, to);
+      const insert = stmt(sqlite, 'INSERT INTO search_bits (term, block, bits) VALUES (?, ?, ?)');
+      for (const [block, bits] of blocks) insert.run(term, block, bits);
+      stmt(sqlite, 'UPDATE search_bits_terms SET built = ? WHERE term = ?').run(to, term);
+      return true;
+    })
+    .immediate();
+}
+
+/**
+ * The terms whose bits differ from their doclists (the passages marked dirty aside), for `syntheo doctor`: every
+ * built term's doclist walked once, in one read transaction (~10 s at 100k meetings).
+ */
+export function wrongSearchBits(sqlite: Sqlite): string[] {
+  return sqlite
+    .transaction(() => {
+      const terms = stmt<{ term: string; built: number }>(sqlite, 'SELECT term, built FROM search_bits_terms WHERE built > 0 ORDER BY term').all();
+      const dirty: Blocks = new Map();
+      for (const id of stmt(sqlite, 'SELECT passage_id FROM search_bits_dirty').pluck().all() as number[]) setBit(dirty, id);
+      const wrong: string[] = [];
+      for (const { term, built } of terms) {
+        const truth: Blocks = new Map();
+        for (const id of stmt(sqlite, 'SELECT rowid FROM search_fts WHERE search_fts MATCH ?').pluck().all(matchOf(term)) as number[]) if (id < built * BLOCK) setBit(truth, id);
+        const stored = new Map(stmt(sqlite, 'SELECT block, bits FROM search_bits WHERE term = ? AND block < ?').raw().all(term, built) as [number, Uint8Array][]);
+        const differs = [...new Set([...truth.keys(), ...stored.keys()])].some((block) => {
+          const [t, s, d] = [truth.get(block), stored.get(block), dirty.get(block)];
+          if (s !== undefined && s.length !== BYTES) return true;
+          for (let i = 0; i < BYTES; i++) if (((t?.[i] ?? 0) & ~(d?.[i] ?? 0)) !== ((s?.[i] ?? 0) & ~(d?.[i] ?? 0))) return true;
+          return false;
+        });
+        if (differs) wrong.push(term);
+      }
+      return wrong;
+    })
+    .deferred();
+}
+
+/**
+ * Sets the bits of up to CLEAN_BATCH dirty passages again, in blocks every term has built (a term being built may
+ * still write bits it read before the passage changed: its blocks wait), and unmarks them. One write transaction:
+ * each passage's bit cleared in every row of its block, then set in the rows of the dense terms it holds (its text
+ * and tags tokenised by search_words_scratch, the one-row FTS5 table of migration 0013, emptied after).
+ */
+function cleanDirty(sqlite: Sqlite): number {
+  return sqlite
+    .transaction(() => {
+      const built = stmt(sqlite, 'SELECT min(built) FROM search_bits_terms').pluck().get() as number | null;
+      if (!built) return 0;
+      const ids = stmt(sqlite, 'SELECT passage_id FROM search_bits_dirty WHERE passage_id < ? ORDER BY passage_id LIMIT ?').pluck().all(built * BLOCK, CLEAN_BATCH) as number[];
+      if (ids.length === 0) return 0;
+      const byBlock = new Map<number, number[]>();
+      for (const id of ids) byBlock.set(Math.floor(id / BLOCK), [...(byBlock.get(Math.floor(id / BLOCK)) ?? []), id]);
+      const dense = new Set(stmt(sqlite, 'SELECT term FROM search_bits_terms').pluck().all() as string[]);
+      for (const [block, passages] of byBlock) {
+        const rows = new Map((stmt<{ term: string; bits: Uint8Array }>(sqlite, 'SELECT term, bits FROM search_bits WHERE block = ?').all(block)).map((r) => [r.term, new Uint8Array(r.bits)]));
+        const changed = new Set<string>();
+        for (const id of passages) {
+          const bit = id - block * BLOCK;
+          for (const [term, bits] of rows)
+            if (bits[bit >> 3]! & (1 << (bit & 7))) {
+              bits[bit >> 3]! &= ~(1 << (bit & 7));
+              changed.add(term);
+            }
+          for (const term of termsOf(sqlite, id)) {
+            if (!dense.has(term)) continue;
+            let bits = rows.get(term);
+            if (!bits) rows.set(term, (bits = new Uint8Array(BYTES)));
+            bits[bit >> 3]! |= 1 << (bit & 7);
+            changed.add(term);
+          }
+        }
+        for (const term of changed) {
+          const bits = rows.get(term)!;
+          if (bits.some((b) => b !== 0)) stmt(sqlite, 'INSERT OR REPLACE INTO search_bits (term, block, bits) VALUES (?, ?, ?)').run(term, block, bits);
+          else stmt(sqlite, 'DELETE FROM search_bits WHERE term = ? AND block = ?').run(term, block);
+        }
+      }
+      const unmark = stmt(sqlite, 'DELETE FROM search_bits_dirty WHERE passage_id = ?');
+      for (const id of ids) unmark.run(id);
+      return ids.length;
+    })
+    .immediate();
+}
+
+/** A passage's terms (none when it is gone): its text's words and its tags, as search_fts tokenises them. */
+function termsOf(sqlite: Sqlite, id: number): string[] {
+  const row = stmt<{ text: string; tags: string }>(sqlite, 'SELECT text, tags FROM search_passages WHERE id = ?').get(id);
+  if (!row) return [];
+  const tokens = (text: string): string[] => {
+    stmt(sqlite, 'INSERT INTO search_words_scratch (rowid, text) VALUES (1, ?)').run(text);
+    const terms = stmt(sqlite, 'SELECT term FROM search_scratch_vocab').pluck().all() as string[];
+    stmt(sqlite, "INSERT INTO search_words_scratch (search_words_scratch) VALUES ('delete-all')").run();
+    return terms;
+  };
+  return [...tokens(row.text).map(wordTerm), ...tokens(row.tags).map(tagTerm)];
+}
+
+/** Empties the bitmaps (they are built again): after the passages are written again under new ids (repair, bulk restore). */
+export function resetSearchBits(sqlite: Sqlite): void {
+  sqlite.exec('DELETE FROM search_bits; DELETE FROM search_bits_dirty; DELETE FROM search_bits_terms; UPDATE search_bits_state SET reserved = 0, checked_passages = 0');
+}
+
+export interface BitsCount {
+  /** Matches among the passages below `below`, but for the passages of `aside`. */
+  count: number;
+  /** The first passage id the bitmaps do not cover. */
+  below: number;
+  /** Passages below `below` marked dirty: the caller counts them from FTS5. */
+  dirty: number[];
+}
+
+/** Dirty passages over this: counted from FTS5 as before (they are set again a few hundred a round). */
+const MAX_DIRTY = 2000;
+
+/**
+ * The passages below the blocks every term has built that say all of `words` and hold a tag of each of `groups`,
+ * from the bitmaps, leaving aside the dirty passages (returned) and `outside`. Undefined when the bitmaps cannot
+ * answer: a word that is not dense, a group with no dense tag, nothing built, too many dirty passages. A group's tags
+ * that are not dense are read from FTS5 (at most `sparseLimit` passages in all, else undefined).
+ */
+export function countByBits(sqlite: Sqlite, words: string[], groups: string[][], outside: number[], sparseLimit = 20_000): BitsCount | undefined {
+  const wanted = [...words.map(wordTerm), ...groups.flat().map(tagTerm)];
+  const built = new Map(
+    stmt<{ term: string; built: number }>(sqlite, `SELECT term, built FROM search_bits_terms WHERE term IN (${wanted.map(() => '?').join(', ')})`)
+      .all(...wanted)
+      .map((r) => [r.term, r.built]),
+  );
+  const wordTerms = words.map(wordTerm);
+  if (wordTerms.some((t) => !built.get(t))) return undefined;
+  const groupTerms = groups.map((g) => g.map(tagTerm));
+  if (groupTerms.some((g) => !g.some((t) => built.get(t)))) return undefined;
+  const blocks = Math.min(...[...wordTerms, ...groupTerms.flat().filter((t) => built.has(t))].map((t) => built.get(t)!));
+  if (blocks === 0) return undefined;
+  const below = blocks * BLOCK;
+  const dirty = stmt(sqlite, 'SELECT passage_id FROM search_bits_dirty WHERE passage_id < ? LIMIT ?').pluck().all(below, MAX_DIRTY + 1) as number[];
+  if (dirty.length > MAX_DIRTY) return undefined;
+
+  // Each list of bits as one array over every block below `blocks`: the rows' blobs copied in, combined 32 bits at a
+  // time; a passage's bit is addressed through the bytes (bit id & 7 of byte id >> 3, as the blobs hold it).
+  const WORDS = BYTES / 4;
+  const row = new Int32Array(WORDS);
+  const rowBytes = new Uint8Array(row.buffer);
+  const bitsOf = (term: string, merge?: Int32Array) => {
+    const into = merge ?? new Int32Array(blocks * WORDS);
+    const bytes = new Uint8Array(into.buffer);
+    for (const [block, bits] of stmt(sqlite, 'SELECT block, bits FROM search_bits WHERE term = ? AND block < ?').raw().all(term, blocks) as [number, Uint8Array][]) {
+      if (!merge) bytes.set(bits.subarray(0, BYTES), block * BYTES);
+      else {
+        rowBytes.set(bits.subarray(0, BYTES));
+        for (let i = 0, at = block * WORDS; i < WORDS; i++) into[at + i]! |= row[i]!;
+      }
+    }
+    return into;
+  };
+  const acc = bitsOf(wordTerms[0]!);
+  const and = (other: Int32Array) => {
+    for (let i = 0; i < acc.length; i++) acc[i]! &= other[i]!;
+  };
+  for (const term of wordTerms.slice(1)) and(bitsOf(term));
+  // Each group: its dense tags' bits ORed, and its sparse tags' passages set.
+  let sparse = 0;
+  for (const group of groupTerms) {
+    const merged = new Int32Array(acc.length);
+    const mergedBytes = new Uint8Array(merged.buffer);
+    for (const term of group) {
+      if (built.has(term)) {
+        bitsOf(term, merged);
+        continue;
+      }
+      // Without `rowid < ?`: with a bound on its rowid, FTS5 reads a doclist slower than whole.
+      const ids = stmt(sqlite, 'SELECT rowid FROM search_fts WHERE search_fts MATCH ?').pluck().all(matchOf(term)) as number[];
+      sparse += ids.length;
+      if (sparse > sparseLimit) return undefined;
+      for (const id of ids) if (id < below) mergedBytes[id >>> 3]! |= 1 << (id & 7);
+    }
+    and(merged);
+  }
+  const accBytes = new Uint8Array(acc.buffer);
+  for (const id of [...dirty, ...outside]) if (id < below) accBytes[id >>> 3]! &= ~(1 << (id & 7));
+  let count = 0;
+  for (let i = 0; i < acc.length; i++) {
+    // Bits set in a 32-bit word (the SWAR popcount).
+    let v = acc[i]! - ((acc[i]! >>> 1) & 0x55555555);
+    v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+    count += (Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24);
+  }
+  return { count, below, dirty };
+}

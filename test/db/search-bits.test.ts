@@ -1,0 +1,216 @@
+import { describe, expect, it } from 'vitest';
+import { openDatabase, type Sqlite } from '../../src/db/open.js';
+import { setIndexesAside } from '../../src/db/queries/bulk-index.js';
+import { checkIntegrity, repairSearchIndex } from '../../src/db/queries/integrity.js';
+import { searchTranscripts } from '../../src/db/queries/search.js';
+import { BLOCK, buildSearchBits, countByBits, readTermBits, searchBitsRound, wordTerm, wrongSearchBits, writeTermBits } from '../../src/db/queries/search-bits.js';
+import type { SearchFilter } from '../../src/db/queries/search.js';
+import { openTestDb, testDbs } from '../support/db.js';
+import { makeMeeting, makeParticipant } from '../support/factories.js';
+
+// The bitmaps of the dense terms (migration 0015): a search's total for common words with broad filters counted from
+// them must be FTS5's count, whatever was written, deleted or retagged since they were built, and while they are built.
+
+const db = testDbs();
+
+/** A seeded generator (mulberry32): the same database and steps on every run. */
+function random(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Words with their share of passages: `the` and `and` dense, `plan` dense, `budget` near the line, `zebra` rare. */
+const VOCABULARY: [string, number][] = [
+  ['the', 0.8],
+  ['and', 0.5],
+  ['plan', 0.2],
+  ['budget', 0.04],
+  ['zebra', 0.003],
+];
+const FOLDERS = ['Legal', 'Legal/Contracts', 'Sales', 'Sales/EMEA', 'Ops'];
+const PEOPLE = ['Ann Lee', 'Bo Chen', 'Cy Diaz', 'Di Park'];
+
+function passageText(next: () => number): string {
+  const words = VOCABULARY.filter(([, share]) => next() < share).map(([w]) => w);
+  return [...words, `filler${Math.floor(next() * 50)}`].join(' ');
+}
+
+/** 60 meetings over three months in folders, with participants; `passages` passages spread over them, written in bulk. */
+function seed(s: Sqlite, passages: number, next = random(7)): string[] {
+  const meetings: string[] = [];
+  s.transaction(() => {
+    for (let i = 0; i < 60; i++) {
+      const day = 1 + Math.floor(next() * 28);
+      const month = 1 + Math.floor(next() * 3);
+      const m = makeMeeting(s, { folderPath: FOLDERS[i % FOLDERS.length], startedAt: `2026-0${month}-${String(day).padStart(2, '0')}T${String(8 + (i % 10)).padStart(2, '0')}:00:00.000Z` });
+      for (const [j, name] of PEOPLE.entries()) if (next() < 0.6 || j === i % PEOPLE.length) makeParticipant(s, m, { name, position: j });
+      meetings.push(m);
+    }
+    const aside = setIndexesAside(s);
+    const insert = s.prepare("INSERT INTO search_passages (meeting_id, kind, ref_id, word_offset, speaker, text, tags) SELECT id, 'note', id, NULL, NULL, ?, search_tags FROM meetings WHERE id = ?");
+    for (let i = 0; i < passages; i++) insert.run(passageText(next), meetings[Math.floor(next() * meetings.length)]!);
+    aside.restore();
+  })();
+  return meetings;
+}
+
+/** The filters the checks ask, each alone and combined. */
+const FILTERS: Omit<SearchFilter, 'query'>[] = [
+  { folderPath: 'Legal' },
+  { folderPath: 'Sales/EMEA' },
+  { participant: 'Ann' },
+  { participant: 'lee' },
+  { from: '2026-02-01', to: '2026-03-31T23:59:59.999Z' },
+  { from: '2026-01-10T12:00:00.000Z', to: '2026-02-20T09:30:00.000Z' },
+  { folderPath: 'Sales', participant: 'Bo' },
+  { folderPath: 'Legal', from: '2026-01-01', to: '2026-02-15', participant: 'Cy' },
+];
+const QUERIES = ['the', 'the and', 'plan the', 'the budget', 'and zebra'];
+
+/** Every query with every filter: the total with the bitmaps equals FTS5's; how many of them the bitmaps answered. */
+function compareTotals(s: Sqlite): number {
+  let answered = 0;
+  for (const query of QUERIES)
+    for (const f of FILTERS) {
+      const filter = { query, ...f };
+      const page = { limit: 5, offset: 0 };
+      const withBits = searchTranscripts(s, filter, page);
+      const without = searchTranscripts(s, filter, page, { bits: false });
+      expect({ filter, total: withBits.pagination.total }).toEqual({ filter, total: without.pagination.total });
+      expect(withBits.hits.map((h) => [h.meeting_id, h.offset])).toEqual(without.hits.map((h) => [h.meeting_id, h.offset]));
+      if (withBits.pagination.total >= 2000 && bitsAnswer(s, filter)) answered++;
+    }
+  return answered;
+}
+
+/** Whether the bitmaps can answer a filter of one folder or participant word (the tags the test knows). */
+function bitsAnswer(s: Sqlite, filter: SearchFilter): boolean {
+  if (Object.keys(filter).length !== 2 || !filter.folderPath) return false;
+  const tag = (s.prepare("SELECT 'f' || hex(id) AS t FROM folders WHERE path = ?").get(filter.folderPath) as { t: string }).t;
+  return countByBits(s, filter.query.split(' '), [[tag]], []) !== undefined;
+}
+
+const builtTerms = (s: Sqlite) => s.prepare('SELECT term, built FROM search_bits_terms ORDER BY term').all() as { term: string; built: number }[];
+
+describe('search bitmaps', () => {
+  it('are built for the dense words and tags of complete blocks, and answer as FTS5 counts', () => {
+    const s = db();
+    seed(s, 2 * BLOCK + 1500);
+    expect(builtTerms(s)).toEqual([]);
+    buildSearchBits(s);
+    const terms = builtTerms(s);
+    expect(terms.map((t) => t.term)).toEqual(expect.arrayContaining([wordTerm('the'), wordTerm('and'), wordTerm('plan'), wordTerm('budget')]));
+    expect(terms.map((t) => t.term)).not.toContain(wordTerm('zebra'));
+    expect(terms.filter((t) => t.term.startsWith('tags:')).length).toBeGreaterThan(5);
+    expect(new Set(terms.map((t) => t.built))).toEqual(new Set([2]));
+    expect(wrongSearchBits(s)).toEqual([]);
+    expect(compareTotals(s)).toBeGreaterThan(0);
+  });
+
+  it('stay exact through appends, deletions, retagging and text changes, the worker rounds interleaved', () => {
+    const s = db();
+    const next = random(11);
+    const meetings = seed(s, 2 * BLOCK + 200, next);
+    buildSearchBits(s);
+    const insert = s.prepare("INSERT INTO search_passages (meeting_id, kind, ref_id, word_offset, speaker, text, tags) SELECT id, 'note', id, NULL, NULL, ?, search_tags FROM meetings WHERE id = ?");
+    const highest = () => (s.prepare('SELECT max(id) AS n FROM search_passages').get() as { n: number }).n;
+    const steps: string[] = [];
+    for (let step = 0; step < 40; step++) {
+      const op = Math.floor(next() * 6);
+      if (op === 0) {
+        // New passages: above every built block, until they fill one.
+        s.transaction(() => {
+          for (let i = 0; i < 800; i++) insert.run(passageText(next), meetings[Math.floor(next() * meetings.length)]!);
+        })();
+        steps.push('append');
+      } else if (op === 1) {
+        // Old passages deleted (a transcript re-indexed, a meeting deleted).
+        const top = highest();
+        s.transaction(() => {
+          for (let i = 0; i < 30; i++) s.prepare('DELETE FROM search_passages WHERE id = ?').run(1 + Math.floor(next() * top));
+        })();
+        steps.push('delete');
+      } else if (op === 2) {
+        // A meeting moved to another folder: its passages' tags change (migration 0010's triggers).
+        const m = meetings[Math.floor(next() * meetings.length)]!;
+        const folder = s.prepare('SELECT id FROM folders WHERE path = ?').get(FOLDERS[Math.floor(next() * FOLDERS.length)]) as { id: string };
+        s.prepare('UPDATE meetings SET folder_id = ? WHERE id = ?').run(folder.id, m);
+        steps.push('move');
+      } else if (op === 3) {
+        s.prepare('UPDATE search_passages SET text = ? WHERE id = ?').run(passageText(next), 1 + Math.floor(next() * highest()));
+        steps.push('text');
+      } else if (op === 4) {
+        // The newest passages deleted: their ids are given again to the next ones, inside a built block.
+        s.prepare('DELETE FROM search_passages WHERE id > ?').run(highest() - 50);
+        steps.push('delete newest');
+      } else {
+        for (let i = 0; i < 3; i++) searchBitsRound(s, { budgetMs: 0 });
+        steps.push('rounds');
+      }
+      expect({ steps, wrong: wrongSearchBits(s) }).toEqual({ steps, wrong: [] });
+      if (step % 8 === 7) compareTotals(s);
+    }
+    buildSearchBits(s);
+    // Every dirty passage set again, but those of blocks some term is not built over yet (after the newest passages
+    // were deleted, the complete blocks can be fewer than the reserved ones).
+    expect(s.prepare('SELECT count(*) AS n FROM search_bits_dirty WHERE passage_id < (SELECT min(built) FROM search_bits_terms) * ?').get(BLOCK)).toEqual({ n: 0 });
+    expect(s.prepare('SELECT count(*) AS n FROM search_bits_dirty').get()).toEqual({ n: expect.any(Number) });
+    expect(wrongSearchBits(s)).toEqual([]);
+    expect(compareTotals(s)).toBeGreaterThan(0);
+  });
+
+  it('leave aside what another connection writes between a build reading the index and writing the bits', () => {
+    const db1 = openTestDb();
+    const db2 = openDatabase(`${db1.dir}/syntheo.db`, { create: false });
+    try {
+      const [a, b] = [db1.sqlite, db2.sqlite];
+      const meetings = seed(a, 2 * BLOCK + 100);
+      // Terms found and the blocks reserved by a round, then one term read ...
+      searchBitsRound(a, { budgetMs: 0 });
+      const term = wordTerm('the');
+      const built = (a.prepare('SELECT built FROM search_bits_terms WHERE term = ?').get(term) as { built: number }).built;
+      if (built !== 0) throw new Error('the round built `the` first; pick a term it left');
+      const read = readTermBits(a, term, 0, 2);
+      // ... while the other connection deletes, rewrites and retags passages the read saw.
+      b.prepare('DELETE FROM search_passages WHERE id IN (10, 20, 30)').run();
+      b.prepare("UPDATE search_passages SET text = 'nothing here' WHERE id BETWEEN 100 AND 140").run();
+      b.prepare("UPDATE search_passages SET text = 'the new text' WHERE id BETWEEN 200 AND 240 AND text NOT LIKE '%the%'").run();
+      b.prepare('UPDATE meetings SET folder_id = (SELECT id FROM folders WHERE path = ?) WHERE id = ?').run('Ops', meetings[0]);
+      expect(writeTermBits(a, term, 0, 2, read)).toBe(true);
+      expect(wrongSearchBits(a)).toEqual([]);
+      buildSearchBits(a);
+      expect(wrongSearchBits(a)).toEqual([]);
+      expect(compareTotals(a)).toBeGreaterThan(0);
+      // A second write of the same read (another worker's) is refused: the term is built past it.
+      expect(writeTermBits(a, term, 0, 2, read)).toBe(false);
+    } finally {
+      db2.close();
+      db1.cleanup();
+    }
+  });
+
+  it('are checked by doctor and emptied by the repair, then built again', () => {
+    const s = db();
+    seed(s, BLOCK + 500);
+    buildSearchBits(s);
+    expect(checkIntegrity(s, { full: false }).search).toEqual([]);
+    // A bit cleared that FTS5 says is set.
+    const row = s.prepare('SELECT block, bits FROM search_bits WHERE term = ? LIMIT 1').get(wordTerm('the')) as { block: number; bits: Buffer };
+    const bits = Buffer.from(row.bits);
+    const at = bits.findIndex((b) => b !== 0);
+    bits[at] = 0;
+    s.prepare('UPDATE search_bits SET bits = ? WHERE term = ? AND block = ?').run(bits, wordTerm('the'), row.block);
+    expect(wrongSearchBits(s)).toEqual([wordTerm('the')]);
+    expect(checkIntegrity(s, { full: false }).search).toEqual(['search_bits']);
+    // The passages are written again (from the notes, summaries and transcripts: this test's bulk passages are none of them).
+    repairSearchIndex(s);
+    expect(builtTerms(s)).toEqual([]);
+    expect(s.prepare('SELECT count(*) AS n FROM search_bits').get()).toEqual({ n: 0 });
+    expect(checkIntegrity(s, { full: false }).search).toEqual([]);
+  });
+});
