@@ -268,12 +268,17 @@ export function resetSearchBits(sqlite: Sqlite): void {
   sqlite.exec('DELETE FROM search_bits; DELETE FROM search_bits_dirty; DELETE FROM search_bits_terms; UPDATE search_bits_state SET reserved = 0, checked_passages = 0');
 }
 
-export interface BitsCount {
-  /** Matches among the passages below `below`, but for the passages of `aside`. */
+/** A filter the bitmaps intersect: a passage holds one of the tags, or is one of the ids (read only if the bitmaps can answer). */
+export type BitsGroup = { tags: string[] } | { ids: () => number[] };
+
+export interface BitsMatches {
+  /** The matches below `below` (the passages of `aside` and the dirty ones left out), a bit a passage id. */
+  bits: Uint8Array;
+  /** How many they are. */
   count: number;
   /** The first passage id the bitmaps do not cover. */
   below: number;
-  /** Passages below `below` marked dirty: the caller counts them from FTS5. */
+  /** Passages below `below` marked dirty: the caller asks FTS5 about them. */
   dirty: number[];
 }
 
@@ -281,23 +286,23 @@ export interface BitsCount {
 const MAX_DIRTY = 2000;
 
 /**
- * The passages below the blocks every term has built that say all of `words` and hold a tag of each of `groups`,
- * from the bitmaps, leaving aside the dirty passages (returned) and `outside`. Undefined when the bitmaps cannot
- * answer: a word that is not dense, a group with no dense tag, nothing built, too many dirty passages. A group's tags
+ * The passages below the blocks every term has built that say all of `words` and pass each of `groups`, from the
+ * bitmaps, leaving aside the dirty passages (returned) and `aside`. Undefined when the bitmaps cannot answer: a word
+ * that is not dense, a group of tags none of which is dense, nothing built, too many dirty passages. A group's tags
  * that are not dense are read from FTS5 (at most `sparseLimit` passages in all, else undefined).
  */
-export function countByBits(sqlite: Sqlite, words: string[], groups: string[][], outside: number[], sparseLimit = 20_000): BitsCount | undefined {
-  const wanted = [...words.map(wordTerm), ...groups.flat().map(tagTerm)];
+export function matchBits(sqlite: Sqlite, words: string[], groups: BitsGroup[], aside: number[], sparseLimit = 20_000): BitsMatches | undefined {
+  const tagGroups = groups.flatMap((g) => ('tags' in g ? [g.tags.map(tagTerm)] : []));
+  const wordTerms = words.map(wordTerm);
+  const wanted = [...wordTerms, ...tagGroups.flat()];
   const built = new Map(
     stmt<{ term: string; built: number }>(sqlite, `SELECT term, built FROM search_bits_terms WHERE term IN (${wanted.map(() => '?').join(', ')})`)
       .all(...wanted)
       .map((r) => [r.term, r.built]),
   );
-  const wordTerms = words.map(wordTerm);
-  if (wordTerms.some((t) => !built.get(t))) return undefined;
-  const groupTerms = groups.map((g) => g.map(tagTerm));
-  if (groupTerms.some((g) => !g.some((t) => built.get(t)))) return undefined;
-  const blocks = Math.min(...[...wordTerms, ...groupTerms.flat().filter((t) => built.has(t))].map((t) => built.get(t)!));
+  if (wordTerms.length === 0 || wordTerms.some((t) => !built.get(t))) return undefined;
+  if (tagGroups.some((g) => !g.some((t) => built.get(t)))) return undefined;
+  const blocks = Math.min(...[...wordTerms, ...tagGroups.flat().filter((t) => built.has(t))].map((t) => built.get(t)!));
   if (blocks === 0) return undefined;
   const below = blocks * BLOCK;
   const dirty = stmt(sqlite, 'SELECT passage_id FROM search_bits_dirty WHERE passage_id < ? LIMIT ?').pluck().all(below, MAX_DIRTY + 1) as number[];
@@ -325,32 +330,49 @@ export function countByBits(sqlite: Sqlite, words: string[], groups: string[][],
     for (let i = 0; i < acc.length; i++) acc[i]! &= other[i]!;
   };
   for (const term of wordTerms.slice(1)) and(bitsOf(term));
-  // Each group: its dense tags' bits ORed, and its sparse tags' passages set.
+  // Each group: its dense tags' bits ORed, its sparse tags' passages and its ids set.
   let sparse = 0;
-  for (const group of groupTerms) {
+  for (const group of groups) {
     const merged = new Int32Array(acc.length);
     const mergedBytes = new Uint8Array(merged.buffer);
-    for (const term of group) {
-      if (built.has(term)) {
-        bitsOf(term, merged);
-        continue;
-      }
-      // Without `rowid < ?`: with a bound on its rowid, FTS5 reads a doclist slower than whole.
-      const ids = stmt(sqlite, 'SELECT rowid FROM search_fts WHERE search_fts MATCH ?').pluck().all(matchOf(term)) as number[];
-      sparse += ids.length;
-      if (sparse > sparseLimit) return undefined;
+    const set = (ids: number[]) => {
       for (const id of ids) if (id < below) mergedBytes[id >>> 3]! |= 1 << (id & 7);
-    }
+    };
+    if ('ids' in group) set(group.ids());
+    else
+      for (const term of group.tags.map(tagTerm)) {
+        if (built.has(term)) {
+          bitsOf(term, merged);
+          continue;
+        }
+        // Without `rowid < ?`: with a bound on its rowid, FTS5 reads a doclist slower than whole.
+        const ids = stmt(sqlite, 'SELECT rowid FROM search_fts WHERE search_fts MATCH ?').pluck().all(matchOf(term)) as number[];
+        sparse += ids.length;
+        if (sparse > sparseLimit) return undefined;
+        set(ids);
+      }
     and(merged);
   }
-  const accBytes = new Uint8Array(acc.buffer);
-  for (const id of [...dirty, ...outside]) if (id < below) accBytes[id >>> 3]! &= ~(1 << (id & 7));
+  const bits = new Uint8Array(acc.buffer);
+  for (const id of [...dirty, ...aside]) if (id < below) bits[id >>> 3]! &= ~(1 << (id & 7));
   let count = 0;
   for (let i = 0; i < acc.length; i++) {
     // Bits set in a 32-bit word (the SWAR popcount).
     let v = acc[i]! - ((acc[i]! >>> 1) & 0x55555555);
     v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
-    count += (Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24);
+    count += Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
   }
-  return { count, below, dirty };
+  return { bits, count, below, dirty };
+}
+
+/** The passage ids whose bit is set, highest first. */
+export function* idsNewestFirst(bits: Uint8Array): Generator<number> {
+  const words = new Int32Array(bits.buffer, bits.byteOffset, bits.length >>> 2);
+  for (let w = words.length - 1; w >= 0; w--) {
+    if (words[w] === 0) continue;
+    for (let byte = w * 4 + 3; byte >= w * 4; byte--) {
+      const b = bits[byte]!;
+      if (b !== 0) for (let bit = 7; bit >= 0; bit--) if (b & (1 << bit)) yield byte * 8 + bit;
+    }
+  }
 }

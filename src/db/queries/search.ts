@@ -7,7 +7,7 @@ import { pagination } from './pagination.js';
 import type { Page, Pagination } from './types.js';
 import { calendarCover } from '../model/calendar.js';
 import { passagesSaying, rankWindow } from './rank.js';
-import { countByBits } from './search-bits.js';
+import { idsNewestFirst, matchBits } from './search-bits.js';
 
 /** A transcript passage is one speaker turn, cut after this many words. */
 export const PASSAGE_MAX_WORDS = 60;
@@ -135,10 +135,6 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
   // Folder, series, participant words and dates are terms of the index (column `tags`): FTS5 intersects
   // them with the words; only a participant fragment that spans words needs the meetings.
   const dates = dateTerm(sqlite, c.range);
-  const tagGroups = [...c.parts.filter((p) => p.tags).map((p) => p.tags!), ...(dates ? [dates.tokens] : [])];
-  const tagTerms = tagGroups.map((tags) => `{tags} : (${tags.map(quote).join(' OR ')})`);
-  const all = [words, ...tagTerms].join(' AND ');
-  const phrase = [`${column}${quote(terms.join(' '))}`, ...tagTerms].join(' AND ');
   const untagged = c.parts.filter((p) => !p.tags);
   // The dates stay a condition too when the meetings are read anyway (or the range needs too many tokens).
   const range = untagged.length > 0 || !dates ? rangeSql(c.range, 'm.started_at') : { sql: [], params: [] };
@@ -147,15 +143,25 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
   // The rest: when few meetings pass (a rare participant across words), as the set of their passages,
   // found from the meetings' indexes; else each match is joined to its meeting (measured: reading the
   // passages of 10,000 meetings costs more than joining the matches of `the`).
-  let from = MATCH_ONLY;
-  let ranked = from;
   // With few meetings, every match is read (one FTS5 lookup per passage of theirs; in rowid order, SQLite would
   // walk the word's whole doclist instead) and ordered here.
-  let few = false;
+  const few = joined.length > 0 && stmt<{ n: number }>(sqlite, `SELECT count(*) AS n FROM (SELECT 1 FROM meetings m WHERE ${joined.join(' AND ')} LIMIT ${FEW_MEETINGS})`).get(...params)!.n < FEW_MEETINGS;
+  // The dates' tokens narrow what FTS5 walks, but for the few meetings' passages, whose dates are compared on the
+  // meetings: each passage's lookup would seek every token (620 ms for ~30 tokens and 700 passages).
+  const tagGroups = [...c.parts.filter((p) => p.tags).map((p) => p.tags!), ...(dates && !few ? [dates.tokens] : [])];
+  const tagTerms = tagGroups.map((tags) => `{tags} : (${tags.map(quote).join(' OR ')})`);
+  const all = [words, ...tagTerms].join(' AND ');
+  const phrase = [`${column}${quote(terms.join(' '))}`, ...tagTerms].join(' AND ');
+  let from = MATCH_ONLY;
+  let ranked = from;
+  // The few meetings' passages, read only when the bitmaps answer.
+  let fewPassages: (() => number[]) | undefined;
+  let fewIds: number[] | undefined;
   if (joined.length) {
-    few = stmt<{ n: number }>(sqlite, `SELECT count(*) AS n FROM (SELECT 1 FROM meetings m WHERE ${joined.join(' AND ')} LIMIT ${FEW_MEETINGS})`).get(...params)!.n < FEW_MEETINGS;
     if (few) {
       const passages = `(SELECT p.id FROM meetings m JOIN search_passages p ON p.meeting_id = m.id WHERE ${joined.join(' AND ')})`;
+      const passageParams = [...params];
+      fewPassages = () => (fewIds ??= stmt(sqlite, `SELECT p.id FROM meetings m JOIN search_passages p ON p.meeting_id = m.id WHERE ${joined.join(' AND ')}`).pluck().all(...passageParams) as number[]);
       from = `FROM search_fts f WHERE search_fts MATCH ? AND f.rowid IN ${passages}`;
       // Ranked in one scan of the matches: looked up one rowid at a time, bm25() would count the word's
       // matches again for each (seconds for a common word).
@@ -165,12 +171,14 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
       ranked = from;
     }
   }
-  if (dates?.outside) {
-    // The boundary days' tokens also match their meetings outside the range: those passages are left out.
-    const clause = ` AND f.rowid NOT IN (SELECT p.id FROM meeting_tags t JOIN search_passages p ON p.meeting_id = t.meeting_id WHERE ${dates.outside.sql})`;
+  // The boundary days' tokens also match their meetings outside the range: those passages are left out, unless the
+  // range is compared on the meetings anyway.
+  const outside = range.sql.length === 0 ? dates?.outside : undefined;
+  if (outside) {
+    const clause = ` AND f.rowid NOT IN (SELECT p.id FROM meeting_tags t JOIN search_passages p ON p.meeting_id = t.meeting_id WHERE ${outside.sql})`;
     from += clause;
     ranked += clause;
-    params.push(...dates.outside.params);
+    params.push(...outside.params);
   }
   const args = [all, ...params];
 
@@ -179,30 +187,53 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
     few
       ? (stmt(sqlite, `SELECT f.rowid AS id ${from}`).pluck().all(match, ...params) as number[]).sort((a, b) => b - a).slice(0, limit)
       : (stmt(sqlite, `SELECT f.rowid AS id ${from} ORDER BY f.rowid DESC LIMIT ?`).pluck().all(match, ...params, limit) as number[]);
-  // The window. When it holds every match, it is the total.
-  const everyMatch = few ? newestOf(all, Infinity) : undefined;
-  const newest = everyMatch?.slice(0, RANK_WINDOW) ?? newestOf(all, RANK_WINDOW);
-  // Filters that tags hold alone, on common words: the total from the bitmaps of the dense terms (migration 0015)
-  // below the blocks they cover; the newer matches and those of passages changed since their bits were set, from FTS5.
+  // Common words with broad filters: the matches from the bitmaps of the dense terms (migration 0015) below the
+  // blocks they cover, intersected with the filters' tags (or the few meetings' passages); those above and those of
+  // passages changed since their bits were set, from FTS5. Else the window from FTS5, and the total counted.
   const bits =
-    options.bits !== false && !few && newest.length === RANK_WINDOW && joined.length === 0 && tagGroups.length > 0 && distinct.every((w) => /^[a-z0-9]+$/.test(w))
-      ? countByBits(sqlite, distinct, tagGroups, dates?.outside ? outsidePassages(sqlite, dates.outside) : [])
+    options.bits !== false && (few || (joined.length === 0 && tagGroups.length > 0)) && distinct.every((w) => /^[a-z0-9]+$/.test(w))
+      ? matchBits(sqlite, distinct, [...tagGroups.map((tags) => ({ tags })), ...(fewPassages ? [{ ids: fewPassages }] : [])], outside ? outsidePassages(sqlite, outside) : [])
       : undefined;
-  let beyondBits = 0;
+  let everyMatch: number[] | undefined;
+  let ordered: ((n: number) => number[]) | undefined;
+  let counted: number | undefined;
   if (bits) {
-    // The newer matches: mostly within the window's reach, else walked again from the newest.
-    if (newest.at(-1)! < bits.below) beyondBits = newest.filter((id) => id >= bits.below).length;
+    const ask = (ids: number[]) =>
+      ids.length ? (stmt(sqlite, `SELECT f.rowid AS id ${from} AND f.rowid IN (SELECT value FROM json_each(?))`).pluck().all(...args, JSON.stringify(ids)) as number[]) : [];
+    const newer: number[] = [];
+    if (few) newer.push(...ask(fewPassages!().filter((id) => id >= bits.below)));
     else
       for (const id of stmt(sqlite, `SELECT f.rowid AS id ${from} ORDER BY f.rowid DESC`).pluck().iterate(...args) as IterableIterator<number>) {
         if (id < bits.below) break;
-        beyondBits++;
+        newer.push(id);
       }
-    if (bits.dirty.length > 0) beyondBits += stmt<{ n: number }>(sqlite, `SELECT count(*) AS n ${from} AND f.rowid IN (SELECT value FROM json_each(?))`).get(...args, JSON.stringify(bits.dirty))!.n;
-  }
+    const extra = [...newer, ...ask(bits.dirty)].sort((a, b) => b - a);
+    counted = extra.length + bits.count;
+    // Newest first: those from FTS5 (all above the bitmaps' matches but for the dirty ones) merged with the bits' ids.
+    const sequence = (function* () {
+      let i = 0;
+      for (const id of idsNewestFirst(bits.bits)) {
+        while (i < extra.length && extra[i]! > id) yield extra[i++]!;
+        yield id;
+      }
+      while (i < extra.length) yield extra[i++]!;
+    })();
+    const taken: number[] = [];
+    ordered = (n) => {
+      while (taken.length < n) {
+        const next = sequence.next();
+        if (next.done) break;
+        taken.push(next.value);
+      }
+      return taken.slice(0, n);
+    };
+  } else if (few) everyMatch = newestOf(all, Infinity);
+  // The window. When it holds every match, it is the total.
+  const newest = ordered?.(RANK_WINDOW) ?? everyMatch?.slice(0, RANK_WINDOW) ?? newestOf(all, RANK_WINDOW);
   // One word and no filter: its count of passages is kept (search_word_counts, migration 0013), else counted.
   const own = distinct.length === 1 && all === words && from === MATCH_ONLY;
-  const kept = own && /^[a-z0-9]+$/.test(distinct[0]!) ? passagesSaying(sqlite, distinct[0]!) : bits && bits.count + beyondBits;
-  const total = everyMatch?.length ?? (newest.length < RANK_WINDOW ? newest.length : (kept ?? stmt<{ n: number }>(sqlite, `SELECT count(*) AS n ${from}`).get(...args)!.n));
+  const kept = own && /^[a-z0-9]+$/.test(distinct[0]!) ? passagesSaying(sqlite, distinct[0]!) : undefined;
+  const total = counted ?? everyMatch?.length ?? (newest.length < RANK_WINDOW ? newest.length : (kept ?? stmt<{ n: number }>(sqlite, `SELECT count(*) AS n ${from}`).get(...args)!.n));
   // BM25 for these rows only: by FTS5's bm25() when its IDF counts are known to be cheap (one word, no
   // filter, its matches under ~60 a window row: bm25() walks ~25 ns a match, reading a row here costs
   // ~1.5 µs), or where only it is exact; else computed here without those counts (src/db/queries/rank.ts).
@@ -230,7 +261,9 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
   const ids = window.slice(page.offset, page.offset + page.limit).map((r) => r.id);
   if (ids.length < page.limit && total > window.length) {
     const [limit, skip] = [page.limit - ids.length, Math.max(0, page.offset - window.length)];
-    const older = everyMatch
+    const older = ordered
+      ? ordered(window.length + skip + limit).slice(window.length + skip)
+      : everyMatch
       ? everyMatch.slice(window.length + skip, window.length + skip + limit)
       : (stmt(sqlite, `SELECT f.rowid AS id ${from} AND f.rowid < ? ORDER BY f.rowid DESC LIMIT ? OFFSET ?`).pluck().all(...args, boundary, limit, skip) as number[]);
     ids.push(...older);
