@@ -102,10 +102,10 @@ describe.skipIf(needs('postgresql'))('syntheo db copy: SQLite -> PostgreSQL -> S
       expect(grams.rows[0]!.n).toBeGreaterThan(100);
       expect((await client.query("SELECT count(*)::int AS n FROM meeting_grams WHERE tag IN ('guc3a9', 'gue4bc9ae8adb0')")).rows[0].n).toBe(2);
       expect((await client.query("SELECT sum(n)::int AS n FROM meeting_tag_counts WHERE tag = 'guc3a9'")).rows[0].n).toBe(1);
-      // The words' counts (migration 0010; filled once at the end, their trigger set aside meanwhile): each word's postings.
+      // The words' counts (migrations 0010-0011; filled once at the end, their trigger set aside meanwhile): each word's postings.
       const words = await client.query<{ wrong: number; words: number }>(
         `SELECT count(*) FILTER (WHERE c.n IS DISTINCT FROM p.n)::int AS wrong, count(*)::int AS words
-         FROM (SELECT lexeme, sum(n) AS n FROM search_word_counts GROUP BY lexeme) c FULL JOIN (SELECT lexeme, count(*) AS n FROM search_postings GROUP BY lexeme) p ON p.lexeme = c.lexeme`,
+         FROM search_word_totals c FULL JOIN (SELECT lexeme, count(*) AS n FROM search_postings GROUP BY lexeme) p ON p.lexeme = c.lexeme`,
       );
       expect(words.rows[0]!.wrong).toBe(0);
       expect(words.rows[0]!.words).toBeGreaterThan(50);

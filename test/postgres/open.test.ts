@@ -61,6 +61,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL: open and migrate', () => {
         'search_postings',
         'search_tags',
         'search_word_counts',
+        'search_word_deltas',
         'series',
         'settings',
         'summaries',

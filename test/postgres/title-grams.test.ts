@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { needs } from '../support/system-tools.js';
-import { startPostgres, type PgCluster } from '../support/postgres.js';
+import { forgetMigrationsFrom, startPostgres, undoWordCounts, type PgCluster } from '../support/postgres.js';
 import { openStore } from '../../src/db/engine.js';
 import { compileTags, ilike } from '../../src/db/postgres/meetings.js';
 import { openPostgres, PG_MIGRATIONS_DIR } from '../../src/db/postgres/open.js';
@@ -200,9 +200,9 @@ describe.skipIf(needs('postgresql'))('PostgreSQL title grams beyond ASCII (migra
     const fn = m8.split('--> statement-breakpoint').find((s) => s.includes('CREATE FUNCTION syntheo_title_grams('))!;
     await db.pool.query(fn.replace(/^[\s\S]*?CREATE FUNCTION/, 'CREATE OR REPLACE FUNCTION'));
     await db.pool.query('DROP FUNCTION syntheo_title_grams_beyond_ascii(text, text)');
-    // And without what came after 0009 (0010's word counts): both run again on open.
-    await db.pool.query('DROP TABLE search_word_counts; DROP FUNCTION syntheo_search_word_counts(), syntheo_search_word_counts_truncate(), syntheo_repair_word_counts() CASCADE');
-    await db.pool.query("DELETE FROM drizzle.__drizzle_migrations WHERE created_at >= (SELECT created_at FROM drizzle.__drizzle_migrations ORDER BY created_at DESC OFFSET 1 LIMIT 1)");
+    // And without what came after 0009 (0010-0011's word counts): all run again on open.
+    await undoWordCounts(db.pool);
+    await forgetMigrationsFrom(db.pool, '0009_non_ascii_grams');
     await db.pool.query(
       "INSERT INTO meetings (id, title, started_at, created_at, updated_at) SELECT 'mtg_' || i, CASE i % 3 WHEN 0 THEN '\u00c9t\u00e9 ' || i WHEN 1 THEN '\u4f1a\u8b70' ELSE 'plain' END, 'x', 'x', 'x' FROM generate_series(1, 30) i",
     );

@@ -1,13 +1,15 @@
-// The words' counts (migration 0010): a one-word search_transcripts without filters totals its matches from
-// search_word_counts (each word's deltas summed) instead of counting the word's postings. The counts must be exactly
-// the postings of each word, whoever writes the passages and however many write at once (some rolled back, some
-// under repeatable read), on a database migrated from 0009, after a truncate, through `db copy`'s fill and the
-// doctor's repair; and the totals must be what the postings (and the GIN index) say.
+// The words' counts (migrations 0010, 0011): a one-word search_transcripts without filters totals its matches from
+// the word's kept count (its base rows in search_word_counts plus its entries in its bucket's rows of
+// search_word_deltas, one a bucket a statement, folded now and then) instead of counting the word's postings. The
+// counts must be exactly the postings of each word, whoever writes the passages and however many write at once (some
+// rolled back, some under repeatable read or serializable), while a fold is held open or rolled back, on a database
+// migrated from 0009 or from 0010, after a truncate, through `db copy`'s fill and the doctor's repair; and the totals
+// must be what the postings (and the GIN index) say.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { needs } from '../support/system-tools.js';
-import { runAs, startPostgres, type PgCluster } from '../support/postgres.js';
+import { pgDatabaseMigratedTo, runAs, startPostgres, undoWordCounts, type PgCluster } from '../support/postgres.js';
 import { seeded } from '../support/seeded.js';
 import { tempDir } from '../support/db.js';
 import { run } from '../cli/cli.js';
@@ -35,13 +37,18 @@ async function addMeeting(q: pg.ClientBase, id: string, text: string[]): Promise
 async function drift(q: pg.Pool): Promise<{ wrong: string[]; the: number }> {
   const r = await q.query<{ lexeme: string; counted: string; held: string }>(
     `SELECT coalesce(c.lexeme, p.lexeme) AS lexeme, coalesce(c.n, 0) AS counted, coalesce(p.n, 0) AS held
-     FROM (SELECT lexeme, sum(n) AS n FROM search_word_counts GROUP BY lexeme HAVING sum(n) <> 0) c
+     FROM (SELECT lexeme, n FROM search_word_totals WHERE n <> 0) c
      FULL JOIN (SELECT lexeme, count(*) AS n FROM search_postings GROUP BY lexeme) p ON p.lexeme = c.lexeme
      WHERE coalesce(c.n, 0) <> coalesce(p.n, 0)`,
   );
   const the = (await q.query<{ n: number }>("SELECT count(*)::int AS n FROM search_postings WHERE lexeme = 'the'")).rows[0]!.n;
   return { wrong: r.rows.map((w) => `${w.lexeme}: ${w.counted} counted, ${w.held} postings`), the };
 }
+
+/** `the`'s kept count as search_transcripts reads it (base rows, its bucket's deltas) and its postings, in one snapshot. */
+const THE_COUNTED_AND_HELD = `SELECT ((SELECT coalesce(sum(n), 0) FROM search_word_counts WHERE lexeme = 'the')
+          + (SELECT coalesce(sum((counts ->> 'the')::bigint), 0) FROM search_word_deltas WHERE bucket = syntheo_word_bucket('the')))::int AS counted,
+         (SELECT count(*) FROM search_postings WHERE lexeme = 'the')::int AS held`;
 
 /** The GIN index's answer: how many passages say every word of `query`. */
 async function reference(q: pg.Pool, query: string): Promise<number> {
@@ -52,7 +59,7 @@ async function expectTotals(store: Store, q: pg.Pool): Promise<void> {
   for (const query of QUERIES) expect((await store.search.transcripts({ query }, { offset: 0, limit: 3 })).pagination.total, query).toBe(await reference(q, query));
 }
 
-describe.skipIf(needs('postgresql'))('PostgreSQL word counts (search_word_counts, migration 0010)', () => {
+describe.skipIf(needs('postgresql'))('PostgreSQL word counts (search_word_counts and search_word_deltas, migrations 0010-0011)', () => {
   let cluster: PgCluster;
   let url: string;
   let pool: pg.Pool;
@@ -77,7 +84,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL word counts (search_word_counts
     const single = rnd.int(3) === 0;
     try {
       const ids = (await c.query<{ id: string }>('SELECT id FROM meetings ORDER BY id')).rows.map((r) => r.id);
-      if (!single) await c.query(rnd.int(4) === 0 ? 'BEGIN ISOLATION LEVEL REPEATABLE READ' : 'BEGIN');
+      if (!single) await c.query(rnd.int(4) === 0 ? `BEGIN ISOLATION LEVEL ${rnd.int(2) === 0 ? 'REPEATABLE READ' : 'SERIALIZABLE'}` : 'BEGIN');
       for (let n = single ? 1 : 1 + rnd.int(3); n > 0; n--) {
         const id = rnd.pick(ids);
         switch (id === undefined ? 0 : rnd.int(6)) {
@@ -109,7 +116,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL word counts (search_word_counts
       if (!single) await c.query(rnd.int(4) === 0 ? 'ROLLBACK' : 'COMMIT');
     } catch (error) {
       if (!single) await c.query('ROLLBACK');
-      // Another writer deleted the meeting first (a foreign key), a repeatable-read writer met a concurrent change, or two transactions took two meetings in opposite orders.
+      // Another writer deleted the meeting first (a foreign key), a repeatable-read or serializable writer met a concurrent change, or two transactions took two meetings in opposite orders.
       if (!['23503', '40001', '40P01'].includes((error as { code?: string }).code ?? '')) throw error;
     } finally {
       c.release();
@@ -122,9 +129,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL word counts (search_word_counts
     // Meanwhile: each one-word total is what the postings say in the same snapshot.
     const reader = (async () => {
       while (!done) {
-        const r = await pool.query<{ counted: number; held: number }>(
-          "SELECT (SELECT coalesce(sum(n), 0) FROM search_word_counts WHERE lexeme = 'the')::int AS counted, (SELECT count(*) FROM search_postings WHERE lexeme = 'the')::int AS held",
-        );
+        const r = await pool.query<{ counted: number; held: number }>(THE_COUNTED_AND_HELD);
         if (r.rows[0]!.counted !== r.rows[0]!.held) mismatches.push(JSON.stringify(r.rows[0]));
       }
     })();
@@ -141,10 +146,17 @@ describe.skipIf(needs('postgresql'))('PostgreSQL word counts (search_word_counts
     expect(d.wrong).toEqual([]);
     expect(d.the).toBeGreaterThan(50);
     await expectTotals(store, pool);
-    // The writers' many deltas were summed: `the` (in nearly every statement's passages, ~500 here) keeps few rows
-    // (32 + 8 on average: its rows are counted by one statement in eight, at random; more than 100 about once in 10^6).
-    const rows = (await pool.query<{ n: number }>("SELECT count(*)::int AS n FROM search_word_counts WHERE lexeme = 'the'")).rows[0]!.n;
-    expect(rows).toBeLessThanOrEqual(100);
+    // The writers' many deltas were folded: `the` (in nearly every statement's passages, ~500 here) keeps one base row
+    // and its bucket's rows since the last fold (a fold every 512 delta rows, ~70 statements here, each with a row in
+    // `the`'s bucket; a due statement under repeatable read or serializable, or finding a fold under way, skips it).
+    const rows = await pool.query<{ base: number; words: number; bases: number; deltas: number }>(
+      `SELECT (SELECT count(*) FROM search_word_counts WHERE lexeme = 'the')::int AS base,
+              (SELECT count(DISTINCT lexeme) FROM search_word_counts)::int AS words, (SELECT count(*) FROM search_word_counts)::int AS bases,
+              (SELECT count(*) FROM search_word_deltas WHERE bucket = syntheo_word_bucket('the'))::int AS deltas`,
+    );
+    expect(rows.rows[0]!.base).toBe(1);
+    expect(rows.rows[0]!.bases).toBe(rows.rows[0]!.words);
+    expect(rows.rows[0]!.deltas).toBeLessThanOrEqual(150);
   }, 180_000);
 
   it('a truncate of the passages leaves no count; new passages are counted again', async () => {
@@ -157,6 +169,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL word counts (search_word_counts
         await addMeeting(c, 'mtg_t', words(seeded(7), 50));
         await c.query('TRUNCATE search_passages');
         expect((await c.query('SELECT count(*)::int AS n FROM search_word_counts')).rows[0].n).toBe(0);
+        expect((await c.query('SELECT count(*)::int AS n FROM search_word_deltas')).rows[0].n).toBe(0);
         await c.query("INSERT INTO search_passages (meeting_id, kind, ref_id, text) VALUES ('mtg_t', 'note', 'mtg_t', 'the plan the')");
       } finally {
         c.release();
@@ -169,25 +182,22 @@ describe.skipIf(needs('postgresql'))('PostgreSQL word counts (search_word_counts
     }
   });
 
-  it('a database migrated from 0009 gets its counts from migration 0010, and roles made before may not write them', async () => {
+  it('a database migrated from 0009 gets its counts from migrations 0010-0011, and roles made before may not write them', async () => {
     const old = await cluster.createDatabase();
     const db = await openPostgres(old, { create: true });
     const c = await db.pool.connect();
     try {
-      // Back to 0009: no table, no triggers, no 0010 in the history.
-      await c.query('DROP TABLE search_word_counts');
-      await c.query('DROP FUNCTION syntheo_search_word_counts(), syntheo_search_word_counts_truncate(), syntheo_repair_word_counts() CASCADE');
-      await c.query('DELETE FROM drizzle.__drizzle_migrations WHERE created_at = (SELECT max(created_at) FROM drizzle.__drizzle_migrations)');
+      // Back to 0009: no tables, no triggers, no 0010 nor 0011 in the history.
+      await undoWordCounts(c);
       for (let m = 0; m < 8; m++) await addMeeting(c, `mtg_${m}`, words(seeded(m), 120));
     } finally {
       c.release();
       await db.close();
     }
     expect((await run(['--db', old, 'db', 'roles'])).code).toBe(0);
-    // `db roles` migrates first: put 0010 back out again, the roles staying (their default privileges grant the new table).
+    // `db roles` migrates first: put 0010 and 0011 back out again, the roles staying (their default privileges grant the new tables).
     const back = new pg.Pool({ connectionString: old, max: 2 });
-    await back.query('DROP TABLE search_word_counts; DROP FUNCTION syntheo_search_word_counts(), syntheo_search_word_counts_truncate(), syntheo_repair_word_counts() CASCADE');
-    await back.query('DELETE FROM drizzle.__drizzle_migrations WHERE created_at = (SELECT max(created_at) FROM drizzle.__drizzle_migrations)');
+    await undoWordCounts(back);
     const s = await openStore(old, { create: false });
     try {
       expect((await drift(back)).wrong).toEqual([]);
@@ -200,6 +210,11 @@ describe.skipIf(needs('postgresql'))('PostgreSQL word counts (search_word_counts
         expect(await runAs(old, user, 'DELETE FROM search_word_counts'), user).toBe('42501');
         expect(await runAs(old, user, 'TRUNCATE search_word_counts'), user).toBe('42501');
         expect(await runAs(old, user, "SELECT sum(n) FROM search_word_counts WHERE lexeme = 'the'"), user).toBe('ok');
+        expect(await runAs(old, user, "INSERT INTO search_word_deltas (bucket, counts) VALUES (0, '{\"the\": 5}')"), user).toBe('42501');
+        expect(await runAs(old, user, 'DELETE FROM search_word_deltas'), user).toBe('42501');
+        expect(await runAs(old, user, 'TRUNCATE search_word_deltas'), user).toBe('42501');
+        expect(await runAs(old, user, 'SELECT count(*) FROM search_word_deltas'), user).toBe('ok');
+        expect(await runAs(old, user, "SELECT n FROM search_word_totals WHERE lexeme = 'the'"), user).toBe('ok');
       }
       // The triggers keep the counts when the app's role writes passages.
       expect(await runAs(old, 'worker9', "INSERT INTO search_passages (meeting_id, kind, ref_id, text) VALUES ('mtg_1', 'note', 'mtg_1', 'xylophone the')")).toBe('ok');
@@ -218,6 +233,12 @@ describe.skipIf(needs('postgresql'))('PostgreSQL word counts (search_word_counts
       expect(await runAs(url, user, "INSERT INTO search_word_counts (lexeme, n) VALUES ('the', 5)"), user).toBe('42501');
       expect(await runAs(url, user, 'UPDATE search_word_counts SET n = 0'), user).toBe('42501');
       expect(await runAs(url, user, 'TRUNCATE search_word_counts'), user).toBe('42501');
+      expect(await runAs(url, user, "INSERT INTO search_word_deltas (bucket, counts) VALUES (0, '{\"the\": 5}')"), user).toBe('42501');
+      expect(await runAs(url, user, "UPDATE search_word_deltas SET counts = '{}'"), user).toBe('42501');
+      expect(await runAs(url, user, 'TRUNCATE search_word_deltas'), user).toBe('42501');
+      expect(await runAs(url, user, 'SELECT count(*) FROM search_word_deltas'), user).toBe('ok');
+      // Nor holds the fold's lock: only the triggers fold.
+      expect(await runAs(url, user, 'SELECT syntheo_fold_word_counts()'), user).toBe('42501');
     }
   });
 
@@ -232,7 +253,9 @@ describe.skipIf(needs('postgresql'))('PostgreSQL word counts (search_word_counts
     expect((await store.admin.integrity({ full: true })).search).toEqual([]);
     const held = (await drift(pool)).the;
     await pool.query("INSERT INTO search_word_counts (lexeme, n) VALUES ('the', 1), ('zzforged', 2)");
+    // Gone from its base rows and its pending deltas alike.
     await pool.query("DELETE FROM search_word_counts WHERE lexeme = 'budget'");
+    await pool.query("UPDATE search_word_deltas SET counts = counts - 'budget' WHERE counts ? 'budget'");
     const report = (await store.admin.integrity({ full: true })).search.join('\n');
     expect(report).toContain('counts of search words (search_word_counts): 3 differ from their postings (budget: 0 counted, ');
     expect(report).toContain(`the: ${held + 1} counted, ${held} postings; zzforged: 2 counted, 0 postings)`);
@@ -255,10 +278,11 @@ describe.skipIf(needs('postgresql'))('PostgreSQL word counts (search_word_counts
       try {
         expect((await drift(copied)).wrong).toEqual([]);
         expect((await copied.query('SELECT count(*)::int AS n FROM search_word_counts')).rows[0].n).toBeGreaterThan(50);
+        expect((await copied.query('SELECT count(*)::int AS n FROM search_word_deltas')).rows[0].n).toBe(0);
         const trigger = await copied.query<{ on: string }>("SELECT tgenabled AS on FROM pg_trigger WHERE tgname = 'search_postings_counts_ai'");
         expect(trigger.rows).toEqual([{ on: 'O' }]);
         await copied.query("INSERT INTO meetings (id, title, started_at, note, created_at, updated_at) VALUES ('mtg_after', 'After', 'x', 'pangolin', 'x', 'x')");
-        expect((await copied.query("SELECT sum(n)::int AS n FROM search_word_counts WHERE lexeme = 'pangolin'")).rows).toEqual([{ n: 1 }]);
+        expect((await copied.query("SELECT n::int FROM search_word_totals WHERE lexeme = 'pangolin'")).rows).toEqual([{ n: 1 }]);
       } finally {
         await copied.end();
       }
@@ -266,4 +290,124 @@ describe.skipIf(needs('postgresql'))('PostgreSQL word counts (search_word_counts
       tmp.cleanup();
     }
   }, 120_000);
+
+  it('a fold held open makes no writer wait (it skips folding), and rolled back or committed leaves every count exact', async () => {
+    const other = await cluster.createDatabase();
+    const s = await openStore(other, { create: true });
+    const q = new pg.Pool({ connectionString: other, max: 4 });
+    const folder = await q.connect();
+    const writer = await q.connect();
+    const rnd = seeded(11);
+    const note = (i: number) => writer.query("INSERT INTO search_passages (meeting_id, kind, ref_id, text) VALUES ('mtg_f', 'note', 'mtg_f', $1)", [words(rnd, 5 + (i % 7)).join(' ')]);
+    const deltaRows = async () => (await q.query<{ n: number }>('SELECT count(*)::int AS n FROM search_word_deltas')).rows[0]!.n;
+    try {
+      await addMeeting(writer, 'mtg_f', words(rnd, 80));
+      for (let i = 0; i < 20; i++) await note(i);
+      // Any wait for a lock (the fold's try-lock taken as a wait, a delta row the fold deleted) fails the writer's statement.
+      await writer.query("SET lock_timeout = '100ms'");
+      for (const end of ['ROLLBACK', 'COMMIT']) {
+        await folder.query('BEGIN');
+        expect((await folder.query<{ f: boolean }>('SELECT syntheo_fold_word_counts() AS f')).rows[0]!.f, end).toBe(true);
+        const before = await deltaRows();
+        // 120 statements of ~6 rows (one a bucket): past a 512th row at least once, whose writer finds the fold taken.
+        for (let i = 0; i < 120; i++) await note(i);
+        expect((await writer.query<{ f: boolean }>('SELECT syntheo_fold_word_counts() AS f')).rows[0]!.f, end).toBe(false);
+        expect(await deltaRows(), end).toBeGreaterThanOrEqual(before + 512);
+        // Meanwhile (the fold's deletions uncommitted): every count exact, the totals the postings'.
+        expect((await drift(q)).wrong, end).toEqual([]);
+        await expectTotals(s, q);
+        await folder.query(end);
+        expect((await drift(q)).wrong, end).toEqual([]);
+        await expectTotals(s, q);
+      }
+      // Not under repeatable read: its snapshot may predate the last fold's commit.
+      await folder.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
+      expect((await folder.query<{ f: boolean }>('SELECT syntheo_fold_word_counts() AS f')).rows[0]!.f).toBe(false);
+      await folder.query('COMMIT');
+      // Nobody folding: everything committed is folded, one base row a word.
+      expect((await writer.query<{ f: boolean }>('SELECT syntheo_fold_word_counts() AS f')).rows[0]!.f).toBe(true);
+      expect(await deltaRows()).toBe(0);
+      const base = await q.query<{ rows: number; words: number }>('SELECT count(*)::int AS rows, count(DISTINCT lexeme)::int AS words FROM search_word_counts');
+      expect(base.rows[0]!.rows).toBe(base.rows[0]!.words);
+      expect((await drift(q)).wrong).toEqual([]);
+      await expectTotals(s, q);
+    } finally {
+      folder.release();
+      writer.release();
+      await q.end();
+      await s.close();
+    }
+  }, 60_000);
+
+  it('statements saying words of one bucket only: a fold comes once it holds more than 128 rows, not at the 512th', async () => {
+    const other = await cluster.createDatabase();
+    const s = await openStore(other, { create: true });
+    const q = new pg.Pool({ connectionString: other, max: 2 });
+    try {
+      const c = await q.connect();
+      let most = 0;
+      try {
+        await addMeeting(c, 'mtg_b', ['budget']);
+        // 400 one-word notes: a row each, all in `the`'s bucket; a search for `the` reads them all.
+        for (let i = 0; i < 400; i++) {
+          await c.query("INSERT INTO search_passages (meeting_id, kind, ref_id, text) VALUES ('mtg_b', 'note', 'mtg_b', 'the')");
+          const held = (await c.query<{ n: number }>("SELECT count(*)::int AS n FROM search_word_deltas WHERE bucket = syntheo_word_bucket('the')")).rows[0]!.n;
+          most = Math.max(most, held);
+        }
+      } finally {
+        c.release();
+      }
+      expect(most).toBeGreaterThan(128);
+      expect(most).toBeLessThanOrEqual(192);
+      expect((await drift(q)).wrong).toEqual([]);
+      expect((await s.search.transcripts({ query: 'the' }, { offset: 0, limit: 1 })).pagination.total).toBe(400);
+    } finally {
+      await q.end();
+      await s.close();
+    }
+  }, 60_000);
+
+  it('a database at 0010 (a delta row a word a statement) gets its counts moved over by 0011, exactly', async () => {
+    const old = await cluster.createDatabase();
+    await pgDatabaseMigratedTo(old, '0010_word_counts');
+    const q = new pg.Pool({ connectionString: old, max: 4 });
+    try {
+      // Three writers at once under 0010's triggers: several rows a word.
+      await Promise.all(
+        [0, 1, 2].map(async (w) => {
+          const c = await q.connect();
+          try {
+            for (let m = 0; m < 12; m++) await addMeeting(c, `mtg_${w}_${m}`, words(seeded(100 * w + m), 60));
+          } finally {
+            c.release();
+          }
+        }),
+      );
+      await q.query("DELETE FROM meetings WHERE id LIKE 'mtg_1_%' AND id < 'mtg_1_5'");
+      expect((await q.query("SELECT to_regclass('search_word_deltas') AS t")).rows[0].t).toBeNull();
+      const before = await q.query<{ rows: number; words: number }>('SELECT count(*)::int AS rows, count(DISTINCT lexeme)::int AS words FROM search_word_counts');
+      expect(before.rows[0]!.rows).toBeGreaterThan(before.rows[0]!.words);
+      const s = await openStore(old, { create: false });
+      try {
+        const after = await q.query<{ rows: number; words: number }>('SELECT count(*)::int AS rows, count(DISTINCT lexeme)::int AS words FROM search_word_counts');
+        expect(after.rows[0]).toEqual({ rows: before.rows[0]!.words, words: before.rows[0]!.words });
+        expect((await drift(q)).wrong).toEqual([]);
+        await expectTotals(s, q);
+        // Written after: 0011's triggers.
+        const c = await q.connect();
+        try {
+          await addMeeting(c, 'mtg_after', words(seeded(5), 40));
+        } finally {
+          c.release();
+        }
+        expect((await q.query<{ n: number }>('SELECT count(*)::int AS n FROM search_word_deltas')).rows[0]!.n).toBeGreaterThan(0);
+        expect((await drift(q)).wrong).toEqual([]);
+        await expectTotals(s, q);
+      } finally {
+        await s.close();
+      }
+    } finally {
+      await q.end();
+    }
+  }, 60_000);
 });

@@ -7,6 +7,7 @@ import { findProgram } from '../../src/platform/which.js';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { tempDir } from './db.js';
 import pg from 'pg';
+import { readPgMigrations } from '../../src/db/postgres/open.js';
 
 // A throwaway PostgreSQL cluster per test file: initdb + pg_ctl in a temp folder, listening on a Unix
 // socket there (trust) and on 127.0.0.1 (scram passwords, for the connection-error tests). initdb
@@ -169,4 +170,43 @@ export async function runAs(url: string, user: string, sql: string): Promise<str
   } finally {
     await client.end();
   }
+}
+
+/**
+ * The database of `url` (empty) migrated up to and including the migration tagged `last` (e.g. '0010_word_counts'),
+ * as openPostgres would have left it then; opening it with `create` applies the rest.
+ */
+export async function pgDatabaseMigratedTo(url: string, last: string): Promise<void> {
+  const all = readPgMigrations();
+  const upTo = all.findIndex((m) => m.tag === last);
+  if (upTo < 0) throw new Error(`no PostgreSQL migration tagged ${last}`);
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query('CREATE SCHEMA IF NOT EXISTS drizzle');
+    await client.query('CREATE TABLE IF NOT EXISTS drizzle.__drizzle_migrations (id SERIAL PRIMARY KEY, hash text NOT NULL, created_at bigint)');
+    for (const m of all.slice(0, upTo + 1)) {
+      await client.query('BEGIN');
+      for (const statement of m.statements) await client.query(statement);
+      await client.query('INSERT INTO drizzle.__drizzle_migrations (hash, created_at) VALUES ($1, $2)', [m.hash, m.when]);
+      await client.query('COMMIT');
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+/** The history rows of the migration tagged `tag` and of every later one deleted: opening the database applies them again. */
+export async function forgetMigrationsFrom(q: Pick<pg.Pool, 'query'>, tag: string): Promise<void> {
+  const from = readPgMigrations().find((m) => m.tag === tag);
+  if (!from) throw new Error(`no PostgreSQL migration tagged ${tag}`);
+  await q.query('DELETE FROM drizzle.__drizzle_migrations WHERE created_at >= $1', [from.when]);
+}
+
+/** Migrations 0010-0011 (the words' counts) undone: their tables, view and functions (and so triggers) dropped, their history forgotten. */
+export async function undoWordCounts(q: Pick<pg.Pool, 'query'>): Promise<void> {
+  await q.query(
+    'DROP VIEW search_word_totals; DROP TABLE search_word_deltas, search_word_counts; DROP FUNCTION syntheo_search_word_counts(), syntheo_search_word_counts_truncate(), syntheo_repair_word_counts(), syntheo_fold_word_counts(), syntheo_word_bucket(text) CASCADE',
+  );
+  await forgetMigrationsFrom(q, '0010_word_counts');
 }

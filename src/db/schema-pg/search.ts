@@ -1,4 +1,4 @@
-import { pgTable, text, integer, bigint, smallint, index, primaryKey, customType } from 'drizzle-orm/pg-core';
+import { pgTable, text, integer, bigint, smallint, index, primaryKey, customType, jsonb } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import { meetings } from './meetings.js';
 import { SEARCH_KINDS } from '../schema/enums.js';
@@ -68,11 +68,10 @@ export const searchPostings = pgTable(
 );
 
 /**
- * How many passages say each word (the rows of search_postings per lexeme), as deltas summed on reading (kept by
- * statement triggers on search_postings, migration 0010): the total of a one-word search without filters is a few
- * rows instead of the word's postings counted (`the`: 346,673 at 100k meetings). Writers only insert deltas, so none
- * waits for another; a word's deltas are summed into one row by whoever adds the 33rd, when no other writer is
- * doing it (as meeting_tag_counts). Neither role may write it: only the triggers do.
+ * How many passages say each word (the rows of search_postings per lexeme): the words' base counts, summed on reading
+ * with their pending deltas (search_word_deltas). A one-word search without filters totals its matches from these
+ * instead of counting the word's postings (`the`: 346,673 at 100k meetings). Written only by the fold of the deltas
+ * (migration 0011; one row a word once folded), `--repair-search` and `db copy`'s fill. Neither role may write it.
  */
 export const searchWordCounts = pgTable(
   'search_word_counts',
@@ -80,8 +79,27 @@ export const searchWordCounts = pgTable(
     lexeme: bytesText('lexeme').notNull(),
     n: bigint('n', { mode: 'number' }).notNull(),
   },
-  // search_transcripts' total of one word: sum(n) of the word's rows, an index-only scan.
+  // search_transcripts' total of one word: sum(n) of the word's rows, an index-only scan; the fold's lookups by word.
   (t) => [index('search_word_counts_lexeme_idx').on(t.lexeme, t.n)],
+);
+
+/**
+ * The words' counts not yet folded into search_word_counts (migration 0011): each statement on search_postings adds
+ * one row per bucket of its words (`syntheo_word_bucket(lexeme)`, 8 buckets), `counts` being `{lexeme: delta}`. A
+ * writer only inserts, so none waits for another; the writer of every 512th row (by `id`), or of a row whose bucket
+ * holds more than 128, folds all committed rows into the base counts, when no other writer is folding (a try-lock). A
+ * word's count is its base rows plus its entries in its bucket's rows (tens of small rows). Neither role may write it:
+ * only the triggers do.
+ */
+export const searchWordDeltas = pgTable(
+  'search_word_deltas',
+  {
+    bucket: smallint('bucket').notNull(),
+    id: bigint('id', { mode: 'number' }).generatedAlwaysAsIdentity(),
+    counts: jsonb('counts').notNull(),
+  },
+  // search_transcripts' total of one word: its bucket's rows.
+  (t) => [primaryKey({ columns: [t.bucket, t.id] })],
 );
 
 export type SearchPassageRow = typeof searchPassages.$inferSelect;
