@@ -67,10 +67,27 @@ CREATE FUNCTION syntheo_block_bits(ids bigint[]) RETURNS bit(4096) LANGUAGE sql 
   SELECT bit_or(B'1'::bit(4096) >> (i & 4095)::int) FROM unnest(ids) i
 $$;
 --> statement-breakpoint
+-- The terms that became dense (each word's and tag's kept count against the passage ids and the meetings, 5-50 ms at
+-- 100k meetings) added, their blocks not built yet; the number added. Outside the rounds' lock: a term with no block
+-- built is not read (src/db/postgres/bitmaps.ts), so writers need not wait for this.
+CREATE FUNCTION syntheo_add_search_bitmap_terms() RETURNS int LANGUAGE plpgsql SECURITY DEFINER SET search_path = public AS $$
+DECLARE
+  added int;
+BEGIN
+  INSERT INTO search_bitmap_terms (kind, term, built)
+    SELECT 'w', lexeme, 0 FROM search_word_counts GROUP BY lexeme HAVING sum(n) * 64 > (SELECT coalesce(max(id), 0) FROM search_passages)
+    UNION ALL
+    -- Tags by their meetings' share (grams, `g…`, are title search's, not passages').
+    SELECT 't', tag, 0 FROM meeting_tag_counts WHERE tag NOT LIKE 'g%' GROUP BY tag HAVING sum(n) * 64 > (SELECT count(*) FROM meetings)
+    ON CONFLICT DO NOTHING;
+  GET DIAGNOSTICS added = ROW_COUNT;
+  RETURN added;
+END $$;
+--> statement-breakpoint
 -- A round of the worker's upkeep (src/db/postgres/bitmaps.ts), about `budget_ms` of work in one transaction: stale
--- blocks rebuilt, then kept terms built up to the last complete block, a few blocks of one term at a time; with
--- nothing else to do, terms newly dense are added. Returns the units of work done; 0: nothing to do; -1: writers of
--- postings or tags were under way (the lock was not free), try later.
+-- blocks rebuilt, then kept terms built up to the last complete block, a few blocks of one term at a time. Returns
+-- the units of work done; 0: nothing to do; -1: writers of postings or tags were under way (the lock was not free),
+-- try later. Writers of postings and tags that come meanwhile wait for it (at most a round).
 CREATE FUNCTION syntheo_build_search_bitmaps(budget_ms int) RETURNS int LANGUAGE plpgsql SECURITY DEFINER SET search_path = public AS $$
 DECLARE
   started timestamptz := clock_timestamp();
@@ -108,19 +125,7 @@ BEGIN
   LOOP
     EXIT WHEN done > 0 AND clock_timestamp() - started > budget_ms * interval '1 ms';
     SELECT kind, term, built INTO t FROM search_bitmap_terms WHERE built < target ORDER BY built, kind, term LIMIT 1;
-    IF NOT FOUND THEN
-      -- Every kept term is built: terms that became dense are added (each word's and tag's kept count, a few ms).
-      EXIT WHEN done > 0;
-      INSERT INTO search_bitmap_terms (kind, term, built)
-        SELECT 'w', lexeme, 0 FROM search_word_counts GROUP BY lexeme HAVING sum(n) * 64 > (SELECT coalesce(max(id), 0) FROM search_passages)
-        UNION ALL
-        -- Tags by their meetings' share (grams, `g…`, are title search's, not passages').
-        SELECT 't', tag, 0 FROM meeting_tag_counts WHERE tag NOT LIKE 'g%' GROUP BY tag HAVING sum(n) * 64 > (SELECT count(*) FROM meetings)
-        ON CONFLICT DO NOTHING;
-      EXIT WHEN NOT EXISTS (SELECT 1 FROM search_bitmap_terms WHERE built < target);
-      done := done + 1;
-      CONTINUE;
-    END IF;
+    EXIT WHEN NOT FOUND;
     -- About 4,000 rows of bits at a time (~5-15 ms): one block of `the` (in 89% of the passage ids), 60 of a word in 1/64.
     -- A tag's count is of meetings: about 4 passages each.
     hi := least(target, t.built + greatest(1, least(64, 4000 * target::bigint / greatest(1,

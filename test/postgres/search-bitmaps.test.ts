@@ -72,6 +72,7 @@ async function compare(pool: pg.Pool): Promise<string[]> {
 
 /** Rounds until one has nothing to do (writers may hold the lock: those rounds retry). */
 async function buildAll(pool: pg.Pool): Promise<void> {
+  await pool.query('SELECT syntheo_add_search_bitmap_terms()');
   for (let i = 0; i < 10_000; i++) if ((await pool.query<{ n: number }>('SELECT syntheo_build_search_bitmaps(20) AS n')).rows[0]!.n === 0) return;
   throw new Error('the bitmaps kept being built');
 }

@@ -175,7 +175,7 @@ export async function runAs(url: string, user: string, sql: string): Promise<str
 export async function undoSearchBitmaps(q: { query(text: string): Promise<unknown> }): Promise<void> {
   await q.query('DROP TABLE search_bitmaps, search_bitmap_terms, search_bitmap_stale; DROP SEQUENCE search_bitmap_boundary');
   await q.query(
-    'DROP FUNCTION syntheo_search_bitmaps_stale(), syntheo_search_bitmaps_truncate(), syntheo_block_bits(bigint[]), syntheo_build_search_bitmaps(int), syntheo_clear_search_bitmaps() CASCADE',
+    'DROP FUNCTION syntheo_search_bitmaps_stale(), syntheo_search_bitmaps_truncate(), syntheo_block_bits(bigint[]), syntheo_build_search_bitmaps(int), syntheo_add_search_bitmap_terms(), syntheo_clear_search_bitmaps() CASCADE',
   );
   await q.query('DELETE FROM drizzle.__drizzle_migrations WHERE created_at = (SELECT max(created_at) FROM drizzle.__drizzle_migrations)');
 }

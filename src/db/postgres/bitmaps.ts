@@ -65,15 +65,25 @@ export async function bitmapTotal(
   };
 }
 
-/** Rounds of the bitmaps' upkeep (syntheo_build_search_bitmaps), each a short transaction, until one has nothing to do or ROUNDS_A_SWEEP ran. */
+/**
+ * Rounds of the bitmaps' upkeep (syntheo_build_search_bitmaps), each a short transaction, until one has nothing to
+ * do or ROUNDS_A_SWEEP ran; with nothing left, the terms that became dense are added (and rounds go on for them).
+ */
 export async function keepBitmaps(q: Queryable, rounds = ROUNDS_A_SWEEP): Promise<BitmapUpkeep> {
   const result: BitmapUpkeep = { rounds: 0, units: 0, busy: false };
+  let looked = false;
   while (result.rounds < rounds) {
     const done = (await rows<{ n: number }>(q, 'SELECT syntheo_build_search_bitmaps($1) AS n', [BITMAP_ROUND_MS]))[0]!.n;
     result.rounds++;
     if (done < 0) result.busy = true;
-    if (done <= 0) break;
-    result.units += done;
+    if (done > 0) result.units += done;
+    else if (done < 0 || looked) break;
+    else {
+      looked = true;
+      const added = (await rows<{ n: number }>(q, 'SELECT syntheo_add_search_bitmap_terms() AS n'))[0]!.n;
+      if (added === 0) break;
+      result.units += added;
+    }
   }
   return result;
 }
