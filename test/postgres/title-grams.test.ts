@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { needs } from '../support/system-tools.js';
-import { startPostgres, type PgCluster } from '../support/postgres.js';
+import { startPostgres, undoSearchBitmaps, type PgCluster } from '../support/postgres.js';
 import { openStore } from '../../src/db/engine.js';
 import { compileTags, ilike } from '../../src/db/postgres/meetings.js';
 import { openPostgres, PG_MIGRATIONS_DIR } from '../../src/db/postgres/open.js';
@@ -200,7 +200,8 @@ describe.skipIf(needs('postgresql'))('PostgreSQL title grams beyond ASCII (migra
     const fn = m8.split('--> statement-breakpoint').find((s) => s.includes('CREATE FUNCTION syntheo_title_grams('))!;
     await db.pool.query(fn.replace(/^[\s\S]*?CREATE FUNCTION/, 'CREATE OR REPLACE FUNCTION'));
     await db.pool.query('DROP FUNCTION syntheo_title_grams_beyond_ascii(text, text)');
-    // And without what came after 0009 (0010's word counts): both run again on open.
+    // And without what came after 0009 (0013's bitmaps, 0010's word counts): all run again on open.
+    await undoSearchBitmaps(db.pool);
     await db.pool.query('DROP TABLE search_word_counts; DROP FUNCTION syntheo_search_word_counts(), syntheo_search_word_counts_truncate(), syntheo_repair_word_counts() CASCADE');
     await db.pool.query("DELETE FROM drizzle.__drizzle_migrations WHERE created_at >= (SELECT created_at FROM drizzle.__drizzle_migrations ORDER BY created_at DESC OFFSET 1 LIMIT 1)");
     await db.pool.query(

@@ -89,7 +89,7 @@ export async function keepBitmaps(q: Queryable, rounds = ROUNDS_A_SWEEP): Promis
 }
 
 /** Built blocks the doctor rebuilds and compares (every kept term's bitmap of each): a random sample, bounded. */
-const CHECKED_BLOCKS = 8;
+const CHECKED_BLOCKS = 3;
 
 /**
  * `syntheo doctor`: the kept bitmaps of CHECKED_BLOCKS random built blocks not marked stale (every kept term built
