@@ -189,7 +189,11 @@ const FILTER_TRIGGERS = [
   ['search_passages', 'search_passages_tags_ai'],
   ['meeting_tags', 'meeting_tags_search_ai'],
   ['meetings', 'meetings_grams_ai'],
+  // The bitmaps' stale marks (migration 0013): none to make in an empty target (the worker builds the bitmaps after).
+  ['search_tags', 'search_tags_bitmaps_ai'],
 ] as const;
+/** search_postings' insert triggers set aside while its rows are written in one statement at the end: the words' counts (0010), the bitmaps' marks (0013). */
+const POSTINGS_TRIGGERS = ['search_postings_counts_ai', 'search_postings_bitmaps_ai'];
 /** Their fill, the same statements as the migration's backfill. */
 const FILTER_FILL = [
   'INSERT INTO participant_words (word) SELECT DISTINCT w.word FROM participants p CROSS JOIN LATERAL syntheo_participant_words_of(p.name, p.email) w(word)',
@@ -279,7 +283,9 @@ async function postgresSide(url: string, create: boolean): Promise<Side> {
       // its trigger batch by batch. Disabled inside the copy's transaction: a rolled-back copy enables it again.
       await q('SAVEPOINT set_aside');
       // The words' counts (migration 0010) with it: counted once from all postings, not from that statement's 10M rows.
-      postingsAtEnd = await q('ALTER TABLE search_passages DISABLE TRIGGER search_passages_postings_ai; ALTER TABLE search_postings DISABLE TRIGGER search_postings_counts_ai').then(
+      // And the bitmaps' stale marks (migration 0013): an empty target has no bitmap to mark, but the trigger's
+      // transition table would hold all 10M rows.
+      postingsAtEnd = await q(`ALTER TABLE search_passages DISABLE TRIGGER search_passages_postings_ai; ALTER TABLE search_postings DISABLE TRIGGER ${POSTINGS_TRIGGERS.join(', DISABLE TRIGGER ')}`).then(
         () => true,
         () => false,
       );
@@ -326,7 +332,7 @@ async function postgresSide(url: string, create: boolean): Promise<Side> {
             await client.query('INSERT INTO search_postings (lexeme, passage_id, n) SELECT u.lexeme, p.id, cardinality(u.positions) FROM search_passages p, unnest(p.words) u');
             // The words' counts (migration 0010) from all postings, as --repair-search computes them.
             await client.query('SELECT syntheo_repair_word_counts()');
-            await client.query('ALTER TABLE search_passages ENABLE TRIGGER search_passages_postings_ai; ALTER TABLE search_postings ENABLE TRIGGER search_postings_counts_ai');
+            await client.query(`ALTER TABLE search_passages ENABLE TRIGGER search_passages_postings_ai; ALTER TABLE search_postings ENABLE TRIGGER ${POSTINGS_TRIGGERS.join(', ENABLE TRIGGER ')}`);
           }
           if (tagsAtEnd) {
             for (const fill of FILTER_FILL) await client.query(fill);

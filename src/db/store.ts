@@ -175,6 +175,17 @@ export interface MaintainResult extends CheckpointResult {
   merged: FtsMergeStep[];
   /** The round of the search bitmaps' upkeep (src/db/queries/search-bits.ts); absent on PostgreSQL. */
   bits?: BitsRound;
+  /** PostgreSQL: the rounds of the search bitmaps' upkeep (src/db/postgres/bitmaps.ts, migration 0013). */
+  bitmaps?: BitmapUpkeep;
+}
+
+export interface BitmapUpkeep {
+  /** Rounds run (each a short transaction). */
+  rounds: number;
+  /** Units of work done: stale blocks rebuilt, a term's blocks built, newly dense terms added. */
+  units: number;
+  /** A round found writers of postings or tags under way and did nothing (it tries again next time). */
+  busy: boolean;
 }
 
 export interface AdminStore {
@@ -184,8 +195,10 @@ export interface AdminStore {
   /** Loads export records (syntheo.meeting/v1), upserting by ID. */
   load(input: unknown, options?: LoadOptions): Promise<LoadResult>;
   /**
-   * Engine upkeep between jobs (SQLite: a bounded round of full-text index merging, then a WAL checkpoint when
-   * the log is large); null when the engine has none. `merged` empty: no index had merging to do.
+   * Engine upkeep between jobs (SQLite: a bounded round of full-text index merging and one of the search bitmaps'
+   * upkeep, then a WAL checkpoint when the log is large; PostgreSQL: bounded rounds of the search bitmaps' upkeep);
+   * null when the engine has none.
+   * `merged` empty: no index had merging to do.
    */
   maintain(): Promise<MaintainResult | null>;
 }

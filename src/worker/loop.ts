@@ -91,14 +91,16 @@ export async function startLoop(opts: LoopOptions): Promise<WorkerLoop> {
       log.warn({ err: error }, 'could not sweep expired leases');
     }
     // The worker is the one process that always runs: it merges the full-text indexes that writes left in
-    // pieces, a bounded step a sweep, and keeps the WAL from growing without bound.
+    // pieces, a bounded step a sweep, and keeps the WAL from growing without bound (SQLite); it builds the
+    // search bitmaps a few short rounds a sweep (both engines).
     try {
       const upkeep = await store.admin.maintain();
       if (upkeep && upkeep.merged.length > 0) log.debug({ merged: upkeep.merged }, 'full-text indexes merged a step');
       if (upkeep?.bits && (upkeep.bits.built.length > 0 || upkeep.bits.cleaned > 0 || upkeep.bits.added > 0)) log.debug({ bits: upkeep.bits }, 'search bitmaps kept a step');
+      if (upkeep?.bitmaps && upkeep.bitmaps.units > 0) log.debug({ bitmaps: upkeep.bitmaps }, 'search bitmaps built a step');
       if (upkeep?.truncated) log.info({ frames: upkeep.frames, truncated: upkeep.truncated }, 'write-ahead log checkpointed and truncated');
     } catch (error) {
-      log.warn({ err: error }, 'could not merge the full-text indexes or checkpoint the write-ahead log');
+      log.warn({ err: error }, 'could not merge the full-text indexes, checkpoint the write-ahead log or build the search bitmaps');
     }
   });
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { needs } from '../support/system-tools.js';
-import { forgetMigrationsFrom, startPostgres, undoWordCounts, type PgCluster } from '../support/postgres.js';
+import { forgetMigrationsFrom, startPostgres, undoSearchBitmaps, undoWordCounts, type PgCluster } from '../support/postgres.js';
 import { openStore } from '../../src/db/engine.js';
 import { compileTags, ilike } from '../../src/db/postgres/meetings.js';
 import { openPostgres, PG_MIGRATIONS_DIR } from '../../src/db/postgres/open.js';
@@ -200,7 +200,8 @@ describe.skipIf(needs('postgresql'))('PostgreSQL title grams beyond ASCII (migra
     const fn = m8.split('--> statement-breakpoint').find((s) => s.includes('CREATE FUNCTION syntheo_title_grams('))!;
     await db.pool.query(fn.replace(/^[\s\S]*?CREATE FUNCTION/, 'CREATE OR REPLACE FUNCTION'));
     await db.pool.query('DROP FUNCTION syntheo_title_grams_beyond_ascii(text, text)');
-    // And without what came after 0009 (0010-0011's word counts): all run again on open.
+    // And without what came after 0009 (0013's bitmaps, 0010-0011's word counts): all run again on open.
+    await undoSearchBitmaps(db.pool);
     await undoWordCounts(db.pool);
     await forgetMigrationsFrom(db.pool, '0009_non_ascii_grams');
     await db.pool.query(

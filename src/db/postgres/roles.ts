@@ -49,6 +49,9 @@ export function rolesSql(database: string, names: RoleNames = DEFAULT_ROLES): st
     `REVOKE INSERT, UPDATE, DELETE, TRUNCATE ON participant_words, meeting_tags, search_tags, meeting_grams, meeting_tag_counts FROM ${a}, ${app}`,
     // And the words' counts and their pending deltas (migrations 0010, 0011): derived from search_postings by triggers.
     `REVOKE INSERT, UPDATE, DELETE, TRUNCATE ON search_word_counts, search_word_deltas, search_word_totals FROM ${a}, ${app}`,
+    // And the search bitmaps (migration 0013): written by the triggers and the worker's rounds (functions of the owner).
+    `REVOKE INSERT, UPDATE, DELETE, TRUNCATE ON search_bitmaps, search_bitmap_terms, search_bitmap_stale FROM ${a}, ${app}`,
+    `REVOKE USAGE, UPDATE ON SEQUENCE search_bitmap_boundary FROM ${a}, ${app}`,
     // Tables added by later migrations (run by this owner): readable by both, writable by the app.
     `ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT SELECT ON TABLES TO ${a}`,
     `ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT SELECT, INSERT, UPDATE, DELETE ON TABLES TO ${app}`,

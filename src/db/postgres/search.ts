@@ -7,6 +7,7 @@ import type { Page, Pagination } from '../queries/types.js';
 import { compileMeetingFilter, compileTags, type TagFilter } from './meetings.js';
 import { one, rows, rowsPlanned, withMergePlans, type Queryable } from './sql.js';
 import { calendarCover } from '../model/calendar.js';
+import { bitmapTotal } from './bitmaps.js';
 
 // search_transcripts on PostgreSQL: the same semantics as SQLite's FTS5 search (src/db/queries/search.ts).
 // Every word must appear (plainto_tsquery: AND of the words), the input is plain text (only runs of
@@ -137,43 +138,58 @@ async function fromPostings(q: Queryable, words: string, termCount: number, page
   const groupFirst = order !== lists && groups.length > 0 && Math.min(...groups.map((g) => g.reduce((n, tag) => n + sizes('search_tags', tag), 0))) < (order[1]?.size ?? Infinity);
   const probe = (l: PassageList, at: string) =>
     `CROSS JOIN LATERAL (SELECT ${l.table === 'search_postings' ? 'x.n' : '1'} FROM ${l.table} x WHERE ${l.cond('x')} AND x.passage_id = ${at} OFFSET 0) ${l.alias}`;
-  let from: string;
-  let id: string;
-  const conditions: string[] = [];
   // A participant fragment across words: the passages of the few meetings whose participants hold it (see
   // acrossWords) drive, each probed into every range.
   const fewMeetings = tags?.participant !== undefined;
-  if (fewMeetings) {
-    id = 'pm.passage_id';
-    from = `(SELECT sp.id AS passage_id FROM search_passages sp WHERE sp.meeting_id = ANY(${f(tags!.participant)}::text[])) pm ${lists.map((l) => probe(l, id)).join(' ')}`;
-  } else {
-    const [base, ...rest] = order as [PassageList, ...PassageList[]];
-    id = `${base.alias}.passage_id`;
-    const joins = rest.map((l, i) => (order === lists || (i === 0 && !groupFirst) ? `JOIN ${l.table} ${l.alias} ON ${l.cond(l.alias)} AND ${l.alias}.passage_id = ${id}` : probe(l, id)));
-    from = `${base.table} ${base.alias} ${joins.join(' ')}`;
-    conditions.push(base.cond(base.alias));
-  }
-  for (const group of groups) conditions.push(`${id} IN (SELECT g.passage_id FROM search_tags g WHERE g.tag = ANY(${f(group)}::text[]))`);
-  // The first and last days' meetings outside the range (by time of day) are left out.
-  if (dates?.outside)
-    conditions.push(
-      `${id} NOT IN (SELECT p.id FROM meeting_tags t JOIN search_passages p ON p.meeting_id = t.meeting_id WHERE t.tag = ANY(${f(dates.outside.edges)}::text[]) AND NOT (${dates.outside.range(f).join(' AND ')}))`,
-    );
+  const participantMeetings = fewMeetings ? f(tags!.participant) : '';
+  const groupParams = groups.map((group) => f(group));
+  const edgeParams = dates?.outside ? { edges: f(dates.outside.edges), range: dates.outside.range(f) } : undefined;
+  /** The matches (their passage ids as `id`), or those of a range of passage ids (SQL expressions: `lo` <= id < `hi`), each key range read from `lo`. */
+  const matchesIn = (lo?: string, hi?: string): { sql: string; id: string } => {
+    const within = (column: string) => (lo === undefined ? '' : ` AND ${column} >= ${lo}${hi === undefined ? '' : ` AND ${column} < ${hi}`}`);
+    let from: string;
+    let id: string;
+    const conditions: string[] = [];
+    if (fewMeetings) {
+      id = 'pm.passage_id';
+      from = `(SELECT sp.id AS passage_id FROM search_passages sp WHERE sp.meeting_id = ANY(${participantMeetings}::text[])${within('sp.id')}) pm ${lists.map((l) => probe(l, id)).join(' ')}`;
+    } else {
+      const [base, ...rest] = order as [PassageList, ...PassageList[]];
+      id = `${base.alias}.passage_id`;
+      const joins = rest.map((l, i) =>
+        order === lists || (i === 0 && !groupFirst) ? `JOIN ${l.table} ${l.alias} ON ${l.cond(l.alias)} AND ${l.alias}.passage_id = ${id}${within(`${l.alias}.passage_id`)}` : probe(l, id),
+      );
+      from = `${base.table} ${base.alias} ${joins.join(' ')}`;
+      conditions.push(`${base.cond(base.alias)}${within(`${base.alias}.passage_id`)}`);
+    }
+    for (const group of groupParams) conditions.push(`${id} IN (SELECT g.passage_id FROM search_tags g WHERE g.tag = ANY(${group}::text[])${within('g.passage_id')})`);
+    // The first and last days' meetings outside the range (by time of day) are left out.
+    if (edgeParams)
+      conditions.push(
+        `${id} NOT IN (SELECT p.id FROM meeting_tags t JOIN search_passages p ON p.meeting_id = t.meeting_id WHERE t.tag = ANY(${edgeParams.edges}::text[]) AND NOT (${edgeParams.range.join(' AND ')}))`,
+      );
+    return { sql: `SELECT ${id} AS id FROM ${from} ${conditions.length ? `WHERE ${conditions.join(' AND ')}` : ''}`, id };
+  };
+  const { sql: matches, id } = matchesIn();
+  const m = filterParams.length;
+  const read = m > 0 ? rowsPlanned : rows;
+  // A filter whose words and tags are all kept as bitmaps (migration 0013): the total is their blocks' bits ANDed and
+  // counted, and the rest counted from the key ranges; the window alone walks the matches, newest first.
+  const bitmaps = tags !== undefined && !fewMeetings && !dates?.outside ? await bitmapTotal(q, lexemes, [...lists.filter((l) => l.table === 'search_tags').map((l) => [l.key[1]]), ...groups], matchesIn) : undefined;
   // Probed from a small range, the matches are read once for both the count and the window (the window's
   // newest-first walk cannot stop early through the probes and the sorted dates); merged, the window walks
   // back from the newest and stops, so it is read apart from the count.
-  const cte = order !== lists || fewMeetings ? 'MATERIALIZED' : 'NOT MATERIALIZED';
-  const matches = `SELECT ${id} AS id FROM ${from} ${conditions.length ? `WHERE ${conditions.join(' AND ')}` : ''}`;
-  const m = filterParams.length;
-  const read = m > 0 ? rowsPlanned : rows;
+  const cte = (order !== lists || fewMeetings) && !bitmaps ? 'MATERIALIZED' : 'NOT MATERIALIZED';
   // One word: ts_rank_cd is 0.1 for each of its positions in the passage, so the window is ranked by the
   // postings' `n`, read with the key (no passage read at all). Else the window's passages are read to rank.
   const alone = termCount === 1 && k === 1;
   // One lexeme without filters: the matches are its postings, counted by its kept count instead of walked (`the`:
   // 346,673 postings, ~20 ms): its base rows (migration 0010) plus its entries in its bucket's pending deltas (0011,
-  // tens of small rows). In the same statement: one snapshot.
-  const total =
-    tags === undefined && k === 1
+  // tens of small rows). Common words with common filters: from the kept bitmaps (0013). In the same statement: one snapshot.
+  const last = k + m + (alone ? 1 : 2);
+  const total = bitmaps
+    ? bitmaps.sql(last)
+    : tags === undefined && k === 1
       ? `((SELECT coalesce(sum(c.n), 0) FROM search_word_counts c WHERE c.lexeme = $1)
           + (SELECT coalesce(sum((d.counts ->> $1)::bigint), 0) FROM search_word_deltas d WHERE d.bucket = syntheo_word_bucket($1)))::int`
       : '(SELECT count(*) FROM m)::int';
@@ -182,7 +198,7 @@ async function fromPostings(q: Queryable, words: string, termCount: number, page
         q,
         `WITH m AS ${cte} (${matches.replace(`SELECT ${id} AS id`, `SELECT ${id} AS id, s0.n`)})
          SELECT m.id, ${total} AS total, m.n AS score, false AS exact FROM m ORDER BY m.id DESC LIMIT $${k + m + 1}`,
-        [...lexemes, ...filterParams, RANK_WINDOW],
+        [...lexemes, ...filterParams, RANK_WINDOW, ...(bitmaps?.params ?? [])],
       )
     : await read<Ranked & { total: number }>(
         q,
@@ -190,8 +206,9 @@ async function fromPostings(q: Queryable, words: string, termCount: number, page
          SELECT w.id, ${total} AS total, ts_rank_cd(p.words, plainto_tsquery('simple', syntheo_fold($${k + m + 1}))) AS score,
                 ${termCount > 1 ? `p.words @@ phraseto_tsquery('simple', syntheo_fold($${k + m + 1}))` : 'false'} AS exact
          FROM w JOIN search_passages p ON p.id = w.id`,
-        [...lexemes, ...filterParams, words, RANK_WINDOW],
+        [...lexemes, ...filterParams, words, RANK_WINDOW, ...(bitmaps?.params ?? [])],
       );
+  // No match in the window (so none at all): the total is 0 whatever counted it.
   const counted = window[0]?.total ?? 0;
   const ids = await pageOf(window, counted, page, (boundary, limit, offset) =>
     read<{ id: number }>(q, `SELECT id FROM (${matches}) m WHERE id < $${k + m + 1} ORDER BY id DESC LIMIT $${k + m + 2} OFFSET $${k + m + 3}`, [

@@ -12,6 +12,7 @@ import * as reads from './meetings.js';
 import * as proposals from './proposals.js';
 import * as imports from './imports.js';
 import { searchTranscripts } from './search.js';
+import { bitmapDrift, keepBitmaps } from './bitmaps.js';
 import { loadMeetings } from './load.js';
 import type { LoadOptions } from '../queries/export.js';
 import { indexTranscript } from './transcripts.js';
@@ -222,13 +223,16 @@ export async function openPostgresStore(url: string, options: PgStoreOptions): P
         await pool.query('SELECT syntheo_repair_meeting_grams(NULL)');
         // Every word's count (migration 0010) recomputed from the postings.
         await pool.query('SELECT syntheo_repair_word_counts()');
+        // The bitmaps (migration 0013) dropped: the worker's rounds build them again from the repaired rows.
+        await pool.query('SELECT syntheo_clear_search_bitmaps()');
         const passages = (await one<{ n: number }>(pool, 'SELECT count(*)::int AS n FROM search_passages'))!.n;
         const meetings = (await one<{ n: number }>(pool, 'SELECT count(*)::int AS n FROM meetings'))!.n;
         const participants = (await one<{ n: number }>(pool, 'SELECT count(*)::int AS n FROM participants'))!.n;
         return { passages, meetings, participants, recreated: [] };
       }),
       load: run((pool, input: unknown, options?: LoadOptions) => loadMeetings(pool, input, options)),
-      maintain: run(async () => null),
+      // The search bitmaps (migration 0013): a few short rounds a sweep, none waiting for a writer.
+      maintain: run(async (pool) => ({ merged: [], frames: 0, truncated: false, bitmaps: await keepBitmaps(pool) })),
     },
     close: async () => {
       await Promise.allSettled([...listeners].map((unsubscribe) => unsubscribe()));
@@ -248,7 +252,8 @@ const DRIFT_SAMPLE = 500;
  * against meeting_gram_rows), and search_postings their
  * passages' words lack (a trigger disabled, a row written by hand). Bounded: a whole comparison reads ~25M rows.
  * And the counts of every tag and gram (meeting_tag_counts) against the rows of meeting_tags and meeting_grams, and
- * of every word (search_word_counts and its deltas: search_word_totals) against search_postings.
+ * of every word (search_word_counts and its deltas: search_word_totals) against search_postings; and the kept search
+ * bitmaps of a sample of blocks.
  */
 async function derivedDrift(q: Queryable): Promise<string[]> {
   // The sample as an array parameter: as `IN (subquery)` it was not pushed into the view's branches (7 s, every meeting's tags computed).
@@ -283,6 +288,9 @@ async function derivedDrift(q: Queryable): Promise<string[]> {
   // (100k meetings: 13.4M postings of 3,598 words grouped, 1.0-1.2 s at load ~3).
   const words = await countsDrift(q, 'lexeme', 'search_word_totals', 'postings', 'SELECT lexeme, count(*) AS n FROM search_postings GROUP BY lexeme');
   if (words) found.push(`counts of search words (search_word_counts): ${words.wrong} differ from their postings (${words.examples})`);
+  // The kept bitmaps (migration 0013) of a sample of built blocks, computed again.
+  const bitmaps = await bitmapDrift(q);
+  if (bitmaps) found.push(`search bitmaps (search_bitmaps): ${bitmaps.wrong} of a sample of blocks differ from their postings and tags (${bitmaps.examples})`);
   return found;
 }
 

@@ -10,3 +10,4 @@ export * from './imports.js';
 export * from './settings.js';
 export * from './search.js';
 export * from './filters.js';
+export * from './bitmaps.js';

@@ -1,0 +1,119 @@
+import type { BitmapUpkeep } from '../store.js';
+import { one, rows, type Queryable } from './sql.js';
+
+// Kept bitmaps of the dense words and tags (migration 0013): search_transcripts' exact total of a common word with a
+// broad filter, and the worker's rounds that keep them.
+
+/** The worker's round: about this much work (ms) in one short transaction. */
+export const BITMAP_ROUND_MS = 20;
+/** Rounds a sweep runs at most (one after another, each its own transaction), ~10 x 20 ms. */
+const ROUNDS_A_SWEEP = 10;
+/** A kept term whose built blocks lag the others' by more than this is not read yet (its rest would be counted from its rows). */
+const LAG_BLOCKS = 2;
+
+export interface BitmapTotal {
+  /** The values of the statement's parameters from `last + 1` on. */
+  params: unknown[];
+  /** The total, a scalar SQL expression, reading the parameters after `$last`. */
+  sql: (last: number) => string;
+}
+
+/**
+ * The total of the matches of `lexemes` (all of them) and `groups` (each: any of its tags) from the kept bitmaps: per
+ * block of 4,096 passage ids below the smallest `built` of the query's terms and not marked stale, the bits of the
+ * words and of each group ORed ANDed and counted; the other passage ids (the blocks not built yet, the stale ones)
+ * counted from the key ranges by `matchesIn` (the search's own statement, each key range read from `lo` only).
+ * Undefined when a term is not kept, or kept but not built as far as the others (the search then counts all matches).
+ * One expression of the caller's statement: bitmaps, stale marks and rows read in one snapshot.
+ */
+export async function bitmapTotal(
+  q: Queryable,
+  lexemes: string[],
+  groups: string[][],
+  matchesIn: (lo: string, hi?: string) => { sql: string },
+): Promise<BitmapTotal | undefined> {
+  const tags = [...new Set(groups.flat())];
+  const terms = lexemes.length + tags.length;
+  if (lexemes.length === 0 || groups.length === 0) return undefined;
+  const kept = await one<{ n: number }>(
+    q,
+    `SELECT count(*)::int AS n FROM search_bitmap_terms k, (SELECT max(built) AS top FROM search_bitmap_terms) t
+     WHERE ((k.kind = 'w' AND k.term = ANY($1::text[])) OR (k.kind = 't' AND k.term = ANY($2::text[]))) AND k.built >= t.top - ${LAG_BLOCKS} AND k.built > 0`,
+    [lexemes, tags],
+  );
+  if (kept!.n < terms) return undefined;
+  return {
+    params: [lexemes, tags, terms, ...groups],
+    sql: (last) => {
+      const [w, t, n] = [`$${last + 1}::text[]`, `$${last + 2}::text[]`, `$${last + 3}::int`];
+      const fresh = 'block < kb.b AND block NOT IN (SELECT block FROM search_bitmap_stale)';
+      const sets = [
+        ...lexemes.map((_, j) => `(SELECT block, bits FROM search_bitmaps WHERE kind = 'w' AND term = (${w})[${j + 1}] AND ${fresh})`),
+        ...groups.map((_, i) => `(SELECT block, bit_or(bits) AS bits FROM search_bitmaps WHERE kind = 't' AND term = ANY($${last + 4 + i}::text[]) AND ${fresh} GROUP BY block)`),
+      ];
+      const joined = sets.map((set, i) => (i === 0 ? `${set} a0` : `JOIN ${set} a${i} USING (block)`)).join(' ');
+      const bits = sets.map((_, i) => `a${i}.bits`).join(' & ');
+      // kb.b: the blocks every term of the query has built (0 when one is no longer kept: a repair cleared it).
+      return `(WITH kb AS (SELECT CASE WHEN count(*) = ${n} THEN min(built) ELSE 0 END AS b FROM search_bitmap_terms
+                           WHERE (kind = 'w' AND term = ANY(${w})) OR (kind = 't' AND term = ANY(${t})))
+               SELECT (SELECT coalesce(sum(bit_count(${bits})), 0) FROM ${joined})
+                    + (SELECT count(*) FROM (${matchesIn('kb.b::bigint * 4096').sql}) x)
+                    + (SELECT coalesce(sum(y.c), 0) FROM search_bitmap_stale s
+                        CROSS JOIN LATERAL (SELECT count(*) AS c FROM (${matchesIn('s.block::bigint * 4096', '(s.block + 1)::bigint * 4096').sql}) x) y WHERE s.block < kb.b)
+               FROM kb)::int`;
+    },
+  };
+}
+
+/**
+ * Rounds of the bitmaps' upkeep (syntheo_build_search_bitmaps), each a short transaction, until one has nothing to
+ * do or ROUNDS_A_SWEEP ran; with nothing left, the terms that became dense are added (and rounds go on for them).
+ */
+export async function keepBitmaps(q: Queryable, rounds = ROUNDS_A_SWEEP): Promise<BitmapUpkeep> {
+  const result: BitmapUpkeep = { rounds: 0, units: 0, busy: false };
+  let looked = false;
+  while (result.rounds < rounds) {
+    const done = (await rows<{ n: number }>(q, 'SELECT syntheo_build_search_bitmaps($1) AS n', [BITMAP_ROUND_MS]))[0]!.n;
+    result.rounds++;
+    if (done < 0) result.busy = true;
+    if (done > 0) result.units += done;
+    else if (done < 0 || looked) break;
+    else {
+      looked = true;
+      const added = (await rows<{ n: number }>(q, 'SELECT syntheo_add_search_bitmap_terms() AS n'))[0]!.n;
+      if (added === 0) break;
+      result.units += added;
+    }
+  }
+  return result;
+}
+
+/** Built blocks the doctor rebuilds and compares (every kept term's bitmap of each): a random sample, bounded. */
+const CHECKED_BLOCKS = 3;
+
+/**
+ * `syntheo doctor`: the kept bitmaps of CHECKED_BLOCKS random built blocks not marked stale (every kept term built
+ * past them) computed again from the postings and tags and compared, in one statement (one snapshot). How many
+ * bitmaps differ (a wrong bit, a bitmap missing or one too many), and the first three as `kind term block`.
+ */
+export async function bitmapDrift(q: Queryable): Promise<{ wrong: number; examples: string } | undefined> {
+  const one = "B'1'::bit(4096)";
+  const wrong = await rows<{ kind: string; term: string; block: number; wrong: number }>(
+    q,
+    `WITH blocks AS (SELECT b FROM generate_series(0, (SELECT coalesce(max(built), 0) - 1 FROM search_bitmap_terms)) b
+                     WHERE b NOT IN (SELECT block FROM search_bitmap_stale) ORDER BY random() LIMIT ${CHECKED_BLOCKS}),
+          kept AS (SELECT k.kind, k.term, g.b AS block FROM search_bitmap_terms k JOIN blocks g ON g.b < k.built),
+          held AS (SELECT k.kind, k.term, k.block, bit_or(${one} >> (x.passage_id & 4095)::int) AS bits FROM kept k
+                     JOIN search_postings x ON k.kind = 'w' AND x.lexeme = k.term AND x.passage_id >= k.block::bigint * 4096 AND x.passage_id < (k.block + 1)::bigint * 4096
+                     GROUP BY 1, 2, 3
+                   UNION ALL
+                   SELECT k.kind, k.term, k.block, bit_or(${one} >> (x.passage_id & 4095)::int) FROM kept k
+                     JOIN search_tags x ON k.kind = 't' AND x.tag = k.term AND x.passage_id >= k.block::bigint * 4096 AND x.passage_id < (k.block + 1)::bigint * 4096
+                     GROUP BY 1, 2, 3),
+          stored AS (SELECT s.kind, s.term, s.block, s.bits FROM kept k JOIN search_bitmaps s USING (kind, term, block))
+     SELECT kind, term, block, count(*) OVER ()::int AS wrong FROM held h FULL JOIN stored s USING (kind, term, block)
+     WHERE h.bits IS DISTINCT FROM s.bits ORDER BY kind, term COLLATE "C", block LIMIT 3`,
+  );
+  if (wrong.length === 0) return undefined;
+  return { wrong: wrong[0]!.wrong, examples: wrong.map((w) => `${w.kind} ${w.term} ${w.block}`).join('; ') };
+}

@@ -1,0 +1,47 @@
+import { pgTable, text, integer, primaryKey, customType } from 'drizzle-orm/pg-core';
+
+/** Compared byte by byte (equality only), as search_postings.lexeme and search_tags.tag. */
+const bytesText = customType<{ data: string }>({ dataType: () => 'text COLLATE "C"' });
+/** One bit a passage of a block of 4,096 passage ids (bit i: passage id block * 4096 + i). */
+const blockBits = customType<{ data: string }>({ dataType: () => 'bit(4096)' });
+
+/** A term's kind: `w` a lexeme of search_postings, `t` a tag of search_tags. */
+export const BITMAP_KINDS = ['w', 't'] as const;
+
+// The exact total of a search with a common word and a broad filter, counted from kept bitmaps (issue 19; migration
+// 0013, by hand): the words' and the filters' passages of each block of 4,096 passage ids ANDed and counted
+// (bit_count) instead of their postings merged (`the` with a participant: 346,673 postings and 166,000 tags, ~40 ms).
+// Written only by functions of the migration (the worker's rounds, the triggers' marks, the repair): neither role may
+// write them (syntheo db roles).
+
+/**
+ * The dense terms kept as bitmaps (a share of passage ids above 1/64, from search_word_counts and
+ * meeting_tag_counts), each with its blocks built: the blocks below `built` have their bitmaps (a block where the
+ * term is absent has no row), unless marked stale.
+ */
+export const searchBitmapTerms = pgTable(
+  'search_bitmap_terms',
+  {
+    kind: text('kind', { enum: BITMAP_KINDS }).notNull(),
+    term: bytesText('term').notNull(),
+    built: integer('built').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.kind, t.term] })],
+);
+
+/** A kept term's passages in one block (block = passage_id >> 12). search_transcripts reads a term's blocks by this key. */
+export const searchBitmaps = pgTable(
+  'search_bitmaps',
+  {
+    kind: text('kind', { enum: BITMAP_KINDS }).notNull(),
+    term: bytesText('term').notNull(),
+    block: integer('block').notNull(),
+    bits: blockBits('bits').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.kind, t.term, t.block] })],
+);
+
+/** Built blocks whose postings or tags changed since they were built (statement triggers): counted from the rows until rebuilt. */
+export const searchBitmapStale = pgTable('search_bitmap_stale', {
+  block: integer('block').primaryKey(),
+});
