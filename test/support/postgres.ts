@@ -209,6 +209,8 @@ export async function undoWordCounts(q: Pick<pg.Pool, 'query'>): Promise<void> {
     'DROP VIEW search_word_totals; DROP TABLE search_word_deltas, search_word_counts; DROP FUNCTION syntheo_search_word_counts(), syntheo_search_word_counts_truncate(), syntheo_repair_word_counts(), syntheo_fold_word_counts(), syntheo_word_bucket(text) CASCADE',
   );
   await forgetMigrationsFrom(q, '0010_word_counts');
+}
+
 /** Migration 0013 (the search bitmaps) undone: its tables, sequence, functions and triggers dropped, its history forgotten. */
 export async function undoSearchBitmaps(q: Pick<pg.Pool, 'query'>): Promise<void> {
   await q.query('DROP TABLE search_bitmaps, search_bitmap_terms, search_bitmap_stale; DROP SEQUENCE search_bitmap_boundary');
