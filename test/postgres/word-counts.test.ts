@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { needs } from '../support/system-tools.js';
-import { runAs, startPostgres, type PgCluster } from '../support/postgres.js';
+import { runAs, startPostgres, undoTitleWords, type PgCluster } from '../support/postgres.js';
 import { seeded } from '../support/seeded.js';
 import { tempDir } from '../support/db.js';
 import { run } from '../cli/cli.js';
@@ -174,7 +174,8 @@ describe.skipIf(needs('postgresql'))('PostgreSQL word counts (search_word_counts
     const db = await openPostgres(old, { create: true });
     const c = await db.pool.connect();
     try {
-      // Back to 0009: no table, no triggers, no 0010 in the history.
+      // Back to 0009: no table, no triggers, no 0010 (nor 0012) in the history.
+      await undoTitleWords(c);
       await c.query('DROP TABLE search_word_counts');
       await c.query('DROP FUNCTION syntheo_search_word_counts(), syntheo_search_word_counts_truncate(), syntheo_repair_word_counts() CASCADE');
       await c.query('DELETE FROM drizzle.__drizzle_migrations WHERE created_at = (SELECT max(created_at) FROM drizzle.__drizzle_migrations)');
@@ -186,6 +187,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL word counts (search_word_counts
     expect((await run(['--db', old, 'db', 'roles'])).code).toBe(0);
     // `db roles` migrates first: put 0010 back out again, the roles staying (their default privileges grant the new table).
     const back = new pg.Pool({ connectionString: old, max: 2 });
+    await undoTitleWords(back);
     await back.query('DROP TABLE search_word_counts; DROP FUNCTION syntheo_search_word_counts(), syntheo_search_word_counts_truncate(), syntheo_repair_word_counts() CASCADE');
     await back.query('DELETE FROM drizzle.__drizzle_migrations WHERE created_at = (SELECT max(created_at) FROM drizzle.__drizzle_migrations)');
     const s = await openStore(old, { create: false });

@@ -49,6 +49,8 @@ export function rolesSql(database: string, names: RoleNames = DEFAULT_ROLES): st
     `REVOKE INSERT, UPDATE, DELETE, TRUNCATE ON participant_words, meeting_tags, search_tags, meeting_grams, meeting_tag_counts FROM ${a}, ${app}`,
     // And the words' counts (migration 0010): derived from search_postings by triggers.
     `REVOKE INSERT, UPDATE, DELETE, TRUNCATE ON search_word_counts FROM ${a}, ${app}`,
+    // And the title words (migration 0012): derived from meeting_grams by a trigger.
+    `REVOKE INSERT, UPDATE, DELETE, TRUNCATE ON title_words FROM ${a}, ${app}`,
     // Tables added by later migrations (run by this owner): readable by both, writable by the app.
     `ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT SELECT ON TABLES TO ${a}`,
     `ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT SELECT, INSERT, UPDATE, DELETE ON TABLES TO ${app}`,
