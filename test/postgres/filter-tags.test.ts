@@ -374,5 +374,5 @@ describe.skipIf(needs('postgresql'))('PostgreSQL filter tags (meeting_tags, sear
     expect(await drift(pool)).toEqual(CLEAN);
     const jy = await store.meetings.list({ query: 'jy' }, { limit: 10, offset: 0 });
     expect([jy.pagination.total, jy.meetings.map((m) => m.id)]).toEqual([1, ['mtg_ann']]);
-  });
+  }, 120_000);
 });

@@ -295,6 +295,14 @@ export async function compileTags(q: Queryable, filter: MeetingFilter, options: 
   let participant: string[] | undefined;
   let title: TagFilter['title'];
   let none = false;
+  // The series and folder are looked up at once with the title's words (a round trip each); their errors still come
+  // in this order (a rejection is marked handled here and thrown where it is awaited).
+  const early = <T>(promise: Promise<T>): Promise<T> => {
+    promise.catch(() => {});
+    return promise;
+  };
+  const series = filter.seriesId !== undefined ? early(getSeriesRefOrThrow(q, filter.seriesId)) : undefined;
+  const folder = filter.folderPath !== undefined ? early(getFolderByPathOrThrow(q, filter.folderPath)) : undefined;
   if (filter.query !== undefined && filter.query !== '') {
     const fragment = matchFragment(filter.query, 'query');
     const forms = [...new Set(unicodeForms(fragment))];
@@ -314,11 +322,11 @@ export async function compileTags(q: Queryable, filter: MeetingFilter, options: 
       }
     }
   }
-  if (filter.seriesId !== undefined) {
-    await getSeriesRefOrThrow(q, filter.seriesId);
+  if (series) {
+    await series;
     groups.push([`s${filter.seriesId}`]);
   }
-  if (filter.folderPath !== undefined) groups.push([`f${(await getFolderByPathOrThrow(q, filter.folderPath)).id}`]);
+  if (folder) groups.push([`f${(await folder).id}`]);
   const range = filter.from === undefined && filter.to === undefined ? {} : parseDateRange(filter.from, filter.to);
   if (filter.participant !== undefined && filter.participant !== '') {
     const fragment = matchFragment(filter.participant, 'participant');
