@@ -490,8 +490,33 @@ async function acrossWords(q: Queryable, pieces: string[][], patterns: string[])
 /** Runs of the characters that split participant words (PARTICIPANT_SEPARATORS, as migration 0007 splits them). */
 const SEPARATOR_RUN = new RegExp(`[${PARTICIPANT_SEPARATORS.replace(/[\\\]^-]/g, '\\$&')}]+`, 'u');
 
+/** From this offset on, a list by one tag alone skips its entries by start alone (keyedWalk). */
+const DEEP_PAGE = 500;
+
 /** Rows of a tag read when choosing which one drives a list: enough to tell a rare tag from a common one. */
 const DRIVER_PROBE = 2000;
+
+/**
+ * One tag's meetings from `skip` on, `take` of them, in list order (start, then id in byte order), from newest (DESC) or
+ * oldest (ASC), when `when` holds. The entries skipped are walked by start alone, the key's own order: sorted by id in
+ * byte order as they passed (an incremental sort: the key's ids are in the default collation), a deep page cost three
+ * times the walk (`kowalski` at offset 20,000: 25 ms against 8). Then only the entries of the page's starts are read and
+ * sorted; when the entry before the page has the page's first start (a tie across its edge), the entries of that start
+ * before the page are those not counted among the strictly newer (older) ones.
+ */
+function keyedWalk(table: string, tag: string, when: string, skip: string, take: string, dir: 'DESC' | 'ASC'): string {
+  const [beyond, toward] = dir === 'DESC' ? ['>', '<='] : ['<', '>='];
+  const back = dir === 'DESC' ? '>=' : '<=';
+  return `SELECT k.meeting_id AS id
+    FROM (SELECT e.first, e.last, CASE WHEN e.prev IS DISTINCT FROM e.first THEN 0
+                 ELSE ${skip} - (SELECT count(*) FROM ${table} x WHERE x.tag = ${tag} AND x.started_at ${beyond} e.first) END AS k
+          FROM (SELECT a[o] AS prev, a[o + 1] AS first, a[cardinality(a)] AS last
+                FROM (SELECT array_agg(w.started_at ORDER BY w.started_at ${dir}) AS a, CASE WHEN ${skip} > 0 THEN 1 ELSE 0 END AS o
+                      FROM (SELECT t.started_at FROM ${table} t WHERE t.tag = ${tag} AND ${when}
+                            ORDER BY t.started_at ${dir} OFFSET greatest(${skip} - 1, 0) LIMIT ${take} + 1) w) z) e) b
+    CROSS JOIN LATERAL (SELECT t.meeting_id FROM ${table} t WHERE t.tag = ${tag} AND t.started_at ${toward} b.first AND t.started_at ${back} b.last
+                        ORDER BY t.started_at ${dir}, t.meeting_id COLLATE "C" ${dir} OFFSET b.k LIMIT ${take}) k`;
+}
 
 /**
  * list_meetings from meeting_tags: the rarest single-tag filter's key range (within the dates) walked newest
@@ -584,11 +609,17 @@ async function listByTags(q: Queryable, t: TagFilter, page: Page): Promise<{ mee
   // listMeetings does with a cheap total.
   const tagAlone = driver !== undefined && joins.length === 0 && clauses.length === 1 && candidates === '';
   const newest = `SELECT t.meeting_id AS id ${from} ORDER BY t.started_at DESC, t.meeting_id COLLATE "C" DESC LIMIT ${limit} OFFSET ${offset}`;
-  const pageSql = tagAlone
+  // Past DEEP_PAGE, the walk skips by start alone (keyedWalk); nearer, the plain statement plans faster (~0.5 ms).
+  const pageSql = tagAlone && page.offset < DEEP_PAGE
     ? `(SELECT t.meeting_id AS id ${from} AND ${offset} * 2 <= c.total ORDER BY t.started_at DESC, t.meeting_id COLLATE "C" DESC LIMIT ${limit} OFFSET ${offset})
        UNION ALL
        (SELECT r.id FROM (SELECT t.meeting_id AS id ${from} AND ${offset} * 2 > c.total ORDER BY t.started_at ASC, t.meeting_id COLLATE "C" ASC
                           LIMIT ${limit} OFFSET greatest(c.total - ${offset} - ${limit}, 0)) r
+        LIMIT greatest(least(${limit}, c.total - ${offset}), 0))`
+    : tagAlone
+    ? `(${keyedWalk(tagTable(driver), driverParam!, `${offset} * 2 <= c.total`, offset, limit, 'DESC')})
+       UNION ALL
+       (SELECT r.id FROM (${keyedWalk(tagTable(driver), driverParam!, `${offset} * 2 > c.total`, `greatest(c.total - ${offset} - ${limit}, 0)`, limit, 'ASC')}) r
         LIMIT greatest(least(${limit}, c.total - ${offset}), 0))`
     : newest;
   const totalSql = tagAlone ? `SELECT coalesce(sum(n), 0)::int AS total FROM meeting_tag_counts WHERE tag = ${driverParam}` : `SELECT count(*)::int AS total ${from}`;
