@@ -180,8 +180,8 @@ async function columnTypes(q: Query, table: string): Promise<Map<string, string>
   return new Map(r.rows.map((c) => [c.name, c.type]));
 }
 
-/** The filter tags of migration 0007 and the title grams of 0008: their keys and indexes are built at the end, after one fill each. */
-const FILTER_TABLES = ['participant_words', 'meeting_tags', 'search_tags', 'meeting_grams'];
+/** The filter tags of migration 0007, the title grams of 0008 and their words (0012, filled by a trigger on meeting_grams): their keys and indexes are built at the end, after one fill each. */
+const FILTER_TABLES = ['participant_words', 'meeting_tags', 'search_tags', 'meeting_grams', 'title_words'];
 /** The insert triggers that keep them (set aside during the copy). */
 const FILTER_TRIGGERS = [
   ['meetings', 'meetings_tags_ai'],

@@ -86,4 +86,24 @@ describe.skipIf(needs('postgresql'))('PostgreSQL list_meetings: the tally and th
       expect(page.pagination.total).toBe(expected.length);
     }
   });
+
+  it('gives deep pages of one tag alone (skipped by start, ties sorted by id) as the newest-first order does', async () => {
+    await db.pool.query('DELETE FROM meetings');
+    await db.pool.query("INSERT INTO folders (id, path, name, created_at) VALUES ('fld_t', 'T', 'T', 'x') ON CONFLICT DO NOTHING");
+    // 1,200 meetings, three per start time (ties broken by id in byte order: mtg_10 < mtg_9), in one folder.
+    const ids = Array.from({ length: 1200 }, (_, i) => `mtg_${i}`);
+    await insert(db.pool, ids);
+    await db.pool.query("UPDATE meetings SET folder_id = 'fld_t'");
+    const newest = ids
+      .map((id) => ({ id, s: iso(Number(id.slice(4))) }))
+      .sort((a, b) => (a.s < b.s ? 1 : a.s > b.s ? -1 : a.id < b.id ? 1 : -1))
+      .map((m) => m.id);
+    // Offsets from 500 (DEEP_PAGE) on, on both sides of the middle, at and across the edges of a start's three meetings.
+    for (const offset of [499, 500, 501, 502, 503, 598, 599, 600, 601, 602, 700, 1100, 1195, 1196, 1197, 1198, 1199, 1200, 1201])
+      for (const limit of [1, 2, 3, 4, 20]) {
+        const page = await store.meetings.list({ folderPath: 'T' }, { limit, offset });
+        expect(page.meetings.map((m) => m.id), `offset ${offset} limit ${limit}`).toEqual(newest.slice(offset, offset + limit));
+        expect(page.pagination.total).toBe(1200);
+      }
+  });
 });

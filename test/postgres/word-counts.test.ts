@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { needs } from '../support/system-tools.js';
-import { pgDatabaseMigratedTo, runAs, startPostgres, undoSearchBitmaps, undoWordCounts, type PgCluster } from '../support/postgres.js';
+import { pgDatabaseMigratedTo, runAs, startPostgres, undoSearchBitmaps, undoTitleWords, undoWordCounts, type PgCluster } from '../support/postgres.js';
 import { seeded } from '../support/seeded.js';
 import { tempDir } from '../support/db.js';
 import { run } from '../cli/cli.js';
@@ -187,8 +187,9 @@ describe.skipIf(needs('postgresql'))('PostgreSQL word counts (search_word_counts
     const db = await openPostgres(old, { create: true });
     const c = await db.pool.connect();
     try {
-      // Back to 0009: no tables, no triggers, no 0010 nor 0011 (nor the later 0013) in the history.
+      // Back to 0009: no tables, no triggers, no 0010 nor 0011 (nor the later 0012 and 0013) in the history.
       await undoSearchBitmaps(c);
+      await undoTitleWords(c);
       await undoWordCounts(c);
       for (let m = 0; m < 8; m++) await addMeeting(c, `mtg_${m}`, words(seeded(m), 120));
     } finally {
@@ -199,6 +200,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL word counts (search_word_counts
     // `db roles` migrates first: put 0010 and 0011 back out again, the roles staying (their default privileges grant the new tables).
     const back = new pg.Pool({ connectionString: old, max: 2 });
     await undoSearchBitmaps(back);
+    await undoTitleWords(back);
     await undoWordCounts(back);
     const s = await openStore(old, { create: false });
     try {

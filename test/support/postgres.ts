@@ -1,9 +1,10 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, mkdtempSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdtempSync, readFileSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { debianPostgresBin } from './system-tools.js';
 import { findProgram } from '../../src/platform/which.js';
+import { PG_MIGRATIONS_DIR } from '../../src/db/postgres/open.js';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { tempDir } from './db.js';
 import pg from 'pg';
@@ -218,4 +219,19 @@ export async function undoSearchBitmaps(q: Pick<pg.Pool, 'query'>): Promise<void
     'DROP FUNCTION syntheo_search_bitmaps_stale(), syntheo_search_bitmaps_truncate(), syntheo_block_bits(bigint[]), syntheo_build_search_bitmaps(int), syntheo_add_search_bitmap_terms(), syntheo_clear_search_bitmaps() CASCADE',
   );
   await forgetMigrationsFrom(q, '0013_search_bitmaps');
+}
+
+/**
+ * Puts a migrated database back to before migration 0012 (title words): its table, functions and trigger gone (and the handles' lookup), the
+ * `gw` grams deleted, 0009's syntheo_title_grams back, and 0012 out of the history, so that opening it runs 0012
+ * again (tests of earlier migrations remove their own after this one).
+ */
+export async function undoTitleWords(q: { query: pg.Pool['query'] }): Promise<void> {
+  const journal = JSON.parse(readFileSync(join(PG_MIGRATIONS_DIR, 'meta', '_journal.json'), 'utf8')) as { entries: { tag: string; when: number }[] };
+  const m9 = readFileSync(join(PG_MIGRATIONS_DIR, '0009_non_ascii_grams.sql'), 'utf8');
+  const grams = m9.split('--> statement-breakpoint').find((s) => s.includes('CREATE OR REPLACE FUNCTION syntheo_title_grams('))!;
+  await q.query('DROP TRIGGER meeting_grams_words_ai ON meeting_grams; DROP FUNCTION syntheo_title_words_kept(); DROP TABLE title_words');
+  await q.query(grams.replace(/^[\s\S]*?CREATE OR REPLACE FUNCTION/, 'CREATE OR REPLACE FUNCTION'));
+  await q.query("DROP FUNCTION syntheo_title_words(text, text), syntheo_handles_like(text[]); DELETE FROM meeting_grams WHERE tag >= 'gw' AND tag < 'gx'");
+  await q.query('DELETE FROM drizzle.__drizzle_migrations WHERE created_at = $1', [journal.entries.find((e) => e.tag === '0012_title_words')!.when]);
 }

@@ -52,6 +52,8 @@ export function rolesSql(database: string, names: RoleNames = DEFAULT_ROLES): st
     // And the search bitmaps (migration 0013): written by the triggers and the worker's rounds (functions of the owner).
     `REVOKE INSERT, UPDATE, DELETE, TRUNCATE ON search_bitmaps, search_bitmap_terms, search_bitmap_stale FROM ${a}, ${app}`,
     `REVOKE USAGE, UPDATE ON SEQUENCE search_bitmap_boundary FROM ${a}, ${app}`,
+    // And the title words (migration 0012): derived from meeting_grams by a trigger.
+    `REVOKE INSERT, UPDATE, DELETE, TRUNCATE ON title_words FROM ${a}, ${app}`,
     // Tables added by later migrations (run by this owner): readable by both, writable by the app.
     `ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT SELECT ON TABLES TO ${a}`,
     `ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT SELECT, INSERT, UPDATE, DELETE ON TABLES TO ${app}`,

@@ -50,7 +50,7 @@ export const meetingTags = pgTable(
 /**
  * The title grams of list_meetings: one row per distinct character and pair of adjacent characters of a
  * meeting's lower-cased title and of its lower-cased id, as the tag `g<hex of the gram>` when it is all ASCII
- * (migration 0008), else `gu<hex of its UTF-8 bytes>` (0009). A `query` of 1-2 characters is the gram's key range walked newest first and counted from the key
+ * (migration 0008), else `gu<hex of its UTF-8 bytes>` (0009); and each word of them as `gw<word>` (0012, see title_words). A `query` of 1-2 characters is the gram's key range walked newest first and counted from the key
  * alone, as a tag of meeting_tags is (pg_trgm cannot index fewer than 3 characters). Apart from meeting_tags so
  * that search_tags, which gives every passage its meeting's tags, does not get them (~60 a meeting).
  */
@@ -65,6 +65,25 @@ export const meetingGrams = pgTable(
     primaryKey({ columns: [t.tag, t.startedAt, t.meetingId] }),
     // A meeting's grams, rewritten when its title, id or start change.
     index('meeting_grams_meeting_idx').on(t.meetingId),
+  ],
+);
+
+/**
+ * Each distinct lower-cased word of meetings' titles and ids (split at the participant words' separators; a word
+ * longer than 64 characters as chunks of 64 every 32), about once (no unique key and never removed, as
+ * participant_words; migration 0012): a `query` of 3+ characters without a separator is matched against these
+ * words, then read as their `gw` title grams in meeting_grams.
+ */
+export const titleWords = pgTable(
+  'title_words',
+  {
+    word: bytesText('word').notNull(),
+  },
+  (t) => [
+    // The trigger's "already there?" lookup.
+    index('title_words_word_idx').on(t.word),
+    // The fragment, case-insensitively (pg_trgm).
+    index('title_words_trgm_idx').using('gin', t.word.op('gin_trgm_ops')),
   ],
 );
 
