@@ -75,7 +75,8 @@ DECLARE
   added int;
 BEGIN
   INSERT INTO search_bitmap_terms (kind, term, built)
-    SELECT 'w', lexeme, 0 FROM search_word_counts GROUP BY lexeme HAVING sum(n) * 64 > (SELECT coalesce(max(id), 0) FROM search_passages)
+    -- Words by their counts with the pending deltas (migration 0011: a new database's are all pending until a fold).
+    SELECT 'w', lexeme, 0 FROM search_word_totals WHERE n * 64 > (SELECT coalesce(max(id), 0) FROM search_passages)
     UNION ALL
     -- Tags by their meetings' share (grams, `g…`, are title search's, not passages').
     SELECT 't', tag, 0 FROM meeting_tag_counts WHERE tag NOT LIKE 'g%' GROUP BY tag HAVING sum(n) * 64 > (SELECT count(*) FROM meetings)
@@ -129,7 +130,8 @@ BEGIN
     -- About 4,000 rows of bits at a time (~5-15 ms): one block of `the` (in 89% of the passage ids), 60 of a word in 1/64.
     -- A tag's count is of meetings: about 4 passages each.
     hi := least(target, t.built + greatest(1, least(64, 4000 * target::bigint / greatest(1,
-      CASE WHEN t.kind = 'w' THEN (SELECT sum(n) FROM search_word_counts WHERE lexeme = t.term) ELSE 4 * (SELECT sum(n) FROM meeting_tag_counts WHERE tag = t.term) END))));
+      CASE WHEN t.kind = 'w' THEN (SELECT coalesce(sum(n), 0) FROM search_word_counts WHERE lexeme = t.term)
+        + (SELECT coalesce(sum((d.counts ->> t.term)::bigint), 0) FROM search_word_deltas d WHERE d.bucket = syntheo_word_bucket(t.term)) ELSE 4 * (SELECT sum(n) FROM meeting_tag_counts WHERE tag = t.term) END))));
     IF t.kind = 'w' THEN
       INSERT INTO search_bitmaps (kind, term, block, bits)
         SELECT 'w', t.term, (passage_id >> 12)::int, syntheo_block_bits(array_agg(passage_id)) FROM search_postings

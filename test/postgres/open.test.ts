@@ -68,6 +68,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL: open and migrate', () => {
         'series',
         'settings',
         'summaries',
+        'title_words',
         'transcript_words',
         'transcripts',
         'workers',

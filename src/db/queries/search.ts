@@ -198,8 +198,14 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
   let ordered: ((n: number) => number[]) | undefined;
   let counted: number | undefined;
   if (bits) {
+    // Which of these passages match (the few meetings' passages are already the ids asked about: their set again
+    // in the statement, SQLite looked every one of them up).
     const ask = (ids: number[]) =>
-      ids.length ? (stmt(sqlite, `SELECT f.rowid AS id ${from} AND f.rowid IN (SELECT value FROM json_each(?))`).pluck().all(...args, JSON.stringify(ids)) as number[]) : [];
+      ids.length
+        ? (stmt(sqlite, `SELECT f.rowid AS id ${few ? MATCH_ONLY : from} AND f.rowid IN (SELECT value FROM json_each(?))`)
+            .pluck()
+            .all(...(few ? [all] : args), JSON.stringify(ids)) as number[])
+        : [];
     const newer: number[] = [];
     if (few) newer.push(...ask(fewPassages!().filter((id) => id >= bits.below)));
     else
