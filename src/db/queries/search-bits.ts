@@ -288,8 +288,9 @@ const MAX_DIRTY = 2000;
 /**
  * The passages below the blocks every term has built that say all of `words` and pass each of `groups`, from the
  * bitmaps, leaving aside the dirty passages (returned) and `aside`. Undefined when the bitmaps cannot answer: a word
- * that is not dense, a group of tags none of which is dense, nothing built, too many dirty passages. A group's tags
- * that are not dense are read from FTS5 (at most `sparseLimit` passages in all, else undefined).
+ * that is not dense (FTS5 intersects a rare word cheaply), nothing built, too many dirty passages. The tags of a group
+ * that are not dense are read from FTS5 (at most `sparseLimit` passages in all, else undefined): with `the`, a small
+ * folder (589 meetings) 0.84x, a series 0.82x the time of FTS5's intersection, one day 1.26x (+0.5 ms).
  */
 export function matchBits(sqlite: Sqlite, words: string[], groups: BitsGroup[], aside: number[], sparseLimit = 20_000): BitsMatches | undefined {
   const tagGroups = groups.flatMap((g) => ('tags' in g ? [g.tags.map(tagTerm)] : []));
@@ -301,7 +302,6 @@ export function matchBits(sqlite: Sqlite, words: string[], groups: BitsGroup[], 
       .map((r) => [r.term, r.built]),
   );
   if (wordTerms.length === 0 || wordTerms.some((t) => !built.get(t))) return undefined;
-  if (tagGroups.some((g) => !g.some((t) => built.get(t)))) return undefined;
   const blocks = Math.min(...[...wordTerms, ...tagGroups.flat().filter((t) => built.has(t))].map((t) => built.get(t)!));
   if (blocks === 0) return undefined;
   const below = blocks * BLOCK;
