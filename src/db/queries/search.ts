@@ -207,13 +207,20 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
             .all(...(few ? [all] : args), JSON.stringify(ids)) as number[])
         : [];
     const newer: number[] = [];
-    if (few) newer.push(...ask(fewPassages!().filter((id) => id >= bits.below)));
+    // The dirty passages asked about: for the few meetings, those of their passages only.
+    let dirty = bits.dirty;
+    if (few) {
+      const passages = fewPassages!();
+      newer.push(...ask(passages.filter((id) => id >= bits.below)));
+      const theirs = new Set(passages);
+      dirty = dirty.filter((id) => theirs.has(id));
+    }
     else
       for (const id of stmt(sqlite, `SELECT f.rowid AS id ${from} ORDER BY f.rowid DESC`).pluck().iterate(...args) as IterableIterator<number>) {
         if (id < bits.below) break;
         newer.push(id);
       }
-    const extra = [...newer, ...ask(bits.dirty)].sort((a, b) => b - a);
+    const extra = [...newer, ...ask(dirty)].sort((a, b) => b - a);
     counted = extra.length + bits.count;
     // Newest first: those from FTS5 (all above the bitmaps' matches but for the dirty ones) merged with the bits' ids.
     const sequence = (function* () {
