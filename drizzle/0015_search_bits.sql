@@ -30,7 +30,8 @@ CREATE TABLE `search_bits_dirty` (
 CREATE TABLE `search_bits_state` (
 	`id` integer PRIMARY KEY NOT NULL CHECK (`id` = 1),
 	`reserved` integer NOT NULL,
-	`checked_passages` integer NOT NULL
+	`checked_passages` integer NOT NULL,
+	`epoch` integer NOT NULL DEFAULT 0
 );
 --> statement-breakpoint
 INSERT INTO search_bits_state (id, reserved, checked_passages) VALUES (1, 0, 0);

@@ -3,7 +3,7 @@ import { openDatabase, type Sqlite } from '../../src/db/open.js';
 import { setIndexesAside } from '../../src/db/queries/bulk-index.js';
 import { checkIntegrity, repairSearchIndex } from '../../src/db/queries/integrity.js';
 import { searchTranscripts } from '../../src/db/queries/search.js';
-import { BLOCK, buildSearchBits, matchBits, readTermBits, searchBitsRound, tagTerm, wordTerm, wrongSearchBits, writeTermBits } from '../../src/db/queries/search-bits.js';
+import { BLOCK, buildSearchBits, matchBits, readTermBits, resetSearchBits, searchBitsRound, tagTerm, wordTerm, wrongSearchBits, writeTermBits } from '../../src/db/queries/search-bits.js';
 import type { SearchFilter } from '../../src/db/queries/search.js';
 import { openTestDb, testDbs } from '../support/db.js';
 import { makeMeeting, makeParticipant } from '../support/factories.js';
@@ -211,6 +211,14 @@ describe('search bitmaps', () => {
       expect(compareTotals(a)).toBeGreaterThan(0);
       // A second write of the same read (another worker's) is refused: the term is built past it.
       expect(writeTermBits(a, term, 0, 2, read)).toBe(false);
+      // A read from before a reset (a repair writes the passages again under other ids) is refused too, even once the
+      // terms are found and the blocks reserved again.
+      const before = readTermBits(a, term, 0, 2);
+      a.transaction(() => resetSearchBits(a)).immediate();
+      searchBitsRound(a, { budgetMs: 0 });
+      expect((a.prepare('SELECT built FROM search_bits_terms WHERE term = ?').get(term) as { built: number }).built).toBe(0);
+      expect(writeTermBits(a, term, 0, 2, before)).toBe(false);
+      expect(writeTermBits(a, term, 0, 2, readTermBits(a, term, 0, 2))).toBe(true);
     } finally {
       db2.close();
       db1.cleanup();

@@ -1,13 +1,13 @@
 // Bitmaps of the dense terms of search_fts (migration 0015), for the exact total of a search for common words with
 // broad filters: FTS5 intersects a word said in 78% of the passages with a folder, six months or a common participant
-// by walking the word's doclist once per passage of the filter (7-14 ms at 100k meetings); the same count from
-// bitmaps is an AND and a popcount over 4096 passages a row, ~110 rows a term at 100k.
+// by walking the word's doclist once per passage of the filter (5-14 ms at 100k meetings); the same count from
+// bitmaps is an AND and a popcount over 4096 passages a row, ~95 rows a term at 100k (0.4-0.5 ms).
 //
 // Kept by the worker in bounded rounds (searchBitsRound): which terms are dense, their bits for each complete block
 // of passage ids (built newest first from FTS5's own doclists, read outside the write lock and written only if
 // nothing they depend on moved meanwhile), and the bits of passages written below a built block (search_bits_dirty,
-// marked by triggers) set again. A search counts from bitmaps only the blocks every one of its terms has built and
-// only passages not marked dirty; FTS5 counts the rest (src/db/queries/search.ts).
+// marked by triggers) set again. A search takes from the bitmaps only the blocks every one of its terms has built and
+// only passages not marked dirty, its total and its newest matches; FTS5 answers for the rest (src/db/queries/search.ts).
 import type { Sqlite } from '../open.js';
 import { stmt } from '../statements.js';
 
@@ -45,9 +45,12 @@ function matchOf(term: string): string {
 interface State {
   reserved: number;
   checked_passages: number;
+  /** Moved on by every reset: bits read before one (of passages since written again under other ids) are never written. */
+  epoch: number;
 }
 
-const state = (sqlite: Sqlite) => stmt<State>(sqlite, 'SELECT reserved, checked_passages FROM search_bits_state WHERE id = 1').get()!;
+/** The state row (none in a file whose table a repair created again: nothing is reserved, nothing gets built until a reset). */
+const state = (sqlite: Sqlite) => stmt<State>(sqlite, 'SELECT reserved, checked_passages, epoch FROM search_bits_state WHERE id = 1').get() ?? { reserved: 0, checked_passages: 0, epoch: -1 };
 const highestPassage = (sqlite: Sqlite) => (stmt(sqlite, 'SELECT max(id) FROM search_passages').pluck().get() as number | null) ?? -1;
 
 export interface BitsRound {
@@ -127,6 +130,12 @@ function buildTerm(sqlite: Sqlite, term: string, from: number, to: number): bool
 /** Bitmaps by block, as the rows hold them: bit (id % BLOCK) & 7 of byte (id % BLOCK) >> 3. */
 type Blocks = Map<number, Uint8Array>;
 
+/** A term's bits as read, and the reset epoch they were read in. */
+export interface TermBits {
+  blocks: Blocks;
+  epoch: number;
+}
+
 function setBit(blocks: Blocks, id: number): void {
   const block = Math.floor(id / BLOCK);
   let bits = blocks.get(block);
@@ -139,12 +148,14 @@ function setBit(blocks: Blocks, id: number): void {
  * A term's bits for blocks [from, to), from its doclist walked newest first down to the first of them, in one read
  * transaction (no write lock: the whole doclist of `the` at 100k meetings is ~150 ms).
  */
-export function readTermBits(sqlite: Sqlite, term: string, from: number, to: number): Blocks {
+export function readTermBits(sqlite: Sqlite, term: string, from: number, to: number): TermBits {
   const blocks: Blocks = new Map();
+  let epoch = -1;
   const [low, high] = [from * BLOCK, to * BLOCK];
   const newestFirst = stmt(sqlite, 'SELECT rowid FROM search_fts WHERE search_fts MATCH ? ORDER BY rowid DESC').pluck();
   sqlite
     .transaction(() => {
+      epoch = state(sqlite).epoch;
       // From the first block, the whole doclist at once (all(): ~0.4 µs a row, iterate(): ~2.5); else the newest down to `from`.
       const ids = (from === 0 ? newestFirst.all(matchOf(term)) : newestFirst.iterate(matchOf(term))) as Iterable<number>;
       for (const id of ids) {
@@ -153,22 +164,24 @@ export function readTermBits(sqlite: Sqlite, term: string, from: number, to: num
       }
     })
     .deferred();
-  return blocks;
+  return { blocks, epoch };
 }
 
 /**
  * Writes bits read by readTermBits if, now, the term is still built up to `from` (another worker did not build it
- * meanwhile; a repair resets `built` and `reserved`) and `reserved` still covers `to`. A passage written since the read
- * is below `reserved` (raised before the read), so it is marked dirty: its bits here are never used.
+ * meanwhile), no reset came between (a repair writes the passages again under other ids) and `reserved` still covers
+ * `to`. A passage written since the read is below `reserved` (raised before the read), so it is marked dirty: its bits
+ * here are never used.
  */
-export function writeTermBits(sqlite: Sqlite, term: string, from: number, to: number, blocks: Blocks): boolean {
+export function writeTermBits(sqlite: Sqlite, term: string, from: number, to: number, read: TermBits): boolean {
   return sqlite
     .transaction(() => {
       const now = stmt<{ built: number }>(sqlite, 'SELECT built FROM search_bits_terms WHERE term = ?').get(term);
-      if (now?.built !== from || state(sqlite).reserved < to) return false;
+      const { reserved, epoch } = state(sqlite);
+      if (now?.built !== from || epoch !== read.epoch || reserved < to) return false;
       stmt(sqlite, 'DELETE FROM search_bits WHERE term = ? AND block >= ? AND block < ?').run(term, from, to);
       const insert = stmt(sqlite, 'INSERT INTO search_bits (term, block, bits) VALUES (?, ?, ?)');
-      for (const [block, bits] of blocks) insert.run(term, block, bits);
+      for (const [block, bits] of read.blocks) insert.run(term, block, bits);
       stmt(sqlite, 'UPDATE search_bits_terms SET built = ? WHERE term = ?').run(to, term);
       return true;
     })
@@ -265,7 +278,9 @@ function termsOf(sqlite: Sqlite, id: number): string[] {
 
 /** Empties the bitmaps (they are built again): after the passages are written again under new ids (repair, bulk restore). */
 export function resetSearchBits(sqlite: Sqlite): void {
-  sqlite.exec('DELETE FROM search_bits; DELETE FROM search_bits_dirty; DELETE FROM search_bits_terms; UPDATE search_bits_state SET reserved = 0, checked_passages = 0');
+  sqlite.exec(
+    'DELETE FROM search_bits; DELETE FROM search_bits_dirty; DELETE FROM search_bits_terms; INSERT INTO search_bits_state (id, reserved, checked_passages) VALUES (1, 0, 0) ON CONFLICT (id) DO UPDATE SET reserved = 0, checked_passages = 0, epoch = epoch + 1',
+  );
 }
 
 /** A filter the bitmaps intersect: a passage holds one of the tags, or is one of the ids (read only if the bitmaps can answer). */
