@@ -225,7 +225,7 @@ describe('search bitmaps', () => {
     }
   }, 240_000);
 
-  it('are checked by doctor and emptied by the repair, then built again', () => {
+  it('are checked by doctor and emptied by the repair', () => {
     const s = db();
     seed(s, BLOCK + 500);
     buildSearchBits(s);

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { needs } from '../support/system-tools.js';
-import { runAs, startPostgres, type PgCluster } from '../support/postgres.js';
+import { loginRoles, runAs, startPostgres, type PgCluster } from '../support/postgres.js';
 import { seeded } from '../support/seeded.js';
 import { openStore } from '../../src/db/engine.js';
 import { ilike } from '../../src/db/postgres/meetings.js';
@@ -316,10 +316,9 @@ describe.skipIf(needs('postgresql'))('PostgreSQL filter tags (meeting_tags, sear
 
   it('roles: neither role writes the tags directly; the triggers keep them when an assistant imports a meeting', async () => {
     expect((await run(['--db', url, 'db', 'roles'])).code).toBe(0);
-    const name = url.split('/').pop()!.split('?')[0]!;
-    cluster.psql('CREATE ROLE ann3 LOGIN IN ROLE syntheo_assistant; CREATE ROLE worker3 LOGIN IN ROLE syntheo_app;', name);
+    const roles = loginRoles(cluster, url, 3);
     const as = (user: string, sql: string) => runAs(url, user, sql);
-    for (const user of ['ann3', 'worker3'])
+    for (const user of roles)
       for (const table of ['meeting_tags', 'search_tags', 'participant_words', 'meeting_grams', 'meeting_tag_counts']) {
         const forged = {
           meeting_tags: "('pforged', 'x', 'mtg_0')",

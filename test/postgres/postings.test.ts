@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { needs } from '../support/system-tools.js';
-import { runAs, startPostgres, type PgCluster } from '../support/postgres.js';
+import { loginRoles, runAs, startPostgres, type PgCluster } from '../support/postgres.js';
 import { openPostgresStore } from '../../src/db/postgres/store.js';
 import { indexTranscript } from '../../src/db/postgres/transcripts.js';
 import { RANK_WINDOW } from '../../src/db/queries/search.js';
@@ -173,10 +173,9 @@ describe.skipIf(needs('postgresql'))('search_postings: exact search counts from 
     expect(r.code).toBe(0);
     // Its own meeting (also when run alone, without the first test's meetings).
     await pool.query("INSERT INTO meetings (id, title, started_at, source, created_at, updated_at) VALUES ('mtg_roles', 'Roles', 'x', 'import', 'x', 'x')");
-    const name = url.split('/').pop()!.split('?')[0]!;
-    cluster.psql('CREATE ROLE ann2 LOGIN IN ROLE syntheo_assistant; CREATE ROLE worker2 LOGIN IN ROLE syntheo_app;', name);
+    const roles = loginRoles(cluster, url, 2);
     const as = (user: string, sql: string) => runAs(url, user, sql);
-    for (const user of ['ann2', 'worker2']) {
+    for (const user of roles) {
       expect(await as(user, "INSERT INTO search_postings (lexeme, passage_id, n) VALUES ('forged', 1, 1)"), user).toBe('42501');
       expect(await as(user, 'DELETE FROM search_postings'), user).toBe('42501');
       expect(await as(user, "UPDATE search_postings SET n = 9"), user).toBe('42501');

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { needs } from '../support/system-tools.js';
-import { pgDatabaseMigratedTo, runAs, startPostgres, undoSearchBitmaps, undoTitleWords, undoWordCounts, type PgCluster } from '../support/postgres.js';
+import { expectPrivileges, loginRoles, pgDatabaseMigratedTo, runAs, startPostgres, undoSearchBitmaps, undoTitleWords, undoWordCounts, type PgCluster } from '../support/postgres.js';
 import { seeded } from '../support/seeded.js';
 import { tempDir } from '../support/db.js';
 import { run } from '../cli/cli.js';
@@ -207,19 +207,18 @@ describe.skipIf(needs('postgresql'))('PostgreSQL word counts (search_word_counts
       expect((await drift(back)).wrong).toEqual([]);
       expect((await drift(back)).the).toBeGreaterThan(0);
       await expectTotals(s, back);
-      const name = old.split('/').pop()!.split('?')[0]!;
-      cluster.psql('CREATE ROLE ann9 LOGIN IN ROLE syntheo_assistant; CREATE ROLE worker9 LOGIN IN ROLE syntheo_app;', name);
-      for (const user of ['ann9', 'worker9']) {
-        expect(await runAs(old, user, "INSERT INTO search_word_counts (lexeme, n) VALUES ('the', 5)"), user).toBe('42501');
-        expect(await runAs(old, user, 'DELETE FROM search_word_counts'), user).toBe('42501');
-        expect(await runAs(old, user, 'TRUNCATE search_word_counts'), user).toBe('42501');
-        expect(await runAs(old, user, "SELECT sum(n) FROM search_word_counts WHERE lexeme = 'the'"), user).toBe('ok');
-        expect(await runAs(old, user, "INSERT INTO search_word_deltas (bucket, counts) VALUES (0, '{\"the\": 5}')"), user).toBe('42501');
-        expect(await runAs(old, user, 'DELETE FROM search_word_deltas'), user).toBe('42501');
-        expect(await runAs(old, user, 'TRUNCATE search_word_deltas'), user).toBe('42501');
-        expect(await runAs(old, user, 'SELECT count(*) FROM search_word_deltas'), user).toBe('ok');
-        expect(await runAs(old, user, "SELECT n FROM search_word_totals WHERE lexeme = 'the'"), user).toBe('ok');
-      }
+      for (const user of loginRoles(cluster, old, 9))
+        await expectPrivileges(old, user, {
+          refused: [
+            "INSERT INTO search_word_counts (lexeme, n) VALUES ('the', 5)",
+            'DELETE FROM search_word_counts',
+            'TRUNCATE search_word_counts',
+            "INSERT INTO search_word_deltas (bucket, counts) VALUES (0, '{\"the\": 5}')",
+            'DELETE FROM search_word_deltas',
+            'TRUNCATE search_word_deltas',
+          ],
+          allowed: ["SELECT sum(n) FROM search_word_counts WHERE lexeme = 'the'", 'SELECT count(*) FROM search_word_deltas', "SELECT n FROM search_word_totals WHERE lexeme = 'the'"],
+        });
       // The triggers keep the counts when the app's role writes passages.
       expect(await runAs(old, 'worker9', "INSERT INTO search_passages (meeting_id, kind, ref_id, text) VALUES ('mtg_1', 'note', 'mtg_1', 'xylophone the')")).toBe('ok');
       expect((await drift(back)).wrong).toEqual([]);
@@ -231,19 +230,20 @@ describe.skipIf(needs('postgresql'))('PostgreSQL word counts (search_word_counts
 
   it('roles made after: neither role writes the counts directly', async () => {
     expect((await run(['--db', url, 'db', 'roles'])).code).toBe(0);
-    const name = url.split('/').pop()!.split('?')[0]!;
-    cluster.psql('CREATE ROLE ann1 LOGIN IN ROLE syntheo_assistant; CREATE ROLE worker1 LOGIN IN ROLE syntheo_app;', name);
-    for (const user of ['ann1', 'worker1']) {
-      expect(await runAs(url, user, "INSERT INTO search_word_counts (lexeme, n) VALUES ('the', 5)"), user).toBe('42501');
-      expect(await runAs(url, user, 'UPDATE search_word_counts SET n = 0'), user).toBe('42501');
-      expect(await runAs(url, user, 'TRUNCATE search_word_counts'), user).toBe('42501');
-      expect(await runAs(url, user, "INSERT INTO search_word_deltas (bucket, counts) VALUES (0, '{\"the\": 5}')"), user).toBe('42501');
-      expect(await runAs(url, user, "UPDATE search_word_deltas SET counts = '{}'"), user).toBe('42501');
-      expect(await runAs(url, user, 'TRUNCATE search_word_deltas'), user).toBe('42501');
-      expect(await runAs(url, user, 'SELECT count(*) FROM search_word_deltas'), user).toBe('ok');
-      // Nor holds the fold's lock: only the triggers fold.
-      expect(await runAs(url, user, 'SELECT syntheo_fold_word_counts()'), user).toBe('42501');
-    }
+    for (const user of loginRoles(cluster, url, 1))
+      await expectPrivileges(url, user, {
+        refused: [
+          "INSERT INTO search_word_counts (lexeme, n) VALUES ('the', 5)",
+          'UPDATE search_word_counts SET n = 0',
+          'TRUNCATE search_word_counts',
+          "INSERT INTO search_word_deltas (bucket, counts) VALUES (0, '{\"the\": 5}')",
+          "UPDATE search_word_deltas SET counts = '{}'",
+          'TRUNCATE search_word_deltas',
+          // Nor holds the fold's lock: only the triggers fold.
+          'SELECT syntheo_fold_word_counts()',
+        ],
+        allowed: ['SELECT count(*) FROM search_word_deltas'],
+      });
   });
 
   it('doctor: counts that differ from their postings are named, and the search repair recomputes them', async () => {

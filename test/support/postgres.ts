@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { debianPostgresBin } from './system-tools.js';
 import { findProgram } from '../../src/platform/which.js';
 import { PG_MIGRATIONS_DIR } from '../../src/db/postgres/open.js';
-import { afterAll, afterEach, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { tempDir } from './db.js';
 import pg from 'pg';
 import { readPgMigrations } from '../../src/db/postgres/open.js';
@@ -171,6 +171,19 @@ export async function runAs(url: string, user: string, sql: string): Promise<str
   } finally {
     await client.end();
   }
+}
+
+/** An assistant's and the app's login roles (`ann<n>`, `worker<n>`) on the database of `url`, members of the roles `syntheo db roles` makes. */
+export function loginRoles(cluster: PgCluster, url: string, n: number): [assistant: string, app: string] {
+  const name = url.split('/').pop()!.split('?')[0]!;
+  cluster.psql(`CREATE ROLE ann${n} LOGIN IN ROLE syntheo_assistant; CREATE ROLE worker${n} LOGIN IN ROLE syntheo_app;`, name);
+  return [`ann${n}`, `worker${n}`];
+}
+
+/** Run as `user` (runAs), each statement of `refused` fails for want of privilege (42501) and each of `allowed` runs. */
+export async function expectPrivileges(url: string, user: string, statements: { refused: string[]; allowed: string[] }): Promise<void> {
+  for (const sql of statements.refused) expect(await runAs(url, user, sql), `${user}: ${sql}`).toBe('42501');
+  for (const sql of statements.allowed) expect(await runAs(url, user, sql), `${user}: ${sql}`).toBe('ok');
 }
 
 /**
