@@ -3,7 +3,7 @@ import { openDatabase, type Sqlite } from '../../src/db/open.js';
 import { setIndexesAside } from '../../src/db/queries/bulk-index.js';
 import { checkIntegrity, repairSearchIndex } from '../../src/db/queries/integrity.js';
 import { searchTranscripts } from '../../src/db/queries/search.js';
-import { BLOCK, buildSearchBits, matchBits, readTermBits, resetSearchBits, searchBitsRound, tagTerm, wordTerm, wrongSearchBits, writeTermBits } from '../../src/db/queries/search-bits.js';
+import { BLOCK, buildSearchBits, freqTerm, matchBits, readTermBits, resetSearchBits, searchBitsRound, SIZE_TERM, tagTerm, wordTerm, wrongSearchBits, writeTermBits } from '../../src/db/queries/search-bits.js';
 import type { SearchFilter } from '../../src/db/queries/search.js';
 import { openTestDb, testDbs } from '../support/db.js';
 import { makeMeeting, makeParticipant } from '../support/factories.js';
@@ -108,16 +108,19 @@ function bitsAnswer(s: Sqlite, filter: SearchFilter): boolean {
 const builtTerms = (s: Sqlite) => s.prepare('SELECT term, built FROM search_bits_terms ORDER BY term').all() as { term: string; built: number }[];
 
 describe('search bitmaps', () => {
-  it('are built for the dense words and tags of complete blocks, and answer as FTS5 counts', () => {
+  it('are built for the dense words and tags up to the newest block, and answer as FTS5 counts', () => {
     const s = db();
     seed(s, 2 * BLOCK + 1500);
     expect(builtTerms(s)).toEqual([]);
     buildSearchBits(s);
     const terms = builtTerms(s);
-    expect(terms.map((t) => t.term)).toEqual(expect.arrayContaining([wordTerm('the'), wordTerm('and'), wordTerm('plan'), wordTerm('budget')]));
+    const dense = ['the', 'and', 'plan', 'budget'];
+    expect(terms.map((t) => t.term)).toEqual(expect.arrayContaining([...dense.map(wordTerm), ...dense.map(freqTerm), SIZE_TERM]));
     expect(terms.map((t) => t.term)).not.toContain(wordTerm('zebra'));
+    expect(terms.map((t) => t.term)).not.toContain(freqTerm('zebra'));
     expect(terms.filter((t) => t.term.startsWith('tags:')).length).toBeGreaterThan(5);
-    expect(new Set(terms.map((t) => t.built))).toEqual(new Set([2]));
+    // The newest block too, which new passages fill.
+    expect(new Set(terms.map((t) => t.built))).toEqual(new Set([3]));
     expect(wrongSearchBits(s)).toEqual([]);
     expect(compareTotals(s)).toBeGreaterThan(0);
     // A group of tags that are not dense is read from FTS5 and answered as well.
@@ -127,8 +130,8 @@ describe('search bitmaps', () => {
     expect(terms.map((t) => t.term)).not.toContain(tagTerm(sparse[0]!));
     const matched = s.prepare('SELECT rowid FROM search_fts WHERE search_fts MATCH ?').pluck().all(`the AND {tags} : (${sparse.map((t) => `"${t}"`).join(' OR ')})`) as number[];
     const bits = matchBits(s, ['the'], [{ tags: sparse }], []);
-    expect(bits?.below).toBe(2 * BLOCK);
-    expect(bits?.count).toBe(matched.filter((id) => id < 2 * BLOCK).length);
+    expect(bits?.below).toBe(3 * BLOCK);
+    expect(bits?.count).toBe(matched.length);
   }, 240_000);
 
   it('stay exact through appends, deletions, retagging and text changes, the worker rounds interleaved', () => {
@@ -142,7 +145,7 @@ describe('search bitmaps', () => {
     for (let step = 0; step < 30; step++) {
       const op = Math.floor(next() * 6);
       if (op === 0) {
-        // New passages: above every built block, until they fill one.
+        // New passages: into the newest block (marked dirty) and above it.
         s.transaction(() => {
           for (let i = 0; i < 800; i++) insert.run(passageText(next), meetings[Math.floor(next() * meetings.length)]!);
         })();
@@ -180,7 +183,7 @@ describe('search bitmaps', () => {
     }
     buildSearchBits(s);
     // Every dirty passage set again, but those of blocks some term is not built over yet (after the newest passages
-    // were deleted, the complete blocks can be fewer than the reserved ones).
+    // were deleted, the blocks holding passages can be fewer than the reserved ones).
     expect(s.prepare('SELECT count(*) AS n FROM search_bits_dirty WHERE passage_id < (SELECT min(built) FROM search_bits_terms) * ?').get(BLOCK)).toEqual({ n: 0 });
     expect(s.prepare('SELECT count(*) AS n FROM search_bits_dirty').get()).toEqual({ n: expect.any(Number) });
     expect(wrongSearchBits(s)).toEqual([]);
@@ -238,6 +241,15 @@ describe('search bitmaps', () => {
     s.prepare('UPDATE search_bits SET bits = ? WHERE term = ? AND block = ?').run(bits, wordTerm('the'), row.block);
     expect(wrongSearchBits(s)).toEqual([wordTerm('the')]);
     expect(checkIntegrity(s, { full: false }).search).toEqual(['search_bits']);
+    // A count of `the` one off in a passage, and a length.
+    for (const term of [freqTerm('the'), SIZE_TERM]) {
+      const cells = s.prepare('SELECT block, bits FROM search_bits WHERE term = ? LIMIT 1').get(term) as { block: number; bits: Buffer };
+      const changed = Buffer.from(cells.bits);
+      const cell = changed.findIndex((b) => b !== 0);
+      changed[cell] = changed[cell]! + 1;
+      s.prepare('UPDATE search_bits SET bits = ? WHERE term = ? AND block = ?').run(changed, term, cells.block);
+    }
+    expect(wrongSearchBits(s)).toEqual([freqTerm('the'), SIZE_TERM, wordTerm('the')]);
     // The passages are written again (from the notes, summaries and transcripts: this test's bulk passages are none of them).
     repairSearchIndex(s);
     expect(builtTerms(s)).toEqual([]);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RANK_WINDOW, searchTranscripts, type SearchFilter } from '../../src/db/queries/search.js';
 import { rankWindow } from '../../src/db/queries/rank.js';
+import { BLOCK, buildSearchBits, windowCells } from '../../src/db/queries/search-bits.js';
 import type { Sqlite } from '../../src/db/open.js';
 import { testDbs } from '../support/db.js';
 import { makeMeeting, makeParticipant, makeSummary, makeTranscript } from '../support/factories.js';
@@ -85,6 +86,36 @@ describe('BM25 of the ranked window', () => {
     }
     expect(compared).toBeGreaterThan(2000);
   });
+
+  it('is bm25() to the bit from the counts and lengths kept for the dense words (migration 0016), and pages as bm25() would', () => {
+    const s = db();
+    corpus(s, 5, 900);
+    const passages = (s.prepare('SELECT count(*) AS n FROM search_passages').get() as { n: number }).n;
+    expect(passages).toBeGreaterThan(BLOCK + RANK_WINDOW);
+    buildSearchBits(s);
+    // A passage of the newest block rewritten since: marked dirty, it is read.
+    const rewritten = (s.prepare("SELECT max(rowid) AS id FROM search_fts WHERE search_fts MATCH 'the'").get() as { id: number }).id - 3;
+    s.prepare("UPDATE search_passages SET text = 'the the plan and the team' WHERE id = ?").run(rewritten);
+    let fromCells = 0;
+    for (const terms of [['the'], ['the', 'the'], ['we', 'a', 'team'], ['the', 'budget'], ['a']]) {
+      const match = `(${terms.map((t) => `"${t}"`).join(' ')})`;
+      const expected = bm25Window(s, match);
+      const ids = expected.map((r) => r.id);
+      const cells = windowCells(s, [...new Set(terms)], ids);
+      expect(cells, match).toBeDefined();
+      expect(cells!.has(rewritten)).toBe(false);
+      fromCells += cells!.size;
+      const scores = new Map(rankWindow(s, ids, terms, cells)!.map((r) => [r.id, r.score]));
+      for (const r of expected) expect(scores.get(r.id), `${match} row ${r.id}`).toBe(r.score);
+    }
+    // Most rows from the cells: long summaries (255 tokens or more, or a word 15 times or more) are read.
+    expect(fromCells).toBeGreaterThan(5000);
+    for (const filter of [{ query: 'the' }, { query: 'the the' }, { query: 'we a', folderPath: 'Acme' }, { query: 'the', participant: 'Yuki' }] as SearchFilter[])
+      for (const offset of [0, 990, RANK_WINDOW - 5]) {
+        const page = { offset, limit: 10 };
+        expect(searchTranscripts(s, filter, page), `${JSON.stringify(filter)} at ${offset}`).toEqual(searchTranscripts(s, filter, page, { rank: 'fts5' }));
+      }
+  }, 120_000);
 
   it('leaves to bm25() what it cannot count exactly: words or passages beyond ASCII', () => {
     const s = db();

@@ -10,3 +10,14 @@ export function varint(block: Uint8Array, at: number): [value: number, length: n
   }
   return [value * 256 + (block[at + 8] ?? 0), 9];
 }
+
+/** A row's length in tokens from its docsize record: the sum of its columns' varints. */
+export function rowLength(sizes: Uint8Array): number {
+  let n = 0;
+  for (let i = 0; i < sizes.length; ) {
+    const [v, length] = varint(sizes, i);
+    n += v;
+    i += length;
+  }
+  return n;
+}

@@ -1,6 +1,7 @@
 import type { Sqlite } from '../open.js';
 import { stmt } from '../statements.js';
-import { varint } from './fts-records.js';
+import { rowLength, varint } from './fts-records.js';
+import type { PassageCells } from './search-bits.js';
 
 /**
  * BM25 for the ranked window of search_transcripts, computed here as FTS5's `bm25(search_fts, 1.0, 0.0)`
@@ -10,6 +11,8 @@ import { varint } from './fts-records.js';
  * `the` (346,673 passages at 100k meetings) that count is 6-8 ms on every call, and with a folder, a
  * participant and dates it counts each of their tags too (22 ms). Here:
  * - Each word's count of passages is read from search_word_counts (migration 0013), kept by triggers.
+ * - For the rows of the window the kept cells cover (migration 0016: a dense word's count in each passage, each
+ *   passage's length), both are read from them (search-bits.ts windowCells); the other rows are read:
  * - A row's length is FTS5's own (search_fts_docsize). Its term frequencies are counted in its text as
  *   FTS5's unicode61 tokenizer sees ASCII: a word is a run of ASCII letters and digits, case folded. Only
  *   when that is exact: every word of the query is ASCII letters and digits, and no passage of the window
@@ -35,33 +38,41 @@ export interface RankedRow {
   score: number;
 }
 
-/** Scores of the window's rows (`ids`, newest first) for the query's words, or undefined when this cannot be exactly bm25()'s. */
-export function rankWindow(sqlite: Sqlite, ids: number[], terms: string[]): RankedRow[] | undefined {
+/**
+ * Scores of the window's rows (`ids`, newest first) for the query's words, or undefined when this cannot be exactly
+ * bm25()'s. What `known` holds of a row (its length, and its counts of the query's distinct words in their order of
+ * first appearance: search-bits.ts windowCells) is not read again.
+ */
+export function rankWindow(sqlite: Sqlite, ids: number[], terms: string[], known?: Map<number, PassageCells>): RankedRow[] | undefined {
   const folded = terms.map((t) => t.toLowerCase());
   if (folded.some((t) => t.length > MAX_TERM || !/^[a-z0-9]+$/.test(t))) return undefined;
   if (ids.length === 0) return [];
   const totals = averages(sqlite);
   if (totals === undefined) return undefined;
-  const rows = passages(sqlite, ids);
-  for (const r of rows) if (NON_ASCII.test(r[1]) && BEYOND_ASCII_TOKEN.test(r[1])) return undefined;
+  // A repeated word is counted once, at its first place.
+  const words = [...new Set(folded)];
+  const rows = new Map(known);
+  for (const [id, text, size] of passages(
+    sqlite,
+    ids.filter((id) => !rows.has(id)),
+  )) {
+    if (NON_ASCII.test(text) && BEYOND_ASCII_TOKEN.test(text)) return undefined;
+    const lower = text.toLowerCase();
+    rows.set(id, { size, counts: words.map((w) => occurrences(lower, w)) });
+  }
   const avgdl = totals.tokens / totals.rows;
   const idf = idfs(sqlite, folded, totals.rows);
-
-  // A repeated word is counted once, at its first place.
-  const first = folded.map((t) => folded.indexOf(t));
-  const counts = new Array<number>(folded.length).fill(0);
+  const place = folded.map((t) => words.indexOf(t));
   const out: RankedRow[] = [];
-  for (let r = 0; r < rows.length; r++) {
-    const [id, text, D] = rows[r]!;
-    const lower = text.toLowerCase();
+  for (const id of ids) {
+    const row = rows.get(id);
+    if (!row) continue;
     let score = 0.0;
     for (let i = 0; i < folded.length; i++) {
-      const j = first[i]!;
-      if (j === i) counts[i] = occurrences(lower, folded[i]!);
-      const f = counts[j]!;
+      const f = row.counts[place[i]!]!;
       // A word the text does not hold: not the tokenizer's view of this row; bm25() decides.
       if (f === 0) return undefined;
-      score += idf[i]! * ((f * (K1 + 1.0)) / (f + K1 * (1 - B + (B * D) / avgdl)));
+      score += idf[i]! * ((f * (K1 + 1.0)) / (f + K1 * (1 - B + (B * row.size) / avgdl)));
     }
     out.push({ id, score: -1.0 * score });
   }
@@ -113,17 +124,6 @@ function passages(sqlite: Sqlite, ids: number[]): [id: number, text: string, len
     for (const [id, text] of longer) out.push([id, text, sizes.get(id)!]);
   }
   return out;
-}
-
-/** A row's length in tokens from its docsize record: the sum of its columns' varints. */
-function rowLength(sizes: Uint8Array): number {
-  let n = 0;
-  for (let i = 0; i < sizes.length; ) {
-    const [v, length] = varint(sizes, i);
-    n += v;
-    i += length;
-  }
-  return n;
 }
 
 /**

@@ -7,7 +7,7 @@ import { pagination } from './pagination.js';
 import type { Page, Pagination } from './types.js';
 import { calendarCover } from '../model/calendar.js';
 import { passagesSaying, rankWindow } from './rank.js';
-import { idsNewestFirst, matchBits } from './search-bits.js';
+import { idsNewestFirst, matchBits, windowCells } from './search-bits.js';
 
 /** A transcript passage is one speaker turn, cut after this many words. */
 export const PASSAGE_MAX_WORDS = 60;
@@ -250,9 +250,11 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
   // BM25 for these rows only: by FTS5's bm25() when its IDF counts are known to be cheap (one word, no
   // filter, its matches under ~60 a window row: bm25() walks ~25 ns a match, reading a row here costs
   // ~1.5 µs), or where only it is exact; else computed here without those counts (src/db/queries/rank.ts).
-  const computed = options.rank === 'computed' || (options.rank !== 'fts5' && !(own && total < 60 * newest.length));
+  // What BM25 needs of the window's passages, kept for the dense words (migration 0016): those it covers are not read.
+  const cells = options.bits !== false && options.rank !== 'fts5' && distinct.every((w) => /^[a-z0-9]+$/.test(w)) ? windowCells(sqlite, distinct, newest) : undefined;
+  const computed = options.rank === 'computed' || (options.rank !== 'fts5' && (cells !== undefined || !(own && total < 60 * newest.length)));
   const window =
-    (computed ? rankWindow(sqlite, newest, terms) : undefined) ??
+    (computed ? rankWindow(sqlite, newest, terms, cells) : undefined) ??
     stmt<{ id: number; score: number }>(sqlite, `SELECT f.rowid AS id, bm25(search_fts, 1.0, 0.0) AS score ${ranked} ORDER BY f.rowid DESC LIMIT ?`).all(
       [`${column}(${terms.map(quote).join(' ')})`, ...tagTerms].join(' AND '),
       ...params,
