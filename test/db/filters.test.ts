@@ -6,7 +6,7 @@ import { searchTranscripts } from '../../src/db/queries/search.js';
 import { InvalidInputError } from '../../src/errors.js';
 import { mcpMessage } from '../../src/mcp/errors.js';
 import { testDbs } from '../support/db.js';
-import { makeMeeting, makeTranscript } from '../support/factories.js';
+import { makeMeeting, makeParticipant, makeTranscript } from '../support/factories.js';
 
 const db = testDbs();
 const page = { limit: 50, offset: 0 };
@@ -80,4 +80,30 @@ describe('search_transcripts query', () => {
       );
     expect(searchTranscripts(s, { query: '"budget"' }, page).hits.map((h) => h.meeting_id)).toEqual([m]);
   });
+});
+
+describe('a participant fragment across words', () => {
+  it('finds the same meetings whether few hold it (named by id) or more than 5,000 (the index asked in each statement)', () => {
+    const s = db();
+    s.transaction(() => {
+      for (let i = 0; i < 5003; i++) {
+        const id = makeMeeting(s, { startedAt: new Date(Date.UTC(2026, 0, 1) + i * 3_600_000).toISOString() });
+        makeParticipant(s, id, { name: i % 1000 === 7 ? 'Ann Leeds' : i % 2 === 0 ? 'Ann Lee' : 'Bo Lee' });
+      }
+    })();
+    const expected = (like: string) =>
+      s.prepare("SELECT DISTINCT m.id FROM meetings m JOIN participants p ON p.meeting_id = m.id WHERE p.name LIKE ? ORDER BY m.started_at DESC, m.id DESC").pluck().all(like) as string[];
+    for (const [fragment, like] of [['n Lee', '%n Lee%'], ['Ann Leed', '%Ann Leed%'], [' Le', '% Le%'], ['Cy Dee', '%Cy Dee%']] as const) {
+      const all = expected(like);
+      for (const offset of [0, 2490, 5000]) {
+        const list = listMeetings(s, { participant: fragment }, { limit: 20, offset });
+        expect({ fragment, offset, total: list.pagination.total, ids: list.meetings.map((m) => m.id) }).toEqual({ fragment, offset, total: all.length, ids: all.slice(offset, offset + 20) });
+      }
+    }
+    // Ann Lee and Ann Leeds: 2,507 meetings, named by id; ` Le`: all 5,003.
+    expect(expected('%n Lee%')).toHaveLength(2507);
+    expect(expected('% Le%')).toHaveLength(5003);
+    expect(listMeetings(s, { participant: 'a Le' }, page).pagination.total).toBe(0);
+    expect(listMeetings(s, { participant: 'o Lee' }, page).pagination.total).toBe(2496);
+  }, 120_000);
 });
