@@ -4,7 +4,11 @@ import { InvalidInputError } from '../errors.js';
 
 const cache = new WeakMap<Sqlite, Map<string, BetterSqlite3.Statement>>();
 
-/** A prepared statement, prepared once per connection. */
+/**
+ * A prepared statement, prepared once per connection, in its default modes: a caller's pluck(), raw(), expand() or
+ * safeIntegers() would otherwise stay set for the next caller of the same text (one such `pluck()` made a write of
+ * the search bitmaps read `undefined` for a row).
+ */
 export function stmt<Row = unknown>(sqlite: Sqlite, source: string): BetterSqlite3.Statement<unknown[], Row> {
   let byText = cache.get(sqlite);
   if (!byText) {
@@ -15,6 +19,10 @@ export function stmt<Row = unknown>(sqlite: Sqlite, source: string): BetterSqlit
   if (!prepared) {
     prepared = sqlite.prepare(source);
     byText.set(source, prepared);
+  } else {
+    prepared.safeIntegers(false);
+    // Modes of statements that return rows only (better-sqlite3 refuses them on the others).
+    if (prepared.reader) prepared.raw(false).pluck(false).expand(false);
   }
   return prepared as BetterSqlite3.Statement<unknown[], Row>;
 }

@@ -55,3 +55,24 @@ export function calendarCover(range: { from?: string; to?: string }, first: stri
   }
   return { tokens, edges };
 }
+
+/**
+ * A cover whose months listed day by day (more than half of a month's days) are given as the month less the days of
+ * it the cover leaves out: the same meetings (a meeting's month token is its day's month), fewer tokens to read one by
+ * one where the month is read cheaply as a whole (the search bitmaps hold the months, not the days). `months`: the
+ * month tokens that may be used.
+ */
+export function monthsLessDays(tokens: string[], months: (month: string) => boolean): { tokens: string[]; less: string[] } {
+  const days = new Map<string, Set<string>>();
+  for (const t of tokens) if (/^d\d{8}$/.test(t)) days.set(t.slice(1, 7), (days.get(t.slice(1, 7)) ?? new Set()).add(t));
+  const kept = new Set(tokens);
+  const less: string[] = [];
+  for (const [month, covered] of days) {
+    const length = new Date(utcDay(Number(month.slice(0, 4)), Number(month.slice(4, 6)), 0)).getUTCDate();
+    if (covered.size * 2 <= length || !months(`m${month}`)) continue;
+    for (const day of covered) kept.delete(day);
+    kept.add(`m${month}`);
+    for (let d = 1; d <= length; d++) if (!covered.has(`d${month}${String(d).padStart(2, '0')}`)) less.push(`d${month}${String(d).padStart(2, '0')}`);
+  }
+  return { tokens: [...kept], less };
+}

@@ -360,7 +360,7 @@ export function resetSearchBits(sqlite: Sqlite): void {
 }
 
 /** A filter the bitmaps intersect: a passage holds one of the tags, or is one of the ids (read only if the bitmaps can answer). */
-export type BitsGroup = { tags: string[] } | { ids: () => number[] };
+export type BitsGroup = { tags: string[]; less?: string[] } | { ids: () => number[] };
 
 export interface BitsMatches {
   /** The matches below `below` (the passages of `aside` and the dirty ones left out), a bit a passage id. */
@@ -430,18 +430,22 @@ export function matchBits(sqlite: Sqlite, words: string[], groups: BitsGroup[], 
       for (const id of ids) if (id < below) mergedBytes[id >>> 3]! |= 1 << (id & 7);
     };
     if ('ids' in group) set(group.ids());
-    else
-      for (const term of group.tags.map(tagTerm)) {
-        if (built.has(term)) {
-          bitsOf(term, merged);
-          continue;
-        }
-        // Without `rowid < ?`: with a bound on its rowid, FTS5 reads a doclist slower than whole.
-        const ids = stmt(sqlite, 'SELECT rowid FROM search_fts WHERE search_fts MATCH ?').pluck().all(matchOf(term)) as number[];
+    else {
+      const terms = group.tags.map(tagTerm);
+      for (const term of terms) if (built.has(term)) bitsOf(term, merged);
+      // The others in one query (a range's edge days are dozens of them). Without `rowid < ?`: with a bound on its
+      // rowid, FTS5 reads a doclist slower than whole.
+      const sparseIds = (tags: string[]) => {
+        if (tags.length === 0) return [];
+        const ids = stmt(sqlite, 'SELECT rowid FROM search_fts WHERE search_fts MATCH ?').pluck().all(`{tags} : (${tags.map((t) => `"${t.replace(/"/g, '""')}"`).join(' OR ')})`) as number[];
         sparse += ids.length;
-        if (sparse > sparseLimit) return undefined;
-        set(ids);
-      }
+        return ids;
+      };
+      set(sparseIds(terms.filter((term) => !built.has(term)).map((term) => term.slice(term.indexOf(':') + 1))));
+      // Then the passages of the tags the group leaves out.
+      for (const id of sparseIds(group.less ?? [])) if (id < below) mergedBytes[id >>> 3]! &= ~(1 << (id & 7));
+      if (sparse > sparseLimit) return undefined;
+    }
     and(merged);
   }
   const bits = new Uint8Array(acc.buffer);

@@ -5,9 +5,9 @@ import { InvalidInputError } from '../../errors.js';
 import { compileMeetingFilter, rangeSql, type MeetingFilter } from './meetings.js';
 import { pagination } from './pagination.js';
 import type { Page, Pagination } from './types.js';
-import { calendarCover } from '../model/calendar.js';
+import { calendarCover, monthsLessDays } from '../model/calendar.js';
 import { passagesSaying, rankWindow } from './rank.js';
-import { idsNewestFirst, matchBits, windowCells } from './search-bits.js';
+import { idsNewestFirst, matchBits, tagTerm, windowCells, type BitsGroup } from './search-bits.js';
 
 /** A transcript passage is one speaker turn, cut after this many words. */
 export const PASSAGE_MAX_WORDS = 60;
@@ -104,6 +104,17 @@ function dateTerm(sqlite: Sqlite, range: { from?: string; to?: string }): { toke
   return { tokens, ...(any ? { outside } : {}) };
 }
 
+/**
+ * A range's calendar tokens as a group of the bitmaps: a month the range holds most days of is read as the month's
+ * bits less the days it leaves out (the days are not dense: each read from FTS5; six months at 100k meetings: 31
+ * days, 6,299 passages, become 2 and 4).
+ */
+function dateGroup(sqlite: Sqlite, tokens: string[]): BitsGroup {
+  const built = stmt<{ built: number }>(sqlite, 'SELECT built FROM search_bits_terms WHERE term = ?');
+  const { tokens: tags, less } = monthsLessDays(tokens, (month) => (built.get(tagTerm(month))?.built ?? 0) > 0);
+  return { tags, less };
+}
+
 /** The passages of the meetings on a range's first and last days that fall outside it (by time of day). */
 function outsidePassages(sqlite: Sqlite, outside: { sql: string; params: string[] }): number[] {
   return stmt(sqlite, `SELECT p.id FROM meeting_tags t JOIN search_passages p ON p.meeting_id = t.meeting_id WHERE ${outside.sql}`).pluck().all(...outside.params) as number[];
@@ -197,7 +208,15 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
   // passages changed since their bits were set, from FTS5. Else the window from FTS5, and the total counted.
   const bits =
     options.bits !== false && (few || (joined.length === 0 && tagGroups.length > 0)) && distinct.every((w) => /^[a-z0-9]+$/.test(w))
-      ? matchBits(sqlite, distinct, [...tagGroups.map((tags) => ({ tags })), ...(fewPassages ? [{ ids: fewPassages }] : [])], outside ? outsidePassages(sqlite, outside) : [])
+      ? matchBits(
+          sqlite,
+          distinct,
+          [
+            ...tagGroups.map((tags, i): BitsGroup => (dates && !few && i === tagGroups.length - 1 ? dateGroup(sqlite, dates.tokens) : { tags })),
+            ...(fewPassages ? [{ ids: fewPassages }] : []),
+          ],
+          outside ? outsidePassages(sqlite, outside) : [],
+        )
       : undefined;
   let everyMatch: number[] | undefined;
   let ordered: ((n: number) => number[]) | undefined;
