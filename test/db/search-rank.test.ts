@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RANK_WINDOW, searchTranscripts, type SearchFilter } from '../../src/db/queries/search.js';
 import { rankWindow } from '../../src/db/queries/rank.js';
-import { BLOCK, buildSearchBits, windowCells } from '../../src/db/queries/search-bits.js';
+import { BLOCK, buildSearchBits, windowCells, wrongSearchBits } from '../../src/db/queries/search-bits.js';
 import type { Sqlite } from '../../src/db/open.js';
 import { testDbs } from '../support/db.js';
 import { makeMeeting, makeParticipant, makeSummary, makeTranscript } from '../support/factories.js';
@@ -110,6 +110,14 @@ describe('BM25 of the ranked window', () => {
     }
     // Most rows from the cells: long summaries (255 tokens or more, or a word 15 times or more) are read.
     expect(fromCells).toBeGreaterThan(5000);
+    // Passages rewritten, one beyond ASCII (counted by FTS5's own tokenizer), set again by the worker's rounds.
+    s.prepare("UPDATE search_passages SET text = 'Thé the THE café the' WHERE id = ?").run(rewritten - 1);
+    buildSearchBits(s);
+    expect(wrongSearchBits(s)).toEqual([]);
+    const ids = bm25Window(s, '("the")').map((r) => r.id);
+    const cells = windowCells(s, ['the'], ids)!;
+    expect(cells.get(rewritten)).toEqual({ size: expect.any(Number), counts: [3] });
+    expect(cells.get(rewritten - 1)).toEqual({ size: expect.any(Number), counts: [4] });
     for (const filter of [{ query: 'the' }, { query: 'the the' }, { query: 'we a', folderPath: 'Acme' }, { query: 'the', participant: 'Yuki' }] as SearchFilter[])
       for (const offset of [0, 990, RANK_WINDOW - 5]) {
         const page = { offset, limit: 10 };

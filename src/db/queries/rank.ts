@@ -1,6 +1,7 @@
 import type { Sqlite } from '../open.js';
 import { stmt } from '../statements.js';
 import { rowLength, varint } from './fts-records.js';
+import { tokenizedAsAscii } from './fts-tokens.js';
 import type { PassageCells } from './search-bits.js';
 
 /**
@@ -29,9 +30,6 @@ const B = 0.75;
 const AVERAGES_ROWID = 1;
 const MAX_TERM = 200;
 
-/** Characters beyond ASCII that unicode61 may put in a token (its token characters are L*, N* and Co; marks are folded away inside tokens). */
-const BEYOND_ASCII_TOKEN = /(?![\0-\x7f])[\p{L}\p{N}\p{M}\p{Co}\p{Cn}]/u;
-const NON_ASCII = /[^\0-\x7f]/;
 
 export interface RankedRow {
   id: number;
@@ -56,7 +54,7 @@ export function rankWindow(sqlite: Sqlite, ids: number[], terms: string[], known
     sqlite,
     ids.filter((id) => !rows.has(id)),
   )) {
-    if (NON_ASCII.test(text) && BEYOND_ASCII_TOKEN.test(text)) return undefined;
+    if (!tokenizedAsAscii(text)) return undefined;
     const lower = text.toLowerCase();
     rows.set(id, { size, counts: words.map((w) => occurrences(lower, w)) });
   }

@@ -1,0 +1,13 @@
+// search_fts's tokenizer (unicode61, remove_diacritics 2) on text it reads by its ASCII rules alone.
+
+/** Characters beyond ASCII that unicode61 may put in a token (its token characters are L*, N* and Co; marks are folded away inside tokens). */
+const BEYOND_ASCII_TOKEN = /(?![\0-\x7f])[\p{L}\p{N}\p{M}\p{Co}\p{Cn}]/u;
+const NON_ASCII = /[^\0-\x7f]/;
+
+/** No character of `text` beyond ASCII can be part of a token: its tokens are its runs of ASCII letters and digits, case folded. */
+export const tokenizedAsAscii = (text: string): boolean => !(NON_ASCII.test(text) && BEYOND_ASCII_TOKEN.test(text));
+
+/** The tokens of `text` as search_fts's tokenizer makes them, when tokenizedAsAscii; else undefined. */
+export function asciiTokens(text: string): string[] | undefined {
+  return tokenizedAsAscii(text) ? (text.toLowerCase().match(/[a-z0-9]+/g) ?? []) : undefined;
+}
