@@ -95,6 +95,33 @@ describe.skipIf(needs('postgresql'))('PostgreSQL: open and migrate', () => {
     expect(rows.trim().split('\n')).toHaveLength(readPgMigrations().length);
   });
 
+  it("a Store's connections run with JIT off (the triggers' plans crossed jit_above_cost); PGOPTIONS still applies after it", async () => {
+    const url = await pg.createDatabase();
+    const db = await openPostgres(url, { create: true });
+    const saved = process.env.PGOPTIONS;
+    try {
+      // Two connections at once: each is set up alike, not only the first.
+      const clients = await Promise.all([db.pool.connect(), db.pool.connect()]);
+      try {
+        for (const c of clients) expect((await c.query<{ jit: string }>('SHOW jit')).rows[0]!.jit).toBe('off');
+      } finally {
+        for (const c of clients) c.release();
+      }
+      process.env.PGOPTIONS = '-c work_mem=7MB';
+      const other = await openPostgres(url, { create: false });
+      try {
+        const r = await other.pool.query<{ jit: string; work_mem: string }>("SELECT current_setting('jit') AS jit, current_setting('work_mem') AS work_mem");
+        expect(r.rows[0]).toEqual({ jit: 'off', work_mem: '7MB' });
+      } finally {
+        await other.close();
+      }
+    } finally {
+      if (saved === undefined) delete process.env.PGOPTIONS;
+      else process.env.PGOPTIONS = saved;
+      await db.close();
+    }
+  });
+
   it('refuses a database migrated by a newer Syntheo, saying so', async () => {
     const url = await pg.createDatabase();
     await (await openPostgres(url, { create: true })).close();

@@ -45,6 +45,13 @@ export async function openPostgres(url: string, options: PgOpenOptions): Promise
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     idleTimeoutMillis: 30_000,
     application_name: 'syntheo',
+    // JIT off for every connection (the user's PGOPTIONS after it may turn it back on; `options=` in the URL replaces
+    // both). Statement triggers' plans are costed past jit_above_cost (transition tables and set-returning functions
+    // are guessed at 1,000 rows) and writes paid compilation. At 100k meetings: passages loaded 20 a statement, 713-870
+    // -> 966-1,003 a second (server CPU 21-23 -> 18-19 ms a statement); the first move of a folder of 2,038 meetings
+    // on a connection, 5.6 -> 1.9 s. Reads: the 38 rows of bench/matrix.ts neutral (sum of p50s 954 vs 962 ms, every
+    // row within noise). See bench/README, "PostgreSQL writes that refresh tags".
+    options: ['-c jit=off', process.env.PGOPTIONS].filter(Boolean).join(' '),
     // count(*) and bigint columns as numbers (all ours stay far below 2^53), for this pool only.
     types: { getTypeParser: ((oid: number, format?: 'text' | 'binary') => (oid === INT8_OID ? Number : pg.types.getTypeParser(oid, format))) as typeof pg.types.getTypeParser },
   };
