@@ -30,7 +30,6 @@ const B = 0.75;
 const AVERAGES_ROWID = 1;
 const MAX_TERM = 200;
 
-
 export interface RankedRow {
   id: number;
   score: number;
@@ -50,10 +49,7 @@ export function rankWindow(sqlite: Sqlite, ids: number[], terms: string[], known
   // A repeated word is counted once, at its first place.
   const words = [...new Set(folded)];
   const rows = new Map(known);
-  for (const [id, text, size] of passages(
-    sqlite,
-    ids.filter((id) => !rows.has(id)),
-  )) {
+  for (const [id, text, size] of passages(sqlite, ids.filter((id) => !rows.has(id)))) {
     if (!tokenizedAsAscii(text)) return undefined;
     const lower = text.toLowerCase();
     rows.set(id, { size, counts: words.map((w) => occurrences(lower, w)) });

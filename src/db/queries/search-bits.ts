@@ -101,9 +101,10 @@ export interface BitsRound {
 
 /**
  * One bounded round of upkeep: the dense terms read again when the passages grew, terms built up to the newest block
- * (the one new passages go to: a search's window is mostly there) until `budgetMs` is spent (at least one: each read outside the write lock, written in a short
- * transaction of its own), then up to CLEAN_BATCH dirty passages set again (one write transaction). A busy database
- * ends the round (the work waits for the next one).
+ * (the one new passages go to: a search's window is mostly there) until `budgetMs` is spent (at least one: each read
+ * outside the write lock, written in a short transaction of its own; the words' counts and the lengths a few blocks a
+ * round), then up to CLEAN_BATCH dirty passages set again (one write transaction). A busy database ends the round
+ * (the work waits for the next one).
  */
 export function searchBitsRound(sqlite: Sqlite, options: { budgetMs?: number } = {}): BitsRound {
   const budgetMs = options.budgetMs ?? 50;
@@ -346,9 +347,8 @@ export function wrongSearchBits(sqlite: Sqlite): string[] {
 /**
  * Sets the cells of up to CLEAN_BATCH dirty passages again, in blocks every term has built (a term being built may
  * still write cells it read before the passage changed: its blocks wait), and unmarks them. One write transaction:
- * each passage's cell cleared in every row of its block, then set in the rows of the dense terms it holds (its text
- * and tags tokenised by search_words_scratch, the one-row FTS5 table of migration 0013, emptied after) and in the
- * lengths' row.
+ * each passage's cell cleared in every row of its block, then set in the rows of the dense terms it holds and in the
+ * lengths' row (cellsOfPassage).
  */
 function cleanDirty(sqlite: Sqlite): number {
   return sqlite

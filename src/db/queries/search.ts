@@ -107,7 +107,7 @@ function dateTerm(sqlite: Sqlite, range: { from?: string; to?: string }): { toke
 /**
  * A range's calendar tokens as a group of the bitmaps: a month the range holds most days of is read as the month's
  * bits less the days it leaves out (the days are not dense: each read from FTS5; six months at 100k meetings: 31
- * days, 6,299 passages, become 2 and 4).
+ * days and 6,299 passages read from FTS5 become 2 days, 2 left out and 429 passages).
  */
 function dateGroup(sqlite: Sqlite, tokens: string[]): BitsGroup {
   const built = stmt<{ built: number }>(sqlite, 'SELECT built FROM search_bits_terms WHERE term = ?');
@@ -156,8 +156,8 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
   // passages of 10,000 meetings costs more than joining the matches of `the`).
   // With few meetings, every match is read (one FTS5 lookup per passage of theirs; in rowid order, SQLite would
   // walk the word's whole doclist instead) and ordered here.
-  // The meetings are found once (a participant fragment across words is an FTS5 phrase of common name words: ~6 ms
-  // at 100k meetings), then named by id.
+  // The meetings are found once, then named by id: their conditions may cost (a participant fragment matched by LIKE
+  // over every participant), and were evaluated in each statement.
   const meetings = joined.length > 0 ? (stmt(sqlite, `SELECT m.id FROM meetings m WHERE ${joined.join(' AND ')} LIMIT ${FEW_MEETINGS}`).pluck().all(...params) as string[]) : [];
   const few = joined.length > 0 && meetings.length < FEW_MEETINGS;
   // The dates' tokens narrow what FTS5 walks, but for the few meetings' passages, whose dates are compared on the
