@@ -198,12 +198,14 @@ export function generate(o: GenerateOptions): { meetings: number; words: number;
     bar(Math.min(o.meetings, from + batch) / o.meetings, `${Math.min(o.meetings, from + batch)} meetings, ${wordsDone} words`);
   }
   if (aside) {
+    bar(1, 'indexing the passages', true);
     s.transaction(() => aside.restore())();
     s.exec(
       "INSERT INTO search_fts (search_fts) VALUES ('optimize'); INSERT INTO participant_words_fts (participant_words_fts) VALUES ('optimize');",
     );
   }
-  // The search bitmaps, as the worker would build them (migration 0015).
+  // The search bitmaps and the ranking's counts and lengths, as the worker would build them (migrations 0015, 0016).
+  bar(1, 'building the search bitmaps', true);
   buildSearchBits(s);
   s.pragma('optimize');
   s.pragma('wal_checkpoint(TRUNCATE)');
