@@ -443,7 +443,7 @@ export interface BitsMatches {
   bits: Uint8Array;
   /** How many they are. */
   count: number;
-  /** The first passage id the bitmaps do not cover. */
+  /** The first passage id the bitmaps do not answer for: those from it on are FTS5's to walk. */
   below: number;
   /** Passages below `below` marked dirty: the caller asks FTS5 about them. */
   dirty: number[];
@@ -526,6 +526,10 @@ export function matchBits(sqlite: Sqlite, words: string[], groups: BitsGroup[], 
   }
   const bits = new Uint8Array(acc.buffer);
   for (const id of [...dirty, ...aside]) if (id < below) bits[id >>> 3]! &= ~(1 << (id & 7));
+  // The newest dirty passages (written since the worker's last round) are left to FTS5's walk of the passages above
+  // the bitmaps, down to the cheapest edge, rather than asked one by one.
+  const edge = cheapestEdge(dirty, below);
+  for (let id = edge; id < below; id++) bits[id >>> 3]! &= ~(1 << (id & 7));
   let count = 0;
   for (let i = 0; i < acc.length; i++) {
     // Bits set in a 32-bit word (the SWAR popcount).
@@ -533,7 +537,26 @@ export function matchBits(sqlite: Sqlite, words: string[], groups: BitsGroup[], 
     v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
     count += Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
   }
-  return { bits, count, below, dirty };
+  return { bits, count, below: edge, dirty: dirty.filter((id) => id < edge) };
+}
+
+/**
+ * Asking FTS5 whether one passage matches, by rowid, costs about as much as walking this many passages newest first
+ * (each rowid asked sets the whole query up again: ~90 µs at 100k meetings; a walk ~0.4 µs a passage). 1,500
+ * passages appended since the last round, `the` + six months: 4.1 s asked with the whole query, 164 ms asked for the
+ * words only, a few ms walked.
+ */
+const ASKED_IN_WALKED = 200;
+
+/** The lowest edge down to which FTS5 walks the passages above the bitmaps: below it, the dirty passages are asked one by one. */
+function cheapestEdge(dirty: number[], below: number): number {
+  const newestFirst = [...dirty].sort((a, b) => b - a);
+  let [edge, cost] = [below, newestFirst.length * ASKED_IN_WALKED];
+  newestFirst.forEach((id, i) => {
+    const walked = below - id + (newestFirst.length - i - 1) * ASKED_IN_WALKED;
+    if (walked < cost) [edge, cost] = [id, walked];
+  });
+  return edge;
 }
 
 /** The passage ids whose bit is set, highest first. */
