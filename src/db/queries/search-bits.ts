@@ -450,7 +450,9 @@ export interface BitsMatches {
 }
 
 /** Dirty passages over this: counted from FTS5 as before (they are set again a few hundred a round). */
-const MAX_DIRTY = 2000;
+const MAX_DIRTY = 5000;
+/** Dirty passages asked one by one (below the edge FTS5 walks down to) over this: counted from FTS5 as before (300 asked cost ~27 ms at 100k meetings, about what counting `the` + six months costs). */
+const MAX_ASKED = 300;
 
 /**
  * The passages below the blocks every term has built that say all of `words` and pass each of `groups`, from the
@@ -474,6 +476,11 @@ export function matchBits(sqlite: Sqlite, words: string[], groups: BitsGroup[], 
   const below = blocks * BLOCK;
   const dirty = stmt(sqlite, 'SELECT passage_id FROM search_bits_dirty WHERE passage_id < ? LIMIT ?').pluck().all(below, MAX_DIRTY + 1) as number[];
   if (dirty.length > MAX_DIRTY) return undefined;
+  // The newest dirty passages (written since the worker's last round) are left to FTS5's walk of the passages above
+  // the bitmaps, down to the cheapest edge, rather than asked one by one.
+  const edge = cheapestEdge(dirty, below);
+  const asked = dirty.filter((id) => id < edge);
+  if (asked.length > MAX_ASKED) return undefined;
 
   // Each list of bits as one array over every block below `blocks`: the rows' blobs copied in, combined 32 bits at a
   // time; a passage's bit is addressed through the bytes (bit id & 7 of byte id >> 3, as the blobs hold it).
@@ -525,10 +532,7 @@ export function matchBits(sqlite: Sqlite, words: string[], groups: BitsGroup[], 
     and(merged);
   }
   const bits = new Uint8Array(acc.buffer);
-  for (const id of [...dirty, ...aside]) if (id < below) bits[id >>> 3]! &= ~(1 << (id & 7));
-  // The newest dirty passages (written since the worker's last round) are left to FTS5's walk of the passages above
-  // the bitmaps, down to the cheapest edge, rather than asked one by one.
-  const edge = cheapestEdge(dirty, below);
+  for (const id of [...asked, ...aside]) if (id < below) bits[id >>> 3]! &= ~(1 << (id & 7));
   for (let id = edge; id < below; id++) bits[id >>> 3]! &= ~(1 << (id & 7));
   let count = 0;
   for (let i = 0; i < acc.length; i++) {
@@ -537,7 +541,7 @@ export function matchBits(sqlite: Sqlite, words: string[], groups: BitsGroup[], 
     v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
     count += Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
   }
-  return { bits, count, below: edge, dirty: dirty.filter((id) => id < edge) };
+  return { bits, count, below: edge, dirty: asked };
 }
 
 /**
