@@ -38,6 +38,8 @@ const RECHECK_GROWTH = 1 / 16;
 
 /** Blocks of passages whose text a round reads for the words' counts (16,384 passages: ~0.3 s at load 1). */
 const FREQ_BLOCKS = 4;
+/** Blocks of lengths a round reads (the whole of search_fts_docsize at 100k meetings: ~0.7 s). */
+const SIZE_BLOCKS = 16;
 
 /** Dirty passages set again a round, at most. */
 const CLEAN_BATCH = 256;
@@ -135,8 +137,8 @@ export function searchBitsRound(sqlite: Sqlite, options: { budgetMs?: number } =
         round.built.push(...sqlite.transaction(() => words.filter((w) => writeTermBits(sqlite, w, built, to, { blocks: read.blocks.get(w)!, epoch: read.epoch }))).immediate());
         if (to < target) round.more = true;
       } else {
-        // The lengths, a range of blocks a round too (the whole of search_fts_docsize at 100k: ~0.7 s).
-        const to = term === SIZE_TERM ? Math.min(target, built + 4 * FREQ_BLOCKS) : target;
+        // The lengths, a range of blocks a round too.
+        const to = term === SIZE_TERM ? Math.min(target, built + SIZE_BLOCKS) : target;
         if (buildTerm(sqlite, term, built, to)) round.built.push(term);
         if (to < target) round.more = true;
       }

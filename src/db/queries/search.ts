@@ -223,20 +223,17 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
   let ordered: ((n: number) => number[]) | undefined;
   let counted: number | undefined;
   if (bits) {
-    // Which of these passages match (the few meetings' passages are already the ids asked about: their set again
-    // in the statement, SQLite looked every one of them up).
-    const ask = (ids: number[]) =>
-      ids.length
-        ? (stmt(sqlite, `SELECT f.rowid AS id ${few ? MATCH_ONLY : from} AND f.rowid IN (SELECT value FROM json_each(?))`)
-            .pluck()
-            .all(...(few ? [all] : args), JSON.stringify(ids)) as number[])
-        : [];
-    // Dirty passages (most often the newest, until the worker sets their bits) asked of FTS5 for the words only, by
-    // rowid, and their filters read from their tags column: a rowid looked up against the whole query seeks every tag
-    // of its groups (a range's calendar tokens: ~1 ms a passage with 60 of them).
+    // Which of these passages match: asked of FTS5 for the words only, by rowid, and their filters read from their
+    // tags column (a rowid looked up against the whole query seeks every tag of its groups: a range's calendar tokens,
+    // ~1 ms a passage with 60 of them); the whole query only for tags beyond the tokenizer's ASCII rules. The few
+    // meetings' passages are already the ids asked about: their set again in the statement, SQLite looked every one up.
     const groups = tagGroups.map((tags) => new Set(tags.map((t) => t.toLowerCase())));
-    const askDirty = (ids: number[]): number[] => {
-      const said = ids.length ? (stmt(sqlite, `SELECT f.rowid AS id ${from} AND f.rowid IN (SELECT value FROM json_each(?))`).pluck().all(words, ...params, JSON.stringify(ids)) as number[]) : [];
+    const asked = (match: string, ids: number[]) =>
+      stmt(sqlite, `SELECT f.rowid AS id ${few ? MATCH_ONLY : from} AND f.rowid IN (SELECT value FROM json_each(?))`)
+        .pluck()
+        .all(match, ...(few ? [] : params), JSON.stringify(ids)) as number[];
+    const ask = (ids: number[]): number[] => {
+      const said = ids.length ? asked(words, ids) : [];
       if (said.length === 0) return [];
       const rows = stmt(sqlite, 'SELECT id, tags FROM search_passages WHERE id IN (SELECT value FROM json_each(?))').raw().all(JSON.stringify(said)) as [number, string][];
       const unsure: number[] = [];
@@ -245,7 +242,7 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
         if (tokens === undefined) unsure.push(id);
         return tokens !== undefined && groups.every((group) => tokens.some((t) => group.has(t))) ? [id] : [];
       });
-      return [...passing, ...ask(unsure)];
+      return unsure.length ? [...passing, ...asked(all, unsure)] : passing;
     };
     const newer: number[] = [];
     // The dirty passages asked about: for the few meetings, those of their passages only.
@@ -261,7 +258,7 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
         if (id < bits.below) break;
         newer.push(id);
       }
-    const extra = [...newer, ...(few ? ask(dirty) : askDirty(dirty))].sort((a, b) => b - a);
+    const extra = [...newer, ...ask(dirty)].sort((a, b) => b - a);
     counted = extra.length + bits.count;
     // Newest first: those from FTS5 (all above the bitmaps' matches but for the dirty ones) merged with the bits' ids.
     const sequence = (function* () {
