@@ -4,15 +4,14 @@
 // and move meetings between folders and participants (changing rows of built blocks), and a builder runs its rounds
 // at the same time; the doctor names a wrong bitmap, the search repair drops them, the worker builds them again, and
 // neither role writes them.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { needs } from '../support/system-tools.js';
-import { expectPrivileges, loginRoles, runAs, startPostgres, undoSearchBitmaps, type PgCluster } from '../support/postgres.js';
+import { expectPrivileges, loginRoles, runAs, undoSearchBitmaps, storeForBlock } from '../support/postgres.js';
 import { seeded } from '../support/seeded.js';
 import { openStore } from '../../src/db/engine.js';
 import { searchTranscripts } from '../../src/db/postgres/search.js';
 import type { SearchFilter } from '../../src/db/queries/search.js';
-import type { Store } from '../../src/db/store.js';
 import { run } from '../cli/cli.js';
 
 // `the` in most passages, the others in many (dense: more than 1/64 of the passage ids); `zebra` rare (counted from its rows).
@@ -78,49 +77,36 @@ async function buildAll(pool: pg.Pool): Promise<void> {
 }
 
 describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)', () => {
-  let cluster: PgCluster;
-  let url: string;
-  let pool: pg.Pool;
-  let store: Store;
+  const pgs = storeForBlock(10);
 
   beforeAll(async () => {
-    cluster = await startPostgres();
-    url = await cluster.createDatabase();
-    store = await openStore(url, { create: true });
-    pool = new pg.Pool({ connectionString: url, max: 10 });
     const now = new Date().toISOString();
     for (const [i, path] of FOLDERS.entries()) {
       const parent = path.includes('/') ? `fld_${FOLDERS.indexOf(path.slice(0, path.lastIndexOf('/')))}` : null;
-      await pool.query('INSERT INTO folders (id, path, name, parent_id, created_at) VALUES ($1, $2, $3, $4, $5)', [`fld_${i}`, path, path.split('/').pop(), parent, now]);
+      await pgs.pool.query('INSERT INTO folders (id, path, name, parent_id, created_at) VALUES ($1, $2, $3, $4, $5)', [`fld_${i}`, path, path.split('/').pop(), parent, now]);
     }
     const rnd = seeded(1);
     for (let m = 0; m < 40; m++) {
-      await pool.query(`INSERT INTO meetings (id, title, started_at, note, folder_id, created_at, updated_at) VALUES ($1, $1, '2026-01-01T00:00:00.000Z', '', $2, 'x', 'x')`, [
+      await pgs.pool.query(`INSERT INTO meetings (id, title, started_at, note, folder_id, created_at, updated_at) VALUES ($1, $1, '2026-01-01T00:00:00.000Z', '', $2, 'x', 'x')`, [
         `mtg_${m}`,
         `fld_${rnd.int(FOLDERS.length)}`,
       ]);
-      await pool.query('INSERT INTO participants (id, meeting_id, name) VALUES ($1, $2, $3)', [`par_${m}`, `mtg_${m}`, rnd.one(PEOPLE)]);
+      await pgs.pool.query('INSERT INTO participants (id, meeting_id, name) VALUES ($1, $2, $3)', [`par_${m}`, `mtg_${m}`, rnd.one(PEOPLE)]);
     }
     const passages = Array.from({ length: SEEDED }, (_, i) => [i * SPREAD + rnd.int(SPREAD), `mtg_${rnd.int(40)}`, text(rnd, 3 + rnd.int(12))] as const);
-    await pool.query("INSERT INTO search_passages (id, meeting_id, kind, ref_id, text) SELECT i, m, 'note', m, t FROM unnest($1::bigint[], $2::text[], $3::text[]) u(i, m, t)", [
+    await pgs.pool.query("INSERT INTO search_passages (id, meeting_id, kind, ref_id, text) SELECT i, m, 'note', m, t FROM unnest($1::bigint[], $2::text[], $3::text[]) u(i, m, t)", [
       passages.map((p) => p[0]),
       passages.map((p) => p[1]),
       passages.map((p) => p[2]),
     ]);
     // New passages take the ids after them, near the end of block 5: the writers below cross into block 6.
-    await pool.query("SELECT setval(pg_get_serial_sequence('search_passages', 'id'), $1)", [6 * 4096 - 20]);
-    await pool.query('ANALYZE');
+    await pgs.pool.query("SELECT setval(pg_get_serial_sequence('search_passages', 'id'), $1)", [6 * 4096 - 20]);
+    await pgs.pool.query('ANALYZE');
   }, 60_000);
-
-  afterAll(async () => {
-    await pool?.end();
-    await store?.close();
-    cluster?.destroy();
-  });
 
   /** One writer's round: passages added, deleted, rewritten; meetings moved; participants added and removed; alone or in a transaction (one in four rolled back, one in four repeatable read). */
   async function write(rnd: ReturnType<typeof seeded>): Promise<void> {
-    const c = await pool.connect();
+    const c = await pgs.pool.connect();
     const single = rnd.int(3) === 0;
     try {
       if (!single) await c.query(rnd.int(4) === 0 ? 'BEGIN ISOLATION LEVEL REPEATABLE READ' : 'BEGIN');
@@ -158,12 +144,12 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
   }
 
   it('totals from the bitmaps are those of the postings and tags while writers change built blocks and a builder runs', async () => {
-    await buildAll(pool);
-    const kept = await pool.query<{ kind: string; term: string; built: number }>('SELECT kind, term, built FROM search_bitmap_terms ORDER BY kind, term');
+    await buildAll(pgs.pool);
+    const kept = await pgs.pool.query<{ kind: string; term: string; built: number }>('SELECT kind, term, built FROM search_bitmap_terms ORDER BY kind, term');
     // Blocks 0-4 are complete (the highest id is in block 5); the dense words and tags are kept, the rare word is not.
     expect(kept.rows.filter((k) => k.kind === 'w').map((k) => [k.term, k.built])).toEqual(['budget', 'hiring', 'launch', 'plan', 'review', 'the'].map((w) => [w, 5]));
     expect(kept.rows.map((k) => k.term)).toEqual(expect.arrayContaining(['f' + 'fld_0', 'f' + 'fld_2', 'pada', 'pbob']));
-    expect(await compare(pool)).toEqual([]);
+    expect(await compare(pgs.pool)).toEqual([]);
 
     let done = false;
     const mismatches: string[] = [];
@@ -171,13 +157,13 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
     let built = 0;
     const reader = (async () => {
       while (!done) {
-        mismatches.push(...(await compare(pool)));
+        mismatches.push(...(await compare(pgs.pool)));
         compared++;
       }
     })();
     const builder = (async () => {
       while (!done) {
-        if ((await pool.query<{ n: number }>('SELECT syntheo_build_search_bitmaps(5) AS n')).rows[0]!.n > 0) built++;
+        if ((await pgs.pool.query<{ n: number }>('SELECT syntheo_build_search_bitmaps(5) AS n')).rows[0]!.n > 0) built++;
         await new Promise((resolve) => setTimeout(resolve, 2));
       }
     })();
@@ -195,34 +181,34 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
     expect(built).toBeGreaterThan(0);
     // After the last rounds, block 5 is built too (complete once new passages crossed into block 6), nothing is
     // stale, and every bitmap is its rows'.
-    await buildAll(pool);
-    expect((await pool.query<{ n: number }>("SELECT max(id)::int AS n FROM search_passages")).rows[0]!.n).toBeGreaterThanOrEqual(6 * 4096);
-    expect((await pool.query<{ n: number }>("SELECT min(built)::int AS n FROM search_bitmap_terms WHERE kind = 'w'")).rows[0]!.n).toBe(6);
-    expect((await pool.query('SELECT block FROM search_bitmap_stale')).rows).toEqual([]);
-    expect(await compare(pool)).toEqual([]);
+    await buildAll(pgs.pool);
+    expect((await pgs.pool.query<{ n: number }>("SELECT max(id)::int AS n FROM search_passages")).rows[0]!.n).toBeGreaterThanOrEqual(6 * 4096);
+    expect((await pgs.pool.query<{ n: number }>("SELECT min(built)::int AS n FROM search_bitmap_terms WHERE kind = 'w'")).rows[0]!.n).toBe(6);
+    expect((await pgs.pool.query('SELECT block FROM search_bitmap_stale')).rows).toEqual([]);
+    expect(await compare(pgs.pool)).toEqual([]);
     // (The doctor's other checks are not this test's: under these concurrent writers it has found a passage's filter tags missing.)
-    expect((await store.admin.integrity({ full: true })).search.filter((line) => line.includes('search_bitmaps'))).toEqual([]);
+    expect((await pgs.store.admin.integrity({ full: true })).search.filter((line) => line.includes('search_bitmaps'))).toEqual([]);
   }, 240_000);
 
   it('a change to a built block is counted at once (its block marked stale), before any round', async () => {
     // (The writers above change postings only with tags: a passage written or deleted rewrites its tags. Here a posting changes alone.)
-    await buildAll(pool);
-    const before = (await store.search.transcripts({ query: 'the', folderPath: 'Legal' }, { offset: 0, limit: 1 })).pagination.total;
+    await buildAll(pgs.pool);
+    const before = (await pgs.store.search.transcripts({ query: 'the', folderPath: 'Legal' }, { offset: 0, limit: 1 })).pagination.total;
     // Passages in block 1 (built), said `the` and moved into Legal.
-    await pool.query("UPDATE meetings SET folder_id = 'fld_2' WHERE id = 'mtg_0'");
-    await pool.query(
+    await pgs.pool.query("UPDATE meetings SET folder_id = 'fld_2' WHERE id = 'mtg_0'");
+    await pgs.pool.query(
       `INSERT INTO search_passages (id, meeting_id, kind, ref_id, text)
        SELECT x, 'mtg_0', 'note', 'mtg_0', t FROM (SELECT x FROM generate_series(4096, 8191) x WHERE x NOT IN (SELECT id FROM search_passages) LIMIT 2) f, (VALUES ('the plan')) v(t)`,
     );
-    expect((await pool.query('SELECT block FROM search_bitmap_stale')).rows).toEqual(expect.arrayContaining([{ block: 1 }]));
+    expect((await pgs.pool.query('SELECT block FROM search_bitmap_stale')).rows).toEqual(expect.arrayContaining([{ block: 1 }]));
     // A posting of block 2 deleted alone (no tag changes with it: only search_postings' trigger marks the block); put back below.
     const posting = (
-      await pool.query<{ passage_id: number; n: number }>(
+      await pgs.pool.query<{ passage_id: number; n: number }>(
         "DELETE FROM search_postings WHERE lexeme = 'the' AND passage_id = (SELECT min(s.passage_id) FROM search_postings s JOIN search_tags t ON t.passage_id = s.passage_id AND t.tag = 'ffld_2' WHERE s.lexeme = 'the' AND s.passage_id BETWEEN 8192 AND 12287) RETURNING passage_id, n",
       )
     ).rows[0]!;
-    expect((await pool.query('SELECT block FROM search_bitmap_stale ORDER BY block')).rows).toEqual(expect.arrayContaining([{ block: 1 }, { block: 2 }]));
-    const c = await pool.connect();
+    expect((await pgs.pool.query('SELECT block FROM search_bitmap_stale ORDER BY block')).rows).toEqual(expect.arrayContaining([{ block: 1 }, { block: 2 }]));
+    const c = await pgs.pool.connect();
     try {
       await c.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
       const total = (await searchTranscripts(c, { query: 'the', folderPath: 'Legal' }, { offset: 0, limit: 1 })).pagination.total;
@@ -233,38 +219,38 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
       c.release();
     }
     // The worker's upkeep rebuilds them; the posting put back (alone again) marks block 2 once more.
-    let upkeep = await store.admin.maintain();
+    let upkeep = await pgs.store.admin.maintain();
     expect(upkeep?.bitmaps?.units).toBeGreaterThan(0);
-    expect(await compare(pool)).toEqual([]);
-    await pool.query("INSERT INTO search_postings (lexeme, passage_id, n) VALUES ('the', $1, $2)", [posting.passage_id, posting.n]);
-    expect((await pool.query('SELECT block FROM search_bitmap_stale')).rows).toEqual([{ block: 2 }]);
-    expect(await compare(pool)).toEqual([]);
-    upkeep = await store.admin.maintain();
+    expect(await compare(pgs.pool)).toEqual([]);
+    await pgs.pool.query("INSERT INTO search_postings (lexeme, passage_id, n) VALUES ('the', $1, $2)", [posting.passage_id, posting.n]);
+    expect((await pgs.pool.query('SELECT block FROM search_bitmap_stale')).rows).toEqual([{ block: 2 }]);
+    expect(await compare(pgs.pool)).toEqual([]);
+    upkeep = await pgs.store.admin.maintain();
     expect(upkeep?.bitmaps?.units).toBeGreaterThan(0);
-    expect((await pool.query('SELECT block FROM search_bitmap_stale')).rows).toEqual([]);
-    expect(await compare(pool)).toEqual([]);
+    expect((await pgs.pool.query('SELECT block FROM search_bitmap_stale')).rows).toEqual([]);
+    expect(await compare(pgs.pool)).toEqual([]);
   }, 60_000);
 
   it('doctor: a wrong bitmap is named; the search repair drops them all and the worker builds them again', async () => {
-    await buildAll(pool);
-    const bitmapLines = async () => (await store.admin.integrity({ full: true })).search.filter((line) => line.includes('search_bitmaps'));
+    await buildAll(pgs.pool);
+    const bitmapLines = async () => (await pgs.store.admin.integrity({ full: true })).search.filter((line) => line.includes('search_bitmaps'));
     expect(await bitmapLines()).toEqual([]);
     // One bit of `the` in each block turned off (bitmaps written by hand): each block the doctor samples (3) has one wrong.
-    await pool.query("UPDATE search_bitmaps SET bits = bits & ~(B'1'::bit(4096) >> position(B'1' IN bits) - 1) WHERE kind = 'w' AND term = 'the'");
+    await pgs.pool.query("UPDATE search_bitmaps SET bits = bits & ~(B'1'::bit(4096) >> position(B'1' IN bits) - 1) WHERE kind = 'w' AND term = 'the'");
     expect((await bitmapLines()).join('\n')).toMatch(/^search bitmaps \(search_bitmaps\): 3 of a sample of blocks differ from their postings and tags \(w the \d; w the \d; w the \d\)$/);
-    await store.admin.repairSearch();
-    expect((await pool.query('SELECT count(*)::int AS n FROM search_bitmaps')).rows[0].n).toBe(0);
-    expect(await compare(pool)).toEqual([]);
-    for (let i = 0; i < 100 && (await store.admin.maintain())!.bitmaps!.units > 0; i++);
-    expect((await pool.query<{ n: number }>('SELECT min(built)::int AS n FROM search_bitmap_terms')).rows[0]!.n).toBeGreaterThan(0);
+    await pgs.store.admin.repairSearch();
+    expect((await pgs.pool.query('SELECT count(*)::int AS n FROM search_bitmaps')).rows[0].n).toBe(0);
+    expect(await compare(pgs.pool)).toEqual([]);
+    for (let i = 0; i < 100 && (await pgs.store.admin.maintain())!.bitmaps!.units > 0; i++);
+    expect((await pgs.pool.query<{ n: number }>('SELECT min(built)::int AS n FROM search_bitmap_terms')).rows[0]!.n).toBeGreaterThan(0);
     expect(await bitmapLines()).toEqual([]);
-    expect(await compare(pool)).toEqual([]);
+    expect(await compare(pgs.pool)).toEqual([]);
   }, 60_000);
 
   it('neither role writes the bitmaps; the app role runs the rounds', async () => {
-    expect((await run(['--db', url, 'db', 'roles'])).code).toBe(0);
-    for (const user of loginRoles(cluster, url, 1))
-      await expectPrivileges(url, user, {
+    expect((await run(['--db', pgs.url, 'db', 'roles'])).code).toBe(0);
+    for (const user of loginRoles(pgs.cluster, pgs.url, 1))
+      await expectPrivileges(pgs.url, user, {
         refused: [
           "INSERT INTO search_bitmaps (kind, term, block, bits) VALUES ('w', 'zz', 0, B'1'::bit(4096))",
           'DELETE FROM search_bitmap_terms',
@@ -274,18 +260,18 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
         allowed: ['SELECT count(*) FROM search_bitmaps'],
       });
     // The app's writes mark stale blocks (the triggers' function), and its worker builds.
-    expect(await runAs(url, 'worker1', "UPDATE search_passages SET text = 'the budget' WHERE id = (SELECT min(id) FROM search_passages)")).toBe('ok');
-    expect(await runAs(url, 'worker1', 'SELECT syntheo_build_search_bitmaps(20)')).toBe('ok');
-    expect(await compare(pool)).toEqual([]);
+    expect(await runAs(pgs.url, 'worker1', "UPDATE search_passages SET text = 'the budget' WHERE id = (SELECT min(id) FROM search_passages)")).toBe('ok');
+    expect(await runAs(pgs.url, 'worker1', 'SELECT syntheo_build_search_bitmaps(20)')).toBe('ok');
+    expect(await compare(pgs.pool)).toEqual([]);
     // Roles made before the migration (their default privileges grant its new tables): it revokes their writes.
-    await undoSearchBitmaps(pool);
-    await (await openStore(url, { create: true })).close();
+    await undoSearchBitmaps(pgs.pool);
+    await (await openStore(pgs.url, { create: true })).close();
     for (const user of ['ann1', 'worker1']) {
-      expect(await runAs(url, user, "INSERT INTO search_bitmaps (kind, term, block, bits) VALUES ('w', 'zz', 0, B'1'::bit(4096))"), user).toBe('42501');
-      expect(await runAs(url, user, 'DELETE FROM search_bitmap_stale'), user).toBe('42501');
-      expect(await runAs(url, user, "SELECT nextval('search_bitmap_boundary')"), user).toBe('42501');
+      expect(await runAs(pgs.url, user, "INSERT INTO search_bitmaps (kind, term, block, bits) VALUES ('w', 'zz', 0, B'1'::bit(4096))"), user).toBe('42501');
+      expect(await runAs(pgs.url, user, 'DELETE FROM search_bitmap_stale'), user).toBe('42501');
+      expect(await runAs(pgs.url, user, "SELECT nextval('search_bitmap_boundary')"), user).toBe('42501');
     }
-    await buildAll(pool);
-    expect(await compare(pool)).toEqual([]);
+    await buildAll(pgs.pool);
+    expect(await compare(pgs.pool)).toEqual([]);
   }, 60_000);
 });

@@ -6,16 +6,15 @@
 // row gives. filter-tags.test.ts compares the same fragments with the other filters under concurrent writers.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { needs } from '../support/system-tools.js';
-import { forgetMigrationsFrom, startPostgres, undoSearchBitmaps, undoTitleWords, undoWordCounts, type PgCluster } from '../support/postgres.js';
+import { forgetMigrationsFrom, undoSearchBitmaps, undoTitleWords, undoWordCounts, storeForBlock } from '../support/postgres.js';
 import { openStore } from '../../src/db/engine.js';
 import { compileTags, ilike } from '../../src/db/postgres/meetings.js';
 import { openPostgres, PG_MIGRATIONS_DIR } from '../../src/db/postgres/open.js';
 import { unicodeForms } from '../../src/db/queries/unicode.js';
 import type { MeetingFilter } from '../../src/db/queries/meetings.js';
-import type { Store } from '../../src/db/store.js';
 
 const TITLES = [
   'R\u00e9union \u00e9t\u00e9',
@@ -85,25 +84,12 @@ function gramsOf(lowered: string[]): string[] {
 }
 
 describe.skipIf(needs('postgresql'))('PostgreSQL title grams beyond ASCII (migration 0009)', () => {
-  let cluster: PgCluster;
-  let url: string;
-  let pool: pg.Pool;
-  let store: Store;
+  const pgs = storeForBlock(4);
 
   beforeAll(async () => {
-    cluster = await startPostgres();
-    url = await cluster.createDatabase();
-    store = await openStore(url, { create: true });
-    pool = new pg.Pool({ connectionString: url, max: 4 });
-    await pool.query("INSERT INTO folders (id, path, name, created_at) VALUES ('fld_a', 'Team', 'Team', 'x'), ('fld_b', 'Sales', 'Sales', 'x')");
+    await pgs.pool.query("INSERT INTO folders (id, path, name, created_at) VALUES ('fld_a', 'Team', 'Team', 'x'), ('fld_b', 'Sales', 'Sales', 'x')");
     await addMeetings(0, 90);
   }, 60_000);
-
-  afterAll(async () => {
-    await pool?.end();
-    await store?.close();
-    cluster?.destroy();
-  });
 
   // Ids beyond ASCII too (ids are what their writer gives): one holds `é` decomposed, which `é` typed composed
   // does not match in the id (only the title is compared in both forms).
@@ -111,23 +97,23 @@ describe.skipIf(needs('postgresql'))('PostgreSQL title grams beyond ASCII (migra
   async function addMeetings(from: number, to: number): Promise<void> {
     for (let i = from; i < to; i++) {
       const at = new Date(Date.UTC(2026, 0, 1) + (i % 40) * 86_400_000).toISOString();
-      await pool.query('INSERT INTO meetings (id, title, started_at, folder_id, created_at, updated_at) VALUES ($1, $2, $3, $4, $3, $3)', [
+      await pgs.pool.query('INSERT INTO meetings (id, title, started_at, folder_id, created_at, updated_at) VALUES ($1, $2, $3, $4, $3, $3)', [
         idOf(i),
         TITLES[(i * 7) % TITLES.length],
         at,
         i % 3 === 0 ? 'fld_a' : i % 3 === 1 ? 'fld_b' : null,
       ]);
-      if (i % 4 === 0) await pool.query("INSERT INTO participants (id, meeting_id, name) VALUES ($1, $2, 'Anna Kowalski')", [`par_${i}`, idOf(i)]);
+      if (i % 4 === 0) await pgs.pool.query("INSERT INTO participants (id, meeting_id, name) VALUES ($1, $2, 'Anna Kowalski')", [`par_${i}`, idOf(i)]);
     }
   }
 
   /** meeting_grams against the reference, and meeting_tag_counts against meeting_grams (both must be empty). */
   async function drift(): Promise<{ grams: string[]; counts: number }> {
-    const lowered = await pool.query<{ id: string; started_at: string; t: string; i: string }>('SELECT id, started_at, lower(title) AS t, lower(id) AS i FROM meetings');
+    const lowered = await pgs.pool.query<{ id: string; started_at: string; t: string; i: string }>('SELECT id, started_at, lower(title) AS t, lower(id) AS i FROM meetings');
     const want = lowered.rows.flatMap((m) => gramsOf([m.t, m.i]).map((g) => `${g} ${m.started_at} ${m.id}`)).sort();
     // The words' grams (`gw`, migration 0012) apart: title-words.test.ts.
-    const have = (await pool.query<{ r: string }>("SELECT tag || ' ' || started_at || ' ' || meeting_id AS r FROM meeting_grams WHERE tag NOT LIKE 'gw%'")).rows.map((r) => r.r).sort();
-    const counts = await pool.query<{ n: number }>(
+    const have = (await pgs.pool.query<{ r: string }>("SELECT tag || ' ' || started_at || ' ' || meeting_id AS r FROM meeting_grams WHERE tag NOT LIKE 'gw%'")).rows.map((r) => r.r).sort();
+    const counts = await pgs.pool.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM ((SELECT tag, sum(n)::int FROM meeting_tag_counts WHERE tag LIKE 'g%' GROUP BY tag HAVING sum(n) <> 0)
          EXCEPT ALL (SELECT tag, count(*)::int FROM meeting_grams GROUP BY tag)) x`,
     );
@@ -143,7 +129,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL title grams beyond ASCII (migra
     if (filter.participant) clauses.push(`m.id IN (SELECT meeting_id FROM participants WHERE name ILIKE ${p(ilike(filter.participant))} ESCAPE '\\')`);
     if (filter.from) clauses.push(`m.started_at COLLATE "C" >= ${p(filter.from)}`);
     const sql = `SELECT m.id FROM meetings m WHERE ${clauses.join(' AND ')} ORDER BY m.started_at COLLATE "C" DESC, m.id COLLATE "C" DESC`;
-    return (await pool.query<{ id: string }>(sql, params)).rows.map((r) => r.id);
+    return (await pgs.pool.query<{ id: string }>(sql, params)).rows.map((r) => r.id);
   }
 
   async function compareLists(): Promise<number> {
@@ -154,28 +140,28 @@ describe.skipIf(needs('postgresql'))('PostgreSQL title grams beyond ASCII (migra
         const label = JSON.stringify(filter);
         const want = await reference(filter);
         if (want.length > 0) matched++;
-        const listed = await store.meetings.list(filter, { limit: 200, offset: 0 });
+        const listed = await pgs.store.meetings.list(filter, { limit: 200, offset: 0 });
         expect(listed.meetings.map((m) => m.id), label).toEqual(want);
         expect(listed.pagination.total, label).toBe(want.length);
-        expect((await store.meetings.list(filter, { limit: 3, offset: 1 })).meetings.map((m) => m.id), label).toEqual(want.slice(1, 4));
+        expect((await pgs.store.meetings.list(filter, { limit: 3, offset: 1 })).meetings.map((m) => m.id), label).toEqual(want.slice(1, 4));
         const late = Math.max(0, want.length - 2);
-        expect((await store.meetings.list(filter, { limit: 3, offset: late })).meetings.map((m) => m.id), label).toEqual(want.slice(late, late + 3));
+        expect((await pgs.store.meetings.list(filter, { limit: 3, offset: late })).meetings.map((m) => m.id), label).toEqual(want.slice(late, late + 3));
       }
     return matched;
   }
 
   it('holds each character and pair of the lower-cased title and id, beyond ASCII too, through inserts, edits and deletes', async () => {
     expect(await drift()).toEqual({ grams: [], counts: 0 });
-    await pool.query("UPDATE meetings SET title = '\u00c5se \u00e5' WHERE id IN ('mtg_1', 'mtg_2')");
-    await pool.query("UPDATE meetings SET title = 'plain' WHERE id = 'mtg_3'");
-    await pool.query("UPDATE meetings SET started_at = '2025-12-01T00:00:00.000Z' WHERE id = 'mtg_\u00e9\u4f1a'");
-    await pool.query("DELETE FROM meetings WHERE id = 'mtg_4'");
+    await pgs.pool.query("UPDATE meetings SET title = '\u00c5se \u00e5' WHERE id IN ('mtg_1', 'mtg_2')");
+    await pgs.pool.query("UPDATE meetings SET title = 'plain' WHERE id = 'mtg_3'");
+    await pgs.pool.query("UPDATE meetings SET started_at = '2025-12-01T00:00:00.000Z' WHERE id = 'mtg_\u00e9\u4f1a'");
+    await pgs.pool.query("DELETE FROM meetings WHERE id = 'mtg_4'");
     expect(await drift()).toEqual({ grams: [], counts: 0 });
     await addMeetings(4, 5);
   });
 
   it('answers a fragment with no ASCII character from its grams: one gram when it decides, else one a spelling', async () => {
-    const tags = async (query: string) => compileTags(pool, { query });
+    const tags = async (query: string) => compileTags(pgs.pool, { query });
     // Ø lower-cases to ø; both Unicode forms are the same: the gram alone is the answer (no title check).
     expect(await tags('\u00d8')).toEqual({ groups: [['guc3b8']], range: {}, none: false });
     expect(await tags('\u4f1a\u8b70')).toEqual({ groups: [['gue4bc9ae8adb0']], range: {}, none: false });
@@ -194,7 +180,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL title grams beyond ASCII (migra
   }, 120_000);
 
   it('a database migrated from 0008 gets its grams beyond ASCII (and their counts) from migration 0009', async () => {
-    const old = await cluster.createDatabase();
+    const old = await pgs.cluster.createDatabase();
     const db = await openPostgres(old, { create: true });
     // Back to 0008: its function, no 0009 (nor 0010, 0012) in the history.
     await undoTitleWords(db.pool);
@@ -233,33 +219,33 @@ describe.skipIf(needs('postgresql'))('PostgreSQL title grams beyond ASCII (migra
   });
 
   it('doctor: grams beyond ASCII that drifted are named, and the search repair recomputes them and their counts', async () => {
-    await pool.query('ALTER TABLE meetings DISABLE TRIGGER meetings_grams_au');
+    await pgs.pool.query('ALTER TABLE meetings DISABLE TRIGGER meetings_grams_au');
     try {
-      await pool.query("UPDATE meetings SET title = '\u8b70\u4e8b \u00f8' WHERE id IN ('mtg_10', 'mtg_11')");
+      await pgs.pool.query("UPDATE meetings SET title = '\u8b70\u4e8b \u00f8' WHERE id IN ('mtg_10', 'mtg_11')");
     } finally {
-      await pool.query('ALTER TABLE meetings ENABLE TRIGGER meetings_grams_au');
+      await pgs.pool.query('ALTER TABLE meetings ENABLE TRIGGER meetings_grams_au');
     }
-    expect((await store.admin.integrity({ full: true })).search.join('\n')).toMatch(/title grams of the newest 500 meetings \(meeting_grams\)/);
-    await store.admin.repairSearch();
-    expect((await store.admin.integrity({ full: true })).search).toEqual([]);
+    expect((await pgs.store.admin.integrity({ full: true })).search.join('\n')).toMatch(/title grams of the newest 500 meetings \(meeting_grams\)/);
+    await pgs.store.admin.repairSearch();
+    expect((await pgs.store.admin.integrity({ full: true })).search).toEqual([]);
     expect(await drift()).toEqual({ grams: [], counts: 0 });
     expect(await compareLists()).toBeGreaterThan(40);
   }, 120_000);
 
   it('doctor: counts of tags and grams (meeting_tag_counts) that differ from their rows are named, and the search repair recomputes them', async () => {
-    expect((await store.admin.integrity({ full: true })).search).toEqual([]);
+    expect((await pgs.store.admin.integrity({ full: true })).search).toEqual([]);
     // One count off by one, one tag counted that no row has, one tag's counts gone.
-    await pool.query("INSERT INTO meeting_tag_counts (tag, n) VALUES ('guc3b8', 1), ('gu00', 2)");
-    await pool.query("DELETE FROM meeting_tag_counts WHERE tag = 'ffld_a'");
-    const held = (await pool.query<{ n: number }>("SELECT count(*)::int AS n FROM meeting_grams WHERE tag = 'guc3b8'")).rows[0]!.n;
-    const report = (await store.admin.integrity({ full: true })).search.join('\n');
+    await pgs.pool.query("INSERT INTO meeting_tag_counts (tag, n) VALUES ('guc3b8', 1), ('gu00', 2)");
+    await pgs.pool.query("DELETE FROM meeting_tag_counts WHERE tag = 'ffld_a'");
+    const held = (await pgs.pool.query<{ n: number }>("SELECT count(*)::int AS n FROM meeting_grams WHERE tag = 'guc3b8'")).rows[0]!.n;
+    const report = (await pgs.store.admin.integrity({ full: true })).search.join('\n');
     expect(report).toContain(`counts of tags and title grams (meeting_tag_counts): 3 differ from their rows (ffld_a: 0 counted, `);
     expect(report).toContain(`gu00: 2 counted, 0 rows; guc3b8: ${held + 1} counted, ${held} rows)`);
     // A wrong count is a wrong total: `ø` alone is one gram, totalled from its counts.
-    expect((await store.meetings.list({ query: '\u00f8' }, { limit: 1, offset: 0 })).pagination.total).toBe(held + 1);
-    await store.admin.repairSearch();
-    expect((await store.admin.integrity({ full: true })).search).toEqual([]);
-    expect((await store.meetings.list({ query: '\u00f8' }, { limit: 1, offset: 0 })).pagination.total).toBe(held);
+    expect((await pgs.store.meetings.list({ query: '\u00f8' }, { limit: 1, offset: 0 })).pagination.total).toBe(held + 1);
+    await pgs.store.admin.repairSearch();
+    expect((await pgs.store.admin.integrity({ full: true })).search).toEqual([]);
+    expect((await pgs.store.meetings.list({ query: '\u00f8' }, { limit: 1, offset: 0 })).pagination.total).toBe(held);
     expect(await drift()).toEqual({ grams: [], counts: 0 });
   });
 });

@@ -4,17 +4,16 @@
 // proposes. The grams must be exactly those words (the reference here splits the database's lower() in JavaScript),
 // title_words must hold every one, and lists, pages and totals must be what ILIKE over every row gives.
 // filter-tags.test.ts compares word fragments with the other filters under concurrent writers.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { needs } from '../support/system-tools.js';
-import { startPostgres, undoSearchBitmaps, undoTitleWords, type PgCluster } from '../support/postgres.js';
+import { undoSearchBitmaps, undoTitleWords, storeForBlock } from '../support/postgres.js';
 import { openStore } from '../../src/db/engine.js';
 import { compileTags, ilike } from '../../src/db/postgres/meetings.js';
 import { openPostgres } from '../../src/db/postgres/open.js';
 import { PARTICIPANT_SEPARATORS } from '../../src/db/queries/participant-words.js';
 import { unicodeForms } from '../../src/db/queries/unicode.js';
 import type { MeetingFilter } from '../../src/db/queries/meetings.js';
-import type { Store } from '../../src/db/store.js';
 
 const LONG = `${'a'.repeat(70)}tail${'b'.repeat(20)}`;
 const NEEDLE = `${'x'.repeat(40)}needle${'y'.repeat(60)}`;
@@ -60,38 +59,25 @@ const FRAGMENTS = [
 ];
 
 describe.skipIf(needs('postgresql'))('PostgreSQL title words (migration 0012)', () => {
-  let cluster: PgCluster;
-  let url: string;
-  let pool: pg.Pool;
-  let store: Store;
+  const pgs = storeForBlock(4);
 
   beforeAll(async () => {
-    cluster = await startPostgres();
-    url = await cluster.createDatabase();
-    store = await openStore(url, { create: true });
-    pool = new pg.Pool({ connectionString: url, max: 4 });
-    await pool.query("INSERT INTO folders (id, path, name, created_at) VALUES ('fld_a', 'Team', 'Team', 'x'), ('fld_b', 'Sales', 'Sales', 'x')");
+    await pgs.pool.query("INSERT INTO folders (id, path, name, created_at) VALUES ('fld_a', 'Team', 'Team', 'x'), ('fld_b', 'Sales', 'Sales', 'x')");
     await addMeetings(0, 80);
   }, 60_000);
-
-  afterAll(async () => {
-    await pool?.end();
-    await store?.close();
-    cluster?.destroy();
-  });
 
   async function addMeetings(from: number, to: number): Promise<void> {
     for (let i = from; i < to; i++) {
       const at = new Date(Date.UTC(2026, 0, 1) + (i % 30) * 86_400_000).toISOString();
       // 40 meetings titled `Item num1<k>`: `num1` is in 40 words, more than are read as grams.
       const title = i % 2 === 0 ? `Item num1${i}` : TITLES[((i - 1) / 2) % TITLES.length]!;
-      await pool.query('INSERT INTO meetings (id, title, started_at, folder_id, created_at, updated_at) VALUES ($1, $2, $3, $4, $3, $3)', [
+      await pgs.pool.query('INSERT INTO meetings (id, title, started_at, folder_id, created_at, updated_at) VALUES ($1, $2, $3, $4, $3, $3)', [
         `mtg_${i}`,
         title,
         at,
         i % 3 === 0 ? 'fld_a' : i % 3 === 1 ? 'fld_b' : null,
       ]);
-      if (i % 4 === 1) await pool.query("INSERT INTO participants (id, meeting_id, name) VALUES ($1, $2, 'Anna Kowalski')", [`par_${i}`, `mtg_${i}`]);
+      if (i % 4 === 1) await pgs.pool.query("INSERT INTO participants (id, meeting_id, name) VALUES ($1, $2, 'Anna Kowalski')", [`par_${i}`, `mtg_${i}`]);
     }
   }
 
@@ -109,10 +95,10 @@ describe.skipIf(needs('postgresql'))('PostgreSQL title words (migration 0012)', 
 
   /** The `gw` grams against the reference, and the words that title_words lacks (both must be empty). */
   async function drift(): Promise<{ grams: string[]; missingWords: string[] }> {
-    const lowered = await pool.query<{ id: string; started_at: string; t: string; i: string }>('SELECT id, started_at, lower(title) AS t, lower(id) AS i FROM meetings');
+    const lowered = await pgs.pool.query<{ id: string; started_at: string; t: string; i: string }>('SELECT id, started_at, lower(title) AS t, lower(id) AS i FROM meetings');
     const want = lowered.rows.flatMap((m) => wordsOf([m.t, m.i]).map((w) => `gw${w} ${m.started_at} ${m.id}`)).sort();
-    const have = (await pool.query<{ r: string }>("SELECT tag || ' ' || started_at || ' ' || meeting_id AS r FROM meeting_grams WHERE tag LIKE 'gw%'")).rows.map((r) => r.r).sort();
-    const words = new Set((await pool.query<{ word: string }>('SELECT word FROM title_words')).rows.map((r) => r.word));
+    const have = (await pgs.pool.query<{ r: string }>("SELECT tag || ' ' || started_at || ' ' || meeting_id AS r FROM meeting_grams WHERE tag LIKE 'gw%'")).rows.map((r) => r.r).sort();
+    const words = new Set((await pgs.pool.query<{ word: string }>('SELECT word FROM title_words')).rows.map((r) => r.word));
     const needed = new Set(lowered.rows.flatMap((m) => wordsOf([m.t, m.i])));
     return {
       grams: [...want.filter((w) => !have.includes(w)).map((w) => `missing ${w}`), ...have.filter((h) => !want.includes(h)).map((h) => `extra ${h}`)],
@@ -129,7 +115,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL title words (migration 0012)', 
     if (filter.participant) clauses.push(`m.id IN (SELECT meeting_id FROM participants WHERE name ILIKE ${p(ilike(filter.participant))} ESCAPE '\\')`);
     if (filter.from) clauses.push(`m.started_at COLLATE "C" >= ${p(filter.from)}`);
     const sql = `SELECT m.id FROM meetings m WHERE ${clauses.join(' AND ')} ORDER BY m.started_at COLLATE "C" DESC, m.id COLLATE "C" DESC`;
-    return (await pool.query<{ id: string }>(sql, params)).rows.map((r) => r.id);
+    return (await pgs.pool.query<{ id: string }>(sql, params)).rows.map((r) => r.id);
   }
 
   /** Every fragment alone and with other filters: whole lists, pages on both sides of the middle, totals. How many matched. */
@@ -141,34 +127,34 @@ describe.skipIf(needs('postgresql'))('PostgreSQL title words (migration 0012)', 
         const label = JSON.stringify(filter);
         const want = await reference(filter);
         if (want.length > 0) matched++;
-        const listed = await store.meetings.list(filter, { limit: 200, offset: 0 });
+        const listed = await pgs.store.meetings.list(filter, { limit: 200, offset: 0 });
         expect(listed.meetings.map((m) => m.id), label).toEqual(want);
         expect(listed.pagination.total, label).toBe(want.length);
-        expect((await store.meetings.list(filter, { limit: 3, offset: 1 })).meetings.map((m) => m.id), label).toEqual(want.slice(1, 4));
+        expect((await pgs.store.meetings.list(filter, { limit: 3, offset: 1 })).meetings.map((m) => m.id), label).toEqual(want.slice(1, 4));
         const late = Math.max(0, want.length - 2);
-        expect((await store.meetings.list(filter, { limit: 3, offset: late })).meetings.map((m) => m.id), label).toEqual(want.slice(late, late + 3));
+        expect((await pgs.store.meetings.list(filter, { limit: 3, offset: late })).meetings.map((m) => m.id), label).toEqual(want.slice(late, late + 3));
       }
     return matched;
   }
 
   it('holds each word of the lower-cased title and id as a gram (long words as chunks), through inserts, edits and deletes', async () => {
     expect(await drift()).toEqual({ grams: [], missingWords: [] });
-    await pool.query("UPDATE meetings SET title = 'Quarterly design sync' WHERE id IN ('mtg_1', 'mtg_2')");
-    await pool.query(`UPDATE meetings SET title = $1 WHERE id = 'mtg_3'`, [`${'q'.repeat(100)}zebra`]);
-    await pool.query("UPDATE meetings SET started_at = '2025-12-01T00:00:00.000Z' WHERE id = 'mtg_5'");
-    await pool.query("DELETE FROM meetings WHERE id = 'mtg_7'");
+    await pgs.pool.query("UPDATE meetings SET title = 'Quarterly design sync' WHERE id IN ('mtg_1', 'mtg_2')");
+    await pgs.pool.query(`UPDATE meetings SET title = $1 WHERE id = 'mtg_3'`, [`${'q'.repeat(100)}zebra`]);
+    await pgs.pool.query("UPDATE meetings SET started_at = '2025-12-01T00:00:00.000Z' WHERE id = 'mtg_5'");
+    await pgs.pool.query("DELETE FROM meetings WHERE id = 'mtg_7'");
     expect(await drift()).toEqual({ grams: [], missingWords: [] });
-    expect((await store.meetings.list({ query: 'zebra' }, { limit: 5, offset: 0 })).meetings.map((m) => m.id)).toEqual(['mtg_3']);
-    expect((await store.meetings.list({ query: 'quarterly' }, { limit: 5, offset: 0 })).pagination.total).toBe(2);
-    await pool.query("UPDATE meetings SET title = 'Item num11' WHERE id = 'mtg_3'");
+    expect((await pgs.store.meetings.list({ query: 'zebra' }, { limit: 5, offset: 0 })).meetings.map((m) => m.id)).toEqual(['mtg_3']);
+    expect((await pgs.store.meetings.list({ query: 'quarterly' }, { limit: 5, offset: 0 })).pagination.total).toBe(2);
+    await pgs.pool.query("UPDATE meetings SET title = 'Item num11' WHERE id = 'mtg_3'");
     // The word stays in title_words, but no gram: it matches nothing.
-    expect((await store.meetings.list({ query: 'zebra' }, { limit: 5, offset: 0 })).pagination.total).toBe(0);
+    expect((await pgs.store.meetings.list({ query: 'zebra' }, { limit: 5, offset: 0 })).pagination.total).toBe(0);
     await addMeetings(7, 8);
     expect(await drift()).toEqual({ grams: [], missingWords: [] });
   });
 
   it('reads a fragment without a separator as the grams of the words holding it; other fragments as before', async () => {
-    const tags = async (query: string) => compileTags(pool, { query });
+    const tags = async (query: string) => compileTags(pgs.pool, { query });
     const design = await tags('DESIGN');
     expect(design!.groups.map((g) => [...g].sort())).toEqual([['gwdesign', 'gwdesigner', 'gwredesign']]);
     expect(design!.title).toBeUndefined();
@@ -186,7 +172,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL title words (migration 0012)', 
   }, 120_000);
 
   it('a database migrated from 0010 gets the words of its meetings (grams, counts, title_words) from migration 0012', async () => {
-    const old = await cluster.createDatabase();
+    const old = await pgs.cluster.createDatabase();
     const db = await openPostgres(old, { create: true });
     // 0013 undone too: the migrator runs only migrations newer than the last one applied.
     await undoSearchBitmaps(db.pool);
@@ -215,11 +201,11 @@ describe.skipIf(needs('postgresql'))('PostgreSQL title words (migration 0012)', 
   });
 
   it('a word missing from title_words is found by the doctor and put back by the search repair', async () => {
-    await pool.query("DELETE FROM title_words WHERE word = 'weekly'");
-    expect((await store.meetings.list({ query: 'weekly' }, { limit: 5, offset: 0 })).pagination.total).toBe(0);
-    expect((await store.admin.integrity({ full: true })).search.join('\n')).toMatch(/title words of the newest 500 meetings \(title_words\): 1 missing/);
-    await store.admin.repairSearch();
-    expect((await store.admin.integrity({ full: true })).search).toEqual([]);
+    await pgs.pool.query("DELETE FROM title_words WHERE word = 'weekly'");
+    expect((await pgs.store.meetings.list({ query: 'weekly' }, { limit: 5, offset: 0 })).pagination.total).toBe(0);
+    expect((await pgs.store.admin.integrity({ full: true })).search.join('\n')).toMatch(/title words of the newest 500 meetings \(title_words\): 1 missing/);
+    await pgs.store.admin.repairSearch();
+    expect((await pgs.store.admin.integrity({ full: true })).search).toEqual([]);
     expect(await drift()).toEqual({ grams: [], missingWords: [] });
     expect(await compareLists()).toBeGreaterThan(40);
   }, 120_000);

@@ -6,17 +6,17 @@
 // migrated from 0009 or from 0010, after a truncate, through `db copy`'s fill and the doctor's repair; and the totals
 // must be what the postings (and the GIN index) say.
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { needs } from '../support/system-tools.js';
-import { expectPrivileges, loginRoles, pgDatabaseMigratedTo, runAs, startPostgres, undoSearchBitmaps, undoTitleWords, undoWordCounts, type PgCluster } from '../support/postgres.js';
+import { expectPrivileges, loginRoles, pgDatabaseMigratedTo, runAs, undoSearchBitmaps, undoTitleWords, undoWordCounts, storeForBlock } from '../support/postgres.js';
 import { seeded } from '../support/seeded.js';
 import { tempDir } from '../support/db.js';
 import { run } from '../cli/cli.js';
 import { copyDatabase, openStore } from '../../src/db/engine.js';
+import type { Store } from '../../src/db/store.js';
 import { openPostgres } from '../../src/db/postgres/open.js';
 import { indexTranscript } from '../../src/db/postgres/transcripts.js';
-import type { Store } from '../../src/db/store.js';
 
 // `the` in nearly every passage (as at 100k meetings): its deltas pile up fastest and are summed most often.
 const VOCABULARY = ['the', 'the', 'the', 'budget', 'review', 'launch', 'café', 'Zürich', 'q3', 'plan', 'hiring', 'roadmap'];
@@ -60,27 +60,11 @@ async function expectTotals(store: Store, q: pg.Pool): Promise<void> {
 }
 
 describe.skipIf(needs('postgresql'))('PostgreSQL word counts (search_word_counts and search_word_deltas, migrations 0010-0011)', () => {
-  let cluster: PgCluster;
-  let url: string;
-  let pool: pg.Pool;
-  let store: Store;
-
-  beforeAll(async () => {
-    cluster = await startPostgres();
-    url = await cluster.createDatabase();
-    store = await openStore(url, { create: true });
-    pool = new pg.Pool({ connectionString: url, max: 8 });
-  }, 60_000);
-
-  afterAll(async () => {
-    await pool?.end();
-    await store?.close();
-    cluster?.destroy();
-  });
+  const pgs = storeForBlock(8);
 
   /** One writer's round: new meetings, a transcript's tail re-indexed, notes, passages, deletions; alone or in a transaction (one in four rolled back). */
   async function write(rnd: ReturnType<typeof seeded>, w: number, round: number): Promise<void> {
-    const c = await pool.connect();
+    const c = await pgs.pool.connect();
     const single = rnd.int(3) === 0;
     try {
       const ids = (await c.query<{ id: string }>('SELECT id FROM meetings ORDER BY id')).rows.map((r) => r.id);
@@ -129,7 +113,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL word counts (search_word_counts
     // Meanwhile: each one-word total is what the postings say in the same snapshot.
     const reader = (async () => {
       while (!done) {
-        const r = await pool.query<{ counted: number; held: number }>(THE_COUNTED_AND_HELD);
+        const r = await pgs.pool.query<{ counted: number; held: number }>(THE_COUNTED_AND_HELD);
         if (r.rows[0]!.counted !== r.rows[0]!.held) mismatches.push(JSON.stringify(r.rows[0]));
       }
     })();
@@ -142,14 +126,14 @@ describe.skipIf(needs('postgresql'))('PostgreSQL word counts (search_word_counts
     done = true;
     await reader;
     expect(mismatches).toEqual([]);
-    const d = await drift(pool);
+    const d = await drift(pgs.pool);
     expect(d.wrong).toEqual([]);
     expect(d.the).toBeGreaterThan(50);
-    await expectTotals(store, pool);
+    await expectTotals(pgs.store, pgs.pool);
     // The writers' many deltas were folded: `the` (in nearly every statement's passages, ~500 here) keeps one base row
     // and its bucket's rows since the last fold (a fold every 512 delta rows, ~70 statements here, each with a row in
     // `the`'s bucket; a due statement under repeatable read or serializable, or finding a fold under way, skips it).
-    const rows = await pool.query<{ base: number; words: number; bases: number; deltas: number }>(
+    const rows = await pgs.pool.query<{ base: number; words: number; bases: number; deltas: number }>(
       `SELECT (SELECT count(*) FROM search_word_counts WHERE lexeme = 'the')::int AS base,
               (SELECT count(DISTINCT lexeme) FROM search_word_counts)::int AS words, (SELECT count(*) FROM search_word_counts)::int AS bases,
               (SELECT count(*) FROM search_word_deltas WHERE bucket = syntheo_word_bucket('the'))::int AS deltas`,
@@ -160,7 +144,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL word counts (search_word_counts
   }, 180_000);
 
   it('a truncate of the passages leaves no count; new passages are counted again', async () => {
-    const other = await cluster.createDatabase();
+    const other = await pgs.cluster.createDatabase();
     const s = await openStore(other, { create: true });
     const q = new pg.Pool({ connectionString: other, max: 2 });
     try {
@@ -183,7 +167,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL word counts (search_word_counts
   });
 
   it('a database migrated from 0009 gets its counts from migrations 0010-0011, and roles made before may not write them', async () => {
-    const old = await cluster.createDatabase();
+    const old = await pgs.cluster.createDatabase();
     const db = await openPostgres(old, { create: true });
     const c = await db.pool.connect();
     try {
@@ -207,7 +191,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL word counts (search_word_counts
       expect((await drift(back)).wrong).toEqual([]);
       expect((await drift(back)).the).toBeGreaterThan(0);
       await expectTotals(s, back);
-      for (const user of loginRoles(cluster, old, 9))
+      for (const user of loginRoles(pgs.cluster, old, 9))
         await expectPrivileges(old, user, {
           refused: [
             "INSERT INTO search_word_counts (lexeme, n) VALUES ('the', 5)",
@@ -229,9 +213,9 @@ describe.skipIf(needs('postgresql'))('PostgreSQL word counts (search_word_counts
   }, 60_000);
 
   it('roles made after: neither role writes the counts directly', async () => {
-    expect((await run(['--db', url, 'db', 'roles'])).code).toBe(0);
-    for (const user of loginRoles(cluster, url, 1))
-      await expectPrivileges(url, user, {
+    expect((await run(['--db', pgs.url, 'db', 'roles'])).code).toBe(0);
+    for (const user of loginRoles(pgs.cluster, pgs.url, 1))
+      await expectPrivileges(pgs.url, user, {
         refused: [
           "INSERT INTO search_word_counts (lexeme, n) VALUES ('the', 5)",
           'UPDATE search_word_counts SET n = 0',
@@ -248,27 +232,27 @@ describe.skipIf(needs('postgresql'))('PostgreSQL word counts (search_word_counts
 
   it('doctor: counts that differ from their postings are named, and the search repair recomputes them', async () => {
     // Its own passages (also when run alone, without the first test's).
-    const c = await pool.connect();
+    const c = await pgs.pool.connect();
     try {
       await addMeeting(c, 'mtg_doctor', ['the', 'budget', 'the', 'plan']);
     } finally {
       c.release();
     }
-    expect((await store.admin.integrity({ full: true })).search).toEqual([]);
-    const held = (await drift(pool)).the;
-    await pool.query("INSERT INTO search_word_counts (lexeme, n) VALUES ('the', 1), ('zzforged', 2)");
+    expect((await pgs.store.admin.integrity({ full: true })).search).toEqual([]);
+    const held = (await drift(pgs.pool)).the;
+    await pgs.pool.query("INSERT INTO search_word_counts (lexeme, n) VALUES ('the', 1), ('zzforged', 2)");
     // Gone from its base rows and its pending deltas alike.
-    await pool.query("DELETE FROM search_word_counts WHERE lexeme = 'budget'");
-    await pool.query("UPDATE search_word_deltas SET counts = counts - 'budget' WHERE counts ? 'budget'");
-    const report = (await store.admin.integrity({ full: true })).search.join('\n');
+    await pgs.pool.query("DELETE FROM search_word_counts WHERE lexeme = 'budget'");
+    await pgs.pool.query("UPDATE search_word_deltas SET counts = counts - 'budget' WHERE counts ? 'budget'");
+    const report = (await pgs.store.admin.integrity({ full: true })).search.join('\n');
     expect(report).toContain('counts of search words (search_word_counts): 3 differ from their postings (budget: 0 counted, ');
     expect(report).toContain(`the: ${held + 1} counted, ${held} postings; zzforged: 2 counted, 0 postings)`);
     // A wrong count is a wrong total.
-    expect((await store.search.transcripts({ query: 'the' }, { offset: 0, limit: 1 })).pagination.total).toBe(held + 1);
-    await store.admin.repairSearch();
-    expect((await store.admin.integrity({ full: true })).search).toEqual([]);
-    expect((await drift(pool)).wrong).toEqual([]);
-    await expectTotals(store, pool);
+    expect((await pgs.store.search.transcripts({ query: 'the' }, { offset: 0, limit: 1 })).pagination.total).toBe(held + 1);
+    await pgs.store.admin.repairSearch();
+    expect((await pgs.store.admin.integrity({ full: true })).search).toEqual([]);
+    expect((await drift(pgs.pool)).wrong).toEqual([]);
+    await expectTotals(pgs.store, pgs.pool);
   }, 120_000);
 
   it('db copy fills the counts once at the end, exactly, and leaves their trigger on', async () => {
@@ -276,7 +260,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL word counts (search_word_counts
     try {
       const a = join(tmp.dir, 'demo.db');
       expect((await run(['--db', a, 'demo'])).code).toBe(0);
-      const target = await cluster.createDatabase('copy');
+      const target = await pgs.cluster.createDatabase('copy');
       await copyDatabase(a, target);
       const copied = new pg.Pool({ connectionString: target, max: 1 });
       try {
@@ -296,7 +280,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL word counts (search_word_counts
   }, 120_000);
 
   it('a fold held open makes no writer wait (it skips folding), and rolled back or committed leaves every count exact', async () => {
-    const other = await cluster.createDatabase();
+    const other = await pgs.cluster.createDatabase();
     const s = await openStore(other, { create: true });
     const q = new pg.Pool({ connectionString: other, max: 4 });
     const folder = await q.connect();
@@ -344,7 +328,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL word counts (search_word_counts
   }, 60_000);
 
   it('statements saying words of one bucket only: a fold comes once it holds more than 128 rows, not at the 512th', async () => {
-    const other = await cluster.createDatabase();
+    const other = await pgs.cluster.createDatabase();
     const s = await openStore(other, { create: true });
     const q = new pg.Pool({ connectionString: other, max: 2 });
     try {
@@ -372,7 +356,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL word counts (search_word_counts
   }, 60_000);
 
   it('a database at 0010 (a delta row a word a statement) gets its counts moved over by 0011, exactly', async () => {
-    const old = await cluster.createDatabase();
+    const old = await pgs.cluster.createDatabase();
     await pgDatabaseMigratedTo(old, '0010_word_counts');
     const q = new pg.Pool({ connectionString: old, max: 4 });
     try {

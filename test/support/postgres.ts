@@ -9,6 +9,8 @@ import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { tempDir } from './db.js';
 import pg from 'pg';
 import { readPgMigrations } from '../../src/db/postgres/open.js';
+import { openStore } from '../../src/db/engine.js';
+import type { Store } from '../../src/db/store.js';
 
 // A throwaway PostgreSQL cluster per test file: initdb + pg_ctl in a temp folder, listening on a Unix
 // socket there (trust) and on 127.0.0.1 (scram passwords, for the connection-error tests). initdb
@@ -156,6 +158,42 @@ export function clusterForBlock(): { readonly cluster: PgCluster; readonly tmp: 
       return tmp!;
     },
     cleanups,
+  };
+}
+
+/**
+ * For a describe block: a throwaway cluster, a migrated database on it, a Store and a pool of `max` connections (made
+ * before the block's own beforeAll hooks, closed after its afterAll hooks); read them inside hooks and tests.
+ */
+export function storeForBlock(max: number): { readonly cluster: PgCluster; readonly url: string; readonly store: Store; readonly pool: pg.Pool } {
+  let cluster: PgCluster | undefined;
+  let url: string | undefined;
+  let store: Store | undefined;
+  let pool: pg.Pool | undefined;
+  beforeAll(async () => {
+    cluster = await startPostgres();
+    url = await cluster.createDatabase();
+    store = await openStore(url, { create: true });
+    pool = new pg.Pool({ connectionString: url, max });
+  }, 60_000);
+  afterAll(async () => {
+    await pool?.end();
+    await store?.close();
+    cluster?.destroy();
+  });
+  return {
+    get cluster() {
+      return cluster!;
+    },
+    get url() {
+      return url!;
+    },
+    get store() {
+      return store!;
+    },
+    get pool() {
+      return pool!;
+    },
   };
 }
 
