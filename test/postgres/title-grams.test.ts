@@ -9,11 +9,10 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { needs } from '../support/system-tools.js';
-import { forgetMigrationsFrom, undoSearchBitmaps, undoTitleWords, undoWordCounts, storeForBlock } from '../support/postgres.js';
+import { forgetMigrationsFrom, undoSearchBitmaps, undoTitleWords, undoWordCounts, storeForBlock, listedByRows } from '../support/postgres.js';
 import { openStore } from '../../src/db/engine.js';
-import { compileTags, ilike } from '../../src/db/postgres/meetings.js';
+import { compileTags } from '../../src/db/postgres/meetings.js';
 import { openPostgres, PG_MIGRATIONS_DIR } from '../../src/db/postgres/open.js';
-import { unicodeForms } from '../../src/db/queries/unicode.js';
 import type { MeetingFilter } from '../../src/db/queries/meetings.js';
 
 const TITLES = [
@@ -120,17 +119,6 @@ describe.skipIf(needs('postgresql'))('PostgreSQL title grams beyond ASCII (migra
     return { grams: [...want.filter((w) => !have.includes(w)).map((w) => `missing ${w}`), ...have.filter((h) => !want.includes(h)).map((h) => `extra ${h}`)], counts: counts.rows[0]!.n };
   }
 
-  /** The filter as conditions on the rows themselves (no tag read). */
-  async function reference(filter: MeetingFilter): Promise<string[]> {
-    const params: unknown[] = [];
-    const p = (v: unknown) => `$${params.push(v)}`;
-    const clauses = [`(${[...new Set(unicodeForms(filter.query!))].map((f) => `m.title ILIKE ${p(ilike(f))} ESCAPE '\\'`).join(' OR ')} OR m.id ILIKE ${p(ilike(filter.query!))} ESCAPE '\\')`];
-    if (filter.folderPath) clauses.push(`m.folder_id IN (SELECT id FROM folders WHERE path = ${p(filter.folderPath)})`);
-    if (filter.participant) clauses.push(`m.id IN (SELECT meeting_id FROM participants WHERE name ILIKE ${p(ilike(filter.participant))} ESCAPE '\\')`);
-    if (filter.from) clauses.push(`m.started_at COLLATE "C" >= ${p(filter.from)}`);
-    const sql = `SELECT m.id FROM meetings m WHERE ${clauses.join(' AND ')} ORDER BY m.started_at COLLATE "C" DESC, m.id COLLATE "C" DESC`;
-    return (await pgs.pool.query<{ id: string }>(sql, params)).rows.map((r) => r.id);
-  }
 
   async function compareLists(): Promise<number> {
     let matched = 0;
@@ -138,7 +126,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL title grams beyond ASCII (migra
       for (const other of [{}, { folderPath: 'Team' }, { participant: 'kowal' }, { from: '2026-01-20T00:00:00.000Z' }, { folderPath: 'Sales', from: '2026-01-10T00:00:00.000Z' }]) {
         const filter: MeetingFilter = { query, ...other };
         const label = JSON.stringify(filter);
-        const want = await reference(filter);
+        const want = await listedByRows(pgs.pool, filter);
         if (want.length > 0) matched++;
         const listed = await pgs.store.meetings.list(filter, { limit: 200, offset: 0 });
         expect(listed.meetings.map((m) => m.id), label).toEqual(want);

@@ -7,12 +7,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { needs } from '../support/system-tools.js';
-import { undoSearchBitmaps, undoTitleWords, storeForBlock } from '../support/postgres.js';
+import { undoSearchBitmaps, undoTitleWords, storeForBlock, listedByRows } from '../support/postgres.js';
 import { openStore } from '../../src/db/engine.js';
-import { compileTags, ilike } from '../../src/db/postgres/meetings.js';
+import { compileTags } from '../../src/db/postgres/meetings.js';
 import { openPostgres } from '../../src/db/postgres/open.js';
 import { PARTICIPANT_SEPARATORS } from '../../src/db/queries/participant-words.js';
-import { unicodeForms } from '../../src/db/queries/unicode.js';
 import type { MeetingFilter } from '../../src/db/queries/meetings.js';
 
 const LONG = `${'a'.repeat(70)}tail${'b'.repeat(20)}`;
@@ -106,17 +105,6 @@ describe.skipIf(needs('postgresql'))('PostgreSQL title words (migration 0012)', 
     };
   }
 
-  /** The filter as conditions on the rows themselves (no gram or word read). */
-  async function reference(filter: MeetingFilter): Promise<string[]> {
-    const params: unknown[] = [];
-    const p = (v: unknown) => `$${params.push(v)}`;
-    const clauses = [`(${[...new Set(unicodeForms(filter.query!))].map((f) => `m.title ILIKE ${p(ilike(f))} ESCAPE '\\'`).join(' OR ')} OR m.id ILIKE ${p(ilike(filter.query!))} ESCAPE '\\')`];
-    if (filter.folderPath) clauses.push(`m.folder_id IN (SELECT id FROM folders WHERE path = ${p(filter.folderPath)})`);
-    if (filter.participant) clauses.push(`m.id IN (SELECT meeting_id FROM participants WHERE name ILIKE ${p(ilike(filter.participant))} ESCAPE '\\')`);
-    if (filter.from) clauses.push(`m.started_at COLLATE "C" >= ${p(filter.from)}`);
-    const sql = `SELECT m.id FROM meetings m WHERE ${clauses.join(' AND ')} ORDER BY m.started_at COLLATE "C" DESC, m.id COLLATE "C" DESC`;
-    return (await pgs.pool.query<{ id: string }>(sql, params)).rows.map((r) => r.id);
-  }
 
   /** Every fragment alone and with other filters: whole lists, pages on both sides of the middle, totals. How many matched. */
   async function compareLists(): Promise<number> {
@@ -125,7 +113,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL title words (migration 0012)', 
       for (const other of [{}, { folderPath: 'Team' }, { participant: 'kowal' }, { from: '2026-01-15T00:00:00.000Z' }, { folderPath: 'Sales', participant: 'anna', from: '2026-01-05T00:00:00.000Z' }]) {
         const filter: MeetingFilter = { query, ...other };
         const label = JSON.stringify(filter);
-        const want = await reference(filter);
+        const want = await listedByRows(pgs.pool, filter);
         if (want.length > 0) matched++;
         const listed = await pgs.store.meetings.list(filter, { limit: 200, offset: 0 });
         expect(listed.meetings.map((m) => m.id), label).toEqual(want);

@@ -11,6 +11,9 @@ import pg from 'pg';
 import { readPgMigrations } from '../../src/db/postgres/open.js';
 import { openStore } from '../../src/db/engine.js';
 import type { Store } from '../../src/db/store.js';
+import { ilike } from '../../src/db/postgres/meetings.js';
+import type { MeetingFilter } from '../../src/db/queries/meetings.js';
+import { unicodeForms } from '../../src/db/queries/unicode.js';
 
 // A throwaway PostgreSQL cluster per test file: initdb + pg_ctl in a temp folder, listening on a Unix
 // socket there (trust) and on 127.0.0.1 (scram passwords, for the connection-error tests). initdb
@@ -195,6 +198,21 @@ export function storeForBlock(max: number): { readonly cluster: PgCluster; reado
       return pool!;
     },
   };
+}
+
+/**
+ * The meetings a list_meetings filter (a title query, and folder, participant or `from`) matches, newest first, from
+ * conditions on the rows themselves (no gram, word or tag read): the reference the title indexes are compared with.
+ */
+export async function listedByRows(q: Pick<pg.Pool, 'query'>, filter: MeetingFilter): Promise<string[]> {
+  const params: unknown[] = [];
+  const p = (v: unknown) => `$${params.push(v)}`;
+  const clauses = [`(${[...new Set(unicodeForms(filter.query!))].map((f) => `m.title ILIKE ${p(ilike(f))} ESCAPE '\\'`).join(' OR ')} OR m.id ILIKE ${p(ilike(filter.query!))} ESCAPE '\\')`];
+  if (filter.folderPath) clauses.push(`m.folder_id IN (SELECT id FROM folders WHERE path = ${p(filter.folderPath)})`);
+  if (filter.participant) clauses.push(`m.id IN (SELECT meeting_id FROM participants WHERE name ILIKE ${p(ilike(filter.participant))} ESCAPE '\\')`);
+  if (filter.from) clauses.push(`m.started_at COLLATE "C" >= ${p(filter.from)}`);
+  const sql = `SELECT m.id FROM meetings m WHERE ${clauses.join(' AND ')} ORDER BY m.started_at COLLATE "C" DESC, m.id COLLATE "C" DESC`;
+  return (await q.query<{ id: string }>(sql, params)).rows.map((r) => r.id);
 }
 
 /** Runs `sql` as `user` (a role made by the test, trust login) on the database of `url`: 'ok', or the error's SQLSTATE. */
