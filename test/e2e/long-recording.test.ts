@@ -10,6 +10,7 @@ import type { Store } from '../../src/db/store.js';
 import { openTestDb } from '../support/db.js';
 import { TEST_ENGINE, serve } from '../support/engine.js';
 import { fault, startFakeTranscriptionServer } from '../support/fake-transcription-server.js';
+import type { RecordedRequest } from '../support/loopback.js';
 import { buildLongRecording, type Placement } from '../support/long-recording.js';
 import { promptTokens, startLlmServer } from '../support/llm-server.js';
 import { PASSAGES, fixturePath } from '../support/speech-fixtures.js';
@@ -159,13 +160,15 @@ describe.skipIf(skip)('a 21-minute recording', () => {
 
 describe.skipIf(skip)('a chunked import cut short', () => {
   // A scripted server: the first three chunks are answered, the next ones never. Each answer is a
-  // word every second over the whole chunk, so every chunk has words in its shared tail.
+  // word every second over the whole chunk, so every chunk has words in its shared tail. Chunks are
+  // told by their upload's name: two are sent at a time, and on a loaded machine chunk 4's request can
+  // arrive before chunk 3's.
   async function scripted() {
-    const fake = await startFakeTranscriptionServer();
-    cleanups.push(() => fake.close());
     const heard = Array.from({ length: 13 }, (_, i) => ({ word: `w${i}`, start: i + 0.2, end: i + 0.6 }));
     const answer = { task: 'transcribe', language: 'english', duration: 12.5, text: heard.map((h) => h.word).join(' '), words: heard };
-    fake.script(fault.reply(answer), fault.reply(answer), fault.reply(answer), fault.hang(), fault.hang(), fault.hang());
+    const chunk = (r: RecordedRequest) => Number(/^chunk-(\d+)\.wav$/.exec(r.file?.filename ?? '')?.[1]);
+    const fake = await startFakeTranscriptionServer({ faultFor: (r) => (chunk(r) <= 3 ? fault.reply(answer) : fault.hang()) });
+    cleanups.push(() => fake.close());
     const db = await testDb({ 'transcription.url': fake.url, 'transcription.chunk_seconds': '10' });
     const silence = join(db.dir, 'silence.wav');
     await buildLongRecording(silence, [], 60_000);
@@ -204,7 +207,8 @@ describe.skipIf(skip)('a chunked import cut short', () => {
     const { fake, db, silence } = await scripted();
     const w = await worker(db.path, { SYNTHEO_WORKER_GRACE_MS: '0' });
     const queued = await db.store.imports.enqueue({ filePath: silence });
-    await waitForImport(db.store, queued.job_id, { until: (j) => j.progress?.chunks_done === 3 && fake.requests.length === 5 });
+    const inFlight = await waitForImport(db.store, queued.job_id, { until: (j) => (j.progress?.chunks_done === 3 && fake.requests.length === 5) || j.processing_status === 'failed', timeoutMs: 30_000 });
+    expect(inFlight.processing_status, inFlight.error ?? '').toBe('transcribing');
     w.proc.kill('SIGTERM');
     expect(await w.exited).toEqual({ code: 0, signal: null });
 

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { MultipartError, readMultipart } from '../../src/http/multipart.js';
-import { applyFault, openAiError, sendJson, startLoopback, type Loopback } from './loopback.js';
+import { applyFault, openAiError, sendJson, startLoopback, type Fault, type Loopback, type RecordedRequest } from './loopback.js';
 
 export { fault, type Fault, type RecordedRequest } from './loopback.js';
 
@@ -33,6 +33,12 @@ export interface FakeTranscriptionOptions {
   apiKey?: string;
   /** Where the API lives, as with Groq's https://api.groq.com/openai/v1: requests outside it get 404. Default ''. */
   basePath?: string;
+  /**
+   * The fault of a request chosen by what it carries (its upload's file name), before the script's next
+   * one: requests sent concurrently may arrive in any order, so a script in arrival order cannot say
+   * which chunk hangs. Null: the script's next fault, if any.
+   */
+  faultFor?: (request: RecordedRequest) => Fault | null;
 }
 
 export type FakeTranscriptionServer = Loopback;
@@ -90,7 +96,7 @@ export async function startFakeTranscriptionServer(opts: FakeTranscriptionOption
     record.fields = Object.fromEntries(form.fields);
     const file = form.files.find((f) => f.field === 'file');
     if (file !== undefined) record.file = { ...file };
-    if (applyFault(ex, ex.nextFault())) return;
+    if (applyFault(ex, opts.faultFor?.(record) ?? ex.nextFault())) return;
 
     if (opts.apiKey !== undefined && req.headers.authorization !== `Bearer ${opts.apiKey}`) {
       return answer(401, openAiError('Incorrect API key provided.', 'invalid_request_error', 'invalid_api_key'));
