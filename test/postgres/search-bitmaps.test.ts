@@ -3,7 +3,9 @@
 // must be exactly what the postings and tags say in the same snapshot, while writers add, delete and rewrite passages
 // and move meetings between folders and participants (changing rows of built blocks), and a builder runs its rounds
 // at the same time; the doctor names a wrong bitmap, the search repair drops them, the worker builds them again, and
-// neither role writes them.
+// neither role writes them. A date range is counted from its kept months, less the days it leaves out, plus its days that
+// are not kept, less the first and last days' meetings outside it (the meetings span four months, a day's share of them is
+// too small to be kept, a month's is not).
 import { beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { needs } from '../support/system-tools.js';
@@ -12,6 +14,7 @@ import { seeded } from '../support/seeded.js';
 import { openStore } from '../../src/db/engine.js';
 import { searchTranscripts } from '../../src/db/postgres/search.js';
 import type { SearchFilter } from '../../src/db/queries/search.js';
+import { parseDateRange } from '../../src/db/queries/meetings.js';
 import { run } from '../cli/cli.js';
 
 // `the` in most passages, the others in many (dense: more than 1/64 of the passage ids); `zebra` rare (counted from its rows).
@@ -25,10 +28,24 @@ const FILTERS: SearchFilter[] = [
   { query: '', participant: 'ada' },
   { query: '', participant: 'bob', folderPath: 'Sales' },
   { query: '', folderPath: 'Sales/EU', participant: 'ada' },
+  // Most of December and February (each month less the days left out), all of January.
+  { query: '', from: '2025-12-10', to: '2026-02-20' },
+  // The same with the first and last days' meetings outside the range by their time (see EDGES).
+  { query: '', from: '2025-12-10T12:00:00.000Z', to: '2026-02-20T08:00:00.000Z' },
+  // A few days of December read one by one (fewer than half its days), February's month, 1 March read.
+  { query: '', from: '2025-12-20', to: '2026-03-01' },
+  // A few days, no month (too few matches for the bitmaps: counted from the rows).
+  { query: '', from: '2026-01-05', to: '2026-01-12' },
 ];
-/** Passage ids of the first passages: spread over blocks 0-5 of 4,096 ids (one in SPREAD), so that a few thousand passages fill several blocks. */
-const SPREAD = 8;
-const SEEDED = 3000;
+/** Passage ids of the first passages: spread over blocks 0-5 of 4,096 ids (one in SPREAD), so that thousands of passages fill several blocks. */
+const SPREAD = 3;
+/** Enough that most filters expect more matches than the search's window (fewer are counted from the rows). */
+const SEEDED = 8_000;
+const MEETINGS = 200;
+/** Meetings at the ranges' edges, inside and outside by their time. */
+const EDGES = ['2025-12-10T09:00:00.000Z', '2025-12-10T15:00:00.000Z', '2026-02-20T07:00:00.000Z', '2026-02-20T17:00:00.000Z'];
+/** A start from 15 November 2025 over 120 days (a day holds about 1.7 of the meetings: not kept). */
+const start = (rnd: ReturnType<typeof seeded>, m: number) => EDGES[m] ?? new Date(Date.UTC(2025, 10, 15) + rnd.int(120 * 86_400_000)).toISOString();
 
 function text(rnd: ReturnType<typeof seeded>, n: number): string {
   return Array.from({ length: n }, () => (rnd.int(400) === 0 ? 'zebra' : rnd.one(VOCABULARY))).join(' ');
@@ -39,12 +56,14 @@ async function reference(q: pg.ClientBase, filter: SearchFilter): Promise<number
   const groups: string[][] = [];
   if (filter.folderPath) groups.push([`f${(await q.query<{ id: string }>('SELECT id FROM folders WHERE path = $1', [filter.folderPath])).rows[0]!.id}`]);
   if (filter.participant) groups.push([`p${filter.participant}`]);
+  const range = parseDateRange(filter.from, filter.to);
   const r = await q.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM search_passages p
      WHERE NOT EXISTS (SELECT 1 FROM unnest(to_tsvector('simple', syntheo_fold($1))) u
                        WHERE NOT EXISTS (SELECT 1 FROM search_postings s WHERE s.lexeme = u.lexeme COLLATE "C" AND s.passage_id = p.id))
-       AND ${groups.map((_, i) => `EXISTS (SELECT 1 FROM search_tags t WHERE t.passage_id = p.id AND t.tag = ANY($${i + 2}::text[]))`).join(' AND ') || 'true'}`,
-    [filter.query, ...groups],
+       AND ${groups.map((_, i) => `EXISTS (SELECT 1 FROM search_tags t WHERE t.passage_id = p.id AND t.tag = ANY($${i + 4}::text[]))`).join(' AND ') || 'true'}
+       AND EXISTS (SELECT 1 FROM meetings m WHERE m.id = p.meeting_id AND m.started_at COLLATE "C" >= coalesce($2, '') AND m.started_at COLLATE "C" <= coalesce($3, '~'))`,
+    [filter.query, range.from ?? null, range.to ?? null, ...groups],
   );
   return r.rows[0]!.n;
 }
@@ -86,14 +105,15 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
       await pgs.pool.query('INSERT INTO folders (id, path, name, parent_id, created_at) VALUES ($1, $2, $3, $4, $5)', [`fld_${i}`, path, path.split('/').pop(), parent, now]);
     }
     const rnd = seeded(1);
-    for (let m = 0; m < 40; m++) {
-      await pgs.pool.query(`INSERT INTO meetings (id, title, started_at, note, folder_id, created_at, updated_at) VALUES ($1, $1, '2026-01-01T00:00:00.000Z', '', $2, 'x', 'x')`, [
+    for (let m = 0; m < MEETINGS; m++) {
+      await pgs.pool.query(`INSERT INTO meetings (id, title, started_at, note, folder_id, created_at, updated_at) VALUES ($1, $1, $2, '', $3, 'x', 'x')`, [
         `mtg_${m}`,
+        start(rnd, m),
         `fld_${rnd.int(FOLDERS.length)}`,
       ]);
       await pgs.pool.query('INSERT INTO participants (id, meeting_id, name) VALUES ($1, $2, $3)', [`par_${m}`, `mtg_${m}`, rnd.one(PEOPLE)]);
     }
-    const passages = Array.from({ length: SEEDED }, (_, i) => [i * SPREAD + rnd.int(SPREAD), `mtg_${rnd.int(40)}`, text(rnd, 3 + rnd.int(12))] as const);
+    const passages = Array.from({ length: SEEDED }, (_, i) => [i * SPREAD + rnd.int(SPREAD), `mtg_${rnd.int(MEETINGS)}`, text(rnd, 3 + rnd.int(12))] as const);
     await pgs.pool.query("INSERT INTO search_passages (id, meeting_id, kind, ref_id, text) SELECT i, m, 'note', m, t FROM unnest($1::bigint[], $2::text[], $3::text[]) u(i, m, t)", [
       passages.map((p) => p[0]),
       passages.map((p) => p[1]),
@@ -104,16 +124,16 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
     await pgs.pool.query('ANALYZE');
   }, 60_000);
 
-  /** One writer's round: passages added, deleted, rewritten; meetings moved; participants added and removed; alone or in a transaction (one in four rolled back, one in four repeatable read). */
+  /** One writer's round: passages added, deleted, rewritten; meetings moved and re-dated; participants added and removed; alone or in a transaction (one in four rolled back, one in four repeatable read). */
   async function write(rnd: ReturnType<typeof seeded>): Promise<void> {
     const c = await pgs.pool.connect();
     const single = rnd.int(3) === 0;
     try {
       if (!single) await c.query(rnd.int(4) === 0 ? 'BEGIN ISOLATION LEVEL REPEATABLE READ' : 'BEGIN');
       for (let n = single ? 1 : 1 + rnd.int(3); n > 0; n--) {
-        const meeting = `mtg_${rnd.int(40)}`;
+        const meeting = `mtg_${rnd.int(MEETINGS)}`;
         const passage = (await c.query<{ id: number }>('SELECT id FROM search_passages ORDER BY random() LIMIT 1')).rows[0]?.id;
-        switch (rnd.int(6)) {
+        switch (rnd.int(7)) {
           case 0:
             await c.query("INSERT INTO search_passages (meeting_id, kind, ref_id, text) VALUES ($1, 'note', $1, $2)", [meeting, text(rnd, 3 + rnd.int(12))]);
             break;
@@ -125,6 +145,9 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
             break;
           case 3:
             await c.query('UPDATE meetings SET folder_id = $2 WHERE id = $1', [meeting, `fld_${rnd.int(FOLDERS.length)}`]);
+            break;
+          case 5:
+            await c.query('UPDATE meetings SET started_at = $2 WHERE id = $1', [meeting, start(rnd, MEETINGS)]);
             break;
           case 4:
             await c.query('INSERT INTO participants (id, meeting_id, name) VALUES ($1, $2, $3)', [`par_${rnd.int(1e9)}`, meeting, rnd.one(PEOPLE)]);
