@@ -13,7 +13,7 @@ import { expectPrivileges, loginRoles, runAs, undoSearchBitmaps, storeForBlock }
 import { seeded } from '../support/seeded.js';
 import { openStore } from '../../src/db/engine.js';
 import { searchTranscripts } from '../../src/db/postgres/search.js';
-import type { SearchFilter } from '../../src/db/queries/search.js';
+import { RANK_WINDOW, type SearchFilter } from '../../src/db/queries/search.js';
 import { parseDateRange } from '../../src/db/queries/meetings.js';
 import { run } from '../cli/cli.js';
 
@@ -39,6 +39,8 @@ const FILTERS: SearchFilter[] = [
 ];
 /** Passage ids of the first passages: spread over blocks 0-5 of 4,096 ids (one in SPREAD), so that thousands of passages fill several blocks. */
 const SPREAD = 3;
+/** Hits compared, in order, with the reference's. */
+const PAGE = 5;
 /** Enough that most filters expect more matches than the search's window (fewer are counted from the rows). */
 const SEEDED = 8_000;
 const MEETINGS = 200;
@@ -51,21 +53,29 @@ function text(rnd: ReturnType<typeof seeded>, n: number): string {
   return Array.from({ length: n }, () => (rnd.int(400) === 0 ? 'zebra' : rnd.one(VOCABULARY))).join(' ');
 }
 
-/** What the postings and tags say: the passages holding every word (its posting), in every filter's tags (a folder's subtree is one tag, a participant word another). */
-async function reference(q: pg.ClientBase, filter: SearchFilter): Promise<number> {
+/**
+ * What the postings and tags say: the passages holding every word (its posting), in every filter's tags (a folder's subtree
+ * is one tag, a participant word another), of a meeting in the date range; `page`: the texts of the first PAGE of them in
+ * search order (the newest RANK_WINDOW ranked: the exact phrase first, then ts_rank_cd, then the newest).
+ */
+async function reference(q: pg.ClientBase, filter: SearchFilter): Promise<{ n: number; page: string[] }> {
   const groups: string[][] = [];
   if (filter.folderPath) groups.push([`f${(await q.query<{ id: string }>('SELECT id FROM folders WHERE path = $1', [filter.folderPath])).rows[0]!.id}`]);
   if (filter.participant) groups.push([`p${filter.participant}`]);
   const range = parseDateRange(filter.from, filter.to);
-  const r = await q.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM search_passages p
-     WHERE NOT EXISTS (SELECT 1 FROM unnest(to_tsvector('simple', syntheo_fold($1))) u
-                       WHERE NOT EXISTS (SELECT 1 FROM search_postings s WHERE s.lexeme = u.lexeme COLLATE "C" AND s.passage_id = p.id))
-       AND ${groups.map((_, i) => `EXISTS (SELECT 1 FROM search_tags t WHERE t.passage_id = p.id AND t.tag = ANY($${i + 4}::text[]))`).join(' AND ') || 'true'}
-       AND EXISTS (SELECT 1 FROM meetings m WHERE m.id = p.meeting_id AND m.started_at COLLATE "C" >= coalesce($2, '') AND m.started_at COLLATE "C" <= coalesce($3, '~'))`,
-    [filter.query, range.from ?? null, range.to ?? null, ...groups],
+  const phrase = filter.query.split(' ').length > 1 ? `p.words @@ phraseto_tsquery('simple', syntheo_fold($1)) DESC, ` : '';
+  const r = await q.query<{ n: number; page: string[] | null }>(
+    `WITH matches AS (SELECT p.id, p.text, p.words FROM search_passages p
+       WHERE NOT EXISTS (SELECT 1 FROM unnest(to_tsvector('simple', syntheo_fold($1))) u
+                         WHERE NOT EXISTS (SELECT 1 FROM search_postings s WHERE s.lexeme = u.lexeme COLLATE "C" AND s.passage_id = p.id))
+         AND ${groups.map((_, i) => `EXISTS (SELECT 1 FROM search_tags t WHERE t.passage_id = p.id AND t.tag = ANY($${i + 5}::text[]))`).join(' AND ') || 'true'}
+         AND EXISTS (SELECT 1 FROM meetings m WHERE m.id = p.meeting_id AND m.started_at COLLATE "C" >= coalesce($2, '') AND m.started_at COLLATE "C" <= coalesce($3, '~'))),
+     win AS (SELECT * FROM matches ORDER BY id DESC LIMIT $4)
+     SELECT (SELECT count(*)::int FROM matches) AS n,
+            (SELECT array_agg(text) FROM (SELECT p.text FROM win p ORDER BY ${phrase}ts_rank_cd(p.words, plainto_tsquery('simple', syntheo_fold($1))) DESC, p.id DESC LIMIT ${PAGE}) x) AS page`,
+    [filter.query, range.from ?? null, range.to ?? null, RANK_WINDOW, ...groups],
   );
-  return r.rows[0]!.n;
+  return { n: r.rows[0]!.n, page: r.rows[0]!.page ?? [] };
 }
 
 /** Every query with every filter: search_transcripts' total and the reference, both in one repeatable-read snapshot. */
@@ -77,9 +87,12 @@ async function compare(pool: pg.Pool): Promise<string[]> {
     for (const query of QUERIES)
       for (const f of FILTERS) {
         const filter = { ...f, query };
-        const total = (await searchTranscripts(c, filter, { offset: 0, limit: 3 })).pagination.total;
+        const found = await searchTranscripts(c, filter, { offset: 0, limit: PAGE });
         const held = await reference(c, filter);
-        if (total !== held) wrong.push(`${JSON.stringify(filter)}: ${total} counted, ${held} held`);
+        if (found.pagination.total !== held.n) wrong.push(`${JSON.stringify(filter)}: ${found.pagination.total} counted, ${held.n} held`);
+        // The page: the window's walk starts at the bitmaps' floor (where the newest matches fill it).
+        const page = found.hits.map((h) => h.snippet.replace(/\*\*/g, ''));
+        if (page.join('|') !== held.page.join('|')) wrong.push(`${JSON.stringify(filter)}: page ${JSON.stringify(page)}, held ${JSON.stringify(held.page)}`);
       }
     await c.query('COMMIT');
   } finally {
@@ -235,7 +248,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
     try {
       await c.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
       const total = (await searchTranscripts(c, { query: 'the', folderPath: 'Legal' }, { offset: 0, limit: 1 })).pagination.total;
-      expect(total).toBe(await reference(c, { query: 'the', folderPath: 'Legal' }));
+      expect(total).toBe((await reference(c, { query: 'the', folderPath: 'Legal' })).n);
       expect(total).toBeGreaterThan(before);
       await c.query('COMMIT');
     } finally {

@@ -1,5 +1,6 @@
 import type { BitmapUpkeep } from '../store.js';
 import { monthsLessDays } from '../model/calendar.js';
+import { RANK_WINDOW } from '../queries/search.js';
 import { rows, type Queryable } from './sql.js';
 
 // Kept bitmaps of the dense words and tags (migration 0013): search_transcripts' exact total of a common word with a
@@ -15,8 +16,16 @@ const LAG_BLOCKS = 2;
 export interface BitmapTotal {
   /** The values of the statement's parameters from `last + 1` on. */
   params: unknown[];
-  /** The total, a scalar SQL expression, reading the parameters after `$last`. */
-  sql: (last: number) => string;
+  /** Common table expressions for the caller's WITH (kb, blk, arr, bc: the matches' count by block), reading the parameters after `$last`. */
+  ctes: (last: number) => string;
+  /** The total, a scalar SQL expression over the CTEs. */
+  total: string;
+  /**
+   * The lowest passage id the window reaches (a scalar SQL expression over the CTEs): the start of the newest block whose
+   * matches and those of the blocks above it are RANK_WINDOW or more (0: fewer in all). The window's walk reads each key
+   * range from there only, so a filter of many tags (a date range's months and days) need not be read and sorted whole.
+   */
+  floor: string;
 }
 
 /** A from/to range as tags (the search's dateTerm): its cover, and the first and last days' meetings that may be outside it. */
@@ -76,46 +85,50 @@ export async function bitmapTotal(
   dates?.outside?.range((value) => `$${bounds.push(value)}`);
   return {
     params: [lexemes, tags, lexemes.length + tags.length, ...sets, ...(date ? [date.read, date.less] : []), ...(dates?.outside ? [dates.outside.edges, ...bounds] : [])],
-    sql: (last) => {
+    ctes: (last) => {
       const [w, t, n] = [`$${last + 1}::text[]`, `$${last + 2}::text[]`, `$${last + 3}::int`];
       const at = (i: number) => `$${last + 4 + i}`;
-      const fresh = 'block < (SELECT b FROM kb) AND block NOT IN (SELECT block FROM search_bitmap_stale)';
+      const built = '(SELECT b FROM kb)';
+      const fresh = `block < ${built} AND block NOT IN (SELECT block FROM search_bitmap_stale)`;
       const set = (i: number) => `(SELECT block, bit_or(bits) AS bits FROM search_bitmaps WHERE kind = 't' AND term = ANY(${at(i)}::text[]) AND ${fresh} GROUP BY block)`;
       const words = lexemes.map((_, j) => `(SELECT block, bits FROM search_bitmaps WHERE kind = 'w' AND term = (${w})[${j + 1}] AND ${fresh})`);
       // The blocks' bits of the words and every group but the date's kept tags, which are ANDed in the count only.
       const inBlk = [...words, ...groups.map((_, i) => set(i))];
       const joined = inBlk.map((s, i) => (i === 0 ? `${s} a0` : `JOIN ${s} a${i} USING (block)`)).join(' ');
       const bits = inBlk.map((_, i) => `a${i}.bits`).join(' & ');
-      let counted = 'SELECT coalesce(sum(bit_count(blk.bits)), 0) FROM blk';
+      // The matches' count by block: `block`, `c` rows summed by block (the blocks from kb.b on: one row, at kb.b).
+      const counts = ['SELECT block, bit_count(bits) AS c FROM blk'];
       if (date) {
         const [read, less] = [at(sets.length), at(sets.length + 1)];
-        counted = date.kept.length > 0 ? `SELECT coalesce(sum(bit_count(blk.bits & d.bits)), 0) FROM blk JOIN ${set(groups.length)} d USING (block)` : 'SELECT 0';
+        counts[0] = date.kept.length > 0 ? `SELECT block, bit_count(blk.bits & d.bits) AS c FROM blk JOIN ${set(groups.length)} d USING (block)` : '';
         // One passage's bit in its block's bits of the words and the other groups (null for a block not counted here), from
         // the blocks' bits as an array by block: a join of thousands of passages to the blocks' rows was a nested loop over
         // both (merge plans: no hash join), 200 ms for 6,299 passages against 4 ms.
-        const hit = (id: string) => `${id} < (SELECT b FROM kb)::bigint * 4096 AND get_bit(arr.a[(${id} >> 12)::int + 1], (${id} & 4095)::int) = 1`;
-        const ofTags = (param: string) => `(SELECT count(*) FROM search_tags g, arr WHERE g.tag = ANY(${param}::text[]) AND ${hit('g.passage_id')})`;
-        counted = `(${counted}) + ${ofTags(read)} - ${ofTags(less)}`;
+        const hit = (id: string) => `${id} < ${built}::bigint * 4096 AND get_bit(arr.a[(${id} >> 12)::int + 1], (${id} & 4095)::int) = 1`;
+        const ofTags = (param: string, sign: number) => `SELECT (g.passage_id >> 12)::int, ${sign} FROM search_tags g, arr WHERE g.tag = ANY(${param}::text[]) AND ${hit('g.passage_id')}`;
+        counts.push(ofTags(read, 1), ofTags(less, -1));
         if (dates?.outside) {
           let k = last + 4 + sets.length + 2;
           const edges = `$${k++}::text[]`;
           const range = dates.outside.range(() => `$${k++}`);
-          counted += ` - (SELECT count(*) FROM meeting_tags t JOIN search_passages p ON p.meeting_id = t.meeting_id, arr WHERE t.tag = ANY(${edges}) AND NOT (${range.join(' AND ')}) AND ${hit('p.id')})`;
+          counts.push(`SELECT (p.id >> 12)::int, -1 FROM meeting_tags t JOIN search_passages p ON p.meeting_id = t.meeting_id, arr WHERE t.tag = ANY(${edges}) AND NOT (${range.join(' AND ')}) AND ${hit('p.id')}`);
         }
       }
+      counts.push(
+        `SELECT ${built}, count(*) FROM (${matchesIn(`${built}::bigint * 4096`).sql}) x`,
+        `SELECT s.block, y.c FROM search_bitmap_stale s
+           CROSS JOIN LATERAL (SELECT count(*) AS c FROM (${matchesIn('s.block::bigint * 4096', '(s.block + 1)::bigint * 4096').sql}) x) y WHERE s.block < ${built}`,
+      );
       // kb.b: the blocks every term of the query has built (0 when one is no longer kept: a repair cleared it).
-      return `(WITH kb AS (SELECT CASE WHEN count(*) = ${n} THEN min(built) ELSE 0 END AS b FROM search_bitmap_terms
-                           WHERE (kind = 'w' AND term = ANY(${w})) OR (kind = 't' AND term = ANY(${t}))),
-                    blk AS (SELECT a0.block, ${bits} AS bits FROM ${joined})${
-                      date ? `,
-                    arr AS (SELECT array(SELECT blk.bits FROM generate_series(0, (SELECT b FROM kb) - 1) s LEFT JOIN blk ON blk.block = s ORDER BY s) AS a)` : ''
-                    }
-               SELECT (${counted})
-                    + (SELECT count(*) FROM (${matchesIn('kb.b::bigint * 4096').sql}) x)
-                    + (SELECT coalesce(sum(y.c), 0) FROM search_bitmap_stale s
-                        CROSS JOIN LATERAL (SELECT count(*) AS c FROM (${matchesIn('s.block::bigint * 4096', '(s.block + 1)::bigint * 4096').sql}) x) y WHERE s.block < kb.b)
-               FROM kb)::int`;
+      return `kb AS (SELECT CASE WHEN count(*) = ${n} THEN min(built) ELSE 0 END AS b FROM search_bitmap_terms
+                     WHERE (kind = 'w' AND term = ANY(${w})) OR (kind = 't' AND term = ANY(${t}))),
+              blk AS (SELECT a0.block, ${bits} AS bits FROM ${joined}),${
+                date ? `\n              arr AS (SELECT array(SELECT blk.bits FROM generate_series(0, ${built} - 1) s LEFT JOIN blk ON blk.block = s ORDER BY s) AS a),` : ''
+              }
+              bc AS (SELECT block, sum(c)::bigint AS c FROM (${counts.filter(Boolean).join(' UNION ALL ')}) x (block, c) GROUP BY block)`;
     },
+    total: '(SELECT coalesce(sum(c), 0) FROM bc)::int',
+    floor: `(SELECT coalesce(max(block), 0)::bigint * 4096 FROM (SELECT block, sum(c) OVER (ORDER BY block DESC) AS above FROM bc) z WHERE above >= ${RANK_WINDOW})`,
   };
 }
 

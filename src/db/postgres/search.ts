@@ -192,21 +192,24 @@ async function fromPostings(q: Queryable, words: string, termCount: number, page
   // tens of small rows). Common words with common filters: from the kept bitmaps (0013). In the same statement: one snapshot.
   const last = k + m + (alone ? 1 : 2);
   const total = bitmaps
-    ? bitmaps.sql(last)
+    ? bitmaps.total
     : tags === undefined && k === 1
       ? `((SELECT coalesce(sum(c.n), 0) FROM search_word_counts c WHERE c.lexeme = $1)
           + (SELECT coalesce(sum((d.counts ->> $1)::bigint), 0) FROM search_word_deltas d WHERE d.bucket = syntheo_word_bucket($1)))::int`
       : '(SELECT count(*) FROM m)::int';
+  // With the bitmaps, the window's walk starts at their floor (the matches above it fill the window).
+  const walked = bitmaps ? matchesIn(bitmaps.floor).sql : matches;
+  const withs = bitmaps ? `${bitmaps.ctes(last)},` : '';
   const window = alone
     ? await read<Ranked & { total: number }>(
         q,
-        `WITH m AS ${cte} (${matches.replace(`SELECT ${id} AS id`, `SELECT ${id} AS id, s0.n`)})
+        `WITH ${withs} m AS ${cte} (${walked.replace(`SELECT ${id} AS id`, `SELECT ${id} AS id, s0.n`)})
          SELECT m.id, ${total} AS total, m.n AS score, false AS exact FROM m ORDER BY m.id DESC LIMIT $${k + m + 1}`,
         [...lexemes, ...filterParams, RANK_WINDOW, ...(bitmaps?.params ?? [])],
       )
     : await read<Ranked & { total: number }>(
         q,
-        `WITH m AS ${cte} (${matches}), w AS (SELECT id FROM m ORDER BY id DESC LIMIT $${k + m + 2})
+        `WITH ${withs} m AS ${cte} (${walked}), w AS (SELECT id FROM m ORDER BY id DESC LIMIT $${k + m + 2})
          SELECT w.id, ${total} AS total, ts_rank_cd(p.words, plainto_tsquery('simple', syntheo_fold($${k + m + 1}))) AS score,
                 ${termCount > 1 ? `p.words @@ phraseto_tsquery('simple', syntheo_fold($${k + m + 1}))` : 'false'} AS exact
          FROM w JOIN search_passages p ON p.id = w.id`,
