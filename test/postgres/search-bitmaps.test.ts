@@ -206,7 +206,8 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
     await Promise.all(
       Array.from({ length: 5 }, async (_, w) => {
         const rnd = seeded(100 + w);
-        for (let round = 0; round < 50; round++) await write(rnd);
+        // At least 50 rounds, and on until the reader has compared twice while they write (a compare takes seconds on a loaded machine).
+        for (let round = 0; round < 50 || compared < 2; round++) await write(rnd);
       }),
     );
     done = true;
