@@ -50,7 +50,8 @@ const MAX_DATE_PASSAGES = 40_000;
  * last) are read from their tag rows, each passage's bit tested in its block's bits of the words and other groups, and
  * so are the first and last days' meetings outside the range, subtracted.
  * Undefined when a term is not kept, or kept but not built as far as the others (the search then counts all matches).
- * One expression of the caller's statement: bitmaps, stale marks and rows read in one snapshot.
+ * Common table expressions of the caller's statement (the count by block, the total and the window's floor from it):
+ * bitmaps, stale marks and rows read in one snapshot.
  */
 export async function bitmapTotal(
   q: Queryable,
