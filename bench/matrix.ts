@@ -74,12 +74,16 @@ export function chooseCases(sqlite: Sqlite): MatrixCase[] {
   // Participants: the word of a name found in the most meetings (a common first name), and one rare full name.
   const nameWords = new Map<string, number>();
   const fullNames = new Map<string, number>();
+  // Two words of a name (a fragment across words: no index word holds it), by the meetings holding them.
+  const namePairs = new Map<string, number>();
   for (const r of all<{ meeting_id: string; names: string }>("SELECT meeting_id, group_concat(name, char(31)) AS names FROM participants GROUP BY meeting_id")) {
     const names = r.names.split('\u001f');
     for (const w of new Set(names.flatMap((n) => wordsOf(n).filter((x) => !/^\d+$/.test(x)).map((x) => x.toLowerCase())))) count(nameWords, w);
     for (const n of new Set(names)) count(fullNames, n);
+    for (const pair of new Set(names.flatMap((n) => wordsOf(n).slice(1).map((w, i) => `${wordsOf(n)[i]} ${w}`).filter((x) => !/\d/.test(x))))) count(namePairs, pair);
   }
   const commonPerson = mostFrequent(nameWords) ?? 'a';
+  const commonPair = mostFrequent(namePairs);
   let rarePerson = 'nobody';
   let rareN = Infinity;
   for (const [name, n] of fullNames) if (n < rareN || (n === rareN && name < rarePerson)) [rarePerson, rareN] = [name, n];
@@ -161,6 +165,7 @@ export function chooseCases(sqlite: Sqlite): MatrixCase[] {
   L(`query "${rareTitle}" (one title)`, { query: rareTitle });
   L(`participant "${commonPerson}" (most frequent)`, { participant: commonPerson }, 0, true);
   L(`participant "${rarePerson}" (rare)`, { participant: rarePerson });
+  if (commonPair) L(`participant "${commonPair}" (across words, most frequent)`, { participant: commonPair });
   L(`participant "${commonPerson.slice(0, 2)}" (2 chars)`, { participant: commonPerson.slice(0, 2) });
   if (bigFolder) L(`folder "${bigFolder}" (biggest top-level)`, { folderPath: bigFolder }, 0, true);
   if (smallFolder) L(`folder "${smallFolder}" (smallest leaf)`, { folderPath: smallFolder });
@@ -187,6 +192,7 @@ export function chooseCases(sqlite: Sqlite): MatrixCase[] {
   S('common + one day', { query: commonWord, from: day, to: day });
   S(`common + participant common`, { query: commonWord, participant: commonPerson }, 0, true);
   S(`common + participant rare`, { query: commonWord, participant: rarePerson });
+  if (commonPair) S(`common + participant across words (most frequent)`, { query: commonWord, participant: commonPair });
   S(`rare + participant common`, { query: rareWord, participant: commonPerson });
   if (bigFolder) S('common + folder + six months + participant', { query: commonWord, folderPath: bigFolder, participant: commonPerson, ...six });
   S('common phrase + participant common', { query: commonPhrase, participant: commonPerson });
