@@ -86,7 +86,12 @@ export async function startPostgres(): Promise<PgCluster> {
   if (asRoot) chownSync(pwfile, uidOf('postgres'), gidOf('postgres'));
   run('initdb', ['-D', data, '-U', 'postgres', '--auth-local=trust', '--auth-host=scram-sha-256', `--pwfile=${pwfile}`, '-E', 'UTF8', '--locale=C.UTF-8', '--no-sync']);
   // Unix socket only in our folder; TCP on loopback. fsync off (the OS keeps the data when the server is killed); synchronous_commit stays on, so a commit survives -m immediate.
-  appendFileSync(join(data, 'postgresql.conf'), [`unix_socket_directories = '${socketDir}'`, "listen_addresses = '127.0.0.1'", 'fsync = off', 'full_page_writes = off', 'max_connections = 200', "log_min_messages = 'warning'", ''].join('\n'));
+  // No query is JIT-compiled (jit_above_cost -1), whichever connection: the tests' own checks (views over every meeting, costed
+  // past jit_above_cost) spent ~1 s compiling each. `jit` itself stays on, so open.test.ts still sees the Store turn it off.
+  appendFileSync(
+    join(data, 'postgresql.conf'),
+    [`unix_socket_directories = '${socketDir}'`, "listen_addresses = '127.0.0.1'", 'fsync = off', 'full_page_writes = off', 'jit_above_cost = -1', 'max_connections = 200', "log_min_messages = 'warning'", ''].join('\n'),
+  );
   const port = await freePort();
   const logFile = join(dir, 'server.log');
   const start = () => {
