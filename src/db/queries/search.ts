@@ -8,7 +8,7 @@ import type { Page, Pagination } from './types.js';
 import { calendarCover, monthsLessDays } from '../model/calendar.js';
 import { passagesSaying, rankWindow } from './rank.js';
 import { asciiTokens } from './fts-tokens.js';
-import { idsNewestFirst, matchBits, tagTerm, windowCells, type BitsGroup } from './search-bits.js';
+import { idsNewestFirst, matchBits, tagTerm, windowCells, wordTerm, type BitsGroup } from './search-bits.js';
 
 /** A transcript passage is one speaker turn, cut after this many words. */
 export const PASSAGE_MAX_WORDS = 60;
@@ -82,6 +82,12 @@ const MATCH_ONLY = 'FROM search_fts f WHERE search_fts MATCH ?';
 
 /** Below this many meetings passing a participant fragment across words, search reads their passages rather than joining every match. */
 const FEW_MEETINGS = 1000;
+/**
+ * With every word's bitmaps built, up to this many: their passages are then set in the bits (~1 µs each), or else the
+ * word's matches walked once and kept when theirs. Joined match by match to the meetings, `the` with a fragment across
+ * words held by 1,580 meetings took 896 ms at 100k meetings.
+ */
+const FEW_MEETINGS_WITH_BITS = 20_000;
 
 /**
  * A from/to range as calendar tokens of the tags (view meeting_search_tags): the fewest year, month and
@@ -159,8 +165,15 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
   // walk the word's whole doclist instead) and ordered here.
   // The meetings are found once, then named by id: their conditions may cost (a participant fragment matched by LIKE
   // over every participant), and were evaluated in each statement.
-  const meetings = joined.length > 0 ? (stmt(sqlite, `SELECT m.id FROM meetings m WHERE ${joined.join(' AND ')} LIMIT ${FEW_MEETINGS}`).pluck().all(...params) as string[]) : [];
-  const few = joined.length > 0 && meetings.length < FEW_MEETINGS;
+  const wordsBuilt =
+    options.bits !== false &&
+    distinct.every((w) => /^[a-z0-9]+$/.test(w)) &&
+    stmt<{ n: number }>(sqlite, `SELECT count(*) AS n FROM search_bits_terms WHERE built > 0 AND term IN (SELECT value FROM json_each(?))`).get(JSON.stringify(distinct.map(wordTerm)))!.n === distinct.length;
+  const fewest = wordsBuilt ? FEW_MEETINGS_WITH_BITS : FEW_MEETINGS;
+  const meetings = joined.length > 0 ? (stmt(sqlite, `SELECT m.id FROM meetings m WHERE ${joined.join(' AND ')} LIMIT ${fewest}`).pluck().all(...params) as string[]) : [];
+  const few = joined.length > 0 && meetings.length < fewest;
+  // Many meetings' passages (the bitmaps did not answer after all): the word's matches walked once, each kept when theirs.
+  const walk = meetings.length >= FEW_MEETINGS;
   // The dates' tokens narrow what FTS5 walks, but for the few meetings' passages, whose dates are compared on the
   // meetings: each passage's lookup would seek every token (620 ms for ~30 tokens and 700 passages).
   const tagGroups = [...c.parts.filter((p) => p.tags).map((p) => p.tags!), ...(dates && !few ? [dates.tokens] : [])];
@@ -202,7 +215,7 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
   // Matches newest first, at most `limit` of them: how FTS5 walks a doclist cheaply.
   const newestOf = (match: string, limit: number): number[] =>
     few
-      ? (stmt(sqlite, `SELECT f.rowid AS id ${from}`).pluck().all(match, ...params) as number[]).sort((a, b) => b - a).slice(0, limit)
+      ? (stmt(sqlite, `SELECT f.rowid AS id ${walk ? ranked : from}`).pluck().all(match, ...params) as number[]).sort((a, b) => b - a).slice(0, limit)
       : (stmt(sqlite, `SELECT f.rowid AS id ${from} ORDER BY f.rowid DESC LIMIT ?`).pluck().all(match, ...params, limit) as number[]);
   // Common words with broad filters: the matches from the bitmaps of the dense terms (migration 0015) below the
   // blocks they cover, intersected with the filters' tags (or the few meetings' passages); those above and those of
