@@ -166,6 +166,7 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
   // The meetings are found once, then named by id: their conditions may cost (a participant fragment matched by LIKE
   // over every participant), and were evaluated in each statement.
   const wordsBuilt =
+    joined.length > 0 &&
     options.bits !== false &&
     distinct.every((w) => /^[a-z0-9]+$/.test(w)) &&
     stmt<{ n: number }>(sqlite, `SELECT count(*) AS n FROM search_bits_terms WHERE built > 0 AND term IN (SELECT value FROM json_each(?))`).get(JSON.stringify(distinct.map(wordTerm)))!.n === distinct.length;
