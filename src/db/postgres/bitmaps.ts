@@ -28,9 +28,10 @@ export interface BitmapTotal {
   floor: string;
 }
 
-/** A from/to range as tags (the search's dateTerm): its cover, and the first and last days' meetings that may be outside it. */
-export interface DateTags {
+/** A from/to range as calendar tags (the search's dateTerm): its cover, and the first and last days' meetings that may be outside it. */
+export interface DateTerm {
   tokens: string[];
+  /** The first and last days' tokens (and `dx`) whose meetings may fall outside the range, and the range as conditions on `t.started_at`. */
   outside?: { edges: string[]; range: (p: (value: unknown) => string) => string[] };
 }
 
@@ -59,7 +60,7 @@ export async function bitmapTotal(
   groups: string[][],
   matchesIn: (lo: string, hi?: string) => { sql: string },
   sizes: (table: string, value: string) => number,
-  dates?: DateTags,
+  dates?: DateTerm,
 ): Promise<BitmapTotal | undefined> {
   if (lexemes.length === 0 || (groups.length === 0 && dates === undefined)) return undefined;
   // The months of the cover's days may stand for them (most of a month's days covered).
@@ -98,10 +99,10 @@ export async function bitmapTotal(
       const joined = inBlk.map((s, i) => (i === 0 ? `${s} a0` : `JOIN ${s} a${i} USING (block)`)).join(' ');
       const bits = inBlk.map((_, i) => `a${i}.bits`).join(' & ');
       // The matches' count by block: `block`, `c` rows summed by block (the blocks from kb.b on: one row, at kb.b).
-      const counts = ['SELECT block, bit_count(bits) AS c FROM blk'];
+      const counts = date ? [] : ['SELECT block, bit_count(bits) AS c FROM blk'];
       if (date) {
         const [read, less] = [at(sets.length), at(sets.length + 1)];
-        counts[0] = date.kept.length > 0 ? `SELECT block, bit_count(blk.bits & d.bits) AS c FROM blk JOIN ${set(groups.length)} d USING (block)` : '';
+        if (date.kept.length > 0) counts.push(`SELECT block, bit_count(blk.bits & d.bits) AS c FROM blk JOIN ${set(groups.length)} d USING (block)`);
         // One passage's bit in its block's bits of the words and the other groups (null for a block not counted here), from
         // the blocks' bits as an array by block: a join of thousands of passages to the blocks' rows was a nested loop over
         // both (merge plans: no hash join), 200 ms for 6,299 passages against 4 ms.
@@ -126,7 +127,7 @@ export async function bitmapTotal(
               blk AS (SELECT a0.block, ${bits} AS bits FROM ${joined}),${
                 date ? `\n              arr AS (SELECT array(SELECT blk.bits FROM generate_series(0, ${built} - 1) s LEFT JOIN blk ON blk.block = s ORDER BY s) AS a),` : ''
               }
-              bc AS (SELECT block, sum(c)::bigint AS c FROM (${counts.filter(Boolean).join(' UNION ALL ')}) x (block, c) GROUP BY block)`;
+              bc AS (SELECT block, sum(c)::bigint AS c FROM (${counts.join(' UNION ALL ')}) x (block, c) GROUP BY block)`;
     },
     total: '(SELECT coalesce(sum(c), 0) FROM bc)::int',
     floor: `(SELECT coalesce(max(block), 0)::bigint * 4096 FROM (SELECT block, sum(c) OVER (ORDER BY block DESC) AS above FROM bc) z WHERE above >= ${RANK_WINDOW})`,

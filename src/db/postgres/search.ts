@@ -7,7 +7,7 @@ import type { Page, Pagination } from '../queries/types.js';
 import { compileMeetingFilter, compileTags, type TagFilter } from './meetings.js';
 import { one, rows, rowsPlanned, withMergePlans, type Queryable } from './sql.js';
 import { calendarCover } from '../model/calendar.js';
-import { bitmapTotal } from './bitmaps.js';
+import { bitmapTotal, type DateTerm } from './bitmaps.js';
 
 // search_transcripts on PostgreSQL: the same semantics as SQLite's FTS5 search (src/db/queries/search.ts).
 // Every word must appear (plainto_tsquery: AND of the words), the input is plain text (only runs of
@@ -273,12 +273,6 @@ async function listSizes(q: Queryable): Promise<Sizes> {
   const of = Object.assign((table: string, value: string) => byTable.get(table)?.(value) ?? 0, { passages: passages > 0 ? passages : NaN });
   statsCache = { at: Date.now(), of };
   return of;
-}
-
-interface DateTerm {
-  tokens: string[];
-  /** The first and last days' tokens (and `dx`) whose meetings may fall outside the range, and the range as conditions on `t.started_at`. */
-  outside?: { edges: string[]; range: (p: (value: unknown) => string) => string[] };
 }
 
 /**

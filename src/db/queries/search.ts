@@ -165,10 +165,12 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
   // walk the word's whole doclist instead) and ordered here.
   // The meetings are found once, then named by id: their conditions may cost (a participant fragment matched by LIKE
   // over every participant), and were evaluated in each statement.
+  // Words the bitmaps and the kept counts may hold (ASCII letters and digits, as the tokenizer keeps them).
+  const plainWords = distinct.every((w) => /^[a-z0-9]+$/.test(w));
   const wordsBuilt =
     joined.length > 0 &&
     options.bits !== false &&
-    distinct.every((w) => /^[a-z0-9]+$/.test(w)) &&
+    plainWords &&
     stmt<{ n: number }>(sqlite, `SELECT count(*) AS n FROM search_bits_terms WHERE built > 0 AND term IN (SELECT value FROM json_each(?))`).get(JSON.stringify(distinct.map(wordTerm)))!.n === distinct.length;
   const fewest = wordsBuilt ? FEW_MEETINGS_WITH_BITS : FEW_MEETINGS;
   const meetings = joined.length > 0 ? (stmt(sqlite, `SELECT m.id FROM meetings m WHERE ${joined.join(' AND ')} LIMIT ${fewest}`).pluck().all(...params) as string[]) : [];
@@ -222,7 +224,7 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
   // blocks they cover, intersected with the filters' tags (or the few meetings' passages); those above and those of
   // passages changed since their bits were set, from FTS5. Else the window from FTS5, and the total counted.
   const bits =
-    options.bits !== false && (few || (joined.length === 0 && tagGroups.length > 0)) && distinct.every((w) => /^[a-z0-9]+$/.test(w))
+    options.bits !== false && (few || (joined.length === 0 && tagGroups.length > 0)) && plainWords
       ? matchBits(
           sqlite,
           distinct,
@@ -297,13 +299,13 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
   const newest = ordered?.(RANK_WINDOW) ?? everyMatch?.slice(0, RANK_WINDOW) ?? newestOf(all, RANK_WINDOW);
   // One word and no filter: its count of passages is kept (search_word_counts, migration 0013), else counted.
   const own = distinct.length === 1 && all === words && from === MATCH_ONLY;
-  const kept = own && /^[a-z0-9]+$/.test(distinct[0]!) ? passagesSaying(sqlite, distinct[0]!) : undefined;
+  const kept = own && plainWords ? passagesSaying(sqlite, distinct[0]!) : undefined;
   const total = counted ?? everyMatch?.length ?? (newest.length < RANK_WINDOW ? newest.length : (kept ?? stmt<{ n: number }>(sqlite, `SELECT count(*) AS n ${from}`).get(...args)!.n));
   // BM25 for these rows only: by FTS5's bm25() when its IDF counts are known to be cheap (one word, no
   // filter, its matches under ~60 a window row: bm25() walks ~25 ns a match, reading a row here costs
   // ~1.5 µs), or where only it is exact; else computed here without those counts (src/db/queries/rank.ts).
   // What BM25 needs of the window's passages, kept for the dense words (migration 0016): those it covers are not read.
-  const cells = options.bits !== false && options.rank !== 'fts5' && distinct.every((w) => /^[a-z0-9]+$/.test(w)) ? windowCells(sqlite, distinct, newest) : undefined;
+  const cells = options.bits !== false && options.rank !== 'fts5' && plainWords ? windowCells(sqlite, distinct, newest) : undefined;
   const computed = options.rank === 'computed' || (options.rank !== 'fts5' && (cells !== undefined || !(own && total < 60 * newest.length)));
   const window =
     (computed ? rankWindow(sqlite, newest, terms, cells) : undefined) ??
