@@ -181,17 +181,17 @@ describe('doctor: integrity, schema and the search index', () => {
 
   it('missing search tables and triggers are named, and --repair-search makes them again', async () => {
     const id = fill();
-    db.sqlite.exec('DROP TABLE participant_index; DROP TRIGGER summaries_search_ai');
+    db.sqlite.exec('DROP TABLE participant_handles_fts; DROP TRIGGER summaries_search_ai');
     const doctor = await run(['--db', db.path, 'doctor']);
     expect(doctor.code).toBe(1);
     expect(doctor.stdout).toContain(
-      '✗ schema        missing from the database:\n                table participant_index\n                trigger summaries_search_ai\n                They belong to the search index.',
+      '✗ schema        missing from the database:\n                table participant_handles_fts\n                trigger summaries_search_ai\n                They belong to the search index.',
     );
-    // A fragment across two words is matched in participant_index (one word is matched in participant_words).
+    // A fragment across two words is matched in participant_handles_fts (one word is matched in participant_words).
     const listed = await run(['--db', db.path, 'meetings', 'list', '--participant', 'alice m']);
     expect(listed.stderr).toBe('syntheo: The database lacks part of the schema Syntheo needs. Run `syntheo doctor` to see what is missing and how to repair it.\n');
     const repaired = await run(['--db', db.path, 'doctor', '--repair-search']);
-    expect(repaired.stdout.split('\n')[0]).toBe('Rebuilt the search index: 3 passages, 1 meeting titles, 1 participants (recreated table participant_index, trigger summaries_search_ai).');
+    expect(repaired.stdout.split('\n')[0]).toBe('Rebuilt the search index: 3 passages, 1 meeting titles, 1 participants (recreated table participant_handles_fts, trigger summaries_search_ai).');
     expect(line(repaired.stdout, 'schema')).toBe('✓ schema        every table, index and trigger of the migrations is there');
     expect((await runJson(db.path, ['meetings', 'list', '--participant', 'alice m'])).body.data.map((m: { id: string }) => m.id)).toEqual([id]);
   });

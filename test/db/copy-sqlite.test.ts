@@ -20,7 +20,7 @@ const DERIVED = {
   keys: 'SELECT key, meeting_id FROM meeting_keys ORDER BY key',
   passages: 'SELECT kind, ref_id, word_offset, speaker, text, tags FROM search_passages ORDER BY kind, ref_id, word_offset',
   indexed:
-    "SELECT (SELECT count(*) FROM search_fts) AS fts, (SELECT count(*) FROM meeting_titles) AS titles, (SELECT count(*) FROM participant_index) AS participants, (SELECT count(*) FROM meeting_terms WHERE meeting_terms MATCH 'x65') AS terms",
+    "SELECT (SELECT count(*) FROM search_fts) AS fts, (SELECT count(*) FROM meeting_titles) AS titles, (SELECT count(*) FROM participant_handles) AS handles, (SELECT count(*) FROM meeting_terms WHERE meeting_terms MATCH 'x65') AS terms",
   triggers: "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' ORDER BY name",
 };
 

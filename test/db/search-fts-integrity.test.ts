@@ -17,7 +17,7 @@ import { applyProposalOrThrow, proposeMemoEdit, proposeSummaryEdit } from '../..
 import { exportMeetingOrThrow, loadMeetings } from '../../src/db/queries/export.js';
 import { checkIntegrity, repairSearchIndex, WRONG_WORD_COUNTS } from '../../src/db/queries/integrity.js';
 import { appendTranscriptWords } from '../../src/db/queries/transcripts.js';
-import { idTag, parseDateRange } from '../../src/db/queries/meetings.js';
+import { idTag, listMeetings, parseDateRange } from '../../src/db/queries/meetings.js';
 import { searchTranscripts } from '../../src/db/queries/search.js';
 import { PARTICIPANT_SEPARATORS, participantTag } from '../../src/db/queries/participant-words.js';
 import { ConflictError, NotFoundError } from '../../src/errors.js';
@@ -60,9 +60,9 @@ function expectedTags(s: Sqlite, meetingId: string): string {
 /** Everything derived from the meetings agrees with them, and SQLite finds the file sound. */
 function problems(s: Sqlite): string[] {
   const out: string[] = [];
-  for (const table of ['search_fts', 'participant_words_fts', 'meeting_titles', 'participant_index'])
+  for (const table of ['search_fts', 'participant_words_fts', 'meeting_titles', 'participant_handles_fts'])
     try {
-      s.prepare(`INSERT INTO ${table} (${table}, rank) VALUES ('integrity-check', ${table === 'search_fts' || table === 'participant_words_fts' ? 1 : 0})`).run();
+      s.prepare(`INSERT INTO ${table} (${table}, rank) VALUES ('integrity-check', ${table === 'meeting_titles' ? 0 : 1})`).run();
     } catch (error) {
       out.push(`${table}: ${(error as Error).message}`);
     }
@@ -83,6 +83,17 @@ function problems(s: Sqlite): string[] {
   for (const word of ['the', 'budget', 'fa'])
     if (searchTranscripts(s, { query: word }, { limit: 1, offset: 0 }).pagination.total !== (s.prepare('SELECT count(*) AS n FROM search_fts WHERE search_fts MATCH ?').get(`{text} : "${word}"`) as { n: number }).n)
       out.push(`"${word}": its total differs from its matches`);
+  // Every name and e-mail is a handle (migration 0017), and a fragment across words finds the meetings whose participants hold it.
+  const unhandled = s
+    .prepare('SELECT count(*) AS n FROM participants p WHERE p.name NOT IN (SELECT handle FROM participant_handles) OR p.email NOT IN (SELECT handle FROM participant_handles)')
+    .get() as { n: number };
+  if (unhandled.n) out.push(`${unhandled.n} participants whose name or e-mail is not in participant_handles`);
+  for (const fragment of ['i w', 'a.t', 'a t', 'ki@', 'e-m', 'b (']) {
+    const like = `%${fragment}%`;
+    const want = s.prepare('SELECT count(DISTINCT meeting_id) AS n FROM participants WHERE name LIKE ? OR email LIKE ?').get(like, like) as { n: number };
+    const got = listMeetings(s, { participant: fragment }, { limit: 1, offset: 0 }).pagination.total;
+    if (got !== want.n) out.push(`participant "${fragment}": ${got} meetings, ${want.n} by their participants`);
+  }
   const passages = s.prepare('SELECT count(*) AS n FROM search_passages p JOIN meetings m ON m.id = p.meeting_id WHERE p.tags != m.search_tags').get() as { n: number };
   if (passages.n) out.push(`${passages.n} passages with other tags than their meeting`);
   // Date ranges (calendar tokens in the index) count what comparing every match's started_at counts.

@@ -278,7 +278,7 @@ export interface TagFilter {
   none: boolean;
   /** The title fragment's ILIKE patterns (either Unicode form) and the id's, when there is one: checked on the meeting row. */
   title?: { forms: string[]; id: string; sure?: string; titled?: string[] };
-  /** A participant fragment across words: the meetings whose participants hold it (few: see acrossWords). */
+  /** A participant fragment across words: the meetings whose participants hold it (few: see byHandles). */
   participant?: string[];
 }
 
@@ -290,7 +290,7 @@ const MAX_PARTICIPANT_WORDS = 32;
  * (it may span two words) or found in too many words. Unknown series or folder -> NotFoundError, checked in
  * the same order as compileMeetingFilter.
  */
-export async function compileTags(q: Queryable, filter: MeetingFilter, options: { acrossWords?: boolean | 'handles' } = {}): Promise<TagFilter | undefined> {
+export async function compileTags(q: Queryable, filter: MeetingFilter, options: { acrossWords?: boolean } = {}): Promise<TagFilter | undefined> {
   const groups: string[][] = [];
   let participant: string[] | undefined;
   let title: TagFilter['title'];
@@ -344,24 +344,10 @@ export async function compileTags(q: Queryable, filter: MeetingFilter, options: 
       if (words.length === 0) none = true;
       groups.push(words.map((w) => `p${w.word}`));
     } else {
-      // Across words (`Sam Berg 297`): each piece between separators is inside a word of the name or e-mail, so the
-      // meetings holding a word with each piece are a superset; their participants are checked with the fragment,
-      // and the few meetings that pass are the filter. Many (a common name, `@example.com`): the previous paths.
+      // Across words (`Sam Berg 297`): the meetings of the names and e-mails that hold it (participant_handles), when
+      // few. Many (a common name, `@example.com`): the previous paths.
       if (!options.acrossWords) return undefined;
-      if (options.acrossWords === 'handles') {
-        const meetings = await byHandles(q, forms.map(ilike));
-        if (meetings === undefined) return undefined;
-        return { groups, range, none: none || meetings.length === 0, ...(title && { title }), participant: meetings };
-      }
-      const split = forms.map((f) => f.split(SEPARATOR_RUN).filter((piece) => piece !== ''));
-      const pieces: string[][] = [];
-      for (let i = 0; i < split[0]!.length; i++) {
-        const words = await wordsHolding([...new Set(split.map((piece) => piece[i]).filter((piece) => piece !== undefined))]);
-        if (words.length === 0) return { groups: [], range, none: true };
-        if (words.length <= MAX_PARTICIPANT_WORDS) pieces.push(words.map((w) => `p${w.word}`));
-      }
-      if (pieces.length === 0) return undefined;
-      const meetings = await acrossWords(q, pieces, forms.map(ilike));
+      const meetings = await byHandles(q, forms.map(ilike));
       if (meetings === undefined) return undefined;
       if (meetings.length === 0) none = true;
       participant = meetings;
@@ -436,9 +422,9 @@ async function gramsOf(q: Queryable, forms: string[], fragment: string): Promise
  * The meetings with a participant whose name or e-mail holds the fragment (its ILIKE patterns), read as
  * compileMeetingFilter's participant condition reads them: the matching handles (each distinct name and e-mail,
  * migration 0005), then their participants from the (name, meeting_id) and (email, meeting_id) keys. Undefined
- * when more than ACROSS_WORDS_MEETINGS. For list_meetings: measured on `Sam Berg 297` (100k meetings), 3-4 ms,
- * against ~40 ms through its pieces' tags (720 meetings hold a word with `297`, 432 all three pieces, each of
- * them then checked participant by participant).
+ * when more than ACROSS_WORDS_MEETINGS. Measured on `Sam Berg 297` (100k meetings): list_meetings 3-4 ms against ~40
+ * through its pieces' tags (720 meetings hold a word with `297`, 432 all three pieces, each then checked participant by
+ * participant), which search_transcripts also used until now: `the` + `Sam Berg 297` 32 -> 9 ms.
  */
 async function byHandles(q: Queryable, patterns: string[]): Promise<string[] | undefined> {
   // The handles from their trigram index (syntheo_handles_like, migration 0012), once for both keys.
@@ -453,42 +439,8 @@ async function byHandles(q: Queryable, patterns: string[]): Promise<string[] | u
   return found.length > ACROSS_WORDS_MEETINGS ? undefined : found.map((r) => r.id);
 }
 
-/** At most this many meetings hold every piece of a participant fragment across words for it to be answered from them. */
+/** At most this many meetings are named by id for a participant fragment across words (more: the previous paths). */
 const ACROSS_WORDS_MEETINGS = 1000;
-
-/**
- * The meetings with a participant whose name or e-mail holds the fragment (its ILIKE patterns), among those
- * holding a word with each piece (the pieces' tag groups); undefined when the rarest piece's meetings are too
- * many to check one by one.
- */
-async function acrossWords(q: Queryable, pieces: string[][], patterns: string[]): Promise<string[] | undefined> {
-  const sizes = await Promise.all(
-    pieces.map(async (tags) => (await rowsPlanned<{ n: number }>(q, `SELECT count(*)::int AS n FROM (SELECT 1 FROM meeting_tags WHERE tag = ANY($1::text[]) LIMIT ${ACROSS_WORDS_MEETINGS * 4}) x`, [tags]))[0]!.n),
-  );
-  if (Math.min(...sizes) >= ACROSS_WORDS_MEETINGS * 4) return undefined;
-  const rarest = pieces[sizes.indexOf(Math.min(...sizes))]!;
-  const params: unknown[] = [rarest];
-  const others = pieces
-    .filter((g) => g !== rarest)
-    .map((g) => `AND (SELECT true FROM meeting_tags o WHERE o.tag = ANY($${params.push(g)}::text[]) AND o.started_at = t.started_at AND o.meeting_id = t.meeting_id LIMIT 1) IS TRUE`);
-  // Each candidate probed, for the other pieces' tags and its participants (a scalar subquery runs per row; as
-  // EXISTS, the planner hashed every meeting of a common piece: 128 ms for `Sam Berg 297`).
-  const likes = patterns.map((pattern) => {
-    const x = `$${params.push(pattern)}`;
-    return `pa.name ILIKE ${x} ESCAPE '\\' OR pa.email ILIKE ${x} ESCAPE '\\'`;
-  });
-  const found = await rowsPlanned<{ id: string }>(
-    q,
-    `SELECT DISTINCT t.meeting_id AS id FROM meeting_tags t WHERE t.tag = ANY($1::text[]) ${others.join(' ')}
-       AND (SELECT true FROM participants pa WHERE pa.meeting_id = t.meeting_id AND (${likes.join(' OR ')}) LIMIT 1) IS TRUE
-     LIMIT ${ACROSS_WORDS_MEETINGS + 1}`,
-    params,
-  );
-  return found.length > ACROSS_WORDS_MEETINGS ? undefined : found.map((r) => r.id);
-}
-
-/** Runs of the characters that split participant words (PARTICIPANT_SEPARATORS, as migration 0007 splits them). */
-const SEPARATOR_RUN = new RegExp(`[${PARTICIPANT_SEPARATORS.replace(/[\\\]^-]/g, '\\$&')}]+`, 'u');
 
 /** From this offset on, a list by one tag alone skips its entries by start alone (keyedWalk). */
 const DEEP_PAGE = 500;
@@ -639,7 +591,7 @@ export async function listMeetings(q: Queryable, filter: MeetingFilter, page: Pa
   // title words: from meeting_grams. A participant fragment across words (`Sam Berg 297`): its few meetings, from the
   // handles that hold it. Anything else (dates alone, a title fragment across words): the meetings themselves below.
   const tagged =
-    filter.participant || filter.seriesId !== undefined || filter.folderPath !== undefined || filter.query ? await compileTags(q, filter, { acrossWords: 'handles' }) : undefined;
+    filter.participant || filter.seriesId !== undefined || filter.folderPath !== undefined || filter.query ? await compileTags(q, filter, { acrossWords: true }) : undefined;
   const byTags = tagged && (await listByTags(q, tagged, page));
   if (byTags) return { meetings: byTags.meetings, pagination: pagination(page, byTags.meetings.length, byTags.total) };
   const compiled = await compileMeetingFilter(q, filter);

@@ -139,7 +139,7 @@ async function fromPostings(q: Queryable, words: string, termCount: number, page
   const probe = (l: PassageList, at: string) =>
     `CROSS JOIN LATERAL (SELECT ${l.table === 'search_postings' ? 'x.n' : '1'} FROM ${l.table} x WHERE ${l.cond('x')} AND x.passage_id = ${at} OFFSET 0) ${l.alias}`;
   // A participant fragment across words: the passages of the few meetings whose participants hold it (see
-  // acrossWords) drive, each probed into every range.
+  // byHandles) drive, each probed into every range.
   const fewMeetings = tags?.participant !== undefined;
   const participantMeetings = fewMeetings ? f(tags!.participant) : '';
   const groupParams = groups.map((group) => f(group));

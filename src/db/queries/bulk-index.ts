@@ -6,8 +6,8 @@ import type { Sqlite } from '../open.js';
 import { fillListIndexes } from './list-index.js';
 import { resetSearchBits } from './search-bits.js';
 
-/** The insert triggers of the passages' index (search_fts) and word counts (0013), the list indexes (0012) and the participants' index (0004). */
-const SET_ASIDE = "type = 'trigger' AND (tbl_name = 'search_passages' OR name IN ('meetings_indexes_ai', 'participants_index_ai'))";
+/** The insert triggers of the passages' index (search_fts) and word counts (0013) and the list indexes (0012). */
+const SET_ASIDE = "type = 'trigger' AND (tbl_name = 'search_passages' OR name = 'meetings_indexes_ai')";
 
 export interface IndexesAside {
   /** Puts the triggers back and builds every index set aside from the rows (in the caller's transaction). */
@@ -39,7 +39,6 @@ export function setIndexesAside(sqlite: Sqlite): IndexesAside {
       // Passages written under new ids: the search bitmaps are built again (the worker, or buildSearchBits).
       resetSearchBits(sqlite);
       const { meetings } = fillListIndexes(sqlite);
-      once('participant_index', "INSERT INTO participant_index (name, email, meeting_id, participant_id) SELECT name, coalesce(email, ''), meeting_id, id FROM participants");
       return { meetings };
     },
   };

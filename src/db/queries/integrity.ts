@@ -30,8 +30,13 @@ const SEARCH_TABLES: readonly string[] = [
   'search_bits_terms',
   'search_bits_dirty',
   'search_bits_state',
+  'participant_handles',
   ...FTS_TABLES,
 ];
+
+/** A participant's name or e-mail missing from participant_handles (a meeting the participant filter would not find). */
+const MISSING_HANDLE = `SELECT 1 FROM participants p WHERE NOT EXISTS (SELECT 1 FROM participant_handles h WHERE h.handle = p.name)
+  OR (p.email IS NOT NULL AND NOT EXISTS (SELECT 1 FROM participant_handles h WHERE h.handle = p.email)) LIMIT 1`;
 
 /** Words whose count of passages differs from search_fts's own, both ways (from its vocabulary: one walk of the index). */
 export const WRONG_WORD_COUNTS = `SELECT
@@ -127,6 +132,7 @@ export function checkIntegrity(sqlite: Sqlite, options: { full: boolean }): Inte
   if (present.has('table search_word_counts') && present.has('table search_vocab') && !search.includes('search_fts'))
     if (stmt<{ n: number }>(sqlite, WRONG_WORD_COUNTS).get()!.n > 0) search.push('search_word_counts');
   if (present.has('table search_bits') && !search.includes('search_fts') && wrongSearchBits(sqlite).length > 0) search.push('search_bits');
+  if (present.has('table participant_handles') && stmt(sqlite, MISSING_HANDLE).get() !== undefined) search.push('participant_handles');
   const searchProblem = (p: string) => /^fts5:/.test(p) || SEARCH_TABLES.some((t) => p.includes(`"${t}`) || p.includes(` ${t}`));
   const searchOnly = problems.every(searchProblem) && absent.every(isSearchObject);
   return { check, problems, missing, search, searchOnly };
@@ -190,10 +196,10 @@ export function repairSearchIndex(sqlite: Sqlite): RepairResult {
       recountWords(sqlite);
       resetSearchBits(sqlite);
       const { meetings } = fillListIndexes(sqlite);
-      const participants = stmt(
-        sqlite,
-        "INSERT INTO participant_index (name, email, meeting_id, participant_id) SELECT name, coalesce(email, ''), meeting_id, id FROM participants",
-      ).run().changes;
+      // The participants' names and e-mails, should a handle be missing (they are only ever added), and their index.
+      stmt(sqlite, 'INSERT OR IGNORE INTO participant_handles (handle) SELECT name FROM participants UNION SELECT email FROM participants WHERE email IS NOT NULL').run();
+      stmt(sqlite, "INSERT INTO participant_handles_fts (participant_handles_fts) VALUES ('rebuild')").run();
+      const participants = stmt<{ n: number }>(sqlite, 'SELECT count(*) AS n FROM participants').get()!.n;
       const passages = stmt<{ n: number }>(sqlite, 'SELECT count(*) AS n FROM search_passages').get()!.n;
       return { passages, meetings, participants, recreated };
     })

@@ -1,6 +1,7 @@
 // A `participant` fragment resolved to participant words (participant_words, kept by the triggers of
-// migration 0010), so that "meetings with X" is read from meeting_tags or search_fts by word, not by
-// matching every participant row.
+// migration 0010), so that "meetings with X" is read from meeting_tags or search_fts by word, or, when it
+// spans words, to whole names and e-mails (participant_handles, migration 0017): never by matching every
+// participant row.
 import type { Sqlite } from '../open.js';
 import { likeFragment, stmt } from '../statements.js';
 import { anySpelling, trigramMatch } from './fragments.js';
@@ -36,3 +37,45 @@ export function participantWordIds(sqlite: Sqlite, fragment: string): number[] |
   }
   return ids.length > MAX_PARTICIPANT_WORDS ? undefined : ids;
 }
+
+/** Beyond this many matching names and e-mails, a fragment is matched participant by participant (they are most of them). */
+export const MAX_PARTICIPANT_HANDLES = 500;
+
+/**
+ * The names and e-mails (participant_handles) that hold the fragment, matched as participantWordIds matches
+ * words (case-insensitive, either Unicode form, `%` and `_` literal), or undefined past MAX_PARTICIPANT_HANDLES.
+ * Some may be carried by no participant any more (handles are never removed): they match no meeting.
+ */
+export function participantHandles(sqlite: Sqlite, fragment: string): string[] | undefined {
+  const limit = MAX_PARTICIPANT_HANDLES + 1;
+  const phrase = trigramMatch(fragment);
+  let handles: string[];
+  if (phrase !== undefined)
+    handles = stmt(sqlite, 'SELECT handle FROM participant_handles_fts WHERE participant_handles_fts MATCH ? LIMIT ?').pluck().all(`handle : (${phrase})`, limit) as string[];
+  else if (isAscii(fragment))
+    handles = stmt(sqlite, "SELECT handle FROM participant_handles WHERE handle LIKE ? ESCAPE '\\' LIMIT ?").pluck().all(likeFragment(fragment), limit) as string[];
+  else {
+    const { sql, values } = anySpelling(fragment, ['handle']);
+    handles = stmt(sqlite, `SELECT handle FROM participant_handles WHERE ${sql} LIMIT ?`).pluck().all(...values, limit) as string[];
+  }
+  return handles.length > MAX_PARTICIPANT_HANDLES ? undefined : handles;
+}
+
+/**
+ * The meetings whose participants carry one of the handles, each once, read from the name and e-mail indexes alone;
+ * undefined past `most` of them (or past four times as many participants).
+ */
+export function meetingsOfHandles(sqlite: Sqlite, handles: string[], most: number): string[] | undefined {
+  const list = JSON.stringify(handles);
+  const rows = most * 4 + 1;
+  // One JSON array rather than a row each (7,624 rows of 38 handles at 100k meetings: 2.4 ms, against 3.6 a row at a
+  // time), made distinct here (SQLite's DISTINCT or UNION sorted them: 3-4 ms).
+  const ids = JSON.parse(stmt(sqlite, `SELECT json_group_array(meeting_id) FROM (${CARRIERS} UNION ALL ${CARRIERS.replace('name IN', 'email IN')} LIMIT ?)`).pluck().get(list, list, rows) as string) as string[];
+  const found = new Set(ids);
+  return ids.length === rows || found.size > most ? undefined : [...found];
+}
+
+const CARRIERS = 'SELECT meeting_id FROM participants WHERE name IN (SELECT value FROM json_each(?))';
+
+/** The same meetings as a condition on `m.id` (two parameters: the handles as JSON, twice). */
+export const CARRIED_BY = `m.id IN (${CARRIERS} UNION ALL ${CARRIERS.replace('name IN', 'email IN')})`;

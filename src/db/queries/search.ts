@@ -173,7 +173,14 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
     plainWords &&
     stmt<{ n: number }>(sqlite, `SELECT count(*) AS n FROM search_bits_terms WHERE built > 0 AND term IN (SELECT value FROM json_each(?))`).get(JSON.stringify(distinct.map(wordTerm)))!.n === distinct.length;
   const fewest = wordsBuilt ? FEW_MEETINGS_WITH_BITS : FEW_MEETINGS;
-  const meetings = joined.length > 0 ? (stmt(sqlite, `SELECT m.id FROM meetings m WHERE ${joined.join(' AND ')} LIMIT ${fewest}`).pluck().all(...params) as string[]) : [];
+  // Meetings found while compiling (a participant across words) are not asked for again.
+  const named = joined.length === 1 ? untagged[0]?.meetings : undefined;
+  const meetings =
+    named !== undefined
+      ? named.slice(0, fewest)
+      : joined.length > 0
+        ? (stmt(sqlite, `SELECT m.id FROM meetings m WHERE ${joined.join(' AND ')} LIMIT ${fewest}`).pluck().all(...params) as string[])
+        : [];
   const few = joined.length > 0 && meetings.length < fewest;
   // Many meetings' passages (the bitmaps did not answer after all): the word's matches walked once, each kept when theirs.
   const walk = meetings.length >= FEW_MEETINGS;
@@ -192,9 +199,12 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
     if (few) {
       const theirs = 'SELECT p.id FROM search_passages p WHERE p.meeting_id IN (SELECT value FROM json_each(?))';
       const passages = `(${theirs})`;
-      const list = JSON.stringify(meetings);
+      const list = JSON.stringify(meetings.length > 1 ? [...meetings].sort() : meetings);
       params = [list];
-      fewPassages = () => (fewIds ??= stmt(sqlite, theirs).pluck().all(list) as number[]);
+      // Read in the order of the meetings given, sorted, as one JSON array (7,381 meetings' 29k passages at 100k: 11 ms
+      // against 23 from SQLite's index of the ids built from unsorted ones, a row at a time).
+      fewPassages = () =>
+        (fewIds ??= JSON.parse(stmt(sqlite, 'SELECT json_group_array(p.id) FROM json_each(?) j JOIN search_passages p ON p.meeting_id = j.value').pluck().get(list) as string) as number[]);
       from = `FROM search_fts f WHERE search_fts MATCH ? AND f.rowid IN ${passages}`;
       // Ranked in one scan of the matches: looked up one rowid at a time, bm25() would count the word's
       // matches again for each (seconds for a common word).

@@ -79,6 +79,9 @@ export const participants = sqliteTable(
   (t) => [
     // A meeting's participants in display order.
     index('participants_meeting_idx').on(t.meetingId, t.position),
+    // The meetings of a matched name or e-mail (participant_handles), read from the index alone.
+    index('participants_name_meeting_idx').on(t.name, t.meetingId),
+    index('participants_email_meeting_idx').on(t.email, t.meetingId),
   ],
 );
 

@@ -55,3 +55,17 @@ export const participantWords = sqliteTable('participant_words', {
 });
 
 export type ParticipantWordRow = typeof participantWords.$inferSelect;
+
+/**
+ * Every distinct name and e-mail of a participant, kept by triggers on participants (migration 0017); handles are
+ * only ever added (one nobody carries any more matches no meeting). A `participant` fragment that spans words
+ * (`Ines Kowalski`) is matched against these few thousand handles (trigram index participant_handles_fts), and the
+ * meetings are read from the participants carrying a matched handle (indexes on name and e-mail), never by matching
+ * every participant.
+ */
+export const participantHandles = sqliteTable('participant_handles', {
+  id: integer('id').primaryKey({ autoIncrement: false }),
+  handle: text('handle').notNull().unique(),
+});
+
+export type ParticipantHandleRow = typeof participantHandles.$inferSelect;
