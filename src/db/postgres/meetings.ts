@@ -196,6 +196,8 @@ interface Compiled {
   params: unknown[];
   /** The conditions are the folder subtree's alone: `folders` rows of the subtree (their meeting_count adds up to the total). */
   folderOnly?: string;
+  /** The participant fragment's ILIKE patterns, when it is the only filter: its meetings are counted from the participants. */
+  participantOnly?: string[];
 }
 
 /** Conditions over `meetings m` for the filters, ANDed; unknown series or folder -> NotFoundError. `$` numbering starts after `offset` parameters. */
@@ -222,13 +224,20 @@ export async function compileMeetingFilter(q: Queryable, filter: MeetingFilter, 
   const range = filter.from === undefined && filter.to === undefined ? {} : parseDateRange(filter.from, filter.to);
   if (range.from !== undefined) clauses.push(`m.started_at COLLATE "C" >= ${p(range.from)}`);
   if (range.to !== undefined) clauses.push(`m.started_at COLLATE "C" <= ${p(range.to)}`);
+  let patterns: string[] | undefined;
   if (filter.participant !== undefined && filter.participant !== '') {
     const fragment = matchFragment(filter.participant, 'participant');
     const forms = [...new Set(unicodeForms(fragment))];
-    const handles = forms.map((f) => `h.handle ILIKE ${p(ilike(f))} ESCAPE '\\'`).join(' OR ');
-    clauses.push(filter.seriesId === undefined ? participantsHashed(handles) : participantsProbed(handles));
+    const matched = forms.map((f) => `h.handle ILIKE ${p(ilike(f))} ESCAPE '\\'`).join(' OR ');
+    clauses.push(filter.seriesId === undefined ? participantsHashed(matched) : participantsProbed(matched));
+    patterns = forms.map(ilike);
   }
-  return { where: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', params, ...(subtree !== undefined && clauses.length === 1 && { folderOnly: subtree }) };
+  return {
+    where: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '',
+    params,
+    ...(subtree !== undefined && clauses.length === 1 && { folderOnly: subtree }),
+    ...(patterns !== undefined && clauses.length === 1 && { participantOnly: patterns }),
+  };
 }
 
 // The participant filter matches its fragment against participant_handles, each distinct name and e-mail
@@ -259,8 +268,16 @@ const participantsProbed = (handles: string) => `(SELECT true FROM participants 
  * the triggers' counts answer where they can: a folder subtree alone (folders.meeting_count), or no
  * filter (meeting_tally, migration 0003).
  */
-function totalSql({ where, folderOnly }: Compiled): string {
+function totalSql({ where, folderOnly, participantOnly }: Compiled, param: (value: unknown) => string): string {
   if (folderOnly !== undefined) return `(SELECT coalesce(sum(meeting_count), 0)::int FROM folders WHERE ${folderOnly})`;
+  // The participants carrying a matched handle, their meetings each once: a common name's 7,381 meetings of 100k in
+  // 4 ms, against 30 ms probing every meeting into their hash. The handles from their trigram index
+  // (syntheo_handles_like): ILIKE reads all 4,000 at 100k meetings, 2.3 ms against 0.5 (not in the conditions:
+  // there, a search's plan lost its parallel workers, 0.15 -> 0.21 s).
+  if (participantOnly !== undefined) {
+    const handles = `(SELECT syntheo_handles_like(${param(participantOnly)}::text[]))`;
+    return `(SELECT count(*)::int FROM (SELECT meeting_id FROM participants WHERE name IN ${handles} UNION SELECT meeting_id FROM participants WHERE email IN ${handles}) x)`;
+  }
   if (where === '') return '(SELECT coalesce(sum(meetings), 0)::int FROM meeting_tally)';
   return `(SELECT count(*)::int FROM meetings m ${where})`;
 }
@@ -617,16 +634,17 @@ export async function listMeetings(q: Queryable, filter: MeetingFilter, page: Pa
       )
     : pageOfMeetings(`${ids} ${NEWEST_FIRST} LIMIT $${n + 1} OFFSET $${n + 2}`);
   // The page and the total in one statement: a row per item (each carrying the total), or one row of nulls but the total.
+  const counting: unknown[] = [];
+  const total = totalSql(compiled, (value) => `$${n + 2 + counting.push(value)}`);
   const found = await rows<MeetingListItem & { total: number }>(
     q,
-    `SELECT i.*, t.total FROM (SELECT ${totalSql(compiled)} AS total) t
+    `SELECT i.*, t.total FROM (SELECT ${total} AS total) t
      LEFT JOIN LATERAL (${pageSql}) i ON true
      ORDER BY i.started_at COLLATE "C" DESC, i.id COLLATE "C" DESC`,
-    [...params, page.limit, page.offset],
+    [...params, page.limit, page.offset, ...counting],
   );
-  const total = found[0]!.total;
   const meetings = found.filter((r) => r.id !== null).map(({ total: _, ...item }) => item);
-  return { meetings, pagination: pagination(page, meetings.length, total) };
+  return { meetings, pagination: pagination(page, meetings.length, found[0]!.total) };
 }
 
 interface MeetingRowOut {

@@ -314,7 +314,7 @@ function listByTime(sqlite: Sqlite, c: CompiledFilter, page: Page): { meetings: 
     )!.n;
     return { meetings, total };
   }
-  if (clauses.length === 1 && parts[0]?.meetings !== undefined) {
+  if (clauses.length === 1 && parts[0]?.meetings !== undefined && parts[0].meetings.length > WALKED_NAMES) {
     const named = pageOfNamed(sqlite, parts[0].meetings, page);
     if (named !== undefined) return named;
   }
@@ -329,7 +329,7 @@ function listByTime(sqlite: Sqlite, c: CompiledFilter, page: Page): { meetings: 
     `SELECT ${MEETING_ITEM_COLUMNS} FROM (SELECT m.id, m.started_at FROM meetings m ${walkWhere} ${NEWEST_FIRST} LIMIT ? OFFSET ?) k
      JOIN meetings m ON m.id = k.id ORDER BY k.started_at DESC, k.id DESC`,
   ).all(...params, page.limit, page.offset);
-  // Meetings named by id and nothing else: they are the count.
+  // Meetings named by id and nothing else: their number is the count.
   const total =
     clauses.length === 1 && parts[0]?.meetings !== undefined ? parts[0].meetings.length : stmt<{ n: number }>(sqlite, `SELECT count(*) AS n FROM meetings m ${where}`).get(...params)!.n;
   return { meetings, total };
@@ -342,9 +342,9 @@ const WALKED_NAMES = 2000;
 const NAMED_WALK = 4000;
 
 /**
- * A page of meetings named by id, and nothing else, when it is among the newest NAMED_WALK meetings (a page near the
- * start of a common name's meetings): the time index read here until the page is full, no index built of the names
- * (2-4 ms for 7,381 of 100k meetings). Their count is their number. Else undefined.
+ * A page of many meetings named by id, and nothing else, when it is among the newest NAMED_WALK meetings (a page near
+ * the start of a common name's meetings): the time index read here until the page is full, no index built of the names
+ * (2-4 ms for 7,381 of 100k meetings). Their count is their number. Else undefined (few are looked up and sorted).
  */
 function pageOfNamed(sqlite: Sqlite, ids: string[], page: Page): { meetings: MeetingListItem[]; total: number } | undefined {
   const total = ids.length;
