@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RANK_WINDOW, searchTranscripts, type SearchFilter } from '../../src/db/queries/search.js';
+import { RANK_WINDOW, searchTranscripts, type SearchFilter, type SearchHit } from '../../src/db/queries/search.js';
 import { rankWindow } from '../../src/db/queries/rank.js';
 import { setIndexesAside } from '../../src/db/queries/bulk-index.js';
 import { BLOCK, buildSearchBits, windowCells, wrongSearchBits } from '../../src/db/queries/search-bits.js';
@@ -185,4 +185,92 @@ describe('BM25 of the ranked window', () => {
         if (offset >= expected.pagination.total) break;
       }
   });
+});
+
+// The rule the reference sets, read here without any of the search's code: the matches of the words that pass the
+// filters (conditions on the meetings' own rows), the newest RANK_WINDOW of them ranked (the exact phrase first, then
+// bm25(), then the newest), then the older ones newest first. Every ranker above shares the window and the phrase
+// with the search, so only this catches a window a passage short, or the phrase not put first.
+describe('search_transcripts against the rule read from the rows', () => {
+  interface Conditions {
+    folder?: string;
+    participant?: string;
+    from?: string;
+    to?: string;
+  }
+
+  function byTheRule(s: Sqlite, words: string[], c: Conditions): { ids: number[]; total: number } {
+    const where = ['search_fts MATCH ?'];
+    const params: unknown[] = [`{text} : (${words.map((w) => `"${w}"`).join(' ')})`];
+    if (c.folder !== undefined) {
+      where.push("m.folder_id IN (SELECT id FROM folders WHERE path = ? OR substr(path, 1, length(?) + 1) = ? || '/')");
+      params.push(c.folder, c.folder, c.folder);
+    }
+    if (c.participant !== undefined) {
+      where.push("EXISTS (SELECT 1 FROM participants pa WHERE pa.meeting_id = m.id AND (instr(lower(pa.name), lower(?)) > 0 OR instr(lower(coalesce(pa.email, '')), lower(?)) > 0))");
+      params.push(c.participant, c.participant);
+    }
+    for (const [bound, op] of [[c.from, '>='], [c.to, '<=']] as const)
+      if (bound !== undefined) {
+        where.push(`m.started_at ${op} ?`);
+        params.push(bound);
+      }
+    const matches = s
+      .prepare(`SELECT f.rowid AS id, bm25(search_fts, 1.0, 0.0) AS score FROM search_fts f JOIN search_passages p ON p.id = f.rowid JOIN meetings m ON m.id = p.meeting_id WHERE ${where.join(' AND ')} ORDER BY f.rowid DESC`)
+      .all(...params) as { id: number; score: number }[];
+    const phrase = new Set(
+      words.length > 1 ? (s.prepare(`SELECT rowid FROM search_fts WHERE search_fts MATCH ?`).pluck().all(`{text} : "${words.join(' ')}"`) as number[]) : [],
+    );
+    const window = matches.slice(0, RANK_WINDOW).sort((a, b) => Number(phrase.has(b.id)) - Number(phrase.has(a.id)) || a.score - b.score || b.id - a.id);
+    return { ids: [...window, ...matches.slice(RANK_WINDOW)].map((r) => r.id), total: matches.length };
+  }
+
+  /** The passage a hit stands for: its summary, or the transcript passage holding its word. */
+  function passageOf(s: Sqlite, hit: SearchHit): number {
+    if (hit.kind === 'summary') return s.prepare("SELECT id FROM search_passages WHERE kind = 'summary' AND ref_id = ?").pluck().get(hit.summary_id) as number;
+    return s.prepare("SELECT id FROM search_passages WHERE meeting_id = ? AND kind = 'transcript' AND word_offset <= ? ORDER BY word_offset DESC LIMIT 1").pluck().get(hit.meeting_id, hit.offset) as number;
+  }
+
+  it('gives the pages and totals the rule gives, with and without the bitmaps, past the window and with the phrase first', () => {
+    const s = db();
+    corpus(s, 23, 1200);
+    const cases: [words: string[], Conditions][] = [
+      [['the'], {}],
+      [['the', 'budget'], {}],
+      [['budget', 'review'], {}],
+      [['the', 'the'], {}],
+      [['the'], { folder: 'Acme' }],
+      [['the', 'team'], { folder: 'Acme/Launch', from: '2026-03-01T00:00:00.000Z', to: '2026-06-15T12:00:00.000Z' }],
+      [['the'], { participant: 'Yuki' }],
+      [['the', 'a'], { participant: 'Sam Berg 3' }],
+      [['we'], { participant: 'Sam', from: '2026-02-01T00:00:00.000Z' }],
+    ];
+    const phraseFirst = { checked: 0 };
+    let beyond = 0;
+    for (const bits of [false, true]) {
+      if (bits) buildSearchBits(s);
+      for (const [words, c] of cases) {
+        const rule = byTheRule(s, words, c);
+        expect(rule.total).toBeGreaterThan(0);
+        if (rule.total > RANK_WINDOW + 40) beyond++;
+        const filter: SearchFilter = { query: words.join(' '), folderPath: c.folder, participant: c.participant, from: c.from, to: c.to };
+        for (const offset of [0, 20, RANK_WINDOW - 10, RANK_WINDOW - 1, RANK_WINDOW + 30]) {
+          const label = `${JSON.stringify(filter)} at ${offset}${bits ? ' (bitmaps)' : ''}`;
+          const found = searchTranscripts(s, filter, { offset, limit: 10 });
+          expect(found.pagination.total, label).toBe(rule.total);
+          expect(found.hits.map((h) => passageOf(s, h)), label).toEqual(rule.ids.slice(offset, offset + 10));
+          if (offset >= rule.total) break;
+        }
+        if (words.length > 1 && offset0HasPhrase(s, words, rule.ids)) phraseFirst.checked++;
+      }
+    }
+    // Most cases have matches past the window, and the multi-word ones a phrase match first.
+    expect(beyond).toBeGreaterThan(10);
+    expect(phraseFirst.checked).toBeGreaterThan(4);
+  }, 120_000);
+
+  function offset0HasPhrase(s: Sqlite, words: string[], ids: number[]): boolean {
+    const first = ids[0];
+    return first !== undefined && (s.prepare('SELECT count(*) FROM search_fts WHERE search_fts MATCH ? AND rowid = ?').pluck().get(`{text} : "${words.join(' ')}"`, first) as number) > 0;
+  }
 });
