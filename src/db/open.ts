@@ -74,10 +74,11 @@ export function openDatabase(path: string, options: OpenOptions): SyntheoDb {
   try {
     // Busy timeout first: every later statement, journal_mode included, may wait for another process.
     sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-    // Before WAL: switching the journal mode rewrites the file header of another app's database.
-    refuseForeign(sqlite, path);
+    // Before WAL: switching the journal mode rewrites the file header of another app's database. In one transaction, so
+    // in one snapshot (see ensureSchema).
+    sqlite.transaction(() => refuseForeign(sqlite, path))();
     if (!memory) {
-      const mode = sqlite.pragma('journal_mode = WAL', { simple: true });
+      const mode = switchToWal(sqlite);
       if (String(mode).toLowerCase() !== 'wal') throw new SyntheoError('storage', `Could not switch ${path} to WAL mode (got ${String(mode)}).`);
     }
     sqlite.pragma('foreign_keys = ON');
@@ -103,6 +104,23 @@ export function openDatabase(path: string, options: OpenOptions): SyntheoDb {
       removeOrphans(path, sidecars);
     },
   };
+}
+
+/**
+ * `journal_mode = WAL`, tried again while the database is busy: SQLite may answer it with SQLITE_BUSY at once, without
+ * waiting out the busy timeout, while another process switches or migrates the same new file (2 of 60 rounds of 8
+ * processes opening one new file at the same instant).
+ */
+function switchToWal(sqlite: Sqlite): unknown {
+  const deadline = Date.now() + BUSY_TIMEOUT_MS;
+  for (;;) {
+    try {
+      return sqlite.pragma('journal_mode = WAL', { simple: true });
+    } catch (error) {
+      if (!String((error as { code?: string }).code).startsWith('SQLITE_BUSY') || Date.now() > deadline) throw error;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
+    }
+  }
 }
 
 let allocatorSettled = false;
@@ -289,7 +307,10 @@ function hasTable(sqlite: Sqlite, name: string): boolean {
  */
 function ensureSchema(sqlite: Sqlite, path: string): void {
   const k = knownMigrations();
-  if (isCurrent(sqlite, path, k)) return;
+  // Read in one transaction, so in one snapshot: read one statement at a time, another process's migrations committing
+  // between "no migrations table" and "which tables" made a brand-new file read as another application's (seen once
+  // in 8 processes opening one file at the same instant).
+  if (sqlite.transaction(() => isCurrent(sqlite, path, k))()) return;
 
   sqlite.exec('BEGIN IMMEDIATE');
   try {
