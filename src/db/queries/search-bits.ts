@@ -613,9 +613,16 @@ export function windowCells(sqlite: Sqlite, words: string[], ids: number[]): Map
   const dirty = stmt(sqlite, 'SELECT passage_id FROM search_bits_dirty WHERE passage_id >= ? AND passage_id < ? LIMIT ?').pluck().all(lowest, below, MAX_DIRTY + 1) as number[];
   if (dirty.length > MAX_DIRTY) return undefined;
   const aside = new Set(dirty);
-  const blocks = JSON.stringify([...new Set(covered.map((id) => Math.floor(id / BLOCK)))]);
+  const wanted = [...new Set(covered.map((id) => Math.floor(id / BLOCK)))];
+  const [first, last] = [Math.min(...wanted), Math.max(...wanted)];
+  // The blocks as one range of the key when they are most of it: a row is 2-4 KB, so each seek of a list descends a
+  // deep tree (the smallest leaf folder's 94 blocks of 96: 1.0 ms a term by seeks, 0.2 by the range).
   const rowsOf = (term: string) =>
-    new Map(stmt(sqlite, 'SELECT block, bits FROM search_bits WHERE term = ? AND block IN (SELECT value FROM json_each(?))').raw().all(term, blocks) as [number, Uint8Array][]);
+    new Map(
+      (last - first + 1 <= wanted.length * 2
+        ? stmt(sqlite, 'SELECT block, bits FROM search_bits WHERE term = ? AND block BETWEEN ? AND ?').raw().all(term, first, last)
+        : stmt(sqlite, 'SELECT block, bits FROM search_bits WHERE term = ? AND block IN (SELECT value FROM json_each(?))').raw().all(term, JSON.stringify(wanted))) as [number, Uint8Array][],
+    );
   const [sizes, ...freqs] = terms.map(rowsOf);
   const cells = new Map<number, PassageCells>();
   for (const id of covered) {
