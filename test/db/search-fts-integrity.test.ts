@@ -309,6 +309,36 @@ describe('search_fts content is the passage row alone', () => {
   });
 });
 
+describe('participant_handles (migration 0017)', () => {
+  it('keeps a renamed person\'s old name until the repair drops it; a missing name is a finding the repair mends', () => {
+    const { dir, cleanup } = tempDir('syntheo-handles-');
+    const db = openDatabase(join(dir, 'syntheo.db'), { create: true });
+    try {
+      const s = db.sqlite;
+      const m = makeMeeting(s);
+      makeParticipant(s, m, { name: 'Ines Kowalski', email: 'ines@acme.test' });
+      const handles = () => s.prepare('SELECT handle FROM participant_handles ORDER BY handle').pluck().all();
+      const listed = (participant: string) => listMeetings(s, { participant }, { limit: 5, offset: 0 }).pagination.total;
+      s.prepare("UPDATE participants SET name = 'Ines Berg' WHERE meeting_id = ?").run(m);
+      // Only ever added by the writers: the old name stays, and finds nothing.
+      expect(handles()).toEqual(['Ines Berg', 'Ines Kowalski', 'ines@acme.test']);
+      expect([listed('Ines Kowalski'), listed('Ines Berg'), listed('s@acme')]).toEqual([0, 1, 1]);
+      // A handle lost (written by hand): the meeting is not found, and the doctor says so.
+      s.prepare("DELETE FROM participant_handles WHERE handle = 'Ines Berg'").run();
+      expect(listed('Ines Berg')).toBe(0);
+      expect(checkIntegrity(s, { full: false }).search).toEqual(['participant_handles']);
+      repairSearchIndex(s);
+      expect(handles()).toEqual(['Ines Berg', 'ines@acme.test']);
+      expect([listed('Ines Kowalski'), listed('Ines Berg'), listed('s@acme')]).toEqual([0, 1, 1]);
+      expect(checkIntegrity(s, { full: true }).search).toEqual([]);
+      s.prepare("INSERT INTO participant_handles_fts (participant_handles_fts, rank) VALUES ('integrity-check', 1)").run();
+    } finally {
+      db.close();
+      cleanup();
+    }
+  });
+});
+
 describe('checkIntegrity on a long-lived connection', () => {
   it('reports a sound search index as sound after another connection merged its segments', () => {
     const { dir, cleanup } = tempDir('syntheo-fts-stale-');

@@ -166,12 +166,17 @@ export function repairSearchIndex(sqlite: Sqlite): RepairResult {
           sqlite.exec(`DROP TABLE ${table}`);
           dropped.add(`table ${table}`);
         }
+      // So are those on participant_handles, whose rows are set again below.
       for (const o of current)
-        if (o.type === 'trigger' && o.tbl_name === 'search_passages') {
+        if (o.type === 'trigger' && (o.tbl_name === 'search_passages' || o.tbl_name === 'participant_handles')) {
           sqlite.exec(`DROP TRIGGER ${o.name}`);
           dropped.add(`trigger ${o.name}`);
         }
       if (present.has('table search_passages')) stmt(sqlite, 'DELETE FROM search_passages').run();
+      // The participants' names and e-mails as they are now: those nobody carries any more go (writers only ever add
+      // them), the missing ones come; their index is built at the end.
+      if (present.has('table participant_handles'))
+        stmt(sqlite, 'DELETE FROM participant_handles WHERE handle NOT IN (SELECT name FROM participants) AND handle NOT IN (SELECT email FROM participants WHERE email IS NOT NULL)').run();
       const recreated: string[] = [];
       // Tables first (shadow tables come with their FTS5 table), then the tags view, indexes and triggers.
       const order = ['table', 'view', 'index', 'trigger'];
@@ -196,7 +201,6 @@ export function repairSearchIndex(sqlite: Sqlite): RepairResult {
       recountWords(sqlite);
       resetSearchBits(sqlite);
       const { meetings } = fillListIndexes(sqlite);
-      // The participants' names and e-mails, should a handle be missing (they are only ever added), and their index.
       stmt(sqlite, 'INSERT OR IGNORE INTO participant_handles (handle) SELECT name FROM participants UNION SELECT email FROM participants WHERE email IS NOT NULL').run();
       stmt(sqlite, "INSERT INTO participant_handles_fts (participant_handles_fts) VALUES ('rebuild')").run();
       const participants = stmt<{ n: number }>(sqlite, 'SELECT count(*) AS n FROM participants').get()!.n;
