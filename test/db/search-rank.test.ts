@@ -245,7 +245,7 @@ describe('search_transcripts against the rule read from the rows', () => {
       [['the', 'a'], { participant: 'Sam Berg 3' }],
       [['we'], { participant: 'Sam', from: '2026-02-01T00:00:00.000Z' }],
     ];
-    const phraseFirst = { checked: 0 };
+    let phraseFirst = 0;
     let beyond = 0;
     for (const bits of [false, true]) {
       if (bits) buildSearchBits(s);
@@ -261,12 +261,12 @@ describe('search_transcripts against the rule read from the rows', () => {
           expect(found.hits.map((h) => passageOf(s, h)), label).toEqual(rule.ids.slice(offset, offset + 10));
           if (offset >= rule.total) break;
         }
-        if (words.length > 1 && offset0HasPhrase(s, words, rule.ids)) phraseFirst.checked++;
+        if (words.length > 1 && offset0HasPhrase(s, words, rule.ids)) phraseFirst++;
       }
     }
     // Most cases have matches past the window, and the multi-word ones a phrase match first.
     expect(beyond).toBeGreaterThan(10);
-    expect(phraseFirst.checked).toBeGreaterThan(4);
+    expect(phraseFirst).toBeGreaterThan(4);
   }, 120_000);
 
   function offset0HasPhrase(s: Sqlite, words: string[], ids: number[]): boolean {

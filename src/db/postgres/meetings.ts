@@ -304,10 +304,10 @@ const MAX_PARTICIPANT_WORDS = 32;
 
 /**
  * The filters as tags, or undefined when one is not held by tags: a participant fragment holding a separator
- * (it may span two words) or found in too many words. Unknown series or folder -> NotFoundError, checked in
+ * (it may span two words) held by more than ACROSS_WORDS_MEETINGS meetings, or found in too many words. Unknown series or folder -> NotFoundError, checked in
  * the same order as compileMeetingFilter.
  */
-export async function compileTags(q: Queryable, filter: MeetingFilter, options: { acrossWords?: boolean } = {}): Promise<TagFilter | undefined> {
+export async function compileTags(q: Queryable, filter: MeetingFilter): Promise<TagFilter | undefined> {
   const groups: string[][] = [];
   let participant: string[] | undefined;
   let title: TagFilter['title'];
@@ -363,7 +363,6 @@ export async function compileTags(q: Queryable, filter: MeetingFilter, options: 
     } else {
       // Across words (`Sam Berg 297`): the meetings of the names and e-mails that hold it (participant_handles), when
       // few. Many (a common name, `@example.com`): the previous paths.
-      if (!options.acrossWords) return undefined;
       const meetings = await byHandles(q, forms.map(ilike));
       if (meetings === undefined) return undefined;
       if (meetings.length === 0) none = true;
@@ -608,7 +607,7 @@ export async function listMeetings(q: Queryable, filter: MeetingFilter, page: Pa
   // title words: from meeting_grams. A participant fragment across words (`Sam Berg 297`): its few meetings, from the
   // handles that hold it. Anything else (dates alone, a title fragment across words): the meetings themselves below.
   const tagged =
-    filter.participant || filter.seriesId !== undefined || filter.folderPath !== undefined || filter.query ? await compileTags(q, filter, { acrossWords: true }) : undefined;
+    filter.participant || filter.seriesId !== undefined || filter.folderPath !== undefined || filter.query ? await compileTags(q, filter) : undefined;
   const byTags = tagged && (await listByTags(q, tagged, page));
   if (byTags) return { meetings: byTags.meetings, pagination: pagination(page, byTags.meetings.length, byTags.total) };
   const compiled = await compileMeetingFilter(q, filter);

@@ -37,7 +37,7 @@ export async function searchTranscripts(q: Queryable, filter: SearchFilter, page
   const meetingFilter = { ...filter, query: undefined };
   const filtered = [filter.seriesId, filter.folderPath, filter.from, filter.to].some((v) => v !== undefined) || (filter.participant !== undefined && filter.participant !== '');
   // Filters held by tags are postings too (search_tags, migration 0007): the words' and the filters' merged on passage id.
-  const tags = filtered ? await compileTags(q, meetingFilter, { acrossWords: true }) : { groups: [], range: {}, none: false };
+  const tags = filtered ? await compileTags(q, meetingFilter) : { groups: [], range: {}, none: false };
   if (tags?.none) return { hits: [], pagination: pagination(page, 0, 0) };
   const byTags = tags && (tags.groups.length > 0 || tags.participant !== undefined || tags.range.from !== undefined || tags.range.to !== undefined) ? tags : undefined;
   let counted = tags && (byTags ? await withMergePlans(q, (c) => fromPostings(c, words, terms.length, page, byTags)) : await fromPostings(q, words, terms.length, page));

@@ -124,7 +124,7 @@ export function compileMeetingFilter(sqlite: Sqlite, filter: MeetingFilter): Com
       if (handles !== undefined) {
         if (handles.length === 0) none = true;
         // Found once, then named by id (a count and a page each read them); very many are read in each statement.
-        const found = meetingsOfHandles(sqlite, handles, NAMED_MEETINGS);
+        const found = none ? [] : meetingsOfHandles(sqlite, handles, NAMED_MEETINGS);
         const list = JSON.stringify(handles);
         parts.push(found !== undefined ? { sql: 'm.id IN (SELECT value FROM json_each(?))', params: [JSON.stringify(found)], meetings: found } : { sql: CARRIED_BY, params: [list, list] });
       } else if (isAscii(fragment)) {

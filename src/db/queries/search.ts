@@ -199,7 +199,7 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
     if (few) {
       const theirs = 'SELECT p.id FROM search_passages p WHERE p.meeting_id IN (SELECT value FROM json_each(?))';
       const passages = `(${theirs})`;
-      const list = JSON.stringify(meetings.length > 1 ? [...meetings].sort() : meetings);
+      const list = JSON.stringify([...meetings].sort());
       params = [list];
       // Read in the order of the meetings given, sorted, as one JSON array (7,381 meetings' 29k passages at 100k: 11 ms
       // against 23 from SQLite's index of the ids built from unsorted ones, a row at a time).
