@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
 import { needs } from '../support/system-tools.js';
 import { startPostgres, type PgCluster } from '../support/postgres.js';
 import { openPostgres, type PgDb } from '../../src/db/postgres/open.js';
 import { compileMeetingFilter, ilike } from '../../src/db/postgres/meetings.js';
+import { repairParticipantHandles } from '../../src/db/postgres/participant-handles.js';
 import { unicodeForms } from '../../src/db/queries/unicode.js';
 import { openStore } from '../../src/db/engine.js';
 import type { Store } from '../../src/db/store.js';
@@ -143,4 +145,71 @@ describe.skipIf(needs('postgresql'))('PostgreSQL participant filter through part
       expect(new Set(ilikeOn), JSON.stringify(filter)).toEqual(new Set(['participant_handles']));
     }
   });
+
+  // The trigger only adds: a rename keeps the old name. `syntheo doctor` names a handle missing (written by hand), and
+  // its search repair drops the ones nobody carries and adds the missing ones, never one that a writer's participant,
+  // not yet committed, carries.
+  it('doctor: a missing name is a finding; the search repair drops the names nobody carries and adds the missing ones', async () => {
+    const url = await cluster.createDatabase('handles');
+    const own = await openStore(url, { create: true });
+    const pool = new pg.Pool({ connectionString: url, max: 4 });
+    try {
+      for (const [id, name, email] of [
+        ['mtg_a', 'Ines Kowalski', 'ines@acme.test'],
+        ['mtg_b', 'Ola Berg', null],
+        ['mtg_c', 'Pat Quinn', null],
+      ] as const) {
+        await pool.query("INSERT INTO meetings (id, title, started_at, created_at, updated_at) VALUES ($1, $1, '2026-01-01T00:00:00.000Z', 'x', 'x')", [id]);
+        await pool.query('INSERT INTO participants (id, meeting_id, name, email, position) VALUES ($1, $2, $3, $4, 0)', [`ppl_${id}`, id, name, email]);
+      }
+      const handles = async () => (await pool.query<{ handle: string }>('SELECT handle FROM participant_handles ORDER BY handle COLLATE "C"')).rows.map((r) => r.handle);
+      // Fragments across words, which are matched against the handles (one word is matched in participant_words).
+      const listed = async (participant: string) => (await own.meetings.list({ participant }, { limit: 5, offset: 0 })).meetings.map((m) => m.id);
+      const search = async () => (await own.admin.integrity({ full: true })).search;
+      await pool.query("UPDATE participants SET name = 'Ines Berg' WHERE id = 'ppl_mtg_a'");
+      // The old name stays, finding nothing; that is no finding.
+      expect(await handles()).toEqual(['Ines Berg', 'Ines Kowalski', 'Ola Berg', 'Pat Quinn', 'ines@acme.test']);
+      expect([await listed('Ines Kowalski'), await listed('Ines B'), await listed('s@acme')]).toEqual([[], ['mtg_a'], ['mtg_a']]);
+      expect(await search()).toEqual([]);
+      // A handle lost: its meeting is not found, and the doctor says so.
+      await pool.query("DELETE FROM participant_handles WHERE handle = 'Ola Berg'");
+      expect(await listed('Ola B')).toEqual([]);
+      expect(await search()).toEqual(['names and e-mails of participants (participant_handles): at least one missing (the participant filter does not find meeting mtg_b by it)']);
+      await own.admin.repairSearch();
+      expect(await handles()).toEqual(['Ines Berg', 'Ola Berg', 'Pat Quinn', 'ines@acme.test']);
+      expect([await listed('Ines Kowalski'), await listed('Ines B'), await listed('s@acme'), await listed('Ola B'), await listed('Pat Q')]).toEqual([
+        [],
+        ['mtg_a'],
+        ['mtg_a'],
+        ['mtg_b'],
+        ['mtg_c'],
+      ]);
+      expect(await search()).toEqual([]);
+
+      // Pat Quinn's handle carried by nobody, then by a writer's participant not committed when the repair looks for
+      // such handles: the repair's delete waits for the writer (its lock), sees the participant once committed, and
+      // keeps the handle (the writer added none: it saw the handle there).
+      await pool.query("DELETE FROM participants WHERE id = 'ppl_mtg_c'");
+      const writer = await pool.connect();
+      try {
+        await writer.query('BEGIN');
+        await writer.query("INSERT INTO participants (id, meeting_id, name, position) VALUES ('ppl_back', 'mtg_c', 'Pat Quinn', 1)");
+        const repair = repairParticipantHandles(pool);
+        let settled = false;
+        void repair.finally(() => (settled = true)).catch(() => {});
+        const waiting = async () => (await pool.query("SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query = 'LOCK TABLE participants IN SHARE MODE'")).rowCount === 1;
+        for (let i = 0; i < 200 && !settled && !(await waiting()); i++) await new Promise((resolve) => setTimeout(resolve, 25));
+        await writer.query('COMMIT');
+        expect(await repair).toEqual({ deleted: 0, added: 0 });
+      } finally {
+        writer.release();
+      }
+      expect(await handles()).toEqual(['Ines Berg', 'Ola Berg', 'Pat Quinn', 'ines@acme.test']);
+      expect(await listed('Pat Q')).toEqual(['mtg_c']);
+      expect(await search()).toEqual([]);
+    } finally {
+      await pool.end();
+      await own.close();
+    }
+  }, 60_000);
 });

@@ -92,9 +92,10 @@ export const participants = pgTable(
 
 /**
  * Every participant name and e-mail, about once (migration 0005's trigger adds those not yet visible as
- * participants are written; no unique key, so that no writer waits for another's; never removed: a
- * handle nobody carries any more matches no meeting). list_meetings `participant` matches its fragment
- * against these few thousand handles, not against every participant row.
+ * participants are written; no unique key, so that no writer waits for another's; no writer removes one: a
+ * handle nobody carries any more matches no meeting, and `doctor --repair-search` drops those under a lock,
+ * postgres/participant-handles.ts). list_meetings `participant` matches its fragment against these few
+ * thousand handles, not against every participant row.
  */
 export const participantHandles = pgTable(
   'participant_handles',
