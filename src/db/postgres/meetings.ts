@@ -10,7 +10,7 @@ import { IMPORT_COLUMNS, toRecordingImport, type ImportRow } from '../queries/im
 import { toSegments, type WordTuple } from '../queries/export.js';
 import { unicodeForms } from '../queries/unicode.js';
 import { parseDateRange, type MeetingFilter } from '../queries/meetings.js';
-import { PARTICIPANT_SEPARATORS } from '../queries/participant-words.js';
+import { MAX_PARTICIPANT_HANDLES, PARTICIPANT_SEPARATORS } from '../queries/participant-words.js';
 import {
   EXPORT_FORMAT,
   type ActionItem,
@@ -295,21 +295,18 @@ export interface TagFilter {
   none: boolean;
   /** The title fragment's ILIKE patterns (either Unicode form) and the id's, when there is one: checked on the meeting row. */
   title?: { forms: string[]; id: string; sure?: string; titled?: string[] };
-  /** A participant fragment across words: the meetings whose participants hold it (few: see byHandles). */
-  participant?: string[];
 }
 
 /** Beyond this many matching participant words, a fragment is matched handle by handle (as SQLite's MAX_PARTICIPANT_WORDS). */
 const MAX_PARTICIPANT_WORDS = 32;
 
 /**
- * The filters as tags, or undefined when one is not held by tags: a participant fragment holding a separator
- * (it may span two words) held by more than ACROSS_WORDS_MEETINGS meetings, or found in too many words. Unknown series or folder -> NotFoundError, checked in
- * the same order as compileMeetingFilter.
+ * The filters as tags, or undefined when one is not held by tags: a participant fragment found in more than
+ * MAX_PARTICIPANT_WORDS words, or (holding a separator: it may span two words) in more than MAX_HANDLE_TAGS names and
+ * e-mails. Unknown series or folder -> NotFoundError, checked in the same order as compileMeetingFilter.
  */
 export async function compileTags(q: Queryable, filter: MeetingFilter): Promise<TagFilter | undefined> {
   const groups: string[][] = [];
-  let participant: string[] | undefined;
   let title: TagFilter['title'];
   let none = false;
   // The series and folder are looked up at once with the title's words (a round trip each); their errors still come
@@ -361,15 +358,14 @@ export async function compileTags(q: Queryable, filter: MeetingFilter): Promise<
       if (words.length === 0) none = true;
       groups.push(words.map((w) => `p${w.word}`));
     } else {
-      // Across words (`Sam Berg 297`): the meetings of the names and e-mails that hold it (participant_handles), when
-      // few. Many (a common name, `@example.com`): the previous paths.
-      const meetings = await byHandles(q, forms.map(ilike));
-      if (meetings === undefined) return undefined;
-      if (meetings.length === 0) none = true;
-      participant = meetings;
+      // Across words (`Ines Kowalski`): the names and e-mails that hold it, as their tags (migration 0015).
+      const tags = await handleTags(q, forms.map(ilike));
+      if (tags === undefined) return undefined;
+      if (tags.length === 0) none = true;
+      groups.push(tags);
     }
   }
-  return { groups, range, none, ...(title && { title }), ...(participant && { participant }) };
+  return { groups, range, none, ...(title && { title }) };
 }
 
 /** A title fragment that trigrams cannot find (pg_trgm indexes 3 characters and more): 1-2 characters. */
@@ -435,28 +431,18 @@ async function gramsOf(q: Queryable, forms: string[], fragment: string): Promise
 }
 
 /**
- * The meetings with a participant whose name or e-mail holds the fragment (its ILIKE patterns), read as
- * compileMeetingFilter's participant condition reads them: the matching handles (each distinct name and e-mail,
- * migration 0005), then their participants from the (name, meeting_id) and (email, meeting_id) keys. Undefined
- * when more than ACROSS_WORDS_MEETINGS. Measured on `Sam Berg 297` (100k meetings): list_meetings 3-4 ms against ~40
- * through its pieces' tags (720 meetings hold a word with `297`, 432 all three pieces, each then checked participant by
- * participant), which search_transcripts also used until now: `the` + `Sam Berg 297` 32 -> 9 ms.
+ * The tags (migration 0015) of the names and e-mails holding a participant fragment (its ILIKE patterns), from the
+ * trigram index of participant_handles (syntheo_handles_like); undefined when more than MAX_HANDLE_TAGS. Until 0015
+ * the meetings of up to 1,000 were named by id, and more were read participant by participant with every match of the
+ * search joined to its meeting: `the` + `Ines Kowalski` (38 names, 7,381 meetings) 150-300 ms.
  */
-async function byHandles(q: Queryable, patterns: string[]): Promise<string[] | undefined> {
-  // The handles from their trigram index (syntheo_handles_like, migration 0012), once for both keys.
-  const found = await rowsPlanned<{ id: string }>(
-    q,
-    `WITH h AS MATERIALIZED (SELECT syntheo_handles_like($1::text[]) AS handle)
-     SELECT pa.meeting_id AS id FROM h JOIN participants pa ON pa.name = h.handle
-     UNION SELECT pa.meeting_id FROM h JOIN participants pa ON pa.email = h.handle
-     LIMIT ${ACROSS_WORDS_MEETINGS + 1}`,
-    [patterns],
-  );
-  return found.length > ACROSS_WORDS_MEETINGS ? undefined : found.map((r) => r.id);
+async function handleTags(q: Queryable, patterns: string[]): Promise<string[] | undefined> {
+  const found = await rows<{ tag: string }>(q, `SELECT syntheo_handle_tag(h) AS tag FROM syntheo_handles_like($1::text[]) h LIMIT ${MAX_HANDLE_TAGS + 1}`, [patterns]);
+  return found.length > MAX_HANDLE_TAGS ? undefined : found.map((r) => r.tag);
 }
 
-/** At most this many meetings are named by id for a participant fragment across words (more: the previous paths). */
-const ACROSS_WORDS_MEETINGS = 1000;
+/** Names and e-mails of a participant fragment across words taken as tags, at most (SQLite's bound); more: their participants. */
+const MAX_HANDLE_TAGS = MAX_PARTICIPANT_HANDLES;
 
 /** From this offset on, a list by one tag alone skips its entries by start alone (keyedWalk). */
 const DEEP_PAGE = 500;
@@ -493,12 +479,11 @@ function keyedWalk(table: string, tag: string, when: string, skip: string, take:
  */
 async function listByTags(q: Queryable, t: TagFilter, page: Page): Promise<{ meetings: MeetingListItem[]; total: number } | undefined> {
   if (t.none) return { meetings: [], total: 0 };
-  // A group drives when it is one tag, or title grams (one a spelling of the fragment: `é` composed or not).
-  const drivers = t.groups.filter((g) => g.length === 1 || (g.length > 1 && g.every((tag) => tag.startsWith('g'))));
-  // A participant fragment across words is its few meetings (at most ACROSS_WORDS_MEETINGS), which drive: each
-  // probed for the other tags by key.
-  const byIds = t.participant !== undefined;
-  if (!byIds && drivers.length === 0) return undefined;
+  // A group drives when it is one tag, title grams (one a spelling of the fragment: `é` composed or not), or the names
+  // and e-mails holding a participant fragment across words (`Ines Kowalski`: 38 names, 7,381 meetings).
+  const kindOf = (g: string[]) => (g.length === 1 ? 'tag' : g.every((tag) => tag.startsWith('g')) ? 'grams' : g.every((tag) => tag.startsWith('h')) ? 'handles' : undefined);
+  const drivers = t.groups.filter((g) => kindOf(g) !== undefined);
+  if (drivers.length === 0) return undefined;
   const params: unknown[] = [];
   const p = (value: unknown) => `$${params.push(value)}`;
   const range: string[] = [];
@@ -506,8 +491,8 @@ async function listByTags(q: Queryable, t: TagFilter, page: Page): Promise<{ mee
     if (t.range.from !== undefined) range.push(`${alias}.started_at >= ${p(t.range.from)}`);
     if (t.range.to !== undefined) range.push(`${alias}.started_at <= ${p(t.range.to)}`);
   };
-  let driverGroup = byIds ? undefined : drivers[0]!;
-  if (!byIds && drivers.length > 1) {
+  let driverGroup = drivers[0]!;
+  if (drivers.length > 1) {
     inRange('t');
     // Each group's rows within the dates, up to DRIVER_PROBE, in one statement (a round trip each cost more than the count).
     const probes = drivers.map(
@@ -520,17 +505,18 @@ async function listByTags(q: Queryable, t: TagFilter, page: Page): Promise<{ mee
     params.length = 0;
     range.length = 0;
   }
-  const driver = driverGroup?.length === 1 ? driverGroup[0]! : undefined;
+  const driver = driverGroup.length === 1 ? driverGroup[0]! : undefined;
+  const grams = kindOf(driverGroup) === 'grams';
   const driverParam = driver === undefined ? undefined : p(driver);
   const clauses = driver === undefined ? [] : [`t.tag = ${driverParam}`];
   const source =
-    driverGroup === undefined
-      ? `(SELECT x.id AS meeting_id, x.started_at COLLATE "C" AS started_at FROM meetings x WHERE x.id = ANY(${p(t.participant)}::text[])) t`
-      : driver === undefined
+    driver !== undefined
+      ? `${tagTable(driver)} t`
+      : grams
         ? `(SELECT d.started_at, d.meeting_id, bool_or(d.tag = ANY(${p(t.title?.sure === undefined ? [] : [t.title.sure])}::text[])) AS sure,
                   bool_or(d.tag = ANY(${p((t.title?.titled ?? []).map(gramTag))}::text[])) AS titled
              FROM meeting_grams d WHERE d.tag = ANY(${p(driverGroup)}::text[]) GROUP BY d.started_at, d.meeting_id) t`
-        : `${tagTable(driver)} t`;
+        : `(SELECT d.started_at, d.meeting_id FROM meeting_tags d WHERE d.tag = ANY(${p(driverGroup)}::text[]) GROUP BY d.started_at, d.meeting_id) t`;
   inRange('t');
   clauses.push(...range);
   const joins: string[] = [];
@@ -549,7 +535,7 @@ async function listByTags(q: Queryable, t: TagFilter, page: Page): Promise<{ mee
   if (t.title) {
     const like = `${t.title.forms.map((f) => `m.title ILIKE ${p(f)} ESCAPE '\\'`).join(' OR ')} OR m.id ILIKE ${p(t.title.id)} ESCAPE '\\'`;
     const { sure, titled } = t.title;
-    if (sure === undefined && titled === undefined && (driver !== undefined || driverGroup === undefined)) {
+    if (sure === undefined && titled === undefined && !grams) {
       clauses.push(`EXISTS (SELECT 1 FROM meetings m WHERE m.id = t.meeting_id AND (${like}))`);
       from = `FROM ${source} ${joins.join(' ')} WHERE ${clauses.join(' AND ')}`;
     } else {
@@ -558,7 +544,7 @@ async function listByTags(q: Queryable, t: TagFilter, page: Page): Promise<{ mee
       // titled one that their id lacks, match as they are; the others' titles are checked one by one (as a value:
       // EXISTS was planned as a semi-join reading every title, 170 ms at 100k).
       const holds = (tags: string[], column: string) =>
-        driver === undefined && driverGroup !== undefined
+        grams
           ? `t.${column}`
           : `EXISTS (SELECT 1 FROM meeting_grams s WHERE s.tag = ANY(${p(tags)}::text[]) AND s.started_at = t.started_at AND s.meeting_id = t.meeting_id)`;
       const matched = [
@@ -604,8 +590,8 @@ async function listByTags(q: Queryable, t: TagFilter, page: Page): Promise<{ mee
 
 export async function listMeetings(q: Queryable, filter: MeetingFilter, page: Page): Promise<{ meetings: MeetingListItem[]; pagination: Pagination }> {
   // A folder, series or participant word: from meeting_tags; a title fragment of 1-2 characters, or one inside a few
-  // title words: from meeting_grams. A participant fragment across words (`Sam Berg 297`): its few meetings, from the
-  // handles that hold it. Anything else (dates alone, a title fragment across words): the meetings themselves below.
+  // title words: from meeting_grams. A participant fragment across words (`Sam Berg 297`): the tags of the names and
+  // e-mails that hold it. Anything else (dates alone, a title fragment across words): the meetings themselves below.
   const tagged =
     filter.participant || filter.seriesId !== undefined || filter.folderPath !== undefined || filter.query ? await compileTags(q, filter) : undefined;
   const byTags = tagged && (await listByTags(q, tagged, page));

@@ -39,10 +39,11 @@ export async function searchTranscripts(q: Queryable, filter: SearchFilter, page
   // Filters held by tags are postings too (search_tags, migration 0007): the words' and the filters' merged on passage id.
   const tags = filtered ? await compileTags(q, meetingFilter) : { groups: [], range: {}, none: false };
   if (tags?.none) return { hits: [], pagination: pagination(page, 0, 0) };
-  const byTags = tags && (tags.groups.length > 0 || tags.participant !== undefined || tags.range.from !== undefined || tags.range.to !== undefined) ? tags : undefined;
+  const byTags = tags && (tags.groups.length > 0 || tags.range.from !== undefined || tags.range.to !== undefined) ? tags : undefined;
   let counted = tags && (byTags ? await withMergePlans(q, (c) => fromPostings(c, words, terms.length, page, byTags)) : await fromPostings(q, words, terms.length, page));
   if (!counted) {
-    // A filter that tags do not hold (a participant fragment across words), or too many words: each match joined to its meeting.
+    // A filter that tags do not hold (a fragment in too many participant words, names or e-mails), or too many words:
+    // each match joined to its meeting.
     const { where, params } = await compileMeetingFilter(q, meetingFilter, 1);
     counted = await fromBitmap(q, words, terms.length, where, params, page);
   }
@@ -138,30 +139,18 @@ async function fromPostings(q: Queryable, words: string, termCount: number, page
   const groupFirst = order !== lists && groups.length > 0 && Math.min(...groups.map((g) => g.reduce((n, tag) => n + sizes('search_tags', tag), 0))) < (order[1]?.size ?? Infinity);
   const probe = (l: PassageList, at: string) =>
     `CROSS JOIN LATERAL (SELECT ${l.table === 'search_postings' ? 'x.n' : '1'} FROM ${l.table} x WHERE ${l.cond('x')} AND x.passage_id = ${at} OFFSET 0) ${l.alias}`;
-  // A participant fragment across words: the passages of the few meetings whose participants hold it (see
-  // byHandles) drive, each probed into every range.
-  const fewMeetings = tags?.participant !== undefined;
-  const participantMeetings = fewMeetings ? f(tags!.participant) : '';
   const groupParams = groups.map((group) => f(group));
   const edgeParams = dates?.outside ? { edges: f(dates.outside.edges), range: dates.outside.range(f) } : undefined;
   /** The matches (their passage ids as `id`), or those of a range of passage ids (SQL expressions: `lo` <= id < `hi`), each key range read from `lo`. */
   const matchesIn = (lo?: string, hi?: string): { sql: string; id: string } => {
     const within = (column: string) => (lo === undefined ? '' : ` AND ${column} >= ${lo}${hi === undefined ? '' : ` AND ${column} < ${hi}`}`);
-    let from: string;
-    let id: string;
-    const conditions: string[] = [];
-    if (fewMeetings) {
-      id = 'pm.passage_id';
-      from = `(SELECT sp.id AS passage_id FROM search_passages sp WHERE sp.meeting_id = ANY(${participantMeetings}::text[])${within('sp.id')}) pm ${lists.map((l) => probe(l, id)).join(' ')}`;
-    } else {
-      const [base, ...rest] = order as [PassageList, ...PassageList[]];
-      id = `${base.alias}.passage_id`;
-      const joins = rest.map((l, i) =>
-        order === lists || (i === 0 && !groupFirst) ? `JOIN ${l.table} ${l.alias} ON ${l.cond(l.alias)} AND ${l.alias}.passage_id = ${id}${within(`${l.alias}.passage_id`)}` : probe(l, id),
-      );
-      from = `${base.table} ${base.alias} ${joins.join(' ')}`;
-      conditions.push(`${base.cond(base.alias)}${within(`${base.alias}.passage_id`)}`);
-    }
+    const [base, ...rest] = order as [PassageList, ...PassageList[]];
+    const id = `${base.alias}.passage_id`;
+    const joins = rest.map((l, i) =>
+      order === lists || (i === 0 && !groupFirst) ? `JOIN ${l.table} ${l.alias} ON ${l.cond(l.alias)} AND ${l.alias}.passage_id = ${id}${within(`${l.alias}.passage_id`)}` : probe(l, id),
+    );
+    const from = `${base.table} ${base.alias} ${joins.join(' ')}`;
+    const conditions = [`${base.cond(base.alias)}${within(`${base.alias}.passage_id`)}`];
     for (const group of groupParams) conditions.push(`${id} IN (SELECT g.passage_id FROM search_tags g WHERE g.tag = ANY(${group}::text[])${within('g.passage_id')})`);
     // The first and last days' meetings outside the range (by time of day) are left out.
     if (edgeParams)
@@ -179,12 +168,12 @@ async function fromPostings(q: Queryable, words: string, termCount: number, page
   // the statistics expect the window to hold every match (filters taken as independent): `the` + one day (223 matches),
   // or + a folder, six months and a participant (1,523), were 1.2x slower with them, `the` + six months (35,397) 3.3x faster.
   const expected = sizes.passages * [...lists.map((l) => l.size), ...groups.map((g) => g.reduce((n, tag) => n + sizes('search_tags', tag), 0))].reduce((share, n) => share * Math.min(1, n / sizes.passages), 1);
-  const bitmaps = tags !== undefined && !fewMeetings && !(expected <= RANK_WINDOW) ? await bitmapTotal(q, lexemes, tags.groups, matchesIn, sizes, dates) : undefined;
+  const bitmaps = tags !== undefined && !(expected <= RANK_WINDOW) ? await bitmapTotal(q, lexemes, tags.groups, matchesIn, sizes, dates) : undefined;
   // Probed from a small range, the matches are read once for both the count and the window (the window's
   // newest-first walk cannot stop early through the probes and the sorted dates), and so are they when the window is
   // expected to hold them all (`the` + the smallest leaf folder: 1,924 matches, each probed twice before); merged, the
   // window walks back from the newest and stops, so it is read apart from the count.
-  const cte = (order !== lists || fewMeetings || expected <= RANK_WINDOW) && !bitmaps ? 'MATERIALIZED' : 'NOT MATERIALIZED';
+  const cte = (order !== lists || expected <= RANK_WINDOW) && !bitmaps ? 'MATERIALIZED' : 'NOT MATERIALIZED';
   // One word: ts_rank_cd is 0.1 for each of its positions in the passage, so the window is ranked by the
   // postings' `n`, read with the key (no passage read at all). Else the window's passages are read to rank.
   const alone = termCount === 1 && k === 1;
