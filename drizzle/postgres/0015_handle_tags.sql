@@ -9,7 +9,13 @@
 -- rows more (search_tags held 8.5M); the migration took 52 s there.
 CREATE OR REPLACE FUNCTION syntheo_handle_tag(handle text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE STRICT AS $$ SELECT 'h' || md5(handle) $$;
 --> statement-breakpoint
--- 0007's view with the names and e-mails added (the last branch); every writer refreshes tags from it.
+-- Every meeting's names and e-mails as tags: a branch of meeting_tag_rows, and the first rows below.
+CREATE OR REPLACE VIEW meeting_handle_tag_rows AS
+  SELECT DISTINCT syntheo_handle_tag(h.handle) COLLATE "C" AS tag, m.started_at COLLATE "C" AS started_at, m.id AS meeting_id
+    FROM meetings m JOIN participants p ON p.meeting_id = m.id CROSS JOIN LATERAL (VALUES (p.name), (p.email)) h(handle) WHERE h.handle IS NOT NULL;
+--> statement-breakpoint
+-- 0007's view with the names and e-mails added (the last branch); every writer refreshes tags from it. Filtered by
+-- meeting id, the filter goes into the names' view too (an index lookup of the meeting, as in the other branches).
 CREATE OR REPLACE VIEW meeting_tag_rows AS
   SELECT ('f' || c.id) COLLATE "C" AS tag, m.started_at COLLATE "C" AS started_at, m.id AS meeting_id
     FROM meetings m CROSS JOIN LATERAL (
@@ -21,8 +27,7 @@ CREATE OR REPLACE VIEW meeting_tag_rows AS
   UNION ALL SELECT d.tag COLLATE "C", m.started_at COLLATE "C", m.id FROM meetings m CROSS JOIN LATERAL unnest(syntheo_day_tags(m.started_at)) d(tag)
   UNION ALL SELECT DISTINCT ('p' || w.word) COLLATE "C", m.started_at COLLATE "C", m.id
     FROM meetings m JOIN participants p ON p.meeting_id = m.id CROSS JOIN LATERAL syntheo_participant_words_of(p.name, p.email) w(word)
-  UNION ALL SELECT DISTINCT syntheo_handle_tag(h.handle) COLLATE "C", m.started_at COLLATE "C", m.id
-    FROM meetings m JOIN participants p ON p.meeting_id = m.id CROSS JOIN LATERAL (VALUES (p.name), (p.email)) h(handle) WHERE h.handle IS NOT NULL;
+  UNION ALL SELECT tag, started_at, meeting_id FROM meeting_handle_tag_rows;
 --> statement-breakpoint
 -- First rows. Writers wait (SHARE) until the migration commits. No kept bitmap is of an `h` tag (there were none), so
 -- the new search_tags rows change none: their blocks are not marked stale (all of them would be, and every common
@@ -31,9 +36,6 @@ LOCK TABLE folders, meetings, participants, search_passages IN SHARE MODE;
 --> statement-breakpoint
 ALTER TABLE search_tags DISABLE TRIGGER search_tags_bitmaps_ai;
 --> statement-breakpoint
-INSERT INTO meeting_tags (tag, started_at, meeting_id)
-  SELECT DISTINCT syntheo_handle_tag(h.handle) COLLATE "C", m.started_at COLLATE "C", m.id
-  FROM meetings m JOIN participants p ON p.meeting_id = m.id CROSS JOIN LATERAL (VALUES (p.name), (p.email)) h(handle) WHERE h.handle IS NOT NULL
-  ON CONFLICT DO NOTHING;
+INSERT INTO meeting_tags (tag, started_at, meeting_id) SELECT tag, started_at, meeting_id FROM meeting_handle_tag_rows ON CONFLICT DO NOTHING;
 --> statement-breakpoint
 ALTER TABLE search_tags ENABLE TRIGGER search_tags_bitmaps_ai;

@@ -305,7 +305,7 @@ const MAX_PARTICIPANT_WORDS = 32;
 
 /**
  * The filters as tags, or undefined when one is not held by tags: a participant fragment found in more than
- * MAX_PARTICIPANT_WORDS words, or (holding a separator: it may span two words) in more than MAX_HANDLE_TAGS names and
+ * MAX_PARTICIPANT_WORDS words, or (holding a separator: it may span two words) in more than MAX_PARTICIPANT_HANDLES names and
  * e-mails. Unknown series or folder -> NotFoundError, checked in the same order as compileMeetingFilter.
  */
 export async function compileTags(q: Queryable, filter: MeetingFilter): Promise<TagFilter | undefined> {
@@ -435,17 +435,15 @@ async function gramsOf(q: Queryable, forms: string[], fragment: string): Promise
 
 /**
  * The tags (migration 0015) of the names and e-mails holding a participant fragment (its ILIKE patterns), from the
- * trigram index of participant_handles (syntheo_handles_like); undefined when more than MAX_HANDLE_TAGS. Until 0015
+ * trigram index of participant_handles (syntheo_handles_like); undefined when more than MAX_PARTICIPANT_HANDLES. Until 0015
  * the meetings of up to 1,000 were named by id, and more were read participant by participant with every match of the
  * search joined to its meeting: `the` + `Ines Kowalski` (38 names, 7,381 meetings) 150-300 ms.
  */
 async function handleTags(q: Queryable, patterns: string[]): Promise<string[] | undefined> {
-  const found = await rows<{ tag: string }>(q, `SELECT syntheo_handle_tag(h) AS tag FROM syntheo_handles_like($1::text[]) h LIMIT ${MAX_HANDLE_TAGS + 1}`, [patterns]);
-  return found.length > MAX_HANDLE_TAGS ? undefined : found.map((r) => r.tag);
+  const found = await rows<{ tag: string }>(q, `SELECT syntheo_handle_tag(h) AS tag FROM syntheo_handles_like($1::text[]) h LIMIT ${MAX_PARTICIPANT_HANDLES + 1}`, [patterns]);
+  return found.length > MAX_PARTICIPANT_HANDLES ? undefined : found.map((r) => r.tag);
 }
 
-/** Names and e-mails of a participant fragment across words taken as tags, at most (SQLite's bound); more: their participants. */
-const MAX_HANDLE_TAGS = MAX_PARTICIPANT_HANDLES;
 
 /** From this offset on, a list by one tag alone skips its entries by start alone (keyedWalk). */
 const DEEP_PAGE = 500;
@@ -520,9 +518,10 @@ async function listByTags(q: Queryable, t: TagFilter, page: Page): Promise<{ mee
                   bool_or(d.tag = ANY(${p((t.title?.titled ?? []).map(gramTag))}::text[])) AS titled
              FROM meeting_grams d WHERE d.tag = ANY(${p(driverGroup)}::text[]) GROUP BY d.started_at, d.meeting_id) t`
         : 'named t';
-  // The meetings of the names, once for the total and the page (each computed them: 8 of 22 ms for `Ines Kowalski`).
-  let candidates =
-    driver === undefined && !grams ? `WITH named AS MATERIALIZED (SELECT d.started_at, d.meeting_id FROM meeting_tags d WHERE d.tag = ANY(${p(driverGroup)}::text[]) GROUP BY d.started_at, d.meeting_id) ` : '';
+  // Common table expressions of the statement. The meetings of the names, once for the total and the page (each computed
+  // them: 8 of 22 ms for `Ines Kowalski`).
+  const ctes =
+    driver === undefined && !grams ? [`named AS MATERIALIZED (SELECT d.started_at, d.meeting_id FROM meeting_tags d WHERE d.tag = ANY(${p(driverGroup)}::text[]) GROUP BY d.started_at, d.meeting_id)`] : [];
   inRange('t');
   clauses.push(...range);
   const joins: string[] = [];
@@ -556,8 +555,10 @@ async function listByTags(q: Queryable, t: TagFilter, page: Page): Promise<{ mee
         ...(sure === undefined ? [] : [holds([sure], 'sure')]),
         ...(titled === undefined ? [] : [`(${holds(titled.map(gramTag), 'titled')} AND ${titled.map((l) => `strpos(lower(t.meeting_id), ${p(l)}) = 0`).join(' AND ')})`]),
       ];
-      candidates = `${candidates ? `${candidates.trimEnd()},` : 'WITH'} kept AS MATERIALIZED (SELECT t.started_at, t.meeting_id, ${matched.length > 0 ? matched.join(' OR ') : 'false'} AS sure ${from}),
-        candidates AS MATERIALIZED (SELECT t.started_at, t.meeting_id FROM kept t WHERE t.sure OR (SELECT ${like} FROM meetings m WHERE m.id = t.meeting_id) IS TRUE) `;
+      ctes.push(
+        `kept AS MATERIALIZED (SELECT t.started_at, t.meeting_id, ${matched.length > 0 ? matched.join(' OR ') : 'false'} AS sure ${from})`,
+        `candidates AS MATERIALIZED (SELECT t.started_at, t.meeting_id FROM kept t WHERE t.sure OR (SELECT ${like} FROM meetings m WHERE m.id = t.meeting_id) IS TRUE)`,
+      );
       from = 'FROM candidates t WHERE true';
     }
   }
@@ -566,7 +567,7 @@ async function listByTags(q: Queryable, t: TagFilter, page: Page): Promise<{ mee
   // One tag alone (a participant word, a series, a title gram; no dates): its total is the sum of its counted
   // deltas (meeting_tag_counts, migration 0008), and pages past the middle are walked from the oldest end, as
   // listMeetings does with a cheap total.
-  const tagAlone = driver !== undefined && joins.length === 0 && clauses.length === 1 && candidates === '';
+  const tagAlone = driver !== undefined && joins.length === 0 && clauses.length === 1 && ctes.length === 0;
   const newest = `SELECT t.meeting_id AS id ${from} ORDER BY t.started_at DESC, t.meeting_id COLLATE "C" DESC LIMIT ${limit} OFFSET ${offset}`;
   // Past DEEP_PAGE, the walk skips by start alone (keyedWalk); nearer, the plain statement plans faster (~0.5 ms).
   const pageSql = tagAlone && page.offset < DEEP_PAGE
@@ -584,7 +585,7 @@ async function listByTags(q: Queryable, t: TagFilter, page: Page): Promise<{ mee
   const totalSql = tagAlone ? `SELECT coalesce(sum(n), 0)::int AS total FROM meeting_tag_counts WHERE tag = ${driverParam}` : `SELECT count(*)::int AS total ${from}`;
   const found = await rowsPlanned<MeetingListItem & { total: number }>(
     q,
-    `${candidates}SELECT i.*, c.total FROM (${totalSql}) c
+    `${ctes.length > 0 ? `WITH ${ctes.join(',\n')} ` : ''}SELECT i.*, c.total FROM (${totalSql}) c
      LEFT JOIN LATERAL (${pageOfMeetingsByKey(pageSql)}) i ON true
      ORDER BY i.started_at COLLATE "C" DESC, i.id COLLATE "C" DESC`,
     [...params, page.limit, page.offset],
