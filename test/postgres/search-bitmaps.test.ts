@@ -5,11 +5,12 @@
 // at the same time; the doctor names a wrong bitmap, the search repair drops them, the worker builds them again, and
 // neither role writes them. A date range is counted from its kept months, less the days it leaves out, plus its days that
 // are not kept, less the first and last days' meetings outside it (the meetings span four months, a day's share of them is
-// too small to be kept, a month's is not).
+// too small to be kept, a month's is not). A database at 0014 with built bitmaps gets 0015's names and e-mails as tags
+// without a block marked stale.
 import { beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { needs } from '../support/system-tools.js';
-import { expectPrivileges, loginRoles, runAs, undoSearchBitmaps, storeForBlock } from '../support/postgres.js';
+import { expectPrivileges, loginRoles, pgDatabaseMigratedTo, runAs, undoSearchBitmaps, storeForBlock } from '../support/postgres.js';
 import { seeded } from '../support/seeded.js';
 import { openStore } from '../../src/db/engine.js';
 import { searchTranscripts } from '../../src/db/postgres/search.js';
@@ -313,6 +314,71 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
     expect(await total()).toBe(before - 1);
     await flip('|');
     expect(await total()).toBe(before);
+  }, 60_000);
+
+  it('a database at 0014 with built bitmaps: 0015 adds every name and e-mail as a tag, marks no block stale, and the totals stay exact', async () => {
+    const old = await pgs.cluster.createDatabase();
+    await pgDatabaseMigratedTo(old, '0014_refresh_tags_by_ids');
+    const q = new pg.Pool({ connectionString: old, max: 4 });
+    try {
+      const rnd = seeded(7);
+      // 60 meetings, one to three of PEOPLE each, and 30 of them a name of their own with an e-mail (too rare to be kept).
+      for (let m = 0; m < 60; m++) {
+        await q.query(`INSERT INTO meetings (id, title, started_at, note, created_at, updated_at) VALUES ($1, $1, $2, '', 'x', 'x')`, [`mtg_${m}`, start(rnd, MEETINGS)]);
+        for (let i = 1 + rnd.int(3); i > 0; i--) await q.query('INSERT INTO participants (id, meeting_id, name) VALUES ($1, $2, $3)', [`par_${m}_${i}`, `mtg_${m}`, rnd.one(PEOPLE)]);
+        if (m < 30) await q.query('INSERT INTO participants (id, meeting_id, name, email) VALUES ($1, $2, $3, $4)', [`par_zed_${m}`, `mtg_${m}`, `Zed Rare ${m}`, `zed${m}@rare.test`]);
+      }
+      // 3,000 passages over ids 0-5,999: block 0 complete, so built.
+      const passages = Array.from({ length: 3000 }, (_, i) => [i * 2 + rnd.int(2), `mtg_${rnd.int(60)}`, text(rnd, 3 + rnd.int(12))] as const);
+      await q.query("INSERT INTO search_passages (id, meeting_id, kind, ref_id, text) SELECT i, m, 'note', m, t FROM unnest($1::bigint[], $2::text[], $3::text[]) u(i, m, t)", [
+        passages.map((p) => p[0]),
+        passages.map((p) => p[1]),
+        passages.map((p) => p[2]),
+      ]);
+      await buildAll(q);
+      const built = async () => (await q.query('SELECT kind, term, built FROM search_bitmap_terms ORDER BY kind, term')).rows;
+      const before = await built();
+      expect(before.filter((t) => t.term === 'the')).toEqual([{ kind: 'w', term: 'the', built: 1 }]);
+      expect((await q.query('SELECT block FROM search_bitmap_stale')).rows).toEqual([]);
+      expect((await q.query("SELECT count(*)::int AS n FROM meeting_tags WHERE tag LIKE 'h%'")).rows[0].n).toBe(0);
+
+      await (await openStore(old, { create: false })).close();
+
+      // Each meeting's names and e-mails, as the rows say (not through 0015's view), and on each of its passages.
+      const expected = await q.query(
+        `SELECT DISTINCT 'h' || md5(x.handle) AS tag, m.started_at, m.id AS meeting_id FROM meetings m JOIN participants p ON p.meeting_id = m.id
+           CROSS JOIN LATERAL (VALUES (p.name), (p.email)) x(handle) WHERE x.handle IS NOT NULL ORDER BY 1, 2, 3`,
+      );
+      expect(expected.rows.length).toBeGreaterThan(60);
+      expect((await q.query("SELECT tag, started_at, meeting_id FROM meeting_tags WHERE tag LIKE 'h%' ORDER BY 1, 2, 3")).rows).toEqual(expected.rows);
+      const differ = await q.query<{ n: number; held: number }>(
+        `WITH want AS (SELECT t.tag, p.id AS passage_id FROM meeting_tags t JOIN search_passages p ON p.meeting_id = t.meeting_id WHERE t.tag LIKE 'h%'),
+              held AS (SELECT tag, passage_id FROM search_tags WHERE tag LIKE 'h%')
+         SELECT (SELECT count(*)::int FROM ((SELECT * FROM want EXCEPT SELECT * FROM held) UNION ALL (SELECT * FROM held EXCEPT SELECT * FROM want)) d) AS n,
+                (SELECT count(*)::int FROM held) AS held`,
+      );
+      expect(differ.rows[0]!.n).toBe(0);
+      expect(differ.rows[0]!.held).toBeGreaterThan(3000);
+      // No kept bitmap changed, none marked stale, and the bitmaps' trigger is on again.
+      expect(await built()).toEqual(before);
+      expect((await q.query('SELECT block FROM search_bitmap_stale')).rows).toEqual([]);
+      expect((await q.query("SELECT tgenabled FROM pg_trigger WHERE tgname = 'search_tags_bitmaps_ai'")).rows).toEqual([{ tgenabled: 'O' }]);
+      const filters: SearchFilter[] = [{ query: '', participant: 'd Rare' }, { query: '', participant: 'Zed Rare 7' }, { query: '', participant: 'Ada Lovelace' }];
+      expect(await compare(q, filters)).toEqual([]);
+      const store = await openStore(old, { create: false });
+      try {
+        expect((await store.admin.integrity({ full: true })).search).toEqual([]);
+      } finally {
+        await store.close();
+      }
+      // A writer after it: a rename moves the meeting from the old name's tag to the new one's.
+      await q.query("UPDATE participants SET name = 'Zed Renamed' WHERE id = 'par_zed_7'");
+      const renamed = "SELECT tag = syntheo_handle_tag('Zed Renamed') AS renamed, meeting_id FROM meeting_tags WHERE tag IN (syntheo_handle_tag('Zed Rare 7'), syntheo_handle_tag('Zed Renamed'))";
+      expect((await q.query(renamed)).rows).toEqual([{ renamed: true, meeting_id: 'mtg_7' }]);
+      expect(await compare(q, [{ query: '', participant: 'Zed Renamed' }, { query: '', participant: 'Zed Rare 7' }])).toEqual([]);
+    } finally {
+      await q.end();
+    }
   }, 60_000);
 
   it('neither role writes the bitmaps; the app role runs the rounds', async () => {
