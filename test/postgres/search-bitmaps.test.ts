@@ -84,8 +84,12 @@ async function reference(q: pg.ClientBase, filter: SearchFilter): Promise<{ n: n
   return { n: r.rows[0]!.n, page: r.rows[0]!.page ?? [] };
 }
 
-/** Every query with every filter: search_transcripts' total and the reference, both in one repeatable-read snapshot. */
-async function compare(pool: pg.Pool, filters = FILTERS): Promise<string[]> {
+/**
+ * Every query with every filter: search_transcripts' total and first page against the reference, both in one
+ * repeatable-read snapshot, with the window read both ways (the key ranges walked, and from the bits); `deep`: its pages
+ * deeper in the window and past it, the same both ways.
+ */
+async function compare(pool: pg.Pool, filters = FILTERS, deep = true): Promise<string[]> {
   const wrong: string[] = [];
   const c = await pool.connect();
   try {
@@ -93,12 +97,21 @@ async function compare(pool: pg.Pool, filters = FILTERS): Promise<string[]> {
     for (const query of QUERIES)
       for (const f of filters) {
         const filter = { ...f, query };
-        const found = await searchTranscripts(c, filter, { offset: 0, limit: PAGE });
         const held = await reference(c, filter);
-        if (found.pagination.total !== held.n) wrong.push(`${JSON.stringify(filter)}: ${found.pagination.total} counted, ${held.n} held`);
-        // The page: the window's walk starts at the bitmaps' floor (where the newest matches fill it).
-        const page = found.hits.map((h) => h.snippet.replace(/\*\*/g, ''));
-        if (page.join('|') !== held.page.join('|')) wrong.push(`${JSON.stringify(filter)}: page ${JSON.stringify(page)}, held ${JSON.stringify(held.page)}`);
+        // The window read both ways: walking the key ranges from the bitmaps' floor (where the newest matches fill it),
+        // and from the bits and the rows the count read.
+        for (const window of ['walk', 'bits'] as const) {
+          const found = await searchTranscripts(c, filter, { offset: 0, limit: PAGE }, { window });
+          const said = `${JSON.stringify(filter)} (${window})`;
+          if (found.pagination.total !== held.n) wrong.push(`${said}: ${found.pagination.total} counted, ${held.n} held`);
+          const page = found.hits.map((h) => h.snippet.replace(/\*\*/g, ''));
+          if (page.join('|') !== held.page.join('|')) wrong.push(`${said}: page ${JSON.stringify(page)}, held ${JSON.stringify(held.page)}`);
+        }
+        // Deeper pages, within the window and past it (the older matches): one window, whichever way it was read.
+        for (const offset of deep ? [600, RANK_WINDOW - 5].filter((o) => o < held.n) : []) {
+          const [walked, bits] = await Promise.all(['walk', 'bits'].map(async (window) => (await searchTranscripts(c, filter, { offset, limit: 10 }, { window: window as 'walk' | 'bits' })).hits.map((h) => `${h.meeting_id} ${h.offset} ${h.snippet}`)));
+          if (walked!.join('|') !== bits!.join('|')) wrong.push(`${JSON.stringify(filter)}: page at ${offset} from the bits ${JSON.stringify(bits)}, walked ${JSON.stringify(walked)}`);
+        }
       }
     await c.query('COMMIT');
   } finally {
@@ -199,7 +212,8 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
     let built = 0;
     const reader = (async () => {
       while (!done) {
-        mismatches.push(...(await compare(pgs.pool)));
+        // (The first pages only, both ways: deeper pages are compared before and after.)
+        mismatches.push(...(await compare(pgs.pool, FILTERS, false)));
         compared++;
       }
     })();

@@ -30,7 +30,12 @@ interface HitRow {
   text: string;
 }
 
-export async function searchTranscripts(q: Queryable, filter: SearchFilter, page: Page): Promise<{ hits: SearchHit[]; pagination: Pagination }> {
+/** How the window reads the matches when the bitmaps count them (tests ask for each; by default, WALKED_RATIO decides). */
+export interface SearchOptions {
+  window?: 'bits' | 'walk';
+}
+
+export async function searchTranscripts(q: Queryable, filter: SearchFilter, page: Page, options: SearchOptions = {}): Promise<{ hits: SearchHit[]; pagination: Pagination }> {
   const terms = queryTerms(matchFragment(filter.query, 'query'));
   if (terms.length === 0) throw new InvalidInputError({ type: 'no_search_word', query: filter.query });
   const words = terms.join(' ');
@@ -40,7 +45,7 @@ export async function searchTranscripts(q: Queryable, filter: SearchFilter, page
   const tags = filtered ? await compileTags(q, meetingFilter) : { groups: [], range: {}, none: false };
   if (tags?.none) return { hits: [], pagination: pagination(page, 0, 0) };
   const byTags = tags && (tags.groups.length > 0 || tags.range.from !== undefined || tags.range.to !== undefined) ? tags : undefined;
-  let counted = tags && (byTags ? await withMergePlans(q, (c) => fromPostings(c, words, terms.length, page, byTags)) : await fromPostings(q, words, terms.length, page));
+  let counted = tags && (byTags ? await withMergePlans(q, (c) => fromPostings(c, words, terms.length, page, options, byTags)) : await fromPostings(q, words, terms.length, page, options));
   if (!counted) {
     // A filter that tags do not hold (a fragment in too many participant words, names or e-mails), or too many words:
     // each match joined to its meeting.
@@ -96,6 +101,17 @@ async function pageOf(window: Ranked[], total: number, page: Page, olderThan: (b
   return ids;
 }
 
+/**
+ * With the bitmaps, the window's matches are read from the bits when the key ranges hold more than this many times the
+ * matches expected (filters taken as independent), else the ranges are walked from the floor. At 100k meetings, the
+ * ranges' rows against the matches expected, and the bits against the walk (calls alternated, 21-41 a row, p50s; this VM
+ * varies run to run): `the` + a folder, six months and a participant 286 times, 0.40-0.55x; + two weeks 36 times,
+ * 0.32-0.56x; + "Ines Kowalski" and a folder 178 times, 0.43-0.76x. Walked: + the biggest folder 13 times, 1.34-1.74x
+ * from the bits (a merge reads the rows above the floor in order; the bits' positions are each looked up in the word's
+ * postings), + a common participant word 3 times 1.49-1.99x, + six months 8 times 1.21-1.55x.
+ */
+const WALKED_RATIO = 20;
+
 /** At most this many distinct words are intersected in the postings (one join each); more go to the GIN bitmap. */
 const MAX_POSTING_WORDS = 8;
 
@@ -106,7 +122,7 @@ const MAX_POSTING_WORDS = 8;
  * them. The lexemes are the query's own tsvector's (the same parser and folding as plainto_tsquery).
  * Undefined when the query has too many distinct words (the bitmap then answers).
  */
-async function fromPostings(q: Queryable, words: string, termCount: number, page: Page, tags?: TagFilter): Promise<Matches | undefined> {
+async function fromPostings(q: Queryable, words: string, termCount: number, page: Page, options: SearchOptions, tags?: TagFilter): Promise<Matches | undefined> {
   const lexemes = (await rows<{ l: string[] }>(q, `SELECT array(SELECT DISTINCT u.lexeme FROM unnest(to_tsvector('simple', syntheo_fold($1))) u) AS l`, [words]))[0]!.l;
   // No lexeme (e.g. only words longer than PostgreSQL indexes): plainto_tsquery matches nothing either.
   if (lexemes.length === 0) return { ids: [], total: 0 };
@@ -167,7 +183,9 @@ async function fromPostings(q: Queryable, words: string, termCount: number, page
   // The bitmaps count a total without walking its matches; they pay only when the window's walk stops early, so not when
   // the statistics expect the window to hold every match (filters taken as independent): `the` + one day (223 matches),
   // or + a folder, six months and a participant (1,523), were 1.2x slower with them, `the` + six months (35,397) 3.3x faster.
-  const expected = sizes.passages * [...lists.map((l) => l.size), ...groups.map((g) => g.reduce((n, tag) => n + sizes('search_tags', tag), 0))].reduce((share, n) => share * Math.min(1, n / sizes.passages), 1);
+  const rangeSizes = [...lists.map((l) => l.size), ...groups.map((g) => g.reduce((n, tag) => n + sizes('search_tags', tag), 0))];
+  const expected = sizes.passages * rangeSizes.reduce((share, n) => share * Math.min(1, n / sizes.passages), 1);
+  const ranges = rangeSizes.reduce((a, b) => a + b, 0);
   const bitmaps = tags !== undefined && !(expected <= RANK_WINDOW) ? await bitmapTotal(q, lexemes, tags.groups, matchesIn, sizes, dates) : undefined;
   // Probed from a small range, the matches are read once for both the count and the window (the window's
   // newest-first walk cannot stop early through the probes and the sorted dates), and so are they when the window is
@@ -187,19 +205,25 @@ async function fromPostings(q: Queryable, words: string, termCount: number, page
       ? `((SELECT coalesce(sum(c.n), 0) FROM search_word_counts c WHERE c.lexeme = $1)
           + (SELECT coalesce(sum((d.counts ->> $1)::bigint), 0) FROM search_word_deltas d WHERE d.bucket = syntheo_word_bucket($1)))::int`
       : '(SELECT count(*) FROM m)::int';
-  // With the bitmaps, the window's walk starts at their floor (the matches above it fill the window).
-  const walked = bitmaps ? matchesIn(bitmaps.floor).sql : matches;
-  const withs = bitmaps ? `${bitmaps.ctes(last)},` : '';
+  // With the bitmaps, the window reads the matches from their floor on (those above it fill the window): walking the key
+  // ranges from there, or, when the ranges hold many more rows than matches, from the bits (positions and rows read).
+  const fromBits = bitmaps !== undefined && (options.window === undefined ? ranges > WALKED_RATIO * expected : options.window === 'bits');
+  const walked = bitmaps && !fromBits ? matchesIn(bitmaps.floor).sql : matches;
+  const withs = bitmaps ? `${bitmaps.ctes(last, fromBits)},` : '';
   const window = alone
     ? await read<Ranked & { total: number }>(
         q,
-        `WITH ${withs} m AS ${cte} (${walked.replace(`SELECT ${id} AS id`, `SELECT ${id} AS id, s0.n`)})
+        `WITH ${withs} m AS ${cte} (${
+          fromBits
+            ? `SELECT b.id, x.n FROM (${bitmaps.window}) b CROSS JOIN LATERAL (SELECT x.n FROM search_postings x WHERE x.lexeme = $1 AND x.passage_id = b.id OFFSET 0) x`
+            : walked.replace(`SELECT ${id} AS id`, `SELECT ${id} AS id, s0.n`)
+        })
          SELECT m.id, ${total} AS total, m.n AS score, false AS exact FROM m ORDER BY m.id DESC LIMIT $${k + m + 1}`,
         [...lexemes, ...filterParams, RANK_WINDOW, ...(bitmaps?.params ?? [])],
       )
     : await read<Ranked & { total: number }>(
         q,
-        `WITH ${withs} m AS ${cte} (${walked}), w AS (SELECT id FROM m ORDER BY id DESC LIMIT $${k + m + 2})
+        `WITH ${withs} m AS ${cte} (${fromBits ? bitmaps.window : walked}), w AS (SELECT id FROM m ORDER BY id DESC LIMIT $${k + m + 2})
          SELECT w.id, ${total} AS total, ts_rank_cd(p.words, plainto_tsquery('simple', syntheo_fold($${k + m + 1}))) AS score,
                 ${termCount > 1 ? `p.words @@ phraseto_tsquery('simple', syntheo_fold($${k + m + 1}))` : 'false'} AS exact
          FROM w JOIN search_passages p ON p.id = w.id`,
