@@ -109,8 +109,10 @@ async function compare(pool: pg.Pool, filters = FILTERS, deep = true): Promise<s
         }
         // Deeper pages, within the window and past it (the older matches): one window, whichever way it was read.
         for (const offset of deep ? [600, RANK_WINDOW - 5].filter((o) => o < held.n) : []) {
-          const [walked, bits] = await Promise.all(['walk', 'bits'].map(async (window) => (await searchTranscripts(c, filter, { offset, limit: 10 }, { window: window as 'walk' | 'bits' })).hits.map((h) => `${h.meeting_id} ${h.offset} ${h.snippet}`)));
-          if (walked!.join('|') !== bits!.join('|')) wrong.push(`${JSON.stringify(filter)}: page at ${offset} from the bits ${JSON.stringify(bits)}, walked ${JSON.stringify(walked)}`);
+          const pageRead = async (window: 'walk' | 'bits') =>
+            (await searchTranscripts(c, filter, { offset, limit: 10 }, { window })).hits.map((h) => `${h.meeting_id} ${h.offset} ${h.snippet}`).join('|');
+          const [walked, bits] = [await pageRead('walk'), await pageRead('bits')];
+          if (walked !== bits) wrong.push(`${JSON.stringify(filter)}: page at ${offset} from the bits ${bits}, walked ${walked}`);
         }
       }
     await c.query('COMMIT');
