@@ -208,22 +208,24 @@ async function fromPostings(q: Queryable, words: string, termCount: number, page
   // With the bitmaps, the window reads the matches from their floor on (those above it fill the window): walking the key
   // ranges from there, or, when the ranges hold many more rows than matches, from the bits (positions and rows read).
   const fromBits = bitmaps !== undefined && (options.window === undefined ? ranges > WALKED_RATIO * expected : options.window === 'bits');
-  const walked = bitmaps && !fromBits ? matchesIn(bitmaps.floor).sql : matches;
+  const walked = fromBits ? undefined : bitmaps ? matchesIn(bitmaps.floor).sql : matches;
+  // The window's matches (`id`), and for one word their `n` too: a walk reads it with the word's key, the bits' positions
+  // each look it up.
+  const windowed = walked ?? bitmaps!.window;
+  const scored =
+    walked?.replace(`SELECT ${id} AS id`, `SELECT ${id} AS id, s0.n`) ??
+    `SELECT b.id, x.n FROM (${bitmaps!.window}) b CROSS JOIN LATERAL (SELECT x.n FROM search_postings x WHERE x.lexeme = $1 AND x.passage_id = b.id OFFSET 0) x`;
   const withs = bitmaps ? `${bitmaps.ctes(last, fromBits)},` : '';
   const window = alone
     ? await read<Ranked & { total: number }>(
         q,
-        `WITH ${withs} m AS ${cte} (${
-          fromBits
-            ? `SELECT b.id, x.n FROM (${bitmaps.window}) b CROSS JOIN LATERAL (SELECT x.n FROM search_postings x WHERE x.lexeme = $1 AND x.passage_id = b.id OFFSET 0) x`
-            : walked.replace(`SELECT ${id} AS id`, `SELECT ${id} AS id, s0.n`)
-        })
+        `WITH ${withs} m AS ${cte} (${scored})
          SELECT m.id, ${total} AS total, m.n AS score, false AS exact FROM m ORDER BY m.id DESC LIMIT $${k + m + 1}`,
         [...lexemes, ...filterParams, RANK_WINDOW, ...(bitmaps?.params ?? [])],
       )
     : await read<Ranked & { total: number }>(
         q,
-        `WITH ${withs} m AS ${cte} (${fromBits ? bitmaps.window : walked}), w AS (SELECT id FROM m ORDER BY id DESC LIMIT $${k + m + 2})
+        `WITH ${withs} m AS ${cte} (${windowed}), w AS (SELECT id FROM m ORDER BY id DESC LIMIT $${k + m + 2})
          SELECT w.id, ${total} AS total, ts_rank_cd(p.words, plainto_tsquery('simple', syntheo_fold($${k + m + 1}))) AS score,
                 ${termCount > 1 ? `p.words @@ phraseto_tsquery('simple', syntheo_fold($${k + m + 1}))` : 'false'} AS exact
          FROM w JOIN search_passages p ON p.id = w.id`,
