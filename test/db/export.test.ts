@@ -3,6 +3,8 @@ import { exportMeetingOrThrow, loadMeetings } from '../../src/db/queries/export.
 import { exportCheck } from '../../src/cli/commands/load.js';
 import type { MeetingExport } from '../../src/db/queries/types.js';
 import { getTranscriptPageOrThrow } from '../../src/db/queries/transcripts.js';
+import { listMeetings } from '../../src/db/queries/meetings.js';
+import { searchTranscripts } from '../../src/db/queries/search.js';
 import { loadDemoInto } from '../support/demo.js';
 import { testDbs } from '../support/db.js';
 import { makeActionItem, makeMeeting, makeSummary, makeTranscript } from '../support/factories.js';
@@ -182,5 +184,32 @@ describe('load: the shapes Syntheo writes', () => {
       'The file holds the output of `syntheo meetings get`, not a meeting export. Write one with `syntheo meetings export ID...`.',
     );
     await expect(loadMeetings(db(), 42, { check })).rejects.toThrow(/holds a JSON number, not a Syntheo meeting export/);
+  });
+});
+
+describe('load over an existing meeting: what its triggers keep', () => {
+  // The meeting was written by an upsert, whose ON CONFLICT clause overrode the conflict clauses of the statements its
+  // triggers ran: their INSERT OR IGNORE failed on a passage already marked for the search bitmaps, and their INSERT OR
+  // REPLACE into meeting_terms (a contentless FTS5 table) kept the meeting's old tags beside its new ones.
+  it('moves it to another folder, with its passages marked for the bitmaps', async () => {
+    const s = db();
+    const id = makeMeeting(s, { title: 'Moved', folderPath: 'Old' });
+    makeTranscript(s, id, { texts: ['the', 'budget', 'review'] });
+    makeMeeting(s, { title: 'Stays', folderPath: 'Old' });
+    // Bitmaps reserved over the first block: every write to these passages marks them.
+    s.prepare('UPDATE search_bits_state SET reserved = 1 WHERE id = 1').run();
+    s.prepare("UPDATE meetings SET title = 'Moved once' WHERE id = ?").run(id);
+    s.prepare("UPDATE search_passages SET tags = tags || ' x' WHERE meeting_id = ?").run(id);
+    s.prepare("UPDATE search_passages SET tags = (SELECT search_tags FROM meetings WHERE id = ?) WHERE meeting_id = ?").run(id, id);
+    expect(s.prepare('SELECT count(*) FROM search_bits_dirty').pluck().get()).toBeGreaterThan(0);
+    const record = exportMeetingOrThrow(s, id);
+    const out = await loadMeetings(s, { ...record, folder_path: 'New' });
+    expect(out.failed).toEqual([]);
+    const titles = (folderPath: string) => listMeetings(s, { folderPath }, { limit: 10, offset: 0 });
+    expect(titles('Old').meetings.map((m) => m.title)).toEqual(['Stays']);
+    expect(titles('Old').pagination.total).toBe(1);
+    expect(titles('New').meetings.map((m) => m.title)).toEqual(['Moved once']);
+    expect(searchTranscripts(s, { query: 'budget', folderPath: 'Old' }, { limit: 10, offset: 0 }).pagination.total).toBe(0);
+    expect(searchTranscripts(s, { query: 'budget', folderPath: 'New' }, { limit: 10, offset: 0 }).pagination.total).toBe(1);
   });
 });

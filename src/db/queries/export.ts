@@ -153,7 +153,8 @@ function checkIds(sqlite: Sqlite, r: MeetingExport): void {
 function loadOne(sqlite: Sqlite, r: MeetingExport, source: 'load' | 'demo'): { id: string; title: string; words: number } | 'unchanged' {
   // An export older than the timing flag equals the database's record when the flag is the default.
   const same = { ...r, transcripts: r.transcripts.map((t) => ({ ...t, timing: t.timing ?? 'measured' })) };
-  if (stmt(sqlite, 'SELECT 1 FROM meetings WHERE id = ?').get(r.id) && isDeepStrictEqual(exportMeetingOrThrow(sqlite, r.id), same)) return 'unchanged';
+  const exists = stmt(sqlite, 'SELECT 1 FROM meetings WHERE id = ?').get(r.id) !== undefined;
+  if (exists && isDeepStrictEqual(exportMeetingOrThrow(sqlite, r.id), same)) return 'unchanged';
   checkIds(sqlite, r);
   const folderId = r.folder_path !== null ? ensureFolderPath(sqlite, r.folder_path).id : null;
   if (r.series)
@@ -162,27 +163,22 @@ function loadOne(sqlite: Sqlite, r: MeetingExport, source: 'load' | 'demo'): { i
       `INSERT INTO series (id, title, cadence, created_at) VALUES (?, ?, ?, ?)
        ON CONFLICT(id) DO UPDATE SET title = excluded.title, cadence = excluded.cadence`,
     ).run(r.series.id, r.series.title, r.series.cadence, r.created_at);
-  stmt(
-    sqlite,
-    `INSERT INTO meetings (id, title, started_at, ended_at, folder_id, series_id, note, speakers, speaker_context, source, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-     ON CONFLICT(id) DO UPDATE SET title = excluded.title, started_at = excluded.started_at, ended_at = excluded.ended_at,
-       folder_id = excluded.folder_id, series_id = excluded.series_id, note = excluded.note, speakers = excluded.speakers,
-       speaker_context = excluded.speaker_context, created_at = excluded.created_at, updated_at = excluded.updated_at`,
-  ).run(
-    r.id,
-    r.title,
-    r.started_at,
-    r.ended_at,
-    folderId,
-    r.series?.id ?? null,
-    r.note,
-    r.speakers ? JSON.stringify(r.speakers) : null,
-    r.speaker_context ?? null,
-    source,
-    r.created_at,
-    r.updated_at,
-  );
+  // An UPDATE or an INSERT, not an upsert: a statement's own ON CONFLICT clause overrides the conflict clauses of the
+  // statements its triggers run, so the triggers' INSERT OR IGNORE (a passage already marked for the search bitmaps)
+  // failed the load, and their INSERT OR REPLACE into a contentless FTS5 table (meeting_terms) kept the old row too.
+  const columns = [r.title, r.started_at, r.ended_at, folderId, r.series?.id ?? null, r.note, r.speakers ? JSON.stringify(r.speakers) : null, r.speaker_context ?? null];
+  if (exists)
+    stmt(
+      sqlite,
+      `UPDATE meetings SET title = ?, started_at = ?, ended_at = ?, folder_id = ?, series_id = ?, note = ?, speakers = ?, speaker_context = ?,
+         created_at = ?, updated_at = ? WHERE id = ?`,
+    ).run(...columns, r.created_at, r.updated_at, r.id);
+  else
+    stmt(
+      sqlite,
+      `INSERT INTO meetings (title, started_at, ended_at, folder_id, series_id, note, speakers, speaker_context, id, source, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(...columns, r.id, source, r.created_at, r.updated_at);
   for (const table of ['summaries', 'participants', 'action_items', 'transcripts']) stmt(sqlite, `DELETE FROM ${table} WHERE meeting_id = ?`).run(r.id);
   r.summaries.forEach((s, position) =>
     stmt(sqlite, "INSERT INTO summaries (id, meeting_id, title, content, position, source, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)").run(
