@@ -12,8 +12,8 @@ import { run } from '../cli/cli.js';
 import { tempDir } from '../support/db.js';
 import { makeMeeting, makeParticipant } from '../support/factories.js';
 
-// Participant-word tags (`p` + participant_words id) name a word by its id in each database: read as the word
-// (and tags in any order).
+// Participant-word tags (`p` + participant_words id) and name tags (`h` + participant_handles id) name a word or a
+// name by its id in each database: read as the word or the name (and tags in any order).
 const DERIVED = {
   tags: 'SELECT id, search_tags AS tags FROM meetings ORDER BY id',
   meetingTags: 'SELECT tag AS tags, started_at, meeting_id FROM meeting_tags',
@@ -26,11 +26,10 @@ const DERIVED = {
 
 function rows(s: Sqlite, sql: string): unknown[] {
   const word = s.prepare('SELECT word FROM participant_words WHERE id = ?').pluck();
-  const out = (s.prepare(sql).all() as Record<string, unknown>[]).map((r) =>
-    typeof r.tags === 'string'
-      ? { ...r, tags: r.tags.split(' ').map((t) => (/^p\d+$/.test(t) ? `p:${String(word.get(Number(t.slice(1))))}` : t)).sort().join(' ') }
-      : r,
-  );
+  const handle = s.prepare('SELECT handle FROM participant_handles WHERE id = ?').pluck();
+  const named = (t: string) =>
+    /^p\d+$/.test(t) ? `p:${String(word.get(Number(t.slice(1))))}` : /^h\d+$/.test(t) ? `h:${String(handle.get(Number(t.slice(1))))}` : t;
+  const out = (s.prepare(sql).all() as Record<string, unknown>[]).map((r) => (typeof r.tags === 'string' ? { ...r, tags: r.tags.split(' ').map(named).sort().join(' ') } : r));
   return sql.includes('ORDER BY') ? out : out.map((r) => JSON.stringify(r)).sort();
 }
 

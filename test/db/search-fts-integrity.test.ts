@@ -19,7 +19,7 @@ import { checkIntegrity, repairSearchIndex, WRONG_WORD_COUNTS } from '../../src/
 import { appendTranscriptWords } from '../../src/db/queries/transcripts.js';
 import { idTag, listMeetings, parseDateRange } from '../../src/db/queries/meetings.js';
 import { searchTranscripts } from '../../src/db/queries/search.js';
-import { PARTICIPANT_SEPARATORS, participantTag } from '../../src/db/queries/participant-words.js';
+import { handleTag, PARTICIPANT_SEPARATORS, participantTag } from '../../src/db/queries/participant-words.js';
 import { ConflictError, NotFoundError } from '../../src/errors.js';
 import { LeaseLostError } from '../../src/db/model/jobs.js';
 import { tempDir } from '../support/db.js';
@@ -39,7 +39,7 @@ function dateTokens(startedAt: string): string[] {
   return [`y${y}`, `m${y}${m}`, `d${y}${m}${d}`];
 }
 
-/** What a meeting's search_tags must be: its folder and each ancestor, its series, its participants' words, its start date. */
+/** What a meeting's search_tags must be: its folder and each ancestor, its series, its participants' words, names and e-mails, its start date. */
 function expectedTags(s: Sqlite, meetingId: string): string {
   const m = s.prepare('SELECT folder_id, series_id, started_at FROM meetings WHERE id = ?').get(meetingId) as { folder_id: string | null; series_id: string | null; started_at: string };
   const tags: string[] = [];
@@ -49,10 +49,18 @@ function expectedTags(s: Sqlite, meetingId: string): string {
   }
   if (m.series_id !== null) tags.push(idTag('s', m.series_id));
   const words = new Set<string>();
-  for (const p of s.prepare('SELECT name, email FROM participants WHERE meeting_id = ?').all(meetingId) as { name: string; email: string | null }[])
+  const handles = new Set<string>();
+  for (const p of s.prepare('SELECT name, email FROM participants WHERE meeting_id = ?').all(meetingId) as { name: string; email: string | null }[]) {
     for (const w of `${p.name} ${p.email ?? ''}`.split(new RegExp(`[${PARTICIPANT_SEPARATORS.replace(/[\]\\^-]/g, '\\$&')}]`))) if (w !== '') words.add(w);
-  const ids = [...words].map((w) => (s.prepare('SELECT id FROM participant_words WHERE word = ?').get(w) as { id: number } | undefined)?.id ?? -1).sort((a, b) => a - b);
+    handles.add(p.name);
+    if (p.email !== null) handles.add(p.email);
+  }
+  const idOf = (table: 'participant_words' | 'participant_handles', column: 'word' | 'handle', value: string) =>
+    (s.prepare(`SELECT id FROM ${table} WHERE ${column} = ?`).get(value) as { id: number } | undefined)?.id ?? -1;
+  const ids = [...words].map((w) => idOf('participant_words', 'word', w)).sort((a, b) => a - b);
   tags.push(...ids.map(participantTag));
+  // Each name and e-mail (migration 0018).
+  tags.push(...[...handles].map((h) => idOf('participant_handles', 'handle', h)).sort((a, b) => a - b).map(handleTag));
   tags.push(...dateTokens(m.started_at));
   return tags.join(' ');
 }
@@ -74,6 +82,25 @@ function problems(s: Sqlite): string[] {
     const rows = (s.prepare('SELECT tag FROM meeting_tags WHERE meeting_id = ? ORDER BY tag').all(m.id) as { tag: string }[]).map((r) => r.tag);
     const split = [...new Set(want.split(' ').filter((t) => t !== ''))].sort();
     if (rows.join(' ') !== split.join(' ')) out.push(`meeting ${m.id}: meeting_tags [${rows.join(' ')}], expected [${split.join(' ')}]`);
+  }
+  // meeting_terms (the list's index, contentless) holds each tag for exactly the meetings whose tags hold it, and no
+  // tag a meeting held before (every folder, series, participant word and name there is).
+  const keyOf = new Map((s.prepare('SELECT meeting_id, key FROM meeting_keys').safeIntegers(true).all() as { meeting_id: string; key: bigint }[]).map((r) => [r.meeting_id, String(r.key)]));
+  const holders = new Map<string, string[]>();
+  for (const m of s.prepare('SELECT id, search_tags FROM meetings').all() as { id: string; search_tags: string }[])
+    for (const tag of new Set(m.search_tags.split(' ').filter((t) => t !== ''))) holders.set(tag, [...(holders.get(tag) ?? []), keyOf.get(m.id)!]);
+  const known = s
+    .prepare(
+      `SELECT 'f' || hex(id) FROM folders UNION SELECT 's' || hex(id) FROM series UNION SELECT 'p' || id FROM participant_words
+       UNION SELECT 'h' || id FROM participant_handles WHERE EXISTS (SELECT 1 FROM sqlite_master WHERE name = 'meeting_search_tags' AND sql LIKE '%participant_handles%')`,
+    )
+    .pluck()
+    .all() as string[];
+  const termsOf = s.prepare('SELECT rowid FROM meeting_terms WHERE meeting_terms MATCH ?').pluck().safeIntegers(true);
+  for (const tag of new Set([...holders.keys(), ...known])) {
+    const indexed = (termsOf.all(`"${tag}"`) as bigint[]).map(String).sort().join(' ');
+    const want = [...(holders.get(tag) ?? [])].sort().join(' ');
+    if (indexed !== want) out.push(`meeting_terms "${tag}": [${indexed}], expected [${want}]`);
   }
   const stale = s.prepare('SELECT count(*) AS n FROM meeting_tags t JOIN meetings m ON m.id = t.meeting_id WHERE t.started_at != m.started_at').get() as { n: number };
   if (stale.n) out.push(`${stale.n} meeting_tags rows with another started_at than their meeting`);

@@ -186,8 +186,9 @@ describe('the tags column', () => {
     said(s, a, 'the budget');
     makeParticipant(s, a, { name: 'Yuki' });
     const tags = (s.prepare('SELECT search_tags FROM meetings WHERE id = ?').get(a) as { search_tags: string }).search_tags.split(' ');
-    expect(tags.slice(3)).toEqual(['y2026', 'm202605', 'd20260517']);
-    expect(tags).toHaveLength(6);
+    // Folder, series, the name's word, the name itself (migration 0018), the dates.
+    expect(tags.slice(3)).toEqual(['h1', 'y2026', 'm202605', 'd20260517']);
+    expect(tags).toHaveLength(7);
     for (const tag of tags) expect(searchTranscripts(s, { query: tag }, page).pagination.total).toBe(0);
     expect(searchTranscripts(s, { query: 'budget', seriesId: series }, page).pagination.total).toBe(1);
   });

@@ -188,6 +188,8 @@ export function repairSearchIndex(sqlite: Sqlite): RepairResult {
         if (!dropped.has(key)) recreated.push(key);
       }
       stmt(sqlite, "INSERT INTO participant_words_fts (participant_words_fts) VALUES ('rebuild')").run();
+      // The missing names and e-mails, before the tags that name them (migration 0018) are computed.
+      stmt(sqlite, 'INSERT OR IGNORE INTO participant_handles (handle) SELECT name FROM participants UNION SELECT email FROM participants WHERE email IS NOT NULL').run();
       // Every meeting's tags and meeting_tags rows computed again (the filters' indexes), before its passages are indexed with them.
       stmt(sqlite, 'DELETE FROM meeting_tags').run();
       stmt(sqlite, "UPDATE meetings SET search_tags = ''").run();
@@ -201,7 +203,6 @@ export function repairSearchIndex(sqlite: Sqlite): RepairResult {
       recountWords(sqlite);
       resetSearchBits(sqlite);
       const { meetings } = fillListIndexes(sqlite);
-      stmt(sqlite, 'INSERT OR IGNORE INTO participant_handles (handle) SELECT name FROM participants UNION SELECT email FROM participants WHERE email IS NOT NULL').run();
       stmt(sqlite, "INSERT INTO participant_handles_fts (participant_handles_fts) VALUES ('rebuild')").run();
       const participants = stmt<{ n: number }>(sqlite, 'SELECT count(*) AS n FROM participants').get()!.n;
       const passages = stmt<{ n: number }>(sqlite, 'SELECT count(*) AS n FROM search_passages').get()!.n;

@@ -8,7 +8,7 @@ import { clip, notFound } from './not-found.js';
 import { pagination } from './pagination.js';
 import { isAscii } from './unicode.js';
 import { anySpelling, spellingGrams, trigramMatch } from './fragments.js';
-import { CARRIED_BY, meetingsOfHandles, participantHandles, participantTag, participantWordIds } from './participant-words.js';
+import { handleTag, participantHandles, participantTag, participantWordIds } from './participant-words.js';
 import { checkedKeys, ftsSource, gramToken, intersection, keyRange, listSource, pageOf, quoteToken, unionSource, type FtsQuery, type KeySource } from './list-index.js';
 import type { ActionItem, MeetingDetail, MeetingListItem, MeetingRecord, Page, Pagination, Participant, SeriesRef, Summary, TranscriptInfo } from './types.js';
 
@@ -48,8 +48,6 @@ export interface FilterPart {
   terms?: string;
   /** Beside `terms`: meeting_terms' candidates for further matches, which `sql` decides (spellings of 3+ code points of a short fragment). */
   looseTerms?: string;
-  /** The meetings that pass, when they were found while compiling (a participant fragment across words): `sql` names them by id. */
-  meetings?: string[];
 }
 
 export interface CompiledFilter {
@@ -65,8 +63,13 @@ export interface CompiledFilter {
 /** A folder or series id as a tag of meetings.search_tags: prefix + hex of its UTF-8 bytes, as SQLite's hex() writes it. */
 export const idTag = (prefix: 'f' | 's', id: string): string => prefix + Buffer.from(id, 'utf8').toString('hex').toUpperCase();
 
-/** A participant fragment across words held by at most this many meetings: they are named by id (the few-meetings bound of search). */
-const NAMED_MEETINGS = 20_000;
+/** A filter of which a meeting has one of the tags (participant words, or names and e-mails). */
+const tagsPart = (tags: string[]): FilterPart => ({
+  sql: `EXISTS (SELECT 1 FROM meeting_tags t WHERE t.tag IN (${tags.map(() => '?').join(', ')}) AND t.started_at = m.started_at AND t.meeting_id = m.id)`,
+  params: tags,
+  tags,
+  terms: `(${tags.map(quoteToken).join(' OR ')})`,
+});
 
 /** The filters, compiled once for list_meetings and search_transcripts; unknown series or folder -> NotFoundError. */
 export function compileMeetingFilter(sqlite: Sqlite, filter: MeetingFilter): CompiledFilter {
@@ -110,23 +113,14 @@ export function compileMeetingFilter(sqlite: Sqlite, filter: MeetingFilter): Com
     const words = participantWordIds(sqlite, fragment);
     if (words !== undefined) {
       if (words.length === 0) none = true;
-      const tags = words.map(participantTag);
-      parts.push({
-        sql: `EXISTS (SELECT 1 FROM meeting_tags t WHERE t.tag IN (${tags.map(() => '?').join(', ')}) AND t.started_at = m.started_at AND t.meeting_id = m.id)`,
-        params: tags,
-        tags,
-        terms: `(${tags.map(quoteToken).join(' OR ')})`,
-      });
+      parts.push(tagsPart(words.map(participantTag)));
     } else {
-      // The fragment spans words (or is in very many): matched against the distinct names and e-mails, whose
-      // meetings the participants' indexes give (the trigram phrase over every participant took 28 ms at 100k meetings).
+      // The fragment spans words (or is in very many): matched against the distinct names and e-mails, each a tag of its
+      // meetings (migration 0018) as a word is (the trigram phrase over every participant took 28 ms at 100k meetings).
       const handles = participantHandles(sqlite, fragment);
       if (handles !== undefined) {
         if (handles.length === 0) none = true;
-        // Found once, then named by id (a count and a page each read them); very many are read in each statement.
-        const found = none ? [] : meetingsOfHandles(sqlite, handles, NAMED_MEETINGS);
-        const list = JSON.stringify(handles);
-        parts.push(found !== undefined ? { sql: 'm.id IN (SELECT value FROM json_each(?))', params: [JSON.stringify(found)], meetings: found } : { sql: CARRIED_BY, params: [list, list] });
+        parts.push(tagsPart(handles.map((h) => handleTag(h.id))));
       } else if (isAscii(fragment)) {
         // In most names: one pass over the participants, not one probe per meeting.
         const like = likeFragment(fragment);
@@ -314,51 +308,14 @@ function listByTime(sqlite: Sqlite, c: CompiledFilter, page: Page): { meetings: 
     )!.n;
     return { meetings, total };
   }
-  if (clauses.length === 1 && parts[0]?.meetings !== undefined && parts[0].meetings.length > WALKED_NAMES) {
-    const named = pageOfNamed(sqlite, parts[0].meetings, page);
-    if (named !== undefined) return named;
-  }
   const where = clauses.length ? `WHERE ${clauses.join(' AND ')}` : '';
-  // Many meetings named by id: the page walks the time index and keeps theirs (unary +: SQLite would look each one
-  // up and sort them all, 22 ms for 7,381 of 100k meetings against 1.5).
-  const walked = parts.map((p) => (p.meetings !== undefined && p.meetings.length > WALKED_NAMES ? `+${p.sql}` : p.sql));
-  const walkWhere = clauses.length ? `WHERE ${[...walked, ...range.sql].join(' AND ')}` : '';
   // The page's ids first (an index-only walk past the offset), then their columns.
   const meetings = stmt<MeetingListItem>(
     sqlite,
-    `SELECT ${MEETING_ITEM_COLUMNS} FROM (SELECT m.id, m.started_at FROM meetings m ${walkWhere} ${NEWEST_FIRST} LIMIT ? OFFSET ?) k
+    `SELECT ${MEETING_ITEM_COLUMNS} FROM (SELECT m.id, m.started_at FROM meetings m ${where} ${NEWEST_FIRST} LIMIT ? OFFSET ?) k
      JOIN meetings m ON m.id = k.id ORDER BY k.started_at DESC, k.id DESC`,
   ).all(...params, page.limit, page.offset);
-  // Meetings named by id and nothing else: their number is the count.
-  const total =
-    clauses.length === 1 && parts[0]?.meetings !== undefined ? parts[0].meetings.length : stmt<{ n: number }>(sqlite, `SELECT count(*) AS n FROM meetings m ${where}`).get(...params)!.n;
-  return { meetings, total };
-}
-
-/** Above this many meetings named by id, a page walks the meetings newest first rather than sorting the named ones. */
-const WALKED_NAMES = 2000;
-
-/** Meetings read newest first at most, looking for a page of named ones, before SQL finds it instead. */
-const NAMED_WALK = 4000;
-
-/**
- * A page of many meetings named by id, and nothing else, when it is among the newest NAMED_WALK meetings (a page near
- * the start of a common name's meetings): the time index read here until the page is full, no index built of the names
- * (2-4 ms for 7,381 of 100k meetings). Their count is their number. Else undefined (few are looked up and sorted).
- */
-function pageOfNamed(sqlite: Sqlite, ids: string[], page: Page): { meetings: MeetingListItem[]; total: number } | undefined {
-  const total = ids.length;
-  const wanted = page.offset + page.limit;
-  if (page.offset >= total) return { meetings: [], total };
-  const named = new Set(ids);
-  const found: string[] = [];
-  let read = 0;
-  for (const id of stmt(sqlite, `SELECT m.id FROM meetings m ${NEWEST_FIRST}`).pluck().iterate() as IterableIterator<string>) {
-    if (named.has(id) && found.push(id) === wanted) break;
-    if (++read === NAMED_WALK) return undefined;
-  }
-  const pageIds = found.slice(page.offset);
-  const meetings = pageIds.length === 0 ? [] : stmt<MeetingListItem>(sqlite, `SELECT ${MEETING_ITEM_COLUMNS} FROM meetings m WHERE m.id IN (SELECT value FROM json_each(?)) ${NEWEST_FIRST}`).all(JSON.stringify(pageIds));
+  const total = stmt<{ n: number }>(sqlite, `SELECT count(*) AS n FROM meetings m ${where}`).get(...params)!.n;
   return { meetings, total };
 }
 

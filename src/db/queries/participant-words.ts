@@ -41,43 +41,31 @@ export function participantWordIds(sqlite: Sqlite, fragment: string): number[] |
 /** Beyond this many matching names and e-mails, a fragment is matched participant by participant (they are most of them). */
 export const MAX_PARTICIPANT_HANDLES = 500;
 
+/** A name's or e-mail's tag in meetings.search_tags, meeting_tags and search_fts (migration 0018): `h` + its participant_handles id. */
+export const handleTag = (handleId: number): string => `h${handleId}`;
+
+/** A name or e-mail of participant_handles. */
+export interface Handle {
+  id: number;
+  handle: string;
+}
+
 /**
  * The names and e-mails (participant_handles) that hold the fragment, matched as participantWordIds matches
  * words (case-insensitive, either Unicode form, `%` and `_` literal), or undefined past MAX_PARTICIPANT_HANDLES.
  * Some may be carried by no participant any more (handles are never removed): they match no meeting.
  */
-export function participantHandles(sqlite: Sqlite, fragment: string): string[] | undefined {
+export function participantHandles(sqlite: Sqlite, fragment: string): Handle[] | undefined {
   const limit = MAX_PARTICIPANT_HANDLES + 1;
   const phrase = trigramMatch(fragment);
-  let handles: string[];
+  let handles: Handle[];
   if (phrase !== undefined)
-    handles = stmt(sqlite, 'SELECT handle FROM participant_handles_fts WHERE participant_handles_fts MATCH ? LIMIT ?').pluck().all(`handle : (${phrase})`, limit) as string[];
+    handles = stmt<Handle>(sqlite, 'SELECT rowid AS id, handle FROM participant_handles_fts WHERE participant_handles_fts MATCH ? LIMIT ?').all(`handle : (${phrase})`, limit);
   else if (isAscii(fragment))
-    handles = stmt(sqlite, "SELECT handle FROM participant_handles WHERE handle LIKE ? ESCAPE '\\' LIMIT ?").pluck().all(likeFragment(fragment), limit) as string[];
+    handles = stmt<Handle>(sqlite, "SELECT id, handle FROM participant_handles WHERE handle LIKE ? ESCAPE '\\' LIMIT ?").all(likeFragment(fragment), limit);
   else {
     const { sql, values } = anySpelling(fragment, ['handle']);
-    handles = stmt(sqlite, `SELECT handle FROM participant_handles WHERE ${sql} LIMIT ?`).pluck().all(...values, limit) as string[];
+    handles = stmt<Handle>(sqlite, `SELECT id, handle FROM participant_handles WHERE ${sql} LIMIT ?`).all(...values, limit);
   }
   return handles.length > MAX_PARTICIPANT_HANDLES ? undefined : handles;
 }
-
-/**
- * The meetings whose participants carry one of the handles, each once, read from the name and e-mail indexes alone;
- * undefined past `most` of them (or past four times as many participants).
- */
-export function meetingsOfHandles(sqlite: Sqlite, handles: string[], most: number): string[] | undefined {
-  const list = JSON.stringify(handles);
-  const rows = most * 4 + 1;
-  // One JSON array rather than a row each (7,624 rows of 38 handles at 100k meetings: 2.4 ms, against 3.6 a row at a
-  // time), made distinct here (SQLite's DISTINCT or UNION sorted them: 3-4 ms).
-  const ids = JSON.parse(stmt(sqlite, `SELECT json_group_array(meeting_id) FROM (${CARRIERS} LIMIT ?)`).pluck().get(list, list, rows) as string) as string[];
-  const found = new Set(ids);
-  return ids.length === rows || found.size > most ? undefined : [...found];
-}
-
-/** The meetings of the participants carrying the handles (two parameters: the handles as JSON, twice), a meeting once a participant. */
-const CARRIERS = `SELECT meeting_id FROM participants WHERE name IN (SELECT value FROM json_each(?))
-  UNION ALL SELECT meeting_id FROM participants WHERE email IN (SELECT value FROM json_each(?))`;
-
-/** The same meetings as a condition on `m.id`. */
-export const CARRIED_BY = `m.id IN (${CARRIERS})`;

@@ -141,8 +141,8 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
   if (terms.length === 0)
     throw new InvalidInputError({ type: 'no_search_word', query: filter.query });
   // Restricted to the text column only when a word could be a tag token (the restriction costs ~70% on
-  // a common word's count): tags are f/s + hex digits, p + digits and the calendar tokens.
-  const mayBeTag = terms.some((t) => /^(?:[fs][0-9a-f]+|p[0-9]+|y[0-9]{4}|m[0-9]{6}|d[0-9]{8}|dx)$/i.test(t.normalize('NFD').replace(/\p{M}/gu, '')));
+  // a common word's count): tags are f/s + hex digits, p/h + digits and the calendar tokens.
+  const mayBeTag = terms.some((t) => /^(?:[fs][0-9a-f]+|[ph][0-9]+|y[0-9]{4}|m[0-9]{6}|d[0-9]{8}|dx)$/i.test(t.normalize('NFD').replace(/\p{M}/gu, '')));
   const column = mayBeTag ? '{text} : ' : '';
   // A word said twice (`the the`) matches what it matches once: FTS5 would walk its postings twice.
   // Only the ranking counts it twice (BM25 adds each word's share).
@@ -150,15 +150,16 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
   const words = `${column}(${distinct.map(quote).join(' ')})`;
   const c = compileMeetingFilter(sqlite, { ...filter, query: undefined });
   if (c.none) return { hits: [], pagination: pagination(page, 0, 0) };
-  // Folder, series, participant words and dates are terms of the index (column `tags`): FTS5 intersects
-  // them with the words; only a participant fragment that spans words needs the meetings.
+  // Folder, series, participant words, names and e-mails, and dates are terms of the index (column `tags`): FTS5
+  // intersects them with the words; only a participant fragment in more names than a group of tags holds (src/db/queries/meetings.ts)
+  // needs the meetings.
   const dates = dateTerm(sqlite, c.range);
   const untagged = c.parts.filter((p) => !p.tags);
   // The dates stay a condition too when the meetings are read anyway (or the range needs too many tokens).
   const range = untagged.length > 0 || !dates ? rangeSql(c.range, 'm.started_at') : { sql: [], params: [] };
   const joined = [...untagged.map((p) => p.sql), ...range.sql];
   let params: unknown[] = [...untagged.flatMap((p) => p.params), ...range.params];
-  // The rest: when few meetings pass (a rare participant across words), as the set of their passages,
+  // The rest: when few meetings pass, as the set of their passages,
   // found from the meetings' indexes; else each match is joined to its meeting (measured: reading the
   // passages of 10,000 meetings costs more than joining the matches of `the`).
   // With few meetings, every match is read (one FTS5 lookup per passage of theirs; in rowid order, SQLite would
@@ -173,14 +174,7 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
     plainWords &&
     stmt<{ n: number }>(sqlite, `SELECT count(*) AS n FROM search_bits_terms WHERE built > 0 AND term IN (SELECT value FROM json_each(?))`).get(JSON.stringify(distinct.map(wordTerm)))!.n === distinct.length;
   const fewest = wordsBuilt ? FEW_MEETINGS_WITH_BITS : FEW_MEETINGS;
-  // Meetings found while compiling (a participant across words) are not asked for again.
-  const named = joined.length === 1 ? untagged[0]?.meetings : undefined;
-  const meetings =
-    named !== undefined
-      ? named.slice(0, fewest)
-      : joined.length > 0
-        ? (stmt(sqlite, `SELECT m.id FROM meetings m WHERE ${joined.join(' AND ')} LIMIT ${fewest}`).pluck().all(...params) as string[])
-        : [];
+  const meetings = joined.length > 0 ? (stmt(sqlite, `SELECT m.id FROM meetings m WHERE ${joined.join(' AND ')} LIMIT ${fewest}`).pluck().all(...params) as string[]) : [];
   const few = joined.length > 0 && meetings.length < fewest;
   // Many meetings' passages (the bitmaps did not answer after all): the word's matches walked once, each kept when theirs.
   const walk = meetings.length >= FEW_MEETINGS;
