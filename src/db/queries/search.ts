@@ -151,8 +151,8 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
   const c = compileMeetingFilter(sqlite, { ...filter, query: undefined });
   if (c.none) return { hits: [], pagination: pagination(page, 0, 0) };
   // Folder, series, participant words, names and e-mails, and dates are terms of the index (column `tags`): FTS5
-  // intersects them with the words; only a participant fragment in more names than a group of tags holds (src/db/queries/meetings.ts)
-  // needs the meetings.
+  // intersects them with the words; only a participant fragment in more names than MAX_PARTICIPANT_HANDLES needs the
+  // meetings.
   const dates = dateTerm(sqlite, c.range);
   const untagged = c.parts.filter((p) => !p.tags);
   // The dates stay a condition too when the meetings are read anyway (or the range needs too many tokens).
