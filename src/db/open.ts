@@ -19,6 +19,8 @@ const loadDriver = (): typeof BetterSqlite3 => (driver ??= require('better-sqlit
 export const APPLICATION_ID = 0x53594e54;
 const MIGRATIONS_TABLE = '__drizzle_migrations';
 const BUSY_TIMEOUT_MS = 10_000;
+/** How long opening waits for another process applying migrations (each wait for the write lock is a busy timeout). */
+const MIGRATION_WAIT_MS = 10 * 60_000;
 
 export interface OpenOptions {
   /** Create the folder, file and schema when missing (mcp, worker, writing CLI commands). */
@@ -312,7 +314,18 @@ function ensureSchema(sqlite: Sqlite, path: string): void {
   // in 8 processes opening one file at the same instant).
   if (sqlite.transaction(() => isCurrent(sqlite, path, k))()) return;
 
-  sqlite.exec('BEGIN IMMEDIATE');
+  // Another process may be applying them, holding the write lock for all of them (migration 0018 took 45 s at 100k
+  // meetings): waited for past the busy timeout, then found applied, rather than this process failing to start.
+  const deadline = Date.now() + MIGRATION_WAIT_MS;
+  for (;;) {
+    try {
+      sqlite.exec('BEGIN IMMEDIATE');
+      break;
+    } catch (error) {
+      if (!String((error as { code?: string }).code).startsWith('SQLITE_BUSY') || Date.now() > deadline) throw error;
+      if (sqlite.transaction(() => isCurrent(sqlite, path, k))()) return;
+    }
+  }
   try {
     if (!isCurrent(sqlite, path, k)) applyMigrations(sqlite);
     sqlite.exec('COMMIT');

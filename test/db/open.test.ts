@@ -7,7 +7,7 @@ import { openDatabase, resolveDbPath, schemaState, APPLICATION_ID } from '../../
 import { MIGRATIONS_DIR, PACKAGE_ROOT } from '../../src/package.js';
 import { SyntheoError } from '../../src/errors.js';
 import { sqliteError } from '../../src/db/sqlite/errors.js';
-import { tempDir } from '../support/db.js';
+import { databaseMigratedTo, tempDir } from '../support/db.js';
 
 const journal = JSON.parse(readFileSync(join(MIGRATIONS_DIR, 'meta', '_journal.json'), 'utf8')) as { entries: unknown[] };
 const cleanups: (() => void)[] = [];
@@ -135,6 +135,31 @@ describe('openDatabase', () => {
       db.close();
     }
   });
+});
+
+describe('a database another process is migrating', () => {
+  it('is waited for past the busy timeout (10 s), then migrated, rather than refused as busy', async () => {
+    const path = join(dir(), 'old.db');
+    const old = databaseMigratedTo(path, journal.entries.length - 2);
+    old.pragma('journal_mode = WAL'); // as Syntheo leaves every file
+    old.close();
+    // Another process holds the write lock 11.5 s, as a long migration does (0018: 45 s at 100k meetings).
+    const holder = spawn(
+      process.execPath,
+      ['-e', `const db = new (require('better-sqlite3'))(process.argv[1]); db.exec('BEGIN IMMEDIATE'); console.log('held'); setTimeout(() => { db.exec('COMMIT'); db.close(); }, 11_500);`, path],
+      { cwd: PACKAGE_ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    await new Promise<void>((resolve) => holder.stdout.once('data', () => resolve()));
+    const started = Date.now();
+    const db = openDatabase(path, { create: false });
+    try {
+      expect(Date.now() - started).toBeGreaterThan(10_000);
+      expect(schemaState(db.sqlite).applied).toBe(journal.entries.length);
+    } finally {
+      db.close();
+      await new Promise((resolve) => holder.on('close', resolve));
+    }
+  }, 30_000);
 });
 
 function catchError(fn: () => unknown): Error {
