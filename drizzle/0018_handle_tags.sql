@@ -116,9 +116,9 @@ CREATE TRIGGER `meetings_search_tags_au` AFTER UPDATE OF search_tags ON `meeting
     SELECT value, new.started_at, new.id FROM json_each('["' || replace(new.search_tags, ' ', '","') || '"]') WHERE value != '';
 END;
 --> statement-breakpoint
--- The meeting's row deleted, then written: not INSERT OR REPLACE, which a statement's own conflict clause overrides in
--- the triggers it fires (an export loaded over a meeting is an upsert), and FTS5 cannot see that a contentless table
--- already holds the rowid: the row kept its old tags too (a moved meeting still listed under its old folder).
+-- The meeting's row deleted, then written: not INSERT OR REPLACE, which the conflict clause of the statement that fires
+-- the trigger overrides (an upsert; the UPDATE of a folder's deletion, ON DELETE SET NULL), and FTS5 cannot see that a
+-- contentless table already holds the rowid: the row kept its old tags too (a meeting still listed under its old folder).
 CREATE TRIGGER `meetings_terms_tags_au` AFTER UPDATE OF search_tags ON `meetings` WHEN old.search_tags IS NOT new.search_tags BEGIN
   DELETE FROM meeting_terms WHERE rowid = (SELECT key FROM meeting_keys WHERE meeting_id = new.id);
   INSERT INTO meeting_terms (rowid, tags, grams) SELECT key, tags, grams FROM meeting_list_terms WHERE meeting_id = new.id;
