@@ -92,7 +92,7 @@ function problems(s: Sqlite): string[] {
   const known = s
     .prepare(
       `SELECT 'f' || hex(id) FROM folders UNION SELECT 's' || hex(id) FROM series UNION SELECT 'p' || id FROM participant_words
-       UNION SELECT 'h' || id FROM participant_handles WHERE EXISTS (SELECT 1 FROM sqlite_master WHERE name = 'meeting_search_tags' AND sql LIKE '%participant_handles%')`,
+       UNION SELECT 'h' || id FROM participant_handles`,
     )
     .pluck()
     .all() as string[];
