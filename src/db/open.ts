@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { NoDatabaseError, SyntheoError, toSyntheoError } from '../errors.js';
-import { isSqliteError, sqliteError } from './sqlite/errors.js';
+import { isBusy, isSqliteError, sqliteError } from './sqlite/errors.js';
 import { MIGRATIONS_DIR, packageVersion } from '../package.js';
 import { defaultDbPath } from '../platform/paths.js';
 
@@ -119,7 +119,7 @@ function switchToWal(sqlite: Sqlite): unknown {
     try {
       return sqlite.pragma('journal_mode = WAL', { simple: true });
     } catch (error) {
-      if (!String((error as { code?: string }).code).startsWith('SQLITE_BUSY') || Date.now() > deadline) throw error;
+      if (!isBusy(error) || Date.now() > deadline) throw error;
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
     }
   }
@@ -322,7 +322,7 @@ function ensureSchema(sqlite: Sqlite, path: string): void {
       sqlite.exec('BEGIN IMMEDIATE');
       break;
     } catch (error) {
-      if (!String((error as { code?: string }).code).startsWith('SQLITE_BUSY') || Date.now() > deadline) throw error;
+      if (!isBusy(error) || Date.now() > deadline) throw error;
       if (sqlite.transaction(() => isCurrent(sqlite, path, k))()) return;
     }
   }

@@ -9,6 +9,7 @@
 import type { Sqlite } from '../open.js';
 import { stmt } from '../statements.js';
 import { varint } from './fts-records.js';
+import { isBusy } from '../sqlite/errors.js';
 
 /** Every FTS5 index of the schema that reads use (drizzle/*.sql), the large ones first; search_words_scratch (0013) is always empty. */
 export const FTS_INDEXES = ['search_fts', 'meeting_terms', 'meeting_titles', 'participant_words_fts', 'participant_handles_fts'] as const;
@@ -129,7 +130,7 @@ export function mergeFtsIndexes(sqlite: Sqlite, options: MergeOptions = {}): Fts
     }
   } catch (error) {
     // Another process is writing: its turn; the merge goes on at the next round.
-    if (!(error instanceof Error && 'code' in error && String(error.code).startsWith('SQLITE_BUSY'))) throw error;
+    if (!isBusy(error)) throw error;
   } finally {
     if (waitsSet) {
       sqlite.pragma(`busy_timeout = ${busyTimeout}`);

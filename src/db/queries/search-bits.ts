@@ -17,6 +17,7 @@ import type { Sqlite } from '../open.js';
 import { stmt } from '../statements.js';
 import { rowLength } from './fts-records.js';
 import { asciiTokens } from './fts-tokens.js';
+import { isBusy } from '../sqlite/errors.js';
 
 /** search_fts's tokenizer (migration 0002): a passage's words are counted with it. */
 const SEARCH_TOKENIZER = 'unicode61 remove_diacritics 2';
@@ -147,7 +148,7 @@ export function searchBitsRound(sqlite: Sqlite, options: { budgetMs?: number } =
     round.cleaned = cleanDirty(sqlite);
     if (round.cleaned === CLEAN_BATCH) round.more = true;
   } catch (error) {
-    if (!(error instanceof Error && 'code' in error && String(error.code).startsWith('SQLITE_BUSY'))) throw error;
+    if (!isBusy(error)) throw error;
     round.more = true;
   }
   return round;

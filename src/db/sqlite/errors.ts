@@ -6,6 +6,9 @@ export function isSqliteError(error: unknown): error is Error & { code: string }
   return error instanceof Error && typeof code === 'string' && code.startsWith('SQLITE_');
 }
 
+/** SQLITE_BUSY or one of its extended codes: another connection holds the lock, and trying again may succeed. */
+export const isBusy = (error: unknown): boolean => isSqliteError(error) && error.code.startsWith('SQLITE_BUSY');
+
 /**
  * SQLite's error codes, mapped once (here) to a StorageError whose message says what to do:
  * busy/locked, disk full, read-only and corruption. Nothing above the Store sees an SQLite code.
