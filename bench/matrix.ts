@@ -93,10 +93,9 @@ export function chooseCases(sqlite: Sqlite): MatrixCase[] {
   const step = Math.max(1, Math.floor((passages.hi - passages.lo) / 4000));
   const said = new Map<string, number>();
   const pairs = new Map<string, number>();
-  let sampledPassages = 0;
-  for (const r of all<{ text: string }>("SELECT text FROM search_passages WHERE id >= ? AND (id - ?) % ? = 0 AND kind = 'transcript' LIMIT 4000", passages.lo, passages.lo, step)) {
+  const sample = all<{ text: string }>("SELECT text FROM search_passages WHERE id >= ? AND (id - ?) % ? = 0 AND kind = 'transcript' LIMIT 4000", passages.lo, passages.lo, step);
+  for (const r of sample) {
     const w = wordsOf(r.text.toLowerCase());
-    sampledPassages++;
     for (const x of new Set(w)) count(said, x);
     for (let i = 1; i < w.length; i++) count(pairs, `${w[i - 1]} ${w[i]}`);
   }
@@ -109,7 +108,7 @@ export function chooseCases(sqlite: Sqlite): MatrixCase[] {
   const ftsCount = (q: string) => one<{ n: number }>('SELECT count(*) AS n FROM search_fts WHERE search_fts MATCH ?', `"${q}"`).n;
   const rareWord = rareCandidates.find((w) => ftsCount(w) <= 200) ?? rareCandidates[0] ?? commonWord;
   // A word neither common nor rare: in about 1 passage of 40 of the sample (the bitmaps keep words from 1 in 32).
-  const target = sampledPassages / 40;
+  const target = sample.length / 40;
   const midWord = [...said].filter(([w]) => w.length >= 4).sort((a, b) => Math.abs(a[1] - target) - Math.abs(b[1] - target) || (a[0] < b[0] ? -1 : 1))[0]?.[0] ?? rareWord;
   const rarePhrase = [...pairs].filter(([p, n]) => n === 1 && p.split(' ').every((w) => w.length >= 5)).map(([p]) => p).sort()[0] ?? rareWord;
 

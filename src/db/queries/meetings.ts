@@ -8,7 +8,7 @@ import { clip, notFound } from './not-found.js';
 import { pagination } from './pagination.js';
 import { isAscii } from './unicode.js';
 import { anySpelling, spellingGrams, trigramMatch } from './fragments.js';
-import { handleTag, participantHandles, participantTag, participantWordIds } from './participant-words.js';
+import { handleTag, participantHandleIds, participantTag, participantWordIds } from './participant-words.js';
 import { checkedKeys, ftsSource, gramToken, intersection, keyRange, listSource, pageOf, quoteToken, unionSource, type FtsQuery, type KeySource } from './list-index.js';
 import type { ActionItem, MeetingDetail, MeetingListItem, MeetingRecord, Page, Pagination, Participant, SeriesRef, Summary, TranscriptInfo } from './types.js';
 
@@ -117,10 +117,10 @@ export function compileMeetingFilter(sqlite: Sqlite, filter: MeetingFilter): Com
     } else {
       // The fragment spans words (or is in very many): matched against the distinct names and e-mails, each a tag of its
       // meetings (migration 0018) as a word is (the trigram phrase over every participant took 28 ms at 100k meetings).
-      const handles = participantHandles(sqlite, fragment);
+      const handles = participantHandleIds(sqlite, fragment);
       if (handles !== undefined) {
         if (handles.length === 0) none = true;
-        parts.push(tagsPart(handles.map((h) => handleTag(h.id))));
+        parts.push(tagsPart(handles.map(handleTag)));
       } else if (isAscii(fragment)) {
         // In most names: one pass over the participants, not one probe per meeting.
         const like = likeFragment(fragment);

@@ -44,28 +44,22 @@ export const MAX_PARTICIPANT_HANDLES = 500;
 /** A name's or e-mail's tag in meetings.search_tags, meeting_tags and search_fts (migration 0018): `h` + its participant_handles id. */
 export const handleTag = (handleId: number): string => `h${handleId}`;
 
-/** A name or e-mail of participant_handles. */
-export interface Handle {
-  id: number;
-  handle: string;
-}
-
 /**
- * The names and e-mails (participant_handles) that hold the fragment, matched as participantWordIds matches
+ * The ids of the names and e-mails (participant_handles) that hold the fragment, matched as participantWordIds matches
  * words (case-insensitive, either Unicode form, `%` and `_` literal), or undefined past MAX_PARTICIPANT_HANDLES.
- * Some may be carried by no participant any more (handles are never removed): they match no meeting.
+ * Some may be carried by no participant any more (handles are never removed): their tags are on no meeting.
  */
-export function participantHandles(sqlite: Sqlite, fragment: string): Handle[] | undefined {
+export function participantHandleIds(sqlite: Sqlite, fragment: string): number[] | undefined {
   const limit = MAX_PARTICIPANT_HANDLES + 1;
   const phrase = trigramMatch(fragment);
-  let handles: Handle[];
+  let ids: number[];
   if (phrase !== undefined)
-    handles = stmt<Handle>(sqlite, 'SELECT rowid AS id, handle FROM participant_handles_fts WHERE participant_handles_fts MATCH ? LIMIT ?').all(`handle : (${phrase})`, limit);
+    ids = stmt(sqlite, 'SELECT rowid FROM participant_handles_fts WHERE participant_handles_fts MATCH ? LIMIT ?').pluck().all(`handle : (${phrase})`, limit) as number[];
   else if (isAscii(fragment))
-    handles = stmt<Handle>(sqlite, "SELECT id, handle FROM participant_handles WHERE handle LIKE ? ESCAPE '\\' LIMIT ?").all(likeFragment(fragment), limit);
+    ids = stmt(sqlite, "SELECT id FROM participant_handles WHERE handle LIKE ? ESCAPE '\\' LIMIT ?").pluck().all(likeFragment(fragment), limit) as number[];
   else {
     const { sql, values } = anySpelling(fragment, ['handle']);
-    handles = stmt<Handle>(sqlite, `SELECT id, handle FROM participant_handles WHERE ${sql} LIMIT ?`).all(...values, limit);
+    ids = stmt(sqlite, `SELECT id FROM participant_handles WHERE ${sql} LIMIT ?`).pluck().all(...values, limit) as number[];
   }
-  return handles.length > MAX_PARTICIPANT_HANDLES ? undefined : handles;
+  return ids.length > MAX_PARTICIPANT_HANDLES ? undefined : ids;
 }

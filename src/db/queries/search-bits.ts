@@ -528,10 +528,8 @@ export function matchBits(sqlite: Sqlite, words: string[], groups: BitsGroup[], 
     else {
       const terms = group.tags.map(tagTerm);
       for (const term of terms) if (built.has(term)) bitsOf(term, merged);
-      // The others a query each, as one JSON array: FTS5 merges an OR of many terms a row at a time across all of
-      // them (38 names' 29,028 passages at 100k meetings: 9.8 ms as one OR, 3.5 ms a tag at a time). Without
-      // `rowid < ?`: with a bound on its rowid, FTS5 reads a doclist slower than whole.
-      // Past `sparseLimit` passages in all, the reading stops there.
+      // The others a query each, as one JSON array (see SPARSE_LIMIT: FTS5's OR of many terms costs more), until
+      // `sparseLimit` passages in all. Without `rowid < ?`: with a bound on its rowid, FTS5 reads a doclist slower than whole.
       const sparseIds = (tags: string[]): number[] | undefined => {
         const ids: number[] = [];
         for (const tag of tags) {

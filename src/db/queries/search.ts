@@ -80,7 +80,7 @@ export const RANK_WINDOW = 2000;
 /** The matches with no filter but those inside the index. */
 const MATCH_ONLY = 'FROM search_fts f WHERE search_fts MATCH ?';
 
-/** Below this many meetings passing a participant fragment across words, search reads their passages rather than joining every match. */
+/** Below this many meetings passing a filter no tag holds (a participant fragment in more than MAX_PARTICIPANT_HANDLES names), search reads their passages rather than joining every match. */
 const FEW_MEETINGS = 1000;
 /**
  * With every word's bitmaps built, up to this many: their passages are then set in the bits (~1 µs each), or else the
