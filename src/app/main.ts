@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { isPostgresUrl, openStore } from '../db/engine.js';
+import { logSchemaNotices } from '../db/model/schema-notice.js';
 import { dataDir } from '../platform/paths.js';
 import { UnavailableError } from '../errors.js';
 import type { Logger } from '../log.js';
@@ -42,7 +43,7 @@ function uploadsHome(location: string, env: NodeJS.ProcessEnv): string {
 export async function runApp(opts: RunAppOptions): Promise<void> {
   const log = opts.logger;
   const env = opts.env ?? process.env;
-  const store = await openStore(opts.dbPath, { create: true });
+  const store = await openStore(opts.dbPath, { create: true, onSchema: logSchemaNotices(log) });
   const uploads = { dir: join(uploadsHome(opts.dbPath, env), 'uploads'), maxBytes: maxUploadBytes(env), pollMs: Number(env.SYNTHEO_APP_POLL_MS) || 500 };
   let running: RunningServer;
   try {

@@ -21,6 +21,7 @@ import { isSyntheoError, toSyntheoError } from '../errors.js';
 import { cliMessage } from './errors.js';
 import { packageVersion } from '../package.js';
 import type { Store } from '../db/store.js';
+import { schemaNoticeText } from '../db/model/schema-notice.js';
 
 export async function main(argv: string[]): Promise<number> {
   let json = argv.includes('--json');
@@ -144,7 +145,7 @@ async function runCommand(spec: CommandSpec, argv: string[], json: boolean): Pro
     live: !json && canRedraw(process.stdout),
     location: () => resolveDbLocation(dbFlag),
     store: async ({ create }) => {
-      const store = await openStore(resolveDbLocation(dbFlag), { create });
+      const store = await openStore(resolveDbLocation(dbFlag), { create, onSchema: (notice) => ctx.warn(schemaNoticeText(notice)) });
       opened.push(store);
       return store;
     },

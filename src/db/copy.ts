@@ -8,6 +8,7 @@ import type { PoolClient, QueryResult, QueryResultRow } from 'pg';
 import { openPostgres, type PgDb } from './postgres/open.js';
 import { describeTarget, toStorageError } from './postgres/errors.js';
 import { ConflictError, InvalidInputError } from '../errors.js';
+import type { OnSchemaNotice } from './model/schema-notice.js';
 
 // `syntheo db copy --from X --to Y`: a whole Syntheo database moved between engines (SQLite <->
 // PostgreSQL, or between two of the same), table by table in batches (memory bounded by the batch
@@ -83,8 +84,8 @@ interface Side {
 
 const DATA_TABLES = ['meetings', 'folders', 'series', 'settings', 'proposals', 'recording_imports'];
 
-function sqliteSide(path: string, create: boolean): Side {
-  const db = openDatabase(path, { create });
+function sqliteSide(path: string, create: boolean, onSchema?: OnSchemaNotice): Side {
+  const db = openDatabase(path, { create, ...(onSchema && { onSchema }) });
   const sqlite: Sqlite = db.sqlite;
   let aside: IndexesAside | undefined;
   return {
@@ -202,8 +203,8 @@ const FILTER_FILL = [
   'INSERT INTO meeting_grams (tag, started_at, meeting_id) SELECT tag, started_at, meeting_id FROM meeting_gram_rows',
 ];
 
-async function postgresSide(url: string, create: boolean): Promise<Side> {
-  const db: PgDb = await openPostgres(url, { create, max: 2 });
+async function postgresSide(url: string, create: boolean, onSchema?: OnSchemaNotice): Promise<Side> {
+  const db: PgDb = await openPostgres(url, { create, max: 2, ...(onSchema && { onSchema }) });
   /** The copy's one transaction (begin() to finish()); reads of the source-side run on the pool. */
   let tx: PoolClient | undefined;
   const q: Query = (text, values) => (tx ?? db.pool).query(text, values);
@@ -368,20 +369,20 @@ export interface CopyResult {
   tables: Record<string, number>;
 }
 
-async function openSide(location: string, create: boolean): Promise<Side> {
-  return isPostgresUrl(location) ? postgresSide(location, create) : sqliteSide(location, create);
+async function openSide(location: string, create: boolean, onSchema?: OnSchemaNotice): Promise<Side> {
+  return isPostgresUrl(location) ? postgresSide(location, create, onSchema) : sqliteSide(location, create, onSchema);
 }
 
 /** Copies every table of `from` into the empty database `to` (created and migrated when missing). */
 /** Progress of a copy: each table's rows copied so far, then the step that builds the target's derived data (no count). */
 export type CopyProgress = (step: string, rows?: number) => void;
 
-export async function copyDatabase(from: string, to: string, onProgress?: CopyProgress): Promise<CopyResult> {
+export async function copyDatabase(from: string, to: string, onProgress?: CopyProgress, onSchema?: OnSchemaNotice): Promise<CopyResult> {
   if (from === to) throw new InvalidInputError('--from and --to name the same database.');
-  const source = await openSide(from, false);
+  const source = await openSide(from, false, onSchema);
   let target: Side | undefined;
   try {
-    target = await openSide(to, true);
+    target = await openSide(to, true, onSchema);
     if (!(await target.isEmpty()))
       throw new ConflictError(`The target database ${target.where} already holds data: db copy only fills an empty database (it never merges). Point --to at a new database.`);
     const tables: Record<string, number> = {};

@@ -1,5 +1,6 @@
 import { resolveDbPath } from './open.js';
 import type { Store } from './store.js';
+import type { OnSchemaNotice } from './model/schema-notice.js';
 import type { CopyProgress, CopyResult } from './copy.js';
 import { isPostgresUrl, pgTarget, type RoleNames } from './model/postgres.js';
 
@@ -8,6 +9,8 @@ export interface OpenStoreOptions {
   create: boolean;
   /** Connect on the first call instead of now (`syntheo mcp`: start-up must stay cheap). */
   lazy?: boolean;
+  /** Told when an existing database's schema is upgraded (it can take a minute), or when opening waits for another process's upgrade. */
+  onSchema?: OnSchemaNotice;
 }
 
 export { isPostgresUrl };
@@ -41,13 +44,13 @@ export async function postgresRolesSql(url: string, names?: RoleNames): Promise<
 }
 
 /** Creates (or brings up to date) the team roles on a PostgreSQL database. */
-export async function createPostgresRoles(url: string, names?: RoleNames): Promise<{ database: string; roles: RoleNames }> {
+export async function createPostgresRoles(url: string, names?: RoleNames, onSchema?: OnSchemaNotice): Promise<{ database: string; roles: RoleNames }> {
   const { createRoles } = await import('./postgres/roles.js');
-  return createRoles(url, names);
+  return createRoles(url, names, onSchema);
 }
 
 /** Copies every table of one database into another, empty one (SQLite or PostgreSQL, either way). */
-export async function copyDatabase(from: string, to: string, onProgress?: CopyProgress): Promise<CopyResult> {
+export async function copyDatabase(from: string, to: string, onProgress?: CopyProgress, onSchema?: OnSchemaNotice): Promise<CopyResult> {
   const copy = await import('./copy.js');
-  return copy.copyDatabase(from, to, onProgress);
+  return copy.copyDatabase(from, to, onProgress, onSchema);
 }

@@ -7,6 +7,7 @@ import { NoDatabaseError, SyntheoError, toSyntheoError } from '../errors.js';
 import { isBusy, isSqliteError, sqliteError } from './sqlite/errors.js';
 import { MIGRATIONS_DIR, packageVersion } from '../package.js';
 import { defaultDbPath } from '../platform/paths.js';
+import type { OnSchemaNotice } from './model/schema-notice.js';
 
 export type Sqlite = BetterSqlite3.Database;
 
@@ -25,6 +26,8 @@ const MIGRATION_WAIT_MS = 10 * 60_000;
 export interface OpenOptions {
   /** Create the folder, file and schema when missing (mcp, worker, writing CLI commands). */
   create: boolean;
+  /** Told when an existing schema is upgraded, or when this open waits for another process to let go of the file. */
+  onSchema?: OnSchemaNotice;
 }
 
 /**
@@ -91,7 +94,7 @@ export function openDatabase(path: string, options: OpenOptions): SyntheoDb {
     // A WAL that grew in a busy period is cut back to this size when it is next rewound (it never shrinks otherwise).
     sqlite.pragma(`journal_size_limit = ${64 * 1024 * 1024}`);
     settleAllocator(sqlite);
-    ensureSchema(sqlite, path);
+    ensureSchema(sqlite, path, options.onSchema);
   } catch (error) {
     sqlite.close();
     throw openFailure(path, error);
@@ -307,7 +310,7 @@ function hasTable(sqlite: Sqlite, name: string): boolean {
  * holds at a time (drizzle's own migrate() reads before it locks: drizzle issue #874).
  * Uses drizzle's own bookkeeping table, so drizzle-kit sees the same history.
  */
-function ensureSchema(sqlite: Sqlite, path: string): void {
+function ensureSchema(sqlite: Sqlite, path: string, onSchema?: OnSchemaNotice): void {
   const k = knownMigrations();
   // Read in one transaction, so in one snapshot: read one statement at a time, another process's migrations committing
   // between "no migrations table" and "which tables" made a brand-new file read as another application's (seen once
@@ -317,17 +320,18 @@ function ensureSchema(sqlite: Sqlite, path: string): void {
   // Another process may be applying them, holding the write lock for all of them (migration 0018 took 45 s at 100k
   // meetings): waited for past the busy timeout, then found applied, rather than this process failing to start.
   const deadline = Date.now() + MIGRATION_WAIT_MS;
-  for (;;) {
+  for (let waited = false; ; waited = true) {
     try {
       sqlite.exec('BEGIN IMMEDIATE');
       break;
     } catch (error) {
       if (!isBusy(error) || Date.now() > deadline) throw error;
       if (sqlite.transaction(() => isCurrent(sqlite, path, k))()) return;
+      if (!waited) onSchema?.({ kind: 'waiting', where: path });
     }
   }
   try {
-    if (!isCurrent(sqlite, path, k)) applyMigrations(sqlite);
+    if (!isCurrent(sqlite, path, k)) applyMigrations(sqlite, path, onSchema);
     sqlite.exec('COMMIT');
   } catch (error) {
     if (sqlite.inTransaction) sqlite.exec('ROLLBACK');
@@ -362,20 +366,25 @@ function foreign(path: string, tables?: string[]): SyntheoError {
   return new SyntheoError('storage', `${path} is a SQLite database of another application${what}; Syntheo will not modify it. Point to another file with --db.`);
 }
 
-function applyMigrations(sqlite: Sqlite): void {
+/** Applies what is missing; an existing schema's upgrade is told before and after (a new file's is not: it is instant). */
+function applyMigrations(sqlite: Sqlite, path: string, onSchema?: OnSchemaNotice): void {
   sqlite.exec(`CREATE TABLE IF NOT EXISTS ${MIGRATIONS_TABLE} (id SERIAL PRIMARY KEY, hash text NOT NULL, created_at numeric)`);
   const last = sqlite.prepare(`SELECT max(created_at) AS latest FROM ${MIGRATIONS_TABLE}`).get() as { latest: number | null };
   const lastApplied = Number(last.latest ?? 0);
+  const pending = readMigrationFiles().filter((m) => m.folderMillis > lastApplied);
+  const started = performance.now();
+  if (lastApplied > 0) onSchema?.({ kind: 'upgrading', where: path, pending: pending.map((m) => m.tag) });
   const insert = sqlite.prepare(`INSERT INTO ${MIGRATIONS_TABLE} (hash, created_at) VALUES (?, ?)`);
-  for (const migration of readMigrationFiles()) {
-    if (migration.folderMillis <= lastApplied) continue;
+  for (const migration of pending) {
     for (const statement of migration.sql) if (statement.trim() !== '') sqlite.exec(statement);
     insert.run(migration.hash, migration.folderMillis);
   }
   sqlite.pragma(`application_id = ${APPLICATION_ID}`);
+  if (lastApplied > 0) onSchema?.({ kind: 'upgraded', where: path, applied: pending.length, ms: performance.now() - started });
 }
 
 interface MigrationFile {
+  tag: string;
   sql: string[];
   folderMillis: number;
   hash: string;
@@ -390,6 +399,7 @@ function readMigrationFiles(): MigrationFile[] {
   return journal.entries.map((entry) => {
     const query = readFileSync(join(MIGRATIONS_DIR, `${entry.tag}.sql`), 'utf8');
     return {
+      tag: entry.tag,
       sql: query.split('--> statement-breakpoint'),
       folderMillis: entry.when,
       hash: sha256(query),

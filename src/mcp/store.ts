@@ -1,5 +1,6 @@
 import type { Store } from '../db/store.js';
 import type { Logger } from '../log.js';
+import { logSchemaNotices } from '../db/model/schema-notice.js';
 
 /**
  * The Store of one `syntheo mcp` process, made by the first request that needs it: a client's discover
@@ -25,7 +26,7 @@ export class StoreOnFirstUse {
   private async make(): Promise<Store> {
     const started = performance.now();
     const { openStore } = await import('../db/engine.js');
-    this.store = await openStore(this.location, { create: true, lazy: true });
+    this.store = await openStore(this.location, { create: true, lazy: true, onSchema: logSchemaNotices(this.logger) });
     this.logger.debug({ engine: this.store.engine, location: this.store.location, ms: Math.round(performance.now() - started) }, 'store loaded');
     return this.store;
   }

@@ -1,4 +1,5 @@
 import { openStore } from '../db/engine.js';
+import { logSchemaNotices } from '../db/model/schema-notice.js';
 import type { ConfigKey } from '../config.js';
 import type { Logger } from '../log.js';
 import { startWorker } from './start.js';
@@ -26,7 +27,7 @@ export async function runWorker(opts: RunWorkerOptions): Promise<void> {
   // Before the database is opened (or created): a bad knob is reported with nothing done.
   const tuning = readTuning(env, opts.graceMs !== undefined ? { graceMs: opts.graceMs } : {});
   const flags: Partial<Record<ConfigKey, string>> = opts.concurrency !== undefined ? { 'worker.concurrency': String(opts.concurrency) } : {};
-  const store = await openStore(opts.dbPath, { create: true });
+  const store = await openStore(opts.dbPath, { create: true, onSchema: logSchemaNotices(opts.logger) });
   try {
     const worker = await startWorker({ store, logger: opts.logger, env, flags, tuning });
     const onSignal = (signal: NodeJS.Signals) => stopWith(signal);

@@ -7,9 +7,10 @@ import { openDatabase, resolveDbPath, schemaState, APPLICATION_ID } from '../../
 import { MIGRATIONS_DIR, PACKAGE_ROOT } from '../../src/package.js';
 import { SyntheoError } from '../../src/errors.js';
 import { sqliteError } from '../../src/db/sqlite/errors.js';
+import { schemaNoticeText, type SchemaNotice } from '../../src/db/model/schema-notice.js';
 import { databaseMigratedTo, tempDir } from '../support/db.js';
 
-const journal = JSON.parse(readFileSync(join(MIGRATIONS_DIR, 'meta', '_journal.json'), 'utf8')) as { entries: unknown[] };
+const journal = JSON.parse(readFileSync(join(MIGRATIONS_DIR, 'meta', '_journal.json'), 'utf8')) as { entries: { tag: string }[] };
 const cleanups: (() => void)[] = [];
 afterEach(() => cleanups.splice(0).forEach((c) => c()));
 function dir(): string {
@@ -137,6 +138,34 @@ describe('openDatabase', () => {
   });
 });
 
+describe('an upgrade of an existing schema', () => {
+  it('is told before and after (what is applied, how long it took); creating a new file tells nothing', () => {
+    const notices: SchemaNotice[] = [];
+    const onSchema = (n: SchemaNotice) => notices.push(n);
+    openDatabase(join(dir(), 'new.db'), { create: true, onSchema }).close();
+    expect(notices).toEqual([]);
+
+    const path = join(dir(), 'old.db');
+    databaseMigratedTo(path, journal.entries.length - 3).close();
+    const db = openDatabase(path, { create: false, onSchema });
+    db.close();
+    const tags = journal.entries.slice(-2).map((e) => e.tag);
+    expect(notices).toEqual([
+      { kind: 'upgrading', where: path, pending: tags },
+      { kind: 'upgraded', where: path, applied: 2, ms: expect.any(Number) },
+    ]);
+    expect(schemaNoticeText(notices[0]!)).toBe(
+      `Upgrading the database at ${path} to this version's schema (2 migrations: ${tags.join(', ')}); on a large database this takes a minute or more...`,
+    );
+    expect(schemaNoticeText(notices[1]!)).toMatch(/^Upgraded the database at .*old\.db in \d+\.\d s\.$/);
+
+    // Current now: opening it again tells nothing.
+    notices.length = 0;
+    openDatabase(path, { create: false, onSchema }).close();
+    expect(notices).toEqual([]);
+  });
+});
+
 describe('a database another process is migrating', () => {
   it('is waited for past the busy timeout (10 s), then migrated, rather than refused as busy', async () => {
     const path = join(dir(), 'old.db');
@@ -158,11 +187,14 @@ describe('a database another process is migrating', () => {
       { cwd: PACKAGE_ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
     );
     await new Promise<void>((resolve) => holder.stdout.once('data', () => resolve()));
-    const db = openDatabase(path, { create: false });
+    const notices: SchemaNotice[] = [];
+    const db = openDatabase(path, { create: false, onSchema: (n) => notices.push(n) });
     try {
       // Opened only once the other process let go, and migrated then.
       expect(existsSync(released)).toBe(true);
       expect(schemaState(db.sqlite).applied).toBe(journal.entries.length);
+      // The wait was told once (after the first busy timeout), then the upgrade this process did itself.
+      expect(notices.map((n) => n.kind)).toEqual(['waiting', 'upgrading', 'upgraded']);
     } finally {
       db.close();
       await new Promise((resolve) => holder.on('close', resolve));

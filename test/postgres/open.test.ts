@@ -3,8 +3,11 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { needs } from '../support/system-tools.js';
-import { startPostgres, type PgCluster } from '../support/postgres.js';
-import { openPostgres, readPgMigrations } from '../../src/db/postgres/open.js';
+import { pgDatabaseMigratedTo, startPostgres, type PgCluster } from '../support/postgres.js';
+import pgDriver from 'pg';
+import { MIGRATION_LOCK_KEY, openPostgres, readPgMigrations } from '../../src/db/postgres/open.js';
+import { describeTarget } from '../../src/db/postgres/errors.js';
+import type { SchemaNotice } from '../../src/db/model/schema-notice.js';
 import { isPostgresUrl, resolveDbLocation } from '../../src/db/engine.js';
 import { existsSync as exists, readdirSync } from 'node:fs';
 import { run } from '../cli/cli.js';
@@ -93,6 +96,41 @@ describe.skipIf(needs('postgresql'))('PostgreSQL: open and migrate', () => {
     expect(results.map((r) => r.out.trim())).toEqual(Array(10).fill('ok'));
     const rows = pg.psql('SELECT hash FROM drizzle.__drizzle_migrations ORDER BY id;', url.split('/').pop()!.split('?')[0]);
     expect(rows.trim().split('\n')).toHaveLength(readPgMigrations().length);
+  });
+
+  it('an upgrade of an existing schema is told before and after, and a wait for another process upgrading it once; a new database tells nothing', async () => {
+    const notices: SchemaNotice[] = [];
+    const onSchema = (n: SchemaNotice) => notices.push(n);
+    await (await openPostgres(await pg.createDatabase(), { create: true, onSchema })).close();
+    expect(notices).toEqual([]);
+
+    const all = readPgMigrations();
+    const url = await pg.createDatabase();
+    await pgDatabaseMigratedTo(url, all.at(-3)!.tag);
+    // Another process holds the migration lock (as one upgrading the database does); it lets go once this one waits.
+    const other = new pgDriver.Client({ connectionString: url });
+    await other.connect();
+    await other.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    const opening = openPostgres(url, {
+      create: false,
+      onSchema: (n) => {
+        onSchema(n);
+        if (n.kind === 'waiting') void other.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
+      },
+    });
+    const db = await opening;
+    await db.close();
+    await other.end();
+    const where = describeTarget(url);
+    expect(notices).toEqual([
+      { kind: 'waiting', where },
+      { kind: 'upgrading', where, pending: all.slice(-2).map((m) => m.tag) },
+      { kind: 'upgraded', where, applied: 2, ms: expect.any(Number) },
+    ]);
+
+    notices.length = 0;
+    await (await openPostgres(url, { create: false, onSchema })).close();
+    expect(notices).toEqual([]);
   });
 
   it("a Store's connections run with JIT off (the triggers' plans crossed jit_above_cost); PGOPTIONS still applies after it", async () => {

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { UsageError, optInt, optString, type CommandSpec } from '../framework.js';
 import { SyntheoError } from '../../errors.js';
 import { PACKAGE_ROOT } from '../../package.js';
-import { isPostgresUrl, openStore } from '../../db/engine.js';
+import { isPostgresUrl } from '../../db/engine.js';
 
 // Studio is a developer command: drizzle-kit (tens of MB, esbuild included) is a devDependency and
 // drizzle.config.ts is not packed, so an installed Syntheo says where to run it instead.
@@ -58,7 +58,7 @@ const studio: CommandSpec = {
     if (isPostgresUrl(path)) throw new SyntheoError('unavailable', 'syntheo studio browses an SQLite database file; for PostgreSQL, use a PostgreSQL client (psql, pgAdmin).');
     // Checks the file is ours and current (exit 3 when missing, 1 when foreign) before Studio touches it,
     // and closes it again: Studio opens it itself.
-    await (await openStore(path, { create: false })).close();
+    await (await ctx.store({ create: false })).close();
     const args = [bin, 'studio', '--config', config, '--host', host];
     if (port !== undefined) args.push('--port', String(port));
     ctx.logger.info({ path, host, port }, 'starting drizzle-kit studio');

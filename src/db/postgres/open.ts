@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { NoDatabaseError, StorageError } from '../../errors.js';
 import { PACKAGE_ROOT, packageVersion } from '../../package.js';
 import { connectionError, describeTarget, toStorageError } from './errors.js';
+import type { OnSchemaNotice } from '../model/schema-notice.js';
 
 export const PG_MIGRATIONS_DIR = join(PACKAGE_ROOT, 'drizzle', 'postgres');
 // drizzle-orm's PostgreSQL migrator keeps its history here: drizzle-kit sees the same one.
@@ -19,6 +20,8 @@ export interface PgOpenOptions {
   create: boolean;
   /** Connections in the pool (default 10). */
   max?: number;
+  /** Told when an existing schema is upgraded, or when this open waits for another process's upgrade. */
+  onSchema?: OnSchemaNotice;
 }
 
 export interface PgDb {
@@ -71,7 +74,7 @@ export async function openPostgres(url: string, options: PgOpenOptions): Promise
     throw connectionError(url, error);
   }
   try {
-    await ensureSchema(client, url, options.create);
+    await ensureSchema(client, url, options.create, options.onSchema);
   } catch (error) {
     client.release();
     await pool.end().catch(() => {});
@@ -146,18 +149,27 @@ function isCurrent(state: PgSchemaState | undefined, url: string): boolean {
  * same instant: the check is repeated under a session advisory lock that only one holds at a time.
  * The fast path (already current) takes no lock and needs no privilege beyond reading.
  */
-async function ensureSchema(client: PoolClient, url: string, create: boolean): Promise<void> {
-  if (isCurrent(await pgSchemaState(client), url)) return;
-  if (!create) {
-    const state = await pgSchemaState(client);
-    if (state === undefined) throw new NoDatabaseError(describeTarget(url));
+async function ensureSchema(client: PoolClient, url: string, create: boolean, onSchema?: OnSchemaNotice): Promise<void> {
+  const first = await pgSchemaState(client);
+  if (isCurrent(first, url)) return;
+  if (!create && first === undefined) throw new NoDatabaseError(describeTarget(url));
+  const where = describeTarget(url);
+  const locked = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [MIGRATION_LOCK_KEY]);
+  if (!locked.rows[0]!.ok) {
+    onSchema?.({ kind: 'waiting', where });
+    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
   }
-  await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
   try {
     const state = await pgSchemaState(client);
     if (isCurrent(state, url)) return;
     if (state === undefined) await refuseForeign(client, url);
-    await applyMigrations(client, state?.latestApplied ?? 0);
+    const lastApplied = state?.latestApplied ?? 0;
+    const pending = readPgMigrations().filter((m) => m.when > lastApplied);
+    const started = performance.now();
+    // An existing schema's upgrade is told (it can take a minute); a new database's is not (it takes a second).
+    if (state !== undefined && state.applied > 0) onSchema?.({ kind: 'upgrading', where, pending: pending.map((m) => m.tag) });
+    await applyMigrations(client, lastApplied);
+    if (state !== undefined && state.applied > 0) onSchema?.({ kind: 'upgraded', where, applied: pending.length, ms: performance.now() - started });
   } finally {
     await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => {});
   }

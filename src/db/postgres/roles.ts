@@ -1,6 +1,7 @@
 import { InvalidInputError } from '../../errors.js';
 import { describeTarget, toStorageError } from './errors.js';
 import { openPostgres } from './open.js';
+import type { OnSchemaNotice } from '../model/schema-notice.js';
 import { DEFAULT_ROLES, type RoleNames } from '../model/postgres.js';
 
 // Who may do what on a team database. Two group roles (NOLOGIN); people and machines log in as their
@@ -65,8 +66,8 @@ export function rolesSql(database: string, names: RoleNames = DEFAULT_ROLES): st
  * Creates the two roles on the database at `url` (which it migrates first), as the user in the URL:
  * the database's owner, or a superuser. Returns the names and the database.
  */
-export async function createRoles(url: string, names: RoleNames = DEFAULT_ROLES): Promise<{ database: string; roles: RoleNames }> {
-  const db = await openPostgres(url, { create: true, max: 1 });
+export async function createRoles(url: string, names: RoleNames = DEFAULT_ROLES, onSchema?: OnSchemaNotice): Promise<{ database: string; roles: RoleNames }> {
+  const db = await openPostgres(url, { create: true, max: 1, ...(onSchema && { onSchema }) });
   try {
     const database = (await db.pool.query<{ d: string }>('SELECT current_database() AS d')).rows[0]!.d;
     const client = await db.pool.connect();

@@ -7,6 +7,7 @@ import type { Page, TranscriptPage, TranscriptTurn, TranscriptWord } from '../qu
 import type { TranscriptTiming } from '../schema/enums.js';
 import { describeTarget, toStorageError } from './errors.js';
 import { openPostgres, pgSchemaState, type PgDb } from './open.js';
+import type { OnSchemaNotice } from '../model/schema-notice.js';
 import * as jobs from './jobs.js';
 import * as reads from './meetings.js';
 import * as proposals from './proposals.js';
@@ -24,6 +25,8 @@ export interface PgStoreOptions {
   create: boolean;
   /** Connect on the first call (`syntheo mcp`: start-up stays cheap). A failed connect is not remembered. */
   lazy?: boolean;
+  /** Told when the database's schema is upgraded, or when opening waits for another process's upgrade. */
+  onSchema?: OnSchemaNotice;
 }
 
 /**
@@ -36,7 +39,7 @@ export async function openPostgresStore(url: string, options: PgStoreOptions): P
   let opening: Promise<PgDb> | undefined;
   const get = async (): Promise<PgDb> => {
     if (db) return db;
-    opening ??= openPostgres(url, { create: options.create }).finally(() => (opening = undefined));
+    opening ??= openPostgres(url, { create: options.create, ...(options.onSchema && { onSchema: options.onSchema }) }).finally(() => (opening = undefined));
     db = await opening;
     return db;
   };

@@ -1,4 +1,5 @@
-import { openDatabase, schemaState, type Sqlite, type SyntheoDb } from '../open.js';
+import { openDatabase, schemaState, type OpenOptions, type Sqlite, type SyntheoDb } from '../open.js';
+import type { OnSchemaNotice } from '../model/schema-notice.js';
 import { checkpointIfLarge } from '../checkpoint.js';
 import { stmt } from '../statements.js';
 import type { WordTuple } from '../queries/export.js';
@@ -21,6 +22,8 @@ export interface SqliteStoreOptions {
    * file or its permissions is enough for the next call to succeed.
    */
   lazy?: boolean;
+  /** Told when the file's schema is upgraded, or when opening waits for another process (src/db/model/schema-notice.ts). */
+  onSchema?: OnSchemaNotice;
 }
 
 /**
@@ -29,7 +32,7 @@ export interface SqliteStoreOptions {
  * the one place that knows them.
  */
 export function openSqliteStore(path: string, options: SqliteStoreOptions): Store {
-  const connection = new Connection(path, options.create);
+  const connection = new Connection(path, { create: options.create, ...(options.onSchema && { onSchema: options.onSchema }) });
   if (!options.lazy) connection.get();
   const run = <A extends unknown[], R>(fn: (sqlite: Sqlite, ...args: A) => R) =>
     async (...args: A): Promise<Awaited<R>> => {
@@ -215,11 +218,11 @@ class Connection {
 
   constructor(
     readonly path: string,
-    private readonly create: boolean,
+    private readonly options: OpenOptions,
   ) {}
 
   get(): Sqlite {
-    this.db ??= openDatabase(this.path, { create: this.create });
+    this.db ??= openDatabase(this.path, this.options);
     return this.db.sqlite;
   }
 
