@@ -39,9 +39,25 @@ const TOPICS = ['Roadmap', 'Budget', 'Hiring', 'Launch', 'Design review', 'Retro
 const TEAMS = ['Product', 'Engineering', 'Sales', 'Marketing', 'Finance', 'People', 'Support', 'Legal', 'Data', 'Design'];
 const COMMON = ['the', 'we', 'to', 'and', 'a', 'of', 'is', 'that', 'it', 'for', 'on', 'this', 'so', 'with', 'be', 'have', 'but', 'not', 'are', 'they'];
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
+const WORDS_AT_ONCE = 100;
 
-export function generate(o: GenerateOptions): { meetings: number; words: number; longestMeetingId: string; seconds: number } {
+/** Seconds spent in each phase: writing the rows, building the full-text indexes, the bitmaps and counts, the final checkpoint. */
+export interface GeneratePhases {
+  rows: number;
+  indexes: number;
+  bitmaps: number;
+  finish: number;
+}
+
+export function generate(o: GenerateOptions): { meetings: number; words: number; longestMeetingId: string; seconds: number; phases: GeneratePhases } {
   const started = performance.now();
+  let mark = started;
+  const lap = () => {
+    const now = performance.now();
+    const seconds = Math.round(now - mark) / 1000;
+    mark = now;
+    return seconds;
+  };
   if (existsSync(o.out)) for (const suffix of ['', '-wal', '-shm']) rmSync(o.out + suffix, { force: true });
   const db = openDatabase(o.out, { create: true });
   const s = db.sqlite;
@@ -111,6 +127,8 @@ export function generate(o: GenerateOptions): { meetings: number; words: number;
     action: s.prepare("INSERT INTO action_items (id, meeting_id, text, assignee, due_date, done, position, source, created_at) VALUES (?, ?, ?, ?, NULL, 0, ?, 'llm', ?)"),
     transcript: s.prepare("INSERT INTO transcripts (id, meeting_id, language, source, word_count, created_at, updated_at) VALUES (?, ?, 'en', 'import', ?, ?, ?)"),
     word: s.prepare('INSERT INTO transcript_words (transcript_id, idx, text, start_ms, end_ms, speaker) VALUES (?, ?, ?, ?, ?, ?)'),
+    // A transcript's words WORDS_AT_ONCE at a time: one call into SQLite instead of one a word.
+    words: s.prepare(`INSERT INTO transcript_words (transcript_id, idx, text, start_ms, end_ms, speaker) VALUES ${Array(WORDS_AT_ONCE).fill('(?, ?, ?, ?, ?, ?)').join(', ')}`),
     passage: s.prepare("INSERT INTO search_passages (meeting_id, kind, ref_id, word_offset, speaker, text, tags) VALUES (?, 'transcript', ?, ?, ?, ?, ?)"),
     tags: s.prepare('SELECT search_tags FROM meetings WHERE id = ?').pluck(),
   };
@@ -168,6 +186,7 @@ export function generate(o: GenerateOptions): { meetings: number; words: number;
           let passage: string[] = [];
           let passageStart = 0;
           let passageSpeaker = speaker;
+          const pending: (string | number)[] = [];
           for (let w = 0; w < words; w++) {
             if (turnLeft === 0) {
               speaker = pick(speakers);
@@ -185,18 +204,24 @@ export function generate(o: GenerateOptions): { meetings: number; words: number;
             }
             const text = word();
             const duration = 120 + text.length * 35;
-            ins.word.run(tid, w, text, t, t + duration, speaker);
+            pending.push(tid, w, text, t, t + duration, speaker);
+            if (pending.length === WORDS_AT_ONCE * 6) {
+              ins.words.run(pending);
+              pending.length = 0;
+            }
             passage.push(text);
             t += duration + 60;
             turnLeft--;
           }
           if (passage.length > 0) ins.passage.run(mid, tid, passageStart, passageSpeaker, passage.join(' '), tags);
+          for (let k = 0; k < pending.length; k += 6) ins.word.run(pending.slice(k, k + 6));
           wordsDone += words;
         }
       }
     })();
     bar(Math.min(o.meetings, from + batch) / o.meetings, `${Math.min(o.meetings, from + batch)} meetings, ${wordsDone} words`);
   }
+  const rows = lap();
   if (aside) {
     bar(1, 'indexing the passages', true);
     s.transaction(() => aside.restore())();
@@ -204,14 +229,17 @@ export function generate(o: GenerateOptions): { meetings: number; words: number;
       "INSERT INTO search_fts (search_fts) VALUES ('optimize'); INSERT INTO participant_words_fts (participant_words_fts) VALUES ('optimize');",
     );
   }
+  const indexes = lap();
   // The search bitmaps and the ranking's counts and lengths, as the worker would build them (migrations 0015, 0016).
   bar(1, 'building the search bitmaps', true);
   buildSearchBits(s);
+  const bitmaps = lap();
   s.pragma('optimize');
   s.pragma('wal_checkpoint(TRUNCATE)');
   db.close();
+  const finish = lap();
   bar(1, 'done', true);
-  return { meetings: o.meetings, words: wordsDone, longestMeetingId, seconds: (performance.now() - started) / 1000 };
+  return { meetings: o.meetings, words: wordsDone, longestMeetingId, seconds: (performance.now() - started) / 1000, phases: { rows, indexes, bitmaps, finish } };
 }
 function progressBar(enabled: boolean) {
   let last = 0;
