@@ -32,11 +32,9 @@ export default defineConfig({
   test: {
     // One line per missing system tool (pocketsphinx, ffmpeg): their tests skip, or fail under CI.
     globalSetup: ['test/support/system-tools.setup.ts'],
-    // Tests spawn real processes (syntheo mcp, workers, pocketsphinx) on a 2-core machine, and many wait on them (leases,
-    // restarts, file watching): a third file at once used the idle time. The Node 24 pass of .ci/run (115 files):
-    // 479 s with 2, 419 s with 3 (CPU 78% -> 83% busy).
+    // Tests spawn real processes (syntheo mcp, workers, pocketsphinx) on a 2-core machine.
     pool: 'forks',
-    maxWorkers: 3,
+    maxWorkers: 2,
     testTimeout: 60_000,
     hookTimeout: 60_000,
     projects: [
