@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openDatabase, type Sqlite } from '../../src/db/open.js';
 import { listMeetings } from '../../src/db/queries/meetings.js';
+import { checkIntegrity, repairSearchIndex } from '../../src/db/queries/integrity.js';
 import { databaseMigratedTo, tempDir, testDbs } from '../support/db.js';
 
 const db = testDbs();
@@ -82,6 +83,31 @@ describe('a write with a conflict clause of its own', () => {
     upsert.run('m3', '2026-01-03T10:00:00.000Z', '2026-01-03T11:00:00.000Z', NOW, NOW);
     expect(drift(s)).toEqual([]);
     expect(listMeetings(s, { folderPath: 'Ops' }, { offset: 0, limit: 10 }).meetings.map((m) => m.id)).toEqual(['m3', 'm1']);
+  });
+});
+
+describe("what SQLite's REPLACE still leaves", () => {
+  it('a participant moved by a REPLACE keeps its name among the tags of the meeting it left: the full check finds it, the repair mends it', () => {
+    const s = db();
+    seed(s);
+    expect(checkIntegrity(s, { full: true }).search).toEqual([]);
+    // p1 moves from m1 to m2: SQLite deletes the old row without running its delete trigger.
+    s.prepare("INSERT OR REPLACE INTO participants (id, meeting_id, name, email, position) VALUES ('p1', 'm2', 'Ann Lee', 'ann@x.test', 1)").run();
+    expect(listMeetings(s, { participant: 'Ann Lee' }, { offset: 0, limit: 10 }).meetings.map((m) => m.id)).toEqual(['m2', 'm1']);
+    expect(checkIntegrity(s, { full: true }).search).toEqual(['meetings.search_tags']);
+    // The quick check (files over 256 MiB) leaves the view's comparison out.
+    expect(checkIntegrity(s, { full: false }).search).toEqual([]);
+    repairSearchIndex(s);
+    expect(checkIntegrity(s, { full: true }).search).toEqual([]);
+    expect(listMeetings(s, { participant: 'Ann Lee' }, { offset: 0, limit: 10 }).meetings.map((m) => m.id)).toEqual(['m2']);
+  });
+
+  it('a trigram index of names or words holding a row its table lacks is found', () => {
+    const s = db();
+    seed(s);
+    s.prepare("INSERT INTO participant_words_fts (rowid, word) VALUES (999, 'ghost')").run();
+    s.prepare("INSERT INTO participant_handles_fts (rowid, handle) VALUES (999, 'Ghost Writer')").run();
+    expect(checkIntegrity(s, { full: false }).search).toEqual(['participant_words_fts', 'participant_handles_fts']);
   });
 });
 
