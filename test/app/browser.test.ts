@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { copyFile, mkdir, readFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
@@ -15,12 +16,15 @@ import { CLI, ROOT, cleanEnv } from '../support/worker-process.js';
 import { startApp, type AppProcess } from './support.js';
 
 // The app in Debian's Chromium, driven by playwright-core: the flows of issue 16, axe-core on every
-// page (no serious or critical violation), and the README's screenshots (docs/screenshots/).
+// page (no serious or critical violation), and the README's screenshots: into docs/screenshots/ with
+// SYNTHEO_SCREENSHOTS=1 (`SYNTHEO_SCREENSHOTS=1 npx vitest run test/app/browser.test.ts`), else into a temporary
+// folder, so that a test run leaves a clone as it was.
 
 const skip = needs('chromium');
 // The upload flow transcribes a real recording with the pocketsphinx server.
 const noSpeech = skip || needs('pocketsphinx');
-const SHOTS = join(ROOT, 'docs', 'screenshots');
+const KEEP_SHOTS = process.env.SYNTHEO_SCREENSHOTS === '1';
+let SHOTS = join(ROOT, 'docs', 'screenshots');
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 let db: ReturnType<typeof openTestDb>;
@@ -66,6 +70,7 @@ describe.skipIf(skip)('the app in Chromium', () => {
       await store.settings.write('transcription.url', speech.url);
       await store.settings.write('transcription.model', 'pocketsphinx-en-us');
     }
+    if (!KEEP_SHOTS) SHOTS = await mkdtemp(join(tmpdir(), 'syntheo-shots-'));
     await mkdir(SHOTS, { recursive: true });
     [app, browser] = await Promise.all([
       startApp(db.path, { args: [], env: { SYNTHEO_APP_POLL_MS: '200' } }),
@@ -79,6 +84,7 @@ describe.skipIf(skip)('the app in Chromium', () => {
   }, 120_000);
 
   afterAll(async () => {
+    if (!KEEP_SHOTS) await rm(SHOTS, { recursive: true, force: true });
     await browser?.close();
     const exit = await app?.stop();
     expect(exit).toEqual({ code: 0, signal: null });
