@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import type { Logger, LogLevel } from '../log.js';
 import type { Store } from '../db/store.js';
 import type { Pagination } from '../db/queries/types.js';
+import type { OnSchemaNotice } from '../db/model/schema-notice.js';
 import { SyntheoError, type ErrorKind } from '../errors.js';
 
 export const JSON_SCHEMA_VERSION = 1;
@@ -129,6 +130,8 @@ export interface CommandContext {
   write(text: string): void;
   /** Writes a line to stderr, terminal-safe: a command's failure or warning. */
   warn(line: string): void;
+  /** An upgrade of the database's schema, or a wait for another process's, as a line on stderr (store() passes it itself). */
+  onSchema: OnSchemaNotice;
 }
 
 export const GLOBAL_NAMES = ['db', 'json', 'log-level', 'color', 'no-color'] as const;

@@ -145,7 +145,7 @@ async function runCommand(spec: CommandSpec, argv: string[], json: boolean): Pro
     live: !json && canRedraw(process.stdout),
     location: () => resolveDbLocation(dbFlag),
     store: async ({ create }) => {
-      const store = await openStore(resolveDbLocation(dbFlag), { create, onSchema: (notice) => ctx.warn(schemaNoticeText(notice)) });
+      const store = await openStore(resolveDbLocation(dbFlag), { create, onSchema: ctx.onSchema });
       opened.push(store);
       return store;
     },
@@ -158,6 +158,7 @@ async function runCommand(spec: CommandSpec, argv: string[], json: boolean): Pro
     warn: (line) => {
       process.stderr.write(toTerminal(`${line}\n`, wantsColour(process.stderr, process.env, colourFlag)));
     },
+    onSchema: (notice) => ctx.warn(schemaNoticeText(notice)),
   };
   try {
     const result = await spec.run(ctx);

@@ -331,8 +331,17 @@ function ensureSchema(sqlite: Sqlite, path: string, onSchema?: OnSchemaNotice): 
     }
   }
   try {
-    if (!isCurrent(sqlite, path, k)) applyMigrations(sqlite, path, onSchema);
+    if (isCurrent(sqlite, path, k)) {
+      sqlite.exec('COMMIT');
+      return;
+    }
+    // An existing schema's upgrade is told before it and once committed (a new file's is not: it is instant).
+    const { pending, upgrade } = pendingMigrations(sqlite);
+    const started = performance.now();
+    if (upgrade) onSchema?.({ kind: 'upgrading', where: path, pending: pending.map((m) => m.tag) });
+    applyMigrations(sqlite, pending);
     sqlite.exec('COMMIT');
+    if (upgrade) onSchema?.({ kind: 'upgraded', where: path, applied: pending.length, ms: performance.now() - started });
   } catch (error) {
     if (sqlite.inTransaction) sqlite.exec('ROLLBACK');
     throw error;
@@ -366,21 +375,21 @@ function foreign(path: string, tables?: string[]): SyntheoError {
   return new SyntheoError('storage', `${path} is a SQLite database of another application${what}; Syntheo will not modify it. Point to another file with --db.`);
 }
 
-/** Applies what is missing; an existing schema's upgrade is told before and after (a new file's is not: it is instant). */
-function applyMigrations(sqlite: Sqlite, path: string, onSchema?: OnSchemaNotice): void {
+/** The migrations not applied yet, and whether the file had a schema before (an upgrade, rather than a new file). */
+function pendingMigrations(sqlite: Sqlite): { pending: MigrationFile[]; upgrade: boolean } {
   sqlite.exec(`CREATE TABLE IF NOT EXISTS ${MIGRATIONS_TABLE} (id SERIAL PRIMARY KEY, hash text NOT NULL, created_at numeric)`);
   const last = sqlite.prepare(`SELECT max(created_at) AS latest FROM ${MIGRATIONS_TABLE}`).get() as { latest: number | null };
   const lastApplied = Number(last.latest ?? 0);
-  const pending = readMigrationFiles().filter((m) => m.folderMillis > lastApplied);
-  const started = performance.now();
-  if (lastApplied > 0) onSchema?.({ kind: 'upgrading', where: path, pending: pending.map((m) => m.tag) });
+  return { pending: readMigrationFiles().filter((m) => m.folderMillis > lastApplied), upgrade: lastApplied > 0 };
+}
+
+function applyMigrations(sqlite: Sqlite, pending: MigrationFile[]): void {
   const insert = sqlite.prepare(`INSERT INTO ${MIGRATIONS_TABLE} (hash, created_at) VALUES (?, ?)`);
   for (const migration of pending) {
     for (const statement of migration.sql) if (statement.trim() !== '') sqlite.exec(statement);
     insert.run(migration.hash, migration.folderMillis);
   }
   sqlite.pragma(`application_id = ${APPLICATION_ID}`);
-  if (lastApplied > 0) onSchema?.({ kind: 'upgraded', where: path, applied: pending.length, ms: performance.now() - started });
 }
 
 interface MigrationFile {

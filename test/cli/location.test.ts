@@ -8,6 +8,7 @@ import { MIGRATIONS_DIR } from '../../src/package.js';
 import { databaseMigratedTo, tempDir } from '../support/db.js';
 
 const SERVER = 'postgres://ann:s3cret@127.0.0.1:9/meetings';
+const MIGRATIONS = (JSON.parse(readFileSync(join(MIGRATIONS_DIR, 'meta', '_journal.json'), 'utf8')) as { entries: { tag: string }[] }).entries;
 
 describe('a PostgreSQL URL as the database', () => {
   it('doctor fails without printing its password, and never reads it as a file', async () => {
@@ -36,13 +37,13 @@ describe('an SQLite file written by an older version', () => {
     const { dir, cleanup } = tempDir();
     try {
       const path = join(dir, 'old.db');
-      databaseMigratedTo(path, journalLength() - 2).close();
+      databaseMigratedTo(path, MIGRATIONS.length - 2).close();
       const r = await run(['--json', '--db', path, 'meetings', 'list']);
       expect(r.code).toBe(0);
       expect(JSON.parse(r.stdout)).toMatchObject({ command: 'meetings list', data: [] });
       const lines = r.stderr.trim().split('\n');
       expect(lines).toHaveLength(2);
-      expect(lines[0]).toBe(`Upgrading the database at ${path} to this version's schema (1 migration: ${lastTag()}); on a large database this takes a minute or more...`);
+      expect(lines[0]).toBe(`Upgrading the database at ${path} to this version's schema (1 migration: ${MIGRATIONS.at(-1)!.tag}); on a large database this takes a minute or more...`);
       expect(lines[1]).toMatch(/^Upgraded the database at .*old\.db in \d+\.\d s\.$/);
       // Current now: nothing more is said.
       const again = await run(['--db', path, 'meetings', 'list']);
@@ -53,9 +54,3 @@ describe('an SQLite file written by an older version', () => {
     }
   });
 });
-
-function journal(): { tag: string }[] {
-  return (JSON.parse(readFileSync(join(MIGRATIONS_DIR, 'meta', '_journal.json'), 'utf8')) as { entries: { tag: string }[] }).entries;
-}
-const journalLength = () => journal().length;
-const lastTag = () => journal().at(-1)!.tag;

@@ -7,19 +7,13 @@ import { describe, expect, it } from 'vitest';
 import type { Sqlite } from '../../src/db/open.js';
 import { setIndexesAside } from '../../src/db/queries/bulk-index.js';
 import { listMeetings } from '../../src/db/queries/meetings.js';
-import { testDbs } from '../support/db.js';
+import { meetingTagsDrift, testDbs } from '../support/db.js';
 import { makeMeeting, makeParticipant, makeSummary } from '../support/factories.js';
 
 const db = testDbs();
 
 const triggers = (s: Sqlite) => s.prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'trigger' ORDER BY name").all();
 const tempTriggers = (s: Sqlite) => s.prepare("SELECT name FROM sqlite_temp_schema WHERE type = 'trigger'").pluck().all();
-
-/** meeting_tags rows that are not a tag of their meeting, and tags of a meeting without their row. */
-function tagDrift(s: Sqlite): number {
-  const split = `SELECT j.value AS tag, m.started_at, m.id AS meeting_id FROM meetings m, json_each('["' || replace(m.search_tags, ' ', '","') || '"]') j WHERE j.value != ''`;
-  return s.prepare(`SELECT (SELECT count(*) FROM (${split} EXCEPT SELECT tag, started_at, meeting_id FROM meeting_tags)) + (SELECT count(*) FROM (SELECT tag, started_at, meeting_id FROM meeting_tags EXCEPT ${split}))`).pluck().get() as number;
-}
 
 const total = (s: Sqlite, filter: Parameters<typeof listMeetings>[1]) => listMeetings(s, filter, { offset: 0, limit: 5 }).pagination.total;
 
@@ -47,7 +41,7 @@ describe('writing with the indexes set aside', () => {
       aside.restore();
     })();
 
-    expect(tagDrift(s)).toBe(0);
+    expect(meetingTagsDrift(s)).toBe(0);
     expect(s.prepare('SELECT count(*) FROM search_passages p JOIN meetings m ON m.id = p.meeting_id WHERE p.tags IS NOT m.search_tags').pluck().get()).toBe(0);
     expect(triggers(s)).toEqual(before);
     expect(tempTriggers(s)).toEqual([]);
@@ -61,7 +55,7 @@ describe('writing with the indexes set aside', () => {
     // The live triggers are back: a participant added now is a tag at once.
     const m = s.prepare("SELECT id FROM meetings WHERE folder_id = (SELECT id FROM folders WHERE path = 'Sales/East') LIMIT 1").pluck().get() as string;
     makeParticipant(s, m, { name: 'Di After', position: 5 });
-    expect(tagDrift(s)).toBe(0);
+    expect(meetingTagsDrift(s)).toBe(0);
     expect(total(s, { participant: 'Di After', folderPath: 'Sales' })).toBe(1);
   });
 });

@@ -55,3 +55,10 @@ export function databaseMigratedTo(path: string, last: number): Database.Databas
   }
   return old;
 }
+
+/** meeting_tags rows that are no tag of their meeting, plus tags of a meeting without their row (0 when they agree). */
+export function meetingTagsDrift(s: Database.Database): number {
+  const tags = `SELECT j.value AS tag, m.started_at, m.id AS meeting_id FROM meetings m, json_each('["' || replace(m.search_tags, ' ', '","') || '"]') j WHERE j.value != ''`;
+  const rows = 'SELECT tag, started_at, meeting_id FROM meeting_tags';
+  return s.prepare(`SELECT (SELECT count(*) FROM (${tags} EXCEPT ${rows})) + (SELECT count(*) FROM (${rows} EXCEPT ${tags}))`).pluck().get() as number;
+}

@@ -2,7 +2,6 @@ import { UsageError, optBool, optString, type CommandSpec } from '../framework.j
 import { toTerminal } from '../terminal.js';
 import { copyDatabase, createPostgresRoles, isPostgresUrl, postgresRolesSql, resolveDbLocation } from '../../db/engine.js';
 import { DEFAULT_ROLES } from '../../db/model/postgres.js';
-import { schemaNoticeText } from '../../db/model/schema-notice.js';
 
 // `syntheo db ...`: the database itself, for teams (src/db/postgres/roles.ts, src/db/copy.ts).
 
@@ -33,7 +32,7 @@ const roles: CommandSpec = {
       const sql = (await postgresRolesSql(location, names)).map((s) => `${s};`);
       return { data: { roles: names, sql }, text: sql.join('\n') };
     }
-    const done = await createPostgresRoles(location, names, (notice) => ctx.warn(schemaNoticeText(notice)));
+    const done = await createPostgresRoles(location, names, ctx.onSchema);
     return {
       data: done,
       text: [
@@ -82,7 +81,7 @@ const copy: CommandSpec = {
       }
       current = { table: step, rows };
       if (ctx.live) process.stdout.write(`\r\x1b[2K${toTerminal(`copying ${step}: ${rows} rows`, ctx.colour)}`);
-    }, (notice) => ctx.warn(schemaNoticeText(notice))).finally(() => {
+    }, ctx.onSchema).finally(() => {
       if (ctx.live) process.stdout.write('\r\x1b[2K');
     });
     done();

@@ -167,9 +167,10 @@ async function ensureSchema(client: PoolClient, url: string, create: boolean, on
     const pending = readPgMigrations().filter((m) => m.when > lastApplied);
     const started = performance.now();
     // An existing schema's upgrade is told (it can take a minute); a new database's is not (it takes a second).
-    if (state !== undefined && state.applied > 0) onSchema?.({ kind: 'upgrading', where, pending: pending.map((m) => m.tag) });
-    await applyMigrations(client, lastApplied);
-    if (state !== undefined && state.applied > 0) onSchema?.({ kind: 'upgraded', where, applied: pending.length, ms: performance.now() - started });
+    const upgrade = state !== undefined && state.applied > 0;
+    if (upgrade) onSchema?.({ kind: 'upgrading', where, pending: pending.map((m) => m.tag) });
+    await applyMigrations(client, pending);
+    if (upgrade) onSchema?.({ kind: 'upgraded', where, applied: pending.length, ms: performance.now() - started });
   } finally {
     await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => {});
   }
@@ -186,11 +187,10 @@ async function refuseForeign(client: PoolClient, url: string): Promise<void> {
 }
 
 /** Each migration in its own transaction with its history row: a failure leaves the previous ones applied. */
-async function applyMigrations(client: PoolClient, lastApplied: number): Promise<void> {
+async function applyMigrations(client: PoolClient, pending: Migration[]): Promise<void> {
   await client.query(`CREATE SCHEMA IF NOT EXISTS ${MIGRATIONS_SCHEMA}`);
   await client.query(`CREATE TABLE IF NOT EXISTS ${MIGRATIONS_TABLE} (id SERIAL PRIMARY KEY, hash text NOT NULL, created_at bigint)`);
-  for (const m of readPgMigrations()) {
-    if (m.when <= lastApplied) continue;
+  for (const m of pending) {
     await client.query('BEGIN');
     try {
       for (const statement of m.statements) await client.query(statement);
