@@ -28,8 +28,8 @@ export interface PgCluster {
   readonly password: string;
   /** A URL for database `name` over the Unix socket, as the superuser (trust). */
   url(name?: string): string;
-  /** A fresh empty database; returns its socket URL. */
-  createDatabase(prefix?: string): Promise<string>;
+  /** A fresh database, empty or a copy of database `template`; returns its socket URL. */
+  createDatabase(prefix?: string, template?: string): Promise<string>;
   /** SQL as the superuser on database `name` (psql, one shot); returns psql's unaligned output. */
   psql(sql: string, name?: string): string;
   /** Stops the server (immediate), keeping its data: `start()` brings it back. */
@@ -115,9 +115,9 @@ export async function startPostgres(): Promise<PgCluster> {
     password,
     url,
     psql,
-    createDatabase: async (prefix = 'syntheo') => {
+    createDatabase: async (prefix = 'syntheo', template?: string) => {
       const name = `${prefix}_${process.pid}_${++counter}`;
-      psql(`CREATE DATABASE ${name};`);
+      psql(template === undefined ? `CREATE DATABASE ${name};` : `CREATE DATABASE ${name} TEMPLATE ${template};`);
       return url(name);
     },
     start,
