@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openDatabase, type Sqlite } from '../../src/db/open.js';
 import { listMeetings } from '../../src/db/queries/meetings.js';
-import { checkIntegrity, repairSearchIndex } from '../../src/db/queries/integrity.js';
+import { TAG_ROWS_SAMPLE, checkIntegrity, repairSearchIndex } from '../../src/db/queries/integrity.js';
 import { databaseMigratedTo, meetingTagsDrift, tempDir, testDbs } from '../support/db.js';
 
 const db = testDbs();
@@ -107,6 +107,49 @@ describe("what SQLite's REPLACE still leaves", () => {
     s.prepare("INSERT INTO participant_words_fts (rowid, word) VALUES (999, 'ghost')").run();
     s.prepare("INSERT INTO participant_handles_fts (rowid, handle) VALUES (999, 'Ghost Writer')").run();
     expect(checkIntegrity(s, { full: false }).search).toEqual(['participant_words_fts', 'participant_handles_fts']);
+  });
+});
+
+describe("meeting_tags against the meetings' stored tags", () => {
+  const tagOf = (s: Sqlite, id: string, prefix: string) => (s.prepare('SELECT search_tags FROM meetings WHERE id = ?').pluck().get(id) as string).split(' ').find((t) => t.startsWith(prefix))!;
+
+  it('a row deleted or written by hand is found (the newest meetings by the quick check), and the repair mends it', () => {
+    const s = db();
+    seed(s);
+    expect(checkIntegrity(s, { full: false }).search).toEqual([]);
+    // m2 loses the rows of its participant's names and words.
+    s.prepare("DELETE FROM meeting_tags WHERE meeting_id = 'm2' AND (tag LIKE 'h%' OR tag LIKE 'p%')").run();
+    expect(checkIntegrity(s, { full: false }).search).toEqual(['meeting_tags']);
+    repairSearchIndex(s);
+    expect(checkIntegrity(s, { full: true }).search).toEqual([]);
+    expect(meetingTagsDrift(s)).toBe(0);
+    // A row m1's tags do not hold: another meeting's name.
+    meeting(s, 'm3', 3);
+    s.prepare("INSERT INTO participants (id, meeting_id, name, position) VALUES ('p3', 'm3', 'Bo Ek', 0)").run();
+    s.prepare('INSERT INTO meeting_tags (tag, started_at, meeting_id) SELECT ?, started_at, id FROM meetings WHERE id = ?').run(tagOf(s, 'm3', 'h'), 'm1');
+    expect(checkIntegrity(s, { full: false }).search).toEqual(['meeting_tags']);
+    repairSearchIndex(s);
+    expect(checkIntegrity(s, { full: true }).search).toEqual([]);
+    expect(meetingTagsDrift(s)).toBe(0);
+  });
+
+  it(`beyond the newest ${TAG_ROWS_SAMPLE} meetings, the full check finds it`, () => {
+    const s = db();
+    seed(s);
+    s.transaction(() => {
+      for (let i = 0; i < TAG_ROWS_SAMPLE; i++)
+        s.prepare("INSERT INTO meetings (id, title, started_at, ended_at, source, created_at, updated_at) VALUES (?, 'Later', ?, ?, 'user', ?, ?)").run(`n${i}`, `2026-02-01T10:00:${String(i % 60).padStart(2, '0')}.${String(i).padStart(3, '0')}Z`, '2026-02-01T11:00:00.000Z', NOW, NOW);
+    })();
+    // m1 is the oldest meeting: outside the quick check's sample.
+    s.prepare("DELETE FROM meeting_tags WHERE meeting_id = 'm1' AND tag LIKE 'h%'").run();
+    expect(checkIntegrity(s, { full: false }).search).toEqual([]);
+    expect(checkIntegrity(s, { full: true }).search).toEqual(['meeting_tags']);
+    // And a row left by a meeting that is gone (the foreign key's cascade off for this connection).
+    repairSearchIndex(s);
+    s.pragma('foreign_keys = OFF');
+    s.prepare("DELETE FROM meetings WHERE id = 'm1'").run();
+    s.pragma('foreign_keys = ON');
+    expect(checkIntegrity(s, { full: true }).search).toEqual(['meeting_tags']);
   });
 });
 
