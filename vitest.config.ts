@@ -1,6 +1,5 @@
 import { defineConfig } from 'vitest/config';
 import { SYSTEM_TOOLS, systemToolsRequired } from './test/support/system-tools.js';
-import { SlowestFirst } from './test/support/sequencer.js';
 
 // The tests that must hold on both engines (test/support/engine.ts): the MCP contract tests and the
 // worker end-to-end tests. They run in the `sqlite` project like every test, and again in the
@@ -37,8 +36,6 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: 2,
     testTimeout: 60_000,
-    // The slowest files first (a clean checkout has no timings of an earlier run to order them by).
-    sequence: { sequencer: SlowestFirst },
     hookTimeout: 60_000,
     projects: [
       { extends: true, test: { name: 'sqlite', include: ['test/**/*.test.ts'], provide: { testEngine: 'sqlite' } } },
