@@ -52,8 +52,9 @@ export const TAG_ROWS_SAMPLE = 500;
  * meeting_tags rows that are no tag of their meeting's stored tags, plus a meeting's tags without their row: for the
  * newest TAG_ROWS_SAMPLE meetings, or with `every` for every meeting and row (rows left by a deleted meeting included).
  * A row deleted or written by hand, or a trigger dropped: the filters that read it (list_meetings driven by one tag or
- * probing tags, the dates of search_transcripts) then miss a meeting or take one they should not, silently. CROSS JOIN: the sample's rows found by meeting; else SQLite scanned the whole
- * table (100k meetings: 850 ms, 25 ms so). Every meeting: ~85 µs each (100k: 8.5 s), so with the full check only.
+ * probing tags, the dates of search_transcripts) then miss a meeting or take one they should not, silently.
+ * CROSS JOIN: the sample's rows found by meeting; else SQLite scanned the whole table (100k meetings: 850 ms, 25 ms
+ * so). Every meeting: ~85 µs each (100k: 8.5 s), so with the full check only.
  */
 function tagRowsDrift(sqlite: Sqlite, every: boolean): number {
   const meetings = `SELECT id, started_at, search_tags FROM meetings${every ? '' : ` ORDER BY started_at DESC LIMIT ${TAG_ROWS_SAMPLE}`}`;
