@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { needs } from '../support/system-tools.js';
-import { loginRoles, runAs, startPostgres, type PgCluster } from '../support/postgres.js';
+import { loginRoles, runAs, startPostgres, undoTagVersions, type PgCluster } from '../support/postgres.js';
 import { seeded } from '../support/seeded.js';
 import { openStore } from '../../src/db/engine.js';
 import { ilike } from '../../src/db/postgres/meetings.js';
@@ -345,19 +345,27 @@ describe.skipIf(needs('postgresql'))('PostgreSQL filter tags (meeting_tags, sear
     const roles = loginRoles(cluster, url, 3);
     const as = (user: string, sql: string) => runAs(url, user, sql);
     for (const user of roles)
-      for (const table of ['meeting_tags', 'search_tags', 'participant_words', 'meeting_grams', 'meeting_tag_counts']) {
+      for (const table of ['meeting_tags', 'search_tags', 'participant_words', 'meeting_grams', 'meeting_tag_counts', 'meeting_tag_versions']) {
         const forged = {
           meeting_tags: "('pforged', 'x', 'mtg_0')",
           search_tags: "('pforged', 1)",
           participant_words: "('forged')",
           meeting_grams: "('g7a', 'x', 'mtg_0')",
           meeting_tag_counts: "('g7a', 1)",
+          meeting_tag_versions: "('mtg_0', 1)",
         }[table];
         expect(await as(user, `INSERT INTO ${table} VALUES ${forged}`), `${user} ${table}`).toBe('42501');
         expect(await as(user, `DELETE FROM ${table}`), `${user} ${table}`).toBe('42501');
         expect(await as(user, `TRUNCATE ${table}`), `${user} ${table}`).toBe('42501');
         expect(await as(user, `SELECT count(*) FROM ${table}`), `${user} ${table}`).toBe('ok');
       }
+    // Roles made before migration 0016 (their default privileges grant its new table): it revokes their writes.
+    await undoTagVersions(pool);
+    await (await openStore(url, { create: true })).close();
+    for (const user of roles) {
+      expect(await as(user, "INSERT INTO meeting_tag_versions VALUES ('mtg_0', 1)"), user).toBe('42501');
+      expect(await as(user, 'UPDATE meeting_tag_versions SET version = 0'), user).toBe('42501');
+    }
     expect(
       await as('ann3', `INSERT INTO meetings (id, title, started_at, folder_id, note, source, created_at, updated_at) VALUES ('mtg_ann', 'Rec', '2026-01-05T10:00:00.000Z', '${folderIds.get('Team/Eng')}', 'xylophone', 'import', 'x', 'x')`),
     ).toBe('ok');
@@ -524,6 +532,61 @@ describe.skipIf(needs('postgresql'))('PostgreSQL filter tags: each write path re
     expect((await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM meeting_tags WHERE meeting_id = $1', [id])).rows[0]!.n).toBe(0);
     expect(await drift(pool)).toEqual(CLEAN);
     for (const [write, n] of Object.entries(reads)) expect(n, write).toBeLessThan(50);
+  });
+
+  it('a writer in repeatable read or serializable, its snapshot older than another writer’s change of the same meeting, is refused (40001) and leaves no stale tag', async () => {
+    // Each pair: what another writer commits (read committed, as the Store writes) after the older transaction took its
+    // snapshot, then what the older one writes to the same meeting. Without a row both write, each would keep what its
+    // own snapshot said: a passage the re-dating did not see keeps its old day; a passage written after a participant
+    // was added lacks the participant's tags (locking the meeting row alone conflicts only when a writer changed it).
+    const passage = (id: string) => (q: pg.Pool | pg.PoolClient) => q.query("INSERT INTO search_passages (meeting_id, kind, ref_id, text) VALUES ($1, 'note', $1, 'the alpha')", [id]);
+    const participant = (id: string) => (q: pg.Pool | pg.PoolClient) =>
+      q.query('INSERT INTO participants (id, meeting_id, name) VALUES ($1, $2, $3)', [`par_${id}_${Math.random().toString(36).slice(2)}`, id, 'Wanda Older']);
+    const cases: [label: string, other: (q: pg.Pool) => Promise<unknown>, older: (q: pg.PoolClient) => Promise<unknown>][] = [
+      ['a passage written, then the meeting re-dated', passage('mtg_00040'), (q) => q.query("UPDATE meetings SET started_at = '2032-03-03T10:00:00.000Z' WHERE id = 'mtg_00040'")],
+      ['a passage written, then the meeting moved to another folder', passage('mtg_00041'), (q) => q.query("UPDATE meetings SET folder_id = 'fld_d' WHERE id = 'mtg_00041'")],
+      ['a passage written, then a participant added', passage('mtg_00042'), participant('mtg_00042')],
+      ['a participant added, then a passage written', participant('mtg_00043'), passage('mtg_00043')],
+      ['a participant added, then another', participant('mtg_00044'), participant('mtg_00044')],
+    ];
+    const outcomes: Record<string, string> = {};
+    for (const level of ['REPEATABLE READ', 'SERIALIZABLE'])
+      for (const [label, other, older] of cases) {
+        const c = await pool.connect();
+        let outcome = 'not run';
+        try {
+          await c.query(`BEGIN ISOLATION LEVEL ${level}`);
+          await c.query('SELECT count(*) FROM meetings'); // its snapshot
+          await other(pool);
+          outcome = await older(c)
+            .then(() => c.query('COMMIT'))
+            .then(
+              () => 'committed',
+              (error: { code?: string }) => error.code ?? String(error),
+            );
+          if (outcome !== 'committed') await c.query('ROLLBACK');
+        } finally {
+          c.release();
+        }
+        outcomes[`${level}: ${label}`] = outcome;
+      }
+    expect(outcomes).toEqual(Object.fromEntries(Object.keys(outcomes).map((k) => [k, '40001'])));
+    expect(Object.keys(outcomes)).toHaveLength(10);
+    expect(await drift(pool)).toEqual(CLEAN);
+    // In read committed the same writes wait for each other and both land (each statement sees the other's commit).
+    const c = await pool.connect();
+    try {
+      await c.query('BEGIN');
+      await c.query('SELECT count(*) FROM meetings');
+      await passage('mtg_00045')(pool);
+      await c.query("UPDATE meetings SET started_at = '2032-04-04T10:00:00.000Z' WHERE id = 'mtg_00045'");
+      await participant('mtg_00045')(c);
+      await c.query('COMMIT');
+    } finally {
+      c.release();
+    }
+    expect(await searched({ from: '2032-04-04', to: '2032-04-04', participant: 'wanda' })).toEqual(['mtg_00045']);
+    expect(await drift(pool)).toEqual(CLEAN);
   });
 
   it('a folder moved under another parent: the meetings of its subtree take their new ancestors, the others keep theirs', async () => {

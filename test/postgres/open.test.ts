@@ -51,6 +51,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL: open and migrate', () => {
         'folders',
         'meeting_grams',
         'meeting_tag_counts',
+        'meeting_tag_versions',
         'meeting_tags',
         'meeting_tally',
         'meetings',

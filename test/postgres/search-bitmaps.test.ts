@@ -245,8 +245,9 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
     expect((await pgs.pool.query<{ n: number }>("SELECT min(built)::int AS n FROM search_bitmap_terms WHERE kind = 'w'")).rows[0]!.n).toBe(6);
     expect((await pgs.pool.query('SELECT block FROM search_bitmap_stale')).rows).toEqual([]);
     expect(await compare(pgs.pool)).toEqual([]);
-    // (The doctor's other checks are not this test's: under these concurrent writers it has found a passage's filter tags missing.)
-    expect((await pgs.store.admin.integrity({ full: true })).search.filter((line) => line.includes('search_bitmaps'))).toEqual([]);
+    // And the doctor finds nothing wrong: before migration 0016 a repeatable-read writer here could leave a passage
+    // with its meeting's old day or without a participant's tags (filter-tags.test.ts has those cases one by one).
+    expect((await pgs.store.admin.integrity({ full: true })).search).toEqual([]);
   }, 240_000);
 
   it('a change to a built block is counted at once (its block marked stale), before any round', async () => {

@@ -286,6 +286,12 @@ export async function undoWordCounts(q: Pick<pg.Pool, 'query'>): Promise<void> {
   await forgetMigrationsFrom(q, '0010_word_counts');
 }
 
+/** Migration 0016 (the meetings' tag versions) undone: its table and function dropped (the triggers' functions still call it: open the database next), its history forgotten. */
+export async function undoTagVersions(q: Pick<pg.Pool, 'query'>): Promise<void> {
+  await q.query('DROP TABLE meeting_tag_versions; DROP FUNCTION syntheo_lock_meetings_for_tags(text[])');
+  await forgetMigrationsFrom(q, '0016_tag_versions');
+}
+
 /** Migration 0013 (the search bitmaps) undone: its tables, sequence, functions and triggers dropped, its history forgotten. */
 export async function undoSearchBitmaps(q: Pick<pg.Pool, 'query'>): Promise<void> {
   await q.query('DROP TABLE search_bitmaps, search_bitmap_terms, search_bitmap_stale; DROP SEQUENCE search_bitmap_boundary');

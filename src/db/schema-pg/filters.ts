@@ -1,4 +1,5 @@
 import { pgTable, text, bigint, index, primaryKey, customType } from 'drizzle-orm/pg-core';
+import { meetings } from './meetings.js';
 
 /** Compared byte by byte: the order list_meetings pages in (COLLATE "C", as SQLite sorts text). */
 const bytesText = customType<{ data: string }>({ dataType: () => 'text COLLATE "C"' });
@@ -115,3 +116,18 @@ export const searchTags = pgTable(
   },
   (t) => [primaryKey({ columns: [t.tag, t.passageId] })],
 );
+
+/**
+ * A version per meeting, raised by every write of its tags or of its passages (migration 0016), after its row is
+ * locked. Locking the meeting row orders such writers in read committed, but a lock left by a writer that changed
+ * nothing in the row is no conflict under repeatable read or serializable: a transaction whose snapshot is older
+ * than another's passage or participant wrote the tags its snapshot saw, and a passage kept an old day or lacked a
+ * participant's tags. Both now update this row, so the older one is refused (40001) and retries. Made on a
+ * meeting's first write; neither role may write it.
+ */
+export const meetingTagVersions = pgTable('meeting_tag_versions', {
+  meetingId: text('meeting_id')
+    .primaryKey()
+    .references(() => meetings.id, { onDelete: 'cascade' }),
+  version: bigint('version', { mode: 'number' }).notNull().default(1),
+});
