@@ -602,4 +602,38 @@ describe.skipIf(needs('postgresql'))('PostgreSQL filter tags: each write path re
     expect((await searched({ folderPath: 'D/B/C' })).length).toBeGreaterThan(100);
     expect(await drift(pool)).toEqual(CLEAN);
   });
+
+  it('a meeting filed into a subtree while the subtree moves under another parent takes the new ancestors, whichever commits first', async () => {
+    // (After the test above: D/B/C under D/B under D.) The meeting is filed into D/B/C and, before that commits, D/B is
+    // moved back under A. Its refresh read the ancestors C, B, D; the move's refresh of the subtree did not see the
+    // meeting there yet. Unless one waits for the other, the meeting keeps D and lacks A. They wait because a move (by
+    // hand: the Store makes folders by path and never moves one) rewrites the path of every folder of the subtree, and
+    // filing a meeting locks its folder (its count): an UPDATE of D/B's parent alone, leaving its subfolders' paths
+    // wrong, does not wait, and this fails.
+    const id = 'mtg_01400';
+    const back = () => pool.query("UPDATE folders SET path = 'A/' || substr(path, 3), parent_id = CASE WHEN id = 'fld_b' THEN 'fld_a' ELSE parent_id END WHERE path = 'D/B' OR path LIKE 'D/B/%'");
+    const c = await pool.connect();
+    try {
+      await c.query('BEGIN');
+      await c.query("UPDATE meetings SET folder_id = 'fld_c' WHERE id = $1", [id]);
+      const moved = back();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await c.query('COMMIT');
+      await moved;
+    } finally {
+      c.release();
+    }
+    expect(await ids({ folderPath: 'A' })).toContain(id);
+    expect(await ids({ folderPath: 'D' })).not.toContain(id);
+    // Its tags and its passages' tags are its definition's (the whole drift is compared by the tests above).
+    const tags = await pool.query<{ kept: string[]; wanted: string[]; passages: string[] }>(
+      `SELECT array(SELECT tag FROM meeting_tags WHERE meeting_id = $1 ORDER BY 1) AS kept,
+              array(SELECT tag FROM meeting_tag_rows WHERE meeting_id = $1 ORDER BY 1) AS wanted,
+              array(SELECT DISTINCT s.tag FROM search_tags s JOIN search_passages p ON p.id = s.passage_id WHERE p.meeting_id = $1 ORDER BY 1) AS passages`,
+      [id],
+    );
+    expect(tags.rows[0]!.kept).toEqual(tags.rows[0]!.wanted);
+    expect(tags.rows[0]!.passages).toEqual(tags.rows[0]!.wanted);
+    expect(tags.rows[0]!.wanted).toEqual(expect.arrayContaining(['ffld_a', 'ffld_b', 'ffld_c']));
+  });
 });
