@@ -573,7 +573,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL filter tags: each write path re
     expect(outcomes).toEqual(Object.fromEntries(Object.keys(outcomes).map((k) => [k, '40001'])));
     expect(Object.keys(outcomes)).toHaveLength(10);
     expect(await drift(pool)).toEqual(CLEAN);
-    // In read committed the same writes wait for each other and both land (each statement sees the other's commit).
+    // In read committed the same sequence lands: each statement reads what was committed before it.
     const c = await pool.connect();
     try {
       await c.query('BEGIN');
