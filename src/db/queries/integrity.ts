@@ -27,6 +27,7 @@ const SEARCH_TABLES: readonly string[] = [
   'search_vocab',
   'search_scratch_vocab',
   'search_bits',
+  'search_cells',
   'search_bits_terms',
   'search_bits_dirty',
   'search_bits_state',

@@ -5,7 +5,8 @@
 //
 // Beside them (migration 0016), what BM25 needs of a passage, so that a search ranks its window without reading the
 // window's passages (2,000 rows of text and lengths: 6-8 ms of `the` + a folder): for each dense word how often each
-// passage says it (`freq:`), and each passage's length in tokens (`size:`).
+// passage says it (`freq:`), and each passage's length in tokens (`size:`); those rows in search_cells since
+// migration 0020 (see tableOf).
 //
 // Kept by the worker in bounded rounds (searchBitsRound): which terms are dense, their bits for each block of passage
 // ids up to the newest, once the passages fill one block (built from FTS5's own doclists, read outside the write
@@ -66,6 +67,12 @@ function matchOf(term: string): string {
  * 4 for a word's frequency, 8 for a length; cells fill a byte from its low bits.
  */
 const widthOf = (term: string): 1 | 4 | 8 => (term.startsWith('freq:') ? 4 : term === SIZE_TERM ? 8 : 1);
+/**
+ * The table holding a term's rows: the bit rows (512 bytes a block) in search_bits, a WITHOUT ROWID table; the cell
+ * rows (2,048 and 4,096 bytes) in search_cells, a rowid table, whose leaves hold rows of that size where an index
+ * b-tree spills them onto overflow pages (migration 0020).
+ */
+const tableOf = (term: string): 'search_bits' | 'search_cells' => (widthOf(term) === 1 ? 'search_bits' : 'search_cells');
 const rowBytes = (width: number) => (BLOCK * width) / 8;
 const maxCell = (width: number) => (1 << width) - 1;
 
@@ -304,8 +311,8 @@ export function writeTermBits(sqlite: Sqlite, term: string, from: number, to: nu
       const now = stmt<{ built: number }>(sqlite, 'SELECT built FROM search_bits_terms WHERE term = ?').get(term);
       const { reserved, epoch } = state(sqlite);
       if (now?.built !== from || epoch !== read.epoch || reserved < to) return false;
-      stmt(sqlite, 'DELETE FROM search_bits WHERE term = ? AND block >= ? AND block < ?').run(term, from, to);
-      const insert = stmt(sqlite, 'INSERT INTO search_bits (term, block, bits) VALUES (?, ?, ?)');
+      stmt(sqlite, `DELETE FROM ${tableOf(term)} WHERE term = ? AND block >= ? AND block < ?`).run(term, from, to);
+      const insert = stmt(sqlite, `INSERT INTO ${tableOf(term)} (term, block, bits) VALUES (?, ?, ?)`);
       for (const [block, bits] of read.blocks) insert.run(term, block, bits);
       stmt(sqlite, 'UPDATE search_bits_terms SET built = ? WHERE term = ?').run(to, term);
       return true;
@@ -328,7 +335,7 @@ export function wrongSearchBits(sqlite: Sqlite): string[] {
         const width = widthOf(term);
         const truth: Blocks = new Map();
         for (const [id, value] of cellsOf(sqlite, term, 0, built * BLOCK)) setBit(truth, id, width, value);
-        const stored = new Map(stmt(sqlite, 'SELECT block, bits FROM search_bits WHERE term = ? AND block < ?').raw().all(term, built) as [number, Uint8Array][]);
+        const stored = new Map(stmt(sqlite, `SELECT block, bits FROM ${tableOf(term)} WHERE term = ? AND block < ?`).raw().all(term, built) as [number, Uint8Array][]);
         const differs = [...new Set([...truth.keys(), ...stored.keys()])].some((block) => {
           const [t, s, d] = [truth.get(block), stored.get(block), dirty.get(block)];
           if (s !== undefined && s.length !== rowBytes(width)) return true;
@@ -364,7 +371,11 @@ function cleanDirty(sqlite: Sqlite): number {
       for (const id of ids) byBlock.set(Math.floor(id / BLOCK), [...(byBlock.get(Math.floor(id / BLOCK)) ?? []), id]);
       const dense = new Set(stmt(sqlite, 'SELECT term FROM search_bits_terms').pluck().all() as string[]);
       for (const [block, passages] of byBlock) {
-        const rows = new Map((stmt<{ term: string; bits: Uint8Array }>(sqlite, 'SELECT term, bits FROM search_bits WHERE block = ?').all(block)).map((r) => [r.term, new Uint8Array(r.bits)]));
+        const rows = new Map(
+          stmt<{ term: string; bits: Uint8Array }>(sqlite, 'SELECT term, bits FROM search_bits WHERE block = ? UNION ALL SELECT term, bits FROM search_cells WHERE block = ?')
+            .all(block, block)
+            .map((r) => [r.term, new Uint8Array(r.bits)]),
+        );
         const changed = new Set<string>();
         for (const id of passages) {
           const at = id - block * BLOCK;
@@ -383,8 +394,8 @@ function cleanDirty(sqlite: Sqlite): number {
         }
         for (const term of changed) {
           const row = rows.get(term)!;
-          if (row.some((b) => b !== 0)) stmt(sqlite, 'INSERT OR REPLACE INTO search_bits (term, block, bits) VALUES (?, ?, ?)').run(term, block, row);
-          else stmt(sqlite, 'DELETE FROM search_bits WHERE term = ? AND block = ?').run(term, block);
+          if (row.some((b) => b !== 0)) stmt(sqlite, `INSERT OR REPLACE INTO ${tableOf(term)} (term, block, bits) VALUES (?, ?, ?)`).run(term, block, row);
+          else stmt(sqlite, `DELETE FROM ${tableOf(term)} WHERE term = ? AND block = ?`).run(term, block);
         }
       }
       const unmark = stmt(sqlite, 'DELETE FROM search_bits_dirty WHERE passage_id = ?');
@@ -434,7 +445,7 @@ function wordCounts(sqlite: Sqlite, text: string): [word: string, count: number]
 /** Empties the bitmaps (they are built again): after the passages are written again under new ids (repair, bulk restore). */
 export function resetSearchBits(sqlite: Sqlite): void {
   sqlite.exec(
-    'DELETE FROM search_bits; DELETE FROM search_bits_dirty; DELETE FROM search_bits_terms; INSERT INTO search_bits_state (id, reserved, checked_passages) VALUES (1, 0, 0) ON CONFLICT (id) DO UPDATE SET reserved = 0, checked_passages = 0, epoch = epoch + 1',
+    'DELETE FROM search_bits; DELETE FROM search_cells; DELETE FROM search_bits_dirty; DELETE FROM search_bits_terms; INSERT INTO search_bits_state (id, reserved, checked_passages) VALUES (1, 0, 0) ON CONFLICT (id) DO UPDATE SET reserved = 0, checked_passages = 0, epoch = epoch + 1',
   );
 }
 
@@ -636,8 +647,8 @@ export function windowCells(sqlite: Sqlite, words: string[], ids: number[]): Map
   const rowsOf = (term: string) =>
     new Map(
       (last - first + 1 <= wanted.length * 2
-        ? stmt(sqlite, 'SELECT block, bits FROM search_bits WHERE term = ? AND block BETWEEN ? AND ?').raw().all(term, first, last)
-        : stmt(sqlite, 'SELECT block, bits FROM search_bits WHERE term = ? AND block IN (SELECT value FROM json_each(?))').raw().all(term, JSON.stringify(wanted))) as [number, Uint8Array][],
+        ? stmt(sqlite, 'SELECT block, bits FROM search_cells WHERE term = ? AND block BETWEEN ? AND ?').raw().all(term, first, last)
+        : stmt(sqlite, 'SELECT block, bits FROM search_cells WHERE term = ? AND block IN (SELECT value FROM json_each(?))').raw().all(term, JSON.stringify(wanted))) as [number, Uint8Array][],
     );
   const [sizes, ...freqs] = terms.map(rowsOf);
   const cells = new Map<number, PassageCells>();
