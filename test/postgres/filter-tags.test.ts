@@ -540,8 +540,8 @@ describe.skipIf(needs('postgresql'))('PostgreSQL filter tags: each write path re
     // own snapshot said: a passage the re-dating did not see keeps its old day; a passage written after a participant
     // was added lacks the participant's tags (locking the meeting row alone conflicts only when a writer changed it).
     const passage = (id: string) => (q: pg.Pool | pg.PoolClient) => q.query("INSERT INTO search_passages (meeting_id, kind, ref_id, text) VALUES ($1, 'note', $1, 'the alpha')", [id]);
-    const participant = (id: string) => (q: pg.Pool | pg.PoolClient) =>
-      q.query('INSERT INTO participants (id, meeting_id, name) VALUES ($1, $2, $3)', [`par_${id}_${Math.random().toString(36).slice(2)}`, id, 'Wanda Older']);
+    let added = 0;
+    const participant = (id: string) => (q: pg.Pool | pg.PoolClient) => q.query('INSERT INTO participants (id, meeting_id, name) VALUES ($1, $2, $3)', [`par_older_${++added}`, id, 'Wanda Older']);
     const cases: [label: string, other: (q: pg.Pool) => Promise<unknown>, older: (q: pg.PoolClient) => Promise<unknown>][] = [
       ['a passage written, then the meeting re-dated', passage('mtg_00040'), (q) => q.query("UPDATE meetings SET started_at = '2032-03-03T10:00:00.000Z' WHERE id = 'mtg_00040'")],
       ['a passage written, then the meeting moved to another folder', passage('mtg_00041'), (q) => q.query("UPDATE meetings SET folder_id = 'fld_d' WHERE id = 'mtg_00041'")],
