@@ -540,23 +540,23 @@ export function matchBits(sqlite: Sqlite, words: string[], groups: BitsGroup[], 
       const terms = group.tags.map(tagTerm);
       for (const term of terms) if (built.has(term)) bitsOf(term, merged);
       // The others a query each, as one JSON array (see SPARSE_LIMIT: FTS5's OR of many terms costs more), until
-      // `sparseLimit` passages in all. Without `rowid < ?`: with a bound on its rowid, FTS5 reads a doclist slower than whole.
-      const sparseIds = (tags: string[]): number[] | undefined => {
-        const ids: number[] = [];
+      // `sparseLimit` passages in all, each array's bits set (or cleared) as it is read: gathered into one list first,
+      // the 30,000 passages of "Ines Kowalski" (38 names) cost 4.7 ms against 2.6. Without `rowid < ?`: with a bound on
+      // its rowid, FTS5 reads a doclist slower than whole.
+      const readSparse = (tags: string[], mark: (ids: number[]) => void): boolean => {
         for (const tag of tags) {
           const read = JSON.parse(stmt(sqlite, 'SELECT json_group_array(rowid) FROM search_fts WHERE search_fts MATCH ?').pluck().get(`{tags} : "${tag.replace(/"/g, '""')}"`) as string) as number[];
-          if ((sparse += read.length) > sparseLimit) return undefined;
-          for (const id of read) ids.push(id);
+          if ((sparse += read.length) > sparseLimit) return false;
+          mark(read);
         }
-        return ids;
+        return true;
       };
-      const sparseTags = sparseIds(terms.filter((term) => !built.has(term)).map((term) => term.slice(term.indexOf(':') + 1)));
-      if (sparseTags === undefined) return undefined;
-      set(sparseTags);
+      if (!readSparse(terms.filter((term) => !built.has(term)).map((term) => term.slice(term.indexOf(':') + 1)), set)) return undefined;
       // Then the passages of the tags the group leaves out.
-      const less = sparseIds(group.less ?? []);
-      if (less === undefined) return undefined;
-      for (const id of less) if (id < below) mergedBytes[id >>> 3]! &= ~(1 << (id & 7));
+      const unset = (ids: number[]) => {
+        for (const id of ids) if (id < below) mergedBytes[id >>> 3]! &= ~(1 << (id & 7));
+      };
+      if (!readSparse(group.less ?? [], unset)) return undefined;
     }
     and(merged);
   }
