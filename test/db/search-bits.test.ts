@@ -3,7 +3,7 @@ import { openDatabase, type Sqlite } from '../../src/db/open.js';
 import { setIndexesAside } from '../../src/db/queries/bulk-index.js';
 import { checkIntegrity, repairSearchIndex } from '../../src/db/queries/integrity.js';
 import { searchTranscripts } from '../../src/db/queries/search.js';
-import { BLOCK, buildSearchBits, freqTerm, matchBits, readTermBits, resetSearchBits, searchBitsRound, SIZE_TERM, tagTerm, wordTerm, wrongSearchBits, writeTermBits } from '../../src/db/queries/search-bits.js';
+import { BLOCK, buildSearchBits, freqTerm, listTerm, matchBits, readTermBits, resetSearchBits, searchBitsRound, SIZE_TERM, tagTerm, wordTerm, wrongSearchBits, writeTermBits } from '../../src/db/queries/search-bits.js';
 import type { SearchFilter } from '../../src/db/queries/search.js';
 import { openTestDb, testDbs } from '../support/db.js';
 import { makeMeeting, makeParticipant } from '../support/factories.js';
@@ -208,6 +208,53 @@ describe('search bitmaps', () => {
     expect(compareTotals(s)).toBeGreaterThan(0);
   }, 240_000);
 
+  it('keep lists of the tags that are not dense, exact through a retag while they are built and read only once built', () => {
+    const s = db();
+    // Two blocks: a round builds the lists over both (LIST_BLOCKS).
+    seed(s, BLOCK + 300);
+    buildSearchBits(s);
+    // The days held by one meeting (of those with passages) have lists, not bits.
+    const single = s.prepare("SELECT tag, min(meeting_id) AS meeting FROM meeting_tags WHERE tag GLOB 'd2026*' GROUP BY tag HAVING count(*) = 1 ORDER BY tag").all() as { tag: string; meeting: string }[];
+    expect(single.length).toBeGreaterThan(3);
+    const [a, b, c] = single;
+    const terms = builtTerms(s);
+    for (const { tag } of single) expect(terms).toContainEqual({ term: listTerm(tag), built: 2 });
+    expect(terms.map((t) => t.term)).not.toContain(tagTerm(a!.tag));
+    const day = (tag: string) => `${tag.slice(1, 5)}-${tag.slice(5, 7)}-${tag.slice(7, 9)}`;
+    const onDay = (tag: string) => ({ from: day(tag), to: `${day(tag)}T23:59:59.999Z` });
+    const dayFilters = [a!, b!, c!].map(({ tag }) => onDay(tag));
+    expect(s.prepare('SELECT count(*) FROM search_passages WHERE meeting_id = ?').pluck().get(a!.meeting)).toBeGreaterThan(0);
+    compareTotals(s, dayFilters, ['the']);
+    expect(wrongSearchBits(s)).toEqual([]);
+    // Until built, the lists are not read (FTS5 answers for their tags), as when a tag's list is new.
+    s.exec("DELETE FROM search_lists; UPDATE search_bits_terms SET built = 0 WHERE term GLOB 'list:*'");
+    compareTotals(s, dayFilters, ['the']);
+    buildSearchBits(s);
+
+    // The meeting of day a moved to day b: its passages marked, with the tags they had (day a's list holds them).
+    const moveTo = (tag: string) => s.prepare('UPDATE meetings SET started_at = ? WHERE id = ?').run(`${day(tag)}T09:00:00.000Z`, a!.meeting);
+    moveTo(b!.tag);
+    expect(s.prepare('SELECT count(*) FROM search_bits_dirty WHERE tags GLOB ?').pluck().get(`*${a!.tag}*`)).toBeGreaterThan(0);
+    compareTotals(s, dayFilters, ['the']);
+    // The lists made again from nothing while they are marked, a word's bits too, so that no round cleans the marked
+    // passages yet.
+    s.exec("DELETE FROM search_lists; UPDATE search_bits_terms SET built = 0 WHERE term GLOB 'list:*' OR term = 'text:and'");
+    searchBitsRound(s, { budgetMs: 0 });
+    expect(builtTerms(s)).toContainEqual({ term: listTerm(b!.tag), built: 2 });
+    expect(builtTerms(s)).toContainEqual({ term: 'text:and', built: 0 });
+    // Built while the passages were marked: day b's list left them out. The meeting moves on to day c before the clean-up.
+    moveTo(c!.tag);
+    expect(wrongSearchBits(s)).toEqual([]);
+    compareTotals(s, dayFilters, ['the']);
+    buildSearchBits(s);
+    expect(s.prepare('SELECT count(*) FROM search_bits_dirty').pluck().get()).toBe(0);
+    expect(wrongSearchBits(s)).toEqual([]);
+    compareTotals(s, dayFilters, ['the']);
+    // Day c's list holds them now, day a's and b's do not.
+    const listedOn = (tag: string) => (s.prepare('SELECT count(*) FROM search_lists WHERE term = ?').pluck().get(listTerm(tag)) as number) > 0;
+    expect([listedOn(a!.tag), listedOn(b!.tag), listedOn(c!.tag)]).toEqual([false, true, true]);
+  }, 240_000);
+
   it('leave aside what another connection writes between a build reading the index and writing the bits', () => {
     const db1 = openTestDb();
     const db2 = openDatabase(`${db1.dir}/syntheo.db`, { create: false });
@@ -267,11 +314,14 @@ describe('search bitmaps', () => {
       changed[cell] = changed[cell]! + 1;
       s.prepare('UPDATE search_cells SET bits = ? WHERE term = ? AND block = ?').run(changed, term, cells.block);
     }
-    expect(wrongSearchBits(s)).toEqual([freqTerm('the'), SIZE_TERM, wordTerm('the')]);
+    // A list missing a passage of its tag.
+    const list = s.prepare("SELECT term, span, ids FROM search_lists WHERE length(ids) >= 4 ORDER BY term LIMIT 1").get() as { term: string; span: number; ids: Buffer };
+    s.prepare('UPDATE search_lists SET ids = ? WHERE term = ? AND span = ?').run(list.ids.subarray(2), list.term, list.span);
+    expect(wrongSearchBits(s)).toEqual([freqTerm('the'), list.term, SIZE_TERM, wordTerm('the')].sort());
     // The passages are written again (from the notes, summaries and transcripts: this test's bulk passages are none of them).
     repairSearchIndex(s);
     expect(builtTerms(s)).toEqual([]);
-    expect(s.prepare('SELECT (SELECT count(*) FROM search_bits) + (SELECT count(*) FROM search_cells) AS n').get()).toEqual({ n: 0 });
+    expect(s.prepare('SELECT (SELECT count(*) FROM search_bits) + (SELECT count(*) FROM search_cells) + (SELECT count(*) FROM search_lists) AS n').get()).toEqual({ n: 0 });
     expect(checkIntegrity(s, { full: false }).search).toEqual([]);
   });
 });

@@ -28,6 +28,7 @@ const SEARCH_TABLES: readonly string[] = [
   'search_scratch_vocab',
   'search_bits',
   'search_cells',
+  'search_lists',
   'search_bits_terms',
   'search_bits_dirty',
   'search_bits_state',

@@ -35,6 +35,15 @@ const BYTES = BLOCK / 8;
 const DENSE_WORD_SHARE = 1 / 32;
 const DENSE_TAG_SHARE = 1 / 128;
 
+/**
+ * A tag that is not dense has a list instead (migration 0021): its passages' ids, a row per span of SPAN ids (id >> 16)
+ * as sorted 16-bit offsets. A group of such tags (the names holding a fragment, a range's days) is read from them
+ * rather than from FTS5, a doclist a tag.
+ */
+const SPAN = 65_536;
+export const listTerm = (tag: string) => `list:${tag.toLowerCase()}`;
+const isList = (term: string) => term.startsWith('list:');
+
 /** The terms' set is read again when the passages have grown by this share since it was last read. */
 const RECHECK_GROWTH = 1 / 16;
 
@@ -42,6 +51,12 @@ const RECHECK_GROWTH = 1 / 16;
 const FREQ_BLOCKS = 4;
 /** Blocks of lengths a round reads (the whole of search_fts_docsize at 100k meetings: ~0.7 s). */
 const SIZE_BLOCKS = 16;
+
+/**
+ * Blocks of passages whose tags a round reads for the lists (8,192 passages: ~90 ms for 10,424 lists at 100k meetings,
+ * then ~40 ms writing them).
+ */
+const LIST_BLOCKS = 2;
 
 /** Dirty passages set again a round, at most. */
 const CLEAN_BATCH = 256;
@@ -103,6 +118,8 @@ export interface BitsRound {
   added: number;
   /** Terms whose bits were built up to the newest block. */
   built: string[];
+  /** Lists built over a range of blocks (each a term). */
+  lists: number;
   /** Dirty passages whose bits were set again. */
   cleaned: number;
   /** Work is left for further rounds. */
@@ -119,7 +136,7 @@ export interface BitsRound {
 export function searchBitsRound(sqlite: Sqlite, options: { budgetMs?: number } = {}): BitsRound {
   const budgetMs = options.budgetMs ?? 50;
   const started = performance.now();
-  const round: BitsRound = { added: 0, built: [], cleaned: 0, more: false };
+  const round: BitsRound = { added: 0, built: [], lists: 0, cleaned: 0, more: false };
   try {
     const highest = highestPassage(sqlite);
     // Nothing until the passages fill a block: below that, every search is cheap.
@@ -131,7 +148,7 @@ export function searchBitsRound(sqlite: Sqlite, options: { budgetMs?: number } =
     const taken = new Set<string>();
     for (const { term, built } of behind) {
       if (taken.has(term)) continue;
-      if (round.built.length > 0 && performance.now() - started >= budgetMs) {
+      if (round.built.length + round.lists > 0 && performance.now() - started >= budgetMs) {
         round.more = true;
         break;
       }
@@ -143,6 +160,14 @@ export function searchBitsRound(sqlite: Sqlite, options: { budgetMs?: number } =
         const to = Math.min(target, built + FREQ_BLOCKS);
         const read = readFreqs(sqlite, words, built, to);
         round.built.push(...sqlite.transaction(() => words.filter((w) => writeTermBits(sqlite, w, built, to, { blocks: read.blocks.get(w)!, epoch: read.epoch }))).immediate());
+        if (to < target) round.more = true;
+      } else if (isList(term)) {
+        // The lists of every tag built as far as this one, from one read of the passages' tags, a few blocks a round.
+        const lists = behind.filter((b) => b.built === built && isList(b.term)).map((b) => b.term);
+        for (const l of lists) taken.add(l);
+        const to = Math.min(target, built + LIST_BLOCKS);
+        const read = readLists(sqlite, lists, built, to);
+        round.lists += sqlite.transaction(() => writeLists(sqlite, lists, built, to, read)).immediate();
         if (to < target) round.more = true;
       } else {
         // The lengths, a range of blocks a round too.
@@ -166,16 +191,18 @@ export function buildSearchBits(sqlite: Sqlite): void {
   for (let i = 0; i < 1_000_000; i++) if (!searchBitsRound(sqlite, { budgetMs: Infinity }).more) return;
 }
 
-/** The dense words and tags, added with nothing built. */
+/** The dense words and tags, and a list for each other tag, added with nothing built. */
 function addDenseTerms(sqlite: Sqlite, passages: number): number {
   const meetings = stmt(sqlite, 'SELECT count(*) FROM meetings').pluck().get() as number;
   const words = stmt(sqlite, 'SELECT word FROM search_word_counts WHERE passages >= ?').pluck().all(Math.max(1, Math.ceil(passages * DENSE_WORD_SHARE))) as string[];
-  const tags = stmt(sqlite, 'SELECT tag FROM meeting_tags GROUP BY tag HAVING count(*) >= ?').pluck().all(Math.max(1, Math.ceil(meetings * DENSE_TAG_SHARE))) as string[];
+  // Every tag: the dense ones get bits, the others lists.
+  const tags = stmt(sqlite, 'SELECT tag, count(*) >= ? FROM meeting_tags GROUP BY tag').raw().all(Math.max(1, Math.ceil(meetings * DENSE_TAG_SHARE))) as [string, number][];
   return sqlite
     .transaction(() => {
       const insert = stmt(sqlite, 'INSERT OR IGNORE INTO search_bits_terms (term, built) VALUES (?, 0)');
       let added = 0;
-      for (const term of [...words.map(wordTerm), ...words.map(freqTerm), ...tags.map(tagTerm), SIZE_TERM]) added += insert.run(term).changes;
+      const tagTerms = tags.map(([tag, dense]) => (dense ? tagTerm(tag) : listTerm(tag)));
+      for (const term of [...words.map(wordTerm), ...words.map(freqTerm), ...tagTerms, SIZE_TERM]) added += insert.run(term).changes;
       stmt(sqlite, 'UPDATE search_bits_state SET checked_passages = ? WHERE id = 1').run(passages);
       return added;
     })
@@ -233,6 +260,84 @@ function readFreqs(sqlite: Sqlite, terms: string[], from: number, to: number): {
     .deferred();
   for (const t of terms) blocks.set(t, rows.get(t.slice('freq:'.length))!);
   return { blocks, epoch };
+}
+
+/** A list row's ids (span * SPAN + each offset), ascending. */
+function listIds(span: number, row: Uint8Array): number[] {
+  const ids = new Array<number>(row.length >>> 1);
+  for (let i = 0, base = span * SPAN; i < ids.length; i++) ids[i] = base + (row[2 * i]! | (row[2 * i + 1]! << 8));
+  return ids;
+}
+
+/** A list row of ids of one span, ascending. */
+function listRow(ids: number[]): Uint8Array {
+  const row = new Uint8Array(2 * ids.length);
+  for (let i = 0; i < ids.length; i++) {
+    const at = ids[i]! % SPAN;
+    [row[2 * i], row[2 * i + 1]] = [at & 0xff, at >>> 8];
+  }
+  return row;
+}
+
+/** A list term's ids of one span, ascending. */
+function spanIds(sqlite: Sqlite, term: string, span: number): number[] {
+  const row = stmt(sqlite, 'SELECT ids FROM search_lists WHERE term = ? AND span = ?').pluck().get(term, span) as Uint8Array | undefined;
+  return row ? listIds(span, row) : [];
+}
+
+/** Writes a list term's ids of one span (none: its row deleted). */
+function putList(sqlite: Sqlite, term: string, span: number, ids: number[]): void {
+  if (ids.length === 0) stmt(sqlite, 'DELETE FROM search_lists WHERE term = ? AND span = ?').run(term, span);
+  else stmt(sqlite, 'INSERT OR REPLACE INTO search_lists (term, span, ids) VALUES (?, ?, ?)').run(term, span, listRow(ids));
+}
+
+/** The tags of a passage's `tags` column as FTS5 tokenises them. */
+const tagsOf = (sqlite: Sqlite, tags: string): string[] => asciiTokens(tags) ?? wordCounts(sqlite, tags).map(([tag]) => tag);
+
+/**
+ * The passages of blocks [from, to) holding each of the list terms, from one read of the passages' tags in one read
+ * transaction, leaving out the passages marked dirty (a list holds a passage as it was when first marked: see
+ * migration 0021).
+ */
+function readLists(sqlite: Sqlite, terms: string[], from: number, to: number): { ids: Map<string, number[]>; epoch: number } {
+  // By tag, as the passages' tags column holds them.
+  const ids = new Map(terms.map((term): [string, number[]] => [term.slice('list:'.length), []]));
+  let epoch = -1;
+  sqlite
+    .transaction(() => {
+      epoch = state(sqlite).epoch;
+      const [low, high] = [from * BLOCK, to * BLOCK];
+      const dirty = new Set(stmt(sqlite, 'SELECT passage_id FROM search_bits_dirty WHERE passage_id >= ? AND passage_id < ?').pluck().all(low, high) as number[]);
+      for (const [id, tags] of stmt(sqlite, 'SELECT id, tags FROM search_passages WHERE id >= ? AND id < ? ORDER BY id').raw().all(low, high) as [number, string][])
+        if (!dirty.has(id)) for (const tag of tagsOf(sqlite, tags)) ids.get(tag)?.push(id);
+    })
+    .deferred();
+  return { ids: new Map([...ids].map(([tag, list]) => [listTerm(tag), list])), epoch };
+}
+
+/**
+ * Writes what readLists read (in the caller's write transaction) for the terms still built up to `from`, if no reset
+ * came between and `reserved` still covers `to`: a span's row keeps its ids below `from` blocks. How many were written.
+ */
+function writeLists(sqlite: Sqlite, terms: string[], from: number, to: number, read: { ids: Map<string, number[]>; epoch: number }): number {
+  const { reserved, epoch } = state(sqlite);
+  if (epoch !== read.epoch || reserved < to) return 0;
+  const low = from * BLOCK;
+  const moved = stmt(sqlite, 'UPDATE search_bits_terms SET built = ? WHERE built = ? AND term IN (SELECT value FROM json_each(?)) RETURNING term')
+    .pluck()
+    .all(to, from, JSON.stringify(terms)) as string[];
+  for (const term of moved) {
+    const ids = read.ids.get(term) ?? [];
+    for (let i = 0; i < ids.length; ) {
+      const span = Math.floor(ids[i]! / SPAN);
+      let end = i;
+      while (end < ids.length && Math.floor(ids[end]! / SPAN) === span) end++;
+      const kept = span * SPAN < low ? spanIds(sqlite, term, span).filter((id) => id < low) : [];
+      putList(sqlite, term, span, [...kept, ...ids.slice(i, end)]);
+      i = end;
+    }
+  }
+  return moved.length;
 }
 
 /** A term's rows by block, as they hold its cells (widthOf). */
@@ -329,9 +434,21 @@ export function wrongSearchBits(sqlite: Sqlite): string[] {
     .transaction(() => {
       const terms = stmt<{ term: string; built: number }>(sqlite, 'SELECT term, built FROM search_bits_terms WHERE built > 0 ORDER BY term').all();
       const dirty: Blocks = new Map();
-      for (const id of stmt(sqlite, 'SELECT passage_id FROM search_bits_dirty').pluck().all() as number[]) setBit(dirty, id);
+      const marked = new Set(stmt(sqlite, 'SELECT passage_id FROM search_bits_dirty').pluck().all() as number[]);
+      for (const id of marked) setBit(dirty, id);
       const wrong: string[] = [];
       for (const { term, built } of terms) {
+        if (isList(term)) {
+          // A list: its tag's passages in FTS5, the marked ones aside; its rows well formed, their ids ascending.
+          const [high, tag] = [built * BLOCK, tagTerm(term.slice('list:'.length))];
+          const truth = [...cellsOf(sqlite, tag, 0, high)].map(([id]) => id).filter((id) => !marked.has(id)).sort((a, b) => a - b);
+          const rows = stmt(sqlite, 'SELECT span, ids FROM search_lists WHERE term = ? ORDER BY span').raw().all(term) as [number, Uint8Array][];
+          const stored = rows.flatMap(([span, row]) => listIds(span, row));
+          const formed = rows.every(([, row]) => row.length > 0 && row.length % 2 === 0) && stored.every((id, i) => i === 0 || id > stored[i - 1]!) && stored.every((id) => id < high);
+          const kept = stored.filter((id) => !marked.has(id));
+          if (!formed || kept.length !== truth.length || kept.some((id, i) => id !== truth[i])) wrong.push(term);
+          continue;
+        }
         const width = widthOf(term);
         const truth: Blocks = new Map();
         for (const [id, value] of cellsOf(sqlite, term, 0, built * BLOCK)) setBit(truth, id, width, value);
@@ -358,18 +475,45 @@ export function wrongSearchBits(sqlite: Sqlite): string[] {
  * Sets the cells of up to CLEAN_BATCH dirty passages again, in blocks every term has built (a term being built may
  * still write cells it read before the passage changed: its blocks wait), and unmarks them. One write transaction:
  * each passage's cell cleared in every row of its block, then set in the rows of the dense terms it holds and in the
- * lengths' row (cellsOfPassage).
+ * lengths' row (cellsOfPassage); and taken out of the lists of the tags it had when first marked (migration 0021: the
+ * lists held it as it was then, or not at all), then put into the lists of the tags it holds.
  */
 function cleanDirty(sqlite: Sqlite): number {
   return sqlite
     .transaction(() => {
       const built = stmt(sqlite, 'SELECT min(built) FROM search_bits_terms').pluck().get() as number | null;
       if (!built) return 0;
-      const ids = stmt(sqlite, 'SELECT passage_id FROM search_bits_dirty WHERE passage_id < ? ORDER BY passage_id LIMIT ?').pluck().all(built * BLOCK, CLEAN_BATCH) as number[];
-      if (ids.length === 0) return 0;
+      const marks = stmt(sqlite, 'SELECT passage_id, tags FROM search_bits_dirty WHERE passage_id < ? ORDER BY passage_id LIMIT ?').raw().all(built * BLOCK, CLEAN_BATCH) as [number, string | null][];
+      if (marks.length === 0) return 0;
+      const ids = marks.map(([id]) => id);
       const byBlock = new Map<number, number[]>();
       for (const id of ids) byBlock.set(Math.floor(id / BLOCK), [...(byBlock.get(Math.floor(id / BLOCK)) ?? []), id]);
-      const dense = new Set(stmt(sqlite, 'SELECT term FROM search_bits_terms').pluck().all() as string[]);
+      const terms = new Set(stmt(sqlite, 'SELECT term FROM search_bits_terms').pluck().all() as string[]);
+      // The lists: each passage out of the lists of the tags it had when first marked, into those of its tags now.
+      const spans = new Map<string, { term: string; span: number; ids: Set<number>; changed: boolean }>();
+      const spanOf = (term: string, id: number) => {
+        const [span, key] = [Math.floor(id / SPAN), `${Math.floor(id / SPAN)} ${term}`];
+        let row = spans.get(key);
+        if (!row) spans.set(key, (row = { term, span, ids: new Set(spanIds(sqlite, term, span)), changed: false }));
+        return row;
+      };
+      const cells = new Map(ids.map((id) => [id, cellsOfPassage(sqlite, id)]));
+      for (const [id, was] of marks) {
+        for (const tag of was ? tagsOf(sqlite, was) : [])
+          if (terms.has(listTerm(tag))) {
+            const row = spanOf(listTerm(tag), id);
+            if (row.ids.delete(id)) row.changed = true;
+          }
+        for (const [term] of cells.get(id)!)
+          if (term.startsWith('tags:') && terms.has(listTerm(term.slice('tags:'.length)))) {
+            const row = spanOf(listTerm(term.slice('tags:'.length)), id);
+            if (!row.ids.has(id)) {
+              row.ids.add(id);
+              row.changed = true;
+            }
+          }
+      }
+      for (const row of spans.values()) if (row.changed) putList(sqlite, row.term, row.span, [...row.ids].sort((a, b) => a - b));
       for (const [block, passages] of byBlock) {
         const rows = new Map(
           stmt<{ term: string; bits: Uint8Array }>(sqlite, 'SELECT term, bits FROM search_bits WHERE block = ? UNION ALL SELECT term, bits FROM search_cells WHERE block = ?')
@@ -384,8 +528,8 @@ function cleanDirty(sqlite: Sqlite): number {
               setCell(row, at, widthOf(term), 0);
               changed.add(term);
             }
-          for (const [term, value] of cellsOfPassage(sqlite, id)) {
-            if (!dense.has(term)) continue;
+          for (const [term, value] of cells.get(id)!) {
+            if (!terms.has(term)) continue;
             let row = rows.get(term);
             if (!row) rows.set(term, (row = new Uint8Array(rowBytes(widthOf(term)))));
             setCell(row, at, widthOf(term), value);
@@ -445,7 +589,7 @@ function wordCounts(sqlite: Sqlite, text: string): [word: string, count: number]
 /** Empties the bitmaps (they are built again): after the passages are written again under new ids (repair, bulk restore). */
 export function resetSearchBits(sqlite: Sqlite): void {
   sqlite.exec(
-    'DELETE FROM search_bits; DELETE FROM search_cells; DELETE FROM search_bits_dirty; DELETE FROM search_bits_terms; INSERT INTO search_bits_state (id, reserved, checked_passages) VALUES (1, 0, 0) ON CONFLICT (id) DO UPDATE SET reserved = 0, checked_passages = 0, epoch = epoch + 1',
+    'DELETE FROM search_bits; DELETE FROM search_cells; DELETE FROM search_lists; DELETE FROM search_bits_dirty; DELETE FROM search_bits_terms; INSERT INTO search_bits_state (id, reserved, checked_passages) VALUES (1, 0, 0) ON CONFLICT (id) DO UPDATE SET reserved = 0, checked_passages = 0, epoch = epoch + 1',
   );
 }
 
@@ -487,7 +631,8 @@ const SPARSE_LIMIT = 60_000;
 export function matchBits(sqlite: Sqlite, words: string[], groups: BitsGroup[], aside: number[], sparseLimit = SPARSE_LIMIT): BitsMatches | undefined {
   const tagGroups = groups.flatMap((g) => ('tags' in g ? [g.tags.map(tagTerm)] : []));
   const wordTerms = words.map(wordTerm);
-  const wanted = [...wordTerms, ...tagGroups.flat()];
+  const lists = groups.flatMap((g) => ('tags' in g ? [...g.tags, ...(g.less ?? [])].map(listTerm) : []));
+  const wanted = [...wordTerms, ...tagGroups.flat(), ...lists];
   const built = new Map(
     stmt<{ term: string; built: number }>(sqlite, `SELECT term, built FROM search_bits_terms WHERE term IN (${wanted.map(() => '?').join(', ')})`)
       .all(...wanted)
@@ -539,12 +684,17 @@ export function matchBits(sqlite: Sqlite, words: string[], groups: BitsGroup[], 
     else {
       const terms = group.tags.map(tagTerm);
       for (const term of terms) if (built.has(term)) bitsOf(term, merged);
-      // The others a query each, as one JSON array (see SPARSE_LIMIT: FTS5's OR of many terms costs more), until
-      // `sparseLimit` passages in all, each array's bits set (or cleared) as it is read: gathered into one list first,
-      // the 30,000 passages of "Ines Kowalski" (38 names) cost 4.7 ms against 2.6. Without `rowid < ?`: with a bound on
-      // its rowid, FTS5 reads a doclist slower than whole.
+      // The others from their lists when built over these blocks; else a query each, as one JSON array (see
+      // SPARSE_LIMIT: FTS5's OR of many terms costs more), until `sparseLimit` passages in all, each array's bits set
+      // (or cleared) as it is read: gathered into one list first, the 30,000 passages of "Ines Kowalski" (38 names) cost
+      // 4.7 ms against 2.6. Without `rowid < ?`: with a bound on its rowid, FTS5 reads a doclist slower than whole.
       const readSparse = (tags: string[], mark: (ids: number[]) => void): boolean => {
         for (const tag of tags) {
+          if ((built.get(listTerm(tag)) ?? 0) >= blocks) {
+            for (const [span, row] of stmt(sqlite, 'SELECT span, ids FROM search_lists WHERE term = ? AND span < ?').raw().all(listTerm(tag), Math.ceil(below / SPAN)) as [number, Uint8Array][])
+              mark(listIds(span, row));
+            continue;
+          }
           const read = JSON.parse(stmt(sqlite, 'SELECT json_group_array(rowid) FROM search_fts WHERE search_fts MATCH ?').pluck().get(`{tags} : "${tag.replace(/"/g, '""')}"`) as string) as number[];
           if ((sparse += read.length) > sparseLimit) return false;
           mark(read);
