@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { openDatabase, type Sqlite } from '../../src/db/open.js';
 import { setIndexesAside } from '../../src/db/queries/bulk-index.js';
 import { checkIntegrity, repairSearchIndex } from '../../src/db/queries/integrity.js';
+import { compileMeetingFilter } from '../../src/db/queries/meetings.js';
 import { searchTranscripts } from '../../src/db/queries/search.js';
 import { BLOCK, buildSearchBits, freqTerm, listTerm, matchBits, readTermBits, resetSearchBits, searchBitsRound, SIZE_TERM, tagTerm, wordTerm, wrongSearchBits, writeTermBits } from '../../src/db/queries/search-bits.js';
 import type { SearchFilter } from '../../src/db/queries/search.js';
@@ -41,8 +42,11 @@ function passageText(next: () => number): string {
   return [...words, `filler${Math.floor(next() * 50)}`].join(' ');
 }
 
-/** 60 meetings over three months in folders, with participants; `passages` passages spread over them, written in bulk. */
-function seed(s: Sqlite, passages: number, next = random(7)): string[] {
+/**
+ * 60 meetings over three months in folders, with participants; `passages` passages spread over them, written in bulk.
+ * `names`: that many more participants, `Qx0` ... (a word each), one or two a meeting, drawing nothing from `next`.
+ */
+function seed(s: Sqlite, passages: number, next = random(7), names = 0): string[] {
   const meetings: string[] = [];
   s.transaction(() => {
     for (let i = 0; i < 60; i++) {
@@ -58,6 +62,7 @@ function seed(s: Sqlite, passages: number, next = random(7)): string[] {
     // Meetings without passages, so that a tag of one meeting is not dense (1/128 of them): a day held by one of the
     // meetings above is then read from FTS5, in a group with dense days and months.
     for (let i = 0; i < 150; i++) makeMeeting(s, { folderPath: 'Archive', startedAt: `2025-06-01T10:${String(i % 60).padStart(2, '0')}:00.000Z` });
+    for (let i = 0; i < names; i++) makeParticipant(s, meetings[(i * 7) % meetings.length]!, { name: `Qx${i}`, position: 10 + i });
     const aside = setIndexesAside(s);
     const insert = s.prepare("INSERT INTO search_passages (meeting_id, kind, ref_id, word_offset, speaker, text, tags) SELECT id, 'note', id, NULL, NULL, ?, search_tags FROM meetings WHERE id = ?");
     for (let i = 0; i < passages; i++) insert.run(passageText(next), meetings[Math.floor(next() * meetings.length)]!);
@@ -253,6 +258,35 @@ describe('search bitmaps', () => {
     // Day c's list holds them now, day a's and b's do not.
     const listedOn = (tag: string) => (s.prepare('SELECT count(*) FROM search_lists WHERE term = ?').pluck().get(listTerm(tag)) as number) > 0;
     expect([listedOn(a!.tag), listedOn(b!.tag), listedOn(c!.tag)]).toEqual([false, true, true]);
+  }, 240_000);
+
+  it('answer for a participant fragment in more names than a filter lists, from the names\' lists', () => {
+    const s = db();
+    // 600 names holding `qx`, each its own word: past the words (32) and the names (500) a filter lists.
+    const meetings = seed(s, BLOCK + 300, random(7), 600);
+    buildSearchBits(s);
+    expect(compileMeetingFilter(s, { participant: 'qx' }).parts[0]!.manyTags?.()).toHaveLength(600);
+    // `qx1` is in 111 of them: a filter of their tags, as before.
+    expect(compileMeetingFilter(s, { participant: 'qx1' }).parts[0]!.tags).toHaveLength(111);
+    // A range from noon of a day with a morning meeting (its passages are on the range's first day, yet outside it).
+    const morning = s.prepare("SELECT substr(started_at, 1, 10) FROM meetings WHERE started_at GLOB '2026-*' AND substr(started_at, 12, 2) < '12' ORDER BY started_at LIMIT 1").pluck().get() as string;
+    const filters = [
+      { participant: 'qx' },
+      { participant: 'QX', folderPath: 'Legal' },
+      { participant: 'qx', from: `${morning}T12:00:00.000Z`, to: '2026-03-20T09:30:00.000Z' },
+      { participant: 'qx1' },
+    ];
+    // (Each call without the bitmaps looks up every passage of the fragment's meetings in FTS5: few queries.)
+    compareTotals(s, filters, ['the']);
+    compareTotals(s, filters.slice(0, 1), ['the and']);
+    // Passages changed since (asked one by one, or walked above the bitmaps), and a meeting no name of the fragment is
+    // in any more.
+    s.prepare("UPDATE search_passages SET text = 'the plan and the' WHERE id IN (100, 2500, 6000)").run();
+    s.prepare("DELETE FROM participants WHERE name GLOB 'Qx*' AND meeting_id = ?").run(meetings[0]);
+    compareTotals(s, filters, ['the']);
+    buildSearchBits(s);
+    expect(wrongSearchBits(s)).toEqual([]);
+    compareTotals(s, filters, ['the']);
   }, 240_000);
 
   it('leave aside what another connection writes between a build reading the index and writing the bits', () => {

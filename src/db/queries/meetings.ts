@@ -48,6 +48,11 @@ export interface FilterPart {
   terms?: string;
   /** Beside `terms`: meeting_terms' candidates for further matches, which `sql` decides (spellings of 3+ code points of a short fragment). */
   looseTerms?: string;
+  /**
+   * Without `tags`, a participant fragment in more names and e-mails than MAX_PARTICIPANT_HANDLES: all their tags, of
+   * which a matching meeting has one (too many for a statement or an FTS5 expression; search ORs their lists).
+   */
+  manyTags?: () => string[];
 }
 
 export interface CompiledFilter {
@@ -121,13 +126,16 @@ export function compileMeetingFilter(sqlite: Sqlite, filter: MeetingFilter): Com
       if (handles !== undefined) {
         if (handles.length === 0) none = true;
         parts.push(tagsPart(handles.map(handleTag)));
-      } else if (isAscii(fragment)) {
-        // In most names: one pass over the participants, not one probe per meeting.
-        const like = likeFragment(fragment);
-        parts.push({ sql: `m.id IN (SELECT meeting_id FROM participants p WHERE p.name LIKE ? ESCAPE '\\' OR p.email LIKE ? ESCAPE '\\')`, params: [like, like] });
       } else {
-        const { sql, values } = anySpelling(fragment, ['p.name', 'p.email']);
-        parts.push({ sql: `m.id IN (SELECT meeting_id FROM participants p WHERE ${sql})`, params: values });
+        const manyTags = () => participantHandleIds(sqlite, fragment, Infinity)!.map(handleTag);
+        if (isAscii(fragment)) {
+          // In most names: one pass over the participants, not one probe per meeting.
+          const like = likeFragment(fragment);
+          parts.push({ sql: `m.id IN (SELECT meeting_id FROM participants p WHERE p.name LIKE ? ESCAPE '\\' OR p.email LIKE ? ESCAPE '\\')`, params: [like, like], manyTags });
+        } else {
+          const { sql, values } = anySpelling(fragment, ['p.name', 'p.email']);
+          parts.push({ sql: `m.id IN (SELECT meeting_id FROM participants p WHERE ${sql})`, params: values, manyTags });
+        }
       }
     }
   }

@@ -46,11 +46,12 @@ export const handleTag = (handleId: number): string => `h${handleId}`;
 
 /**
  * The ids of the names and e-mails (participant_handles) that hold the fragment, matched as participantWordIds matches
- * words (case-insensitive, either Unicode form, `%` and `_` literal), or undefined past MAX_PARTICIPANT_HANDLES.
+ * words (case-insensitive, either Unicode form, `%` and `_` literal), or undefined past `max` (MAX_PARTICIPANT_HANDLES).
  * Some may be carried by no participant any more (handles are never removed): their tags are on no meeting.
  */
-export function participantHandleIds(sqlite: Sqlite, fragment: string): number[] | undefined {
-  const limit = MAX_PARTICIPANT_HANDLES + 1;
+export function participantHandleIds(sqlite: Sqlite, fragment: string, max = MAX_PARTICIPANT_HANDLES): number[] | undefined {
+  // SQLite reads a negative LIMIT as none.
+  const limit = Number.isFinite(max) ? max + 1 : -1;
   const phrase = trigramMatch(fragment);
   let ids: number[];
   if (phrase !== undefined)
@@ -61,5 +62,5 @@ export function participantHandleIds(sqlite: Sqlite, fragment: string): number[]
     const { sql, values } = anySpelling(fragment, ['handle']);
     ids = stmt(sqlite, `SELECT id FROM participant_handles WHERE ${sql} LIMIT ?`).pluck().all(...values, limit) as number[];
   }
-  return ids.length > MAX_PARTICIPANT_HANDLES ? undefined : ids;
+  return ids.length > max ? undefined : ids;
 }

@@ -2,13 +2,13 @@ import type { Sqlite } from '../open.js';
 import { matchFragment, stmt } from '../statements.js';
 import type { SearchKind } from '../schema/enums.js';
 import { InvalidInputError } from '../../errors.js';
-import { compileMeetingFilter, rangeSql, type MeetingFilter } from './meetings.js';
+import { compileMeetingFilter, rangeSql, type FilterPart, type MeetingFilter } from './meetings.js';
 import { pagination } from './pagination.js';
 import type { Page, Pagination } from './types.js';
 import { calendarCover, monthsLessDays } from '../model/calendar.js';
 import { passagesSaying, rankWindow } from './rank.js';
 import { asciiTokens } from './fts-tokens.js';
-import { idsNewestFirst, matchBits, tagTerm, windowCells, wordTerm, type BitsGroup } from './search-bits.js';
+import { idsNewestFirst, listTerm, matchBits, tagTerm, windowCells, wordTerm, type BitsGroup } from './search-bits.js';
 
 /** A transcript passage is one speaker turn, cut after this many words. */
 export const PASSAGE_MAX_WORDS = 60;
@@ -122,6 +122,21 @@ function dateGroup(sqlite: Sqlite, tokens: string[]): BitsGroup {
   return { tags, less };
 }
 
+/**
+ * The tags of the names and e-mails holding a participant fragment too common for a filter's tags (FilterPart.manyTags),
+ * when each has its bits or its list built as far as the words' bitmaps (a list is new for a name added since the
+ * worker last read the terms).
+ */
+function manyNames(sqlite: Sqlite, part: FilterPart, words: string[]): string[] | undefined {
+  const tags = part.manyTags?.();
+  if (tags === undefined) return undefined;
+  const built = stmt(sqlite, 'SELECT min(built) FROM search_bits_terms WHERE term IN (SELECT value FROM json_each(?))').pluck().get(JSON.stringify(words.map(wordTerm))) as number;
+  const ready = stmt(sqlite, 'SELECT count(DISTINCT substr(term, 6)) FROM search_bits_terms WHERE term IN (SELECT value FROM json_each(?)) AND built >= ?')
+    .pluck()
+    .get(JSON.stringify(tags.flatMap((t) => [tagTerm(t), listTerm(t)])), built) as number;
+  return ready === tags.length ? tags : undefined;
+}
+
 /** The passages of the meetings on a range's first and last days that fall outside it (by time of day). */
 function outsidePassages(sqlite: Sqlite, outside: { sql: string; params: string[] }): number[] {
   return stmt(sqlite, `SELECT p.id FROM meeting_tags t JOIN search_passages p ON p.meeting_id = t.meeting_id WHERE ${outside.sql}`).pluck().all(...outside.params) as number[];
@@ -174,8 +189,13 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
     plainWords &&
     stmt<{ n: number }>(sqlite, `SELECT count(*) AS n FROM search_bits_terms WHERE built > 0 AND term IN (SELECT value FROM json_each(?))`).get(JSON.stringify(distinct.map(wordTerm)))!.n === distinct.length;
   const fewest = wordsBuilt ? FEW_MEETINGS_WITH_BITS : FEW_MEETINGS;
-  const meetings = joined.length > 0 ? (stmt(sqlite, `SELECT m.id FROM meetings m WHERE ${joined.join(' AND ')} LIMIT ${fewest}`).pluck().all(...params) as string[]) : [];
-  const few = joined.length > 0 && meetings.length < fewest;
+  // A participant fragment in more names and e-mails than MAX_PARTICIPANT_HANDLES (a letter: "e" is in 3,118 of the
+  // 4,000 at 100k meetings, held by 99% of the meetings): with the words' bitmaps built, and every one of the names'
+  // bits or list (migration 0021) built as far, its names are a group of the bitmaps; the matches above the bitmaps
+  // and the dirty ones are joined to their meetings as before. No meeting is read.
+  const many = wordsBuilt && untagged.length === 1 ? manyNames(sqlite, untagged[0]!, distinct) : undefined;
+  const meetings = joined.length > 0 && !many ? (stmt(sqlite, `SELECT m.id FROM meetings m WHERE ${joined.join(' AND ')} LIMIT ${fewest}`).pluck().all(...params) as string[]) : [];
+  const few = joined.length > 0 && !many && meetings.length < fewest;
   // Many meetings' passages (the bitmaps did not answer after all): the word's matches walked once, each kept when theirs.
   const walk = meetings.length >= FEW_MEETINGS;
   // The dates' tokens narrow what FTS5 walks, but for the few meetings' passages, whose dates are compared on the
@@ -224,21 +244,25 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
     few
       ? (stmt(sqlite, `SELECT f.rowid AS id ${walk ? ranked : from}`).pluck().all(match, ...params) as number[]).sort((a, b) => b - a).slice(0, limit)
       : (stmt(sqlite, `SELECT f.rowid AS id ${from} ORDER BY f.rowid DESC LIMIT ?`).pluck().all(match, ...params, limit) as number[]);
+  // The boundary days' meetings outside the range, left out of the bitmaps' dates group.
+  const asideDays = outside ?? (many ? dates?.outside : undefined);
   // Common words with broad filters: the matches from the bitmaps of the dense terms (migration 0015) below the
   // blocks they cover, intersected with the filters' tags (or the few meetings' passages); those above and those of
   // passages changed since their bits were set, from FTS5. Else the window from FTS5, and the total counted.
-  const bits =
-    options.bits !== false && (few || (joined.length === 0 && tagGroups.length > 0)) && plainWords
-      ? matchBits(
-          sqlite,
-          distinct,
-          [
-            ...tagGroups.map((tags, i): BitsGroup => (dates && !few && i === tagGroups.length - 1 ? dateGroup(sqlite, dates.tokens) : { tags })),
-            ...(fewPassages ? [{ ids: fewPassages }] : []),
-          ],
-          outside ? outsidePassages(sqlite, outside) : [],
-        )
-      : undefined;
+  const tryBits = options.bits !== false && (few || many !== undefined || (joined.length === 0 && tagGroups.length > 0)) && plainWords;
+  const aside = tryBits && asideDays ? outsidePassages(sqlite, asideDays) : [];
+  const bits = tryBits
+    ? matchBits(
+        sqlite,
+        distinct,
+        [
+          ...tagGroups.map((tags, i): BitsGroup => (dates && !few && i === tagGroups.length - 1 ? dateGroup(sqlite, dates.tokens) : { tags })),
+          ...(fewPassages ? [{ ids: fewPassages }] : []),
+          ...(many ? [{ tags: many }] : []),
+        ],
+        aside,
+      )
+    : undefined;
   let everyMatch: number[] | undefined;
   let ordered: ((n: number) => number[]) | undefined;
   let counted: number | undefined;
@@ -247,11 +271,16 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
     // tags column (a rowid looked up against the whole query seeks every tag of its groups: a range's calendar tokens,
     // ~1 ms a passage with 60 of them); the whole query only for tags beyond the tokenizer's ASCII rules. The few
     // meetings' passages are already the ids asked about: their set again in the statement, SQLite looked every one up.
-    const groups = tagGroups.map((tags) => new Set(tags.map((t) => t.toLowerCase())));
-    const asked = (match: string, ids: number[]) =>
-      stmt(sqlite, `SELECT f.rowid AS id ${few ? MATCH_ONLY : from} AND f.rowid IN (SELECT value FROM json_each(?))`)
+    // A fragment's many names are tags read the same way, not the meetings' participants (their LIKE over every
+    // participant: ~230 ms at 100k meetings), the boundary days' meetings outside the range set aside.
+    const byTags = few || many !== undefined;
+    const groups = [...tagGroups, ...(many ? [many] : [])].map((tags) => new Set(tags.map((t) => t.toLowerCase())));
+    const left = new Set(many ? aside : []);
+    const askedIn = (statement: string, match: string, values: unknown[], ids: number[]) =>
+      stmt(sqlite, `SELECT f.rowid AS id ${statement} AND f.rowid IN (SELECT value FROM json_each(?))`)
         .pluck()
-        .all(match, ...(few ? [] : params), JSON.stringify(ids)) as number[];
+        .all(match, ...values, JSON.stringify(ids)) as number[];
+    const asked = (match: string, ids: number[]) => (byTags ? askedIn(MATCH_ONLY, match, [], ids) : askedIn(from, match, params, ids));
     const ask = (ids: number[]): number[] => {
       const said = ids.length ? asked(words, ids) : [];
       if (said.length === 0) return [];
@@ -260,9 +289,10 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
       const passing = rows.flatMap(([id, tags]) => {
         const tokens = asciiTokens(tags);
         if (tokens === undefined) unsure.push(id);
-        return tokens !== undefined && groups.every((group) => tokens.some((t) => group.has(t))) ? [id] : [];
+        return tokens !== undefined && !left.has(id) && groups.every((group) => tokens.some((t) => group.has(t))) ? [id] : [];
       });
-      return unsure.length ? [...passing, ...asked(all, unsure)] : passing;
+      // Tags beyond the tokenizer's ASCII rules: the whole query (with many names, joined to the meetings).
+      return unsure.length ? [...passing, ...(many ? askedIn(from, all, params, unsure) : asked(all, unsure))] : passing;
     };
     const newer: number[] = [];
     // The dirty passages asked about: for the few meetings, those of their passages only.
@@ -276,7 +306,15 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
         dirty = passages.filter((id) => marked.has(id));
       }
     }
-    else
+    else if (many) {
+      // Above the bitmaps: the matches of the words and the other filters' tags, then their names' tags read (ask).
+      const above: number[] = [];
+      for (const id of stmt(sqlite, `SELECT f.rowid AS id ${MATCH_ONLY} ORDER BY f.rowid DESC`).pluck().iterate(all) as IterableIterator<number>) {
+        if (id < bits.below) break;
+        above.push(id);
+      }
+      newer.push(...ask(above));
+    } else
       for (const id of stmt(sqlite, `SELECT f.rowid AS id ${from} ORDER BY f.rowid DESC`).pluck().iterate(...args) as IterableIterator<number>) {
         if (id < bits.below) break;
         newer.push(id);
@@ -326,7 +364,12 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
   if (terms.length > 1 && window.length > 0) {
     // Phrase matches that pass the filters are a subset of the matches: those of the window are at or after its
     // boundary, walked newest first down to it (with `f.rowid >= ?`, FTS5 walked the whole phrase: 0.3 -> 26 ms).
-    const newestFirst = few ? newestOf(phrase, RANK_WINDOW) : (stmt(sqlite, `SELECT f.rowid AS id ${from} ORDER BY f.rowid DESC`).pluck().iterate(phrase, ...params) as IterableIterator<number>);
+    // With many names, the phrase's matches of the other filters: those in the window are matches already.
+    const newestFirst = few
+      ? newestOf(phrase, RANK_WINDOW)
+      : many
+        ? (stmt(sqlite, `SELECT f.rowid AS id ${MATCH_ONLY} ORDER BY f.rowid DESC`).pluck().iterate(phrase) as IterableIterator<number>)
+        : (stmt(sqlite, `SELECT f.rowid AS id ${from} ORDER BY f.rowid DESC`).pluck().iterate(phrase, ...params) as IterableIterator<number>);
     for (const id of newestFirst) {
       if (id < boundary) break;
       exact.add(id);
