@@ -83,9 +83,10 @@ export function chooseCases(sqlite: Sqlite): MatrixCase[] {
     for (const pair of new Set(names.flatMap((n) => wordsOf(n).slice(1).map((w, i) => `${wordsOf(n)[i]} ${w}`).filter((x) => !/\d/.test(x))))) count(namePairs, pair);
   }
   const commonPerson = mostFrequent(nameWords) ?? 'a';
-  // The letter in the most distinct names: a fragment in more names than a filter lists as tags.
+  // The letter in the most words of names and e-mails (participant_words): a fragment in more words and names than a
+  // filter lists as tags.
   const nameLetters = new Map<string, number>();
-  for (const name of fullNames.keys()) for (const ch of new Set(name.toLowerCase().match(/[a-z]/g) ?? [])) count(nameLetters, ch);
+  for (const word of all<{ word: string }>('SELECT word FROM participant_words')) for (const ch of new Set(word.word.toLowerCase().match(/[a-z]/g) ?? [])) count(nameLetters, ch);
   const nameLetter = mostFrequent(nameLetters);
   const commonPair = mostFrequent(namePairs);
   let rarePerson = 'nobody';
@@ -175,7 +176,7 @@ export function chooseCases(sqlite: Sqlite): MatrixCase[] {
   L(`participant "${rarePerson}" (rare)`, { participant: rarePerson });
   if (commonPair) L(`participant "${commonPair}" (across words, most frequent)`, { participant: commonPair });
   L(`participant "${commonPerson.slice(0, 2)}" (2 chars)`, { participant: commonPerson.slice(0, 2) });
-  if (nameLetter) L(`participant "${nameLetter}" (1 char, in the most names)`, { participant: nameLetter });
+  if (nameLetter) L(`participant "${nameLetter}" (1 char, in the most name words)`, { participant: nameLetter });
   if (bigFolder) L(`folder "${bigFolder}" (biggest top-level)`, { folderPath: bigFolder }, 0, true);
   if (smallFolder) L(`folder "${smallFolder}" (smallest leaf)`, { folderPath: smallFolder });
   if (series) L('series (largest)', { seriesId: series });
@@ -202,7 +203,7 @@ export function chooseCases(sqlite: Sqlite): MatrixCase[] {
   S(`common + participant common`, { query: commonWord, participant: commonPerson }, 0, true);
   S(`common + participant rare`, { query: commonWord, participant: rarePerson });
   if (commonPair) S(`common + participant across words (most frequent)`, { query: commonWord, participant: commonPair });
-  if (nameLetter) S(`common + participant "${nameLetter}" (1 char, in the most names)`, { query: commonWord, participant: nameLetter });
+  if (nameLetter) S(`common + participant "${nameLetter}" (1 char, in the most name words)`, { query: commonWord, participant: nameLetter });
   S(`rare + participant common`, { query: rareWord, participant: commonPerson });
   if (commonPair) S(`rare + participant across words (most frequent)`, { query: rareWord, participant: commonPair });
   if (commonPair) S(`word in 1 passage of 40 "${midWord}" + participant across words`, { query: midWord, participant: commonPair });
