@@ -191,8 +191,9 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
   const fewest = wordsBuilt ? FEW_MEETINGS_WITH_BITS : FEW_MEETINGS;
   // A participant fragment in more names and e-mails than MAX_PARTICIPANT_HANDLES (a letter: "e" is in 3,118 of the
   // 4,000 at 100k meetings, held by 99% of the meetings): with the words' bitmaps built, and every one of the names'
-  // bits or list (migration 0021) built as far, its names are a group of the bitmaps; the matches above the bitmaps
-  // and the dirty ones are joined to their meetings as before. No meeting is read.
+  // bits or list (migration 0021) built as far, its names are a group of the bitmaps, and the matches above the
+  // bitmaps and the dirty ones are checked on their tags (below). No meeting is read. (Should the bitmaps refuse after
+  // all, too many passages being marked, each match is joined to its meeting, as for a fragment in many meetings.)
   const many = wordsBuilt && untagged.length === 1 ? manyNames(sqlite, untagged[0]!, distinct) : undefined;
   const meetings = joined.length > 0 && !many ? (stmt(sqlite, `SELECT m.id FROM meetings m WHERE ${joined.join(' AND ')} LIMIT ${fewest}`).pluck().all(...params) as string[]) : [];
   const few = joined.length > 0 && !many && meetings.length < fewest;
