@@ -43,6 +43,7 @@ const DENSE_TAG_SHARE = 1 / 128;
 const SPAN = 65_536;
 export const listTerm = (tag: string) => `list:${tag.toLowerCase()}`;
 const isList = (term: string) => term.startsWith('list:');
+const tagOfList = (term: string) => term.slice('list:'.length);
 
 /** The terms' set is read again when the passages have grown by this share since it was last read. */
 const RECHECK_GROWTH = 1 / 16;
@@ -295,13 +296,13 @@ function putList(sqlite: Sqlite, term: string, span: number, ids: number[]): voi
 const tagsOf = (sqlite: Sqlite, tags: string): string[] => asciiTokens(tags) ?? wordCounts(sqlite, tags).map(([tag]) => tag);
 
 /**
- * The passages of blocks [from, to) holding each of the list terms, from one read of the passages' tags in one read
+ * The passages of blocks [from, to) holding each list term's tag (by tag), from one read of the passages' tags in one read
  * transaction, leaving out the passages marked dirty (a list holds a passage as it was when first marked: see
  * migration 0021).
  */
 function readLists(sqlite: Sqlite, terms: string[], from: number, to: number): { ids: Map<string, number[]>; epoch: number } {
   // By tag, as the passages' tags column holds them.
-  const ids = new Map(terms.map((term): [string, number[]] => [term.slice('list:'.length), []]));
+  const ids = new Map(terms.map((term): [string, number[]] => [tagOfList(term), []]));
   let epoch = -1;
   sqlite
     .transaction(() => {
@@ -312,7 +313,7 @@ function readLists(sqlite: Sqlite, terms: string[], from: number, to: number): {
         if (!dirty.has(id)) for (const tag of tagsOf(sqlite, tags)) ids.get(tag)?.push(id);
     })
     .deferred();
-  return { ids: new Map([...ids].map(([tag, list]) => [listTerm(tag), list])), epoch };
+  return { ids, epoch };
 }
 
 /**
@@ -327,7 +328,7 @@ function writeLists(sqlite: Sqlite, terms: string[], from: number, to: number, r
     .pluck()
     .all(to, from, JSON.stringify(terms)) as string[];
   for (const term of moved) {
-    const ids = read.ids.get(term) ?? [];
+    const ids = read.ids.get(tagOfList(term))!;
     for (let i = 0; i < ids.length; ) {
       const span = Math.floor(ids[i]! / SPAN);
       let end = i;
@@ -440,7 +441,7 @@ export function wrongSearchBits(sqlite: Sqlite): string[] {
       for (const { term, built } of terms) {
         if (isList(term)) {
           // A list: its tag's passages in FTS5, the marked ones aside; its rows well formed, their ids ascending.
-          const [high, tag] = [built * BLOCK, tagTerm(term.slice('list:'.length))];
+          const [high, tag] = [built * BLOCK, tagTerm(tagOfList(term))];
           const truth = [...cellsOf(sqlite, tag, 0, high)].map(([id]) => id).filter((id) => !marked.has(id)).sort((a, b) => a - b);
           const rows = stmt(sqlite, 'SELECT span, ids FROM search_lists WHERE term = ? ORDER BY span').raw().all(term) as [number, Uint8Array][];
           const stored = rows.flatMap(([span, row]) => listIds(span, row));
@@ -694,7 +695,9 @@ export function matchBits(sqlite: Sqlite, words: string[], groups: BitsGroup[], 
       // array's bits set as it is read (gathered into one list first, the 30,000 passages of "Ines Kowalski" (38 names)
       // cost 4.7 ms against 2.6). Without `rowid < ?`: with a bound on its rowid, FTS5 reads a doclist slower than whole.
       const readSparse = (tags: string[], clear: boolean): boolean => {
-        const listed = tags.filter((tag) => (built.get(listTerm(tag)) ?? 0) >= blocks);
+        const isListed = (tag: string) => (built.get(listTerm(tag)) ?? 0) >= blocks;
+        const listed = tags.filter(isListed);
+        // (listIds' decoding, each id set as read: 3.1M of them for a letter's names.)
         if (listed.length > 0)
           for (const [span, row] of stmt(sqlite, 'SELECT span, ids FROM search_lists WHERE term IN (SELECT value FROM json_each(?)) AND span < ?')
             .raw()
@@ -705,17 +708,15 @@ export function matchBits(sqlite: Sqlite, words: string[], groups: BitsGroup[], 
               if (clear) mergedBytes[id >>> 3]! &= ~(1 << (id & 7));
               else mergedBytes[id >>> 3]! |= 1 << (id & 7);
             }
-        const inLists = new Set(listed);
-        for (const tag of tags) {
-          if (inLists.has(tag)) continue;
-          const read = JSON.parse(stmt(sqlite, 'SELECT json_group_array(rowid) FROM search_fts WHERE search_fts MATCH ?').pluck().get(`{tags} : "${tag.replace(/"/g, '""')}"`) as string) as number[];
+        for (const tag of tags.filter((t) => !isListed(t))) {
+          const read = JSON.parse(stmt(sqlite, 'SELECT json_group_array(rowid) FROM search_fts WHERE search_fts MATCH ?').pluck().get(matchOf(tagTerm(tag))) as string) as number[];
           if ((sparse += read.length) > sparseLimit) return false;
           if (clear) unset(read);
           else set(read);
         }
         return true;
       };
-      if (!readSparse(terms.filter((term) => !built.has(term)).map((term) => term.slice(term.indexOf(':') + 1)), false)) return undefined;
+      if (!readSparse(group.tags.filter((tag) => !built.has(tagTerm(tag))), false)) return undefined;
       // Then the passages of the tags the group leaves out.
       if (!readSparse(group.less ?? [], true)) return undefined;
     }

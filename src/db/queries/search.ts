@@ -124,13 +124,13 @@ function dateGroup(sqlite: Sqlite, tokens: string[]): BitsGroup {
 
 /**
  * The tags of the names and e-mails holding a participant fragment too common for a filter's tags (FilterPart.manyTags),
- * when each has its bits or its list built as far as the words' bitmaps (a list is new for a name added since the
- * worker last read the terms).
+ * when each has its bits or its list built over `built` blocks, those of the words' bitmaps (a list is new for a name
+ * added since the worker last read the terms).
  */
-function manyNames(sqlite: Sqlite, part: FilterPart, words: string[]): string[] | undefined {
+function manyNames(sqlite: Sqlite, part: FilterPart, built: number): string[] | undefined {
   const tags = part.manyTags?.();
   if (tags === undefined) return undefined;
-  const built = stmt(sqlite, 'SELECT min(built) FROM search_bits_terms WHERE term IN (SELECT value FROM json_each(?))').pluck().get(JSON.stringify(words.map(wordTerm))) as number;
+  // A name counted once whether its term is `tags:` or `list:` (both 5 characters long).
   const ready = stmt(sqlite, 'SELECT count(DISTINCT substr(term, 6)) FROM search_bits_terms WHERE term IN (SELECT value FROM json_each(?)) AND built >= ?')
     .pluck()
     .get(JSON.stringify(tags.flatMap((t) => [tagTerm(t), listTerm(t)])), built) as number;
@@ -183,18 +183,19 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
   // over every participant), and were evaluated in each statement.
   // Words the bitmaps and the kept counts may hold (ASCII letters and digits, as the tokenizer keeps them).
   const plainWords = distinct.every((w) => /^[a-z0-9]+$/.test(w));
-  const wordsBuilt =
-    joined.length > 0 &&
-    options.bits !== false &&
-    plainWords &&
-    stmt<{ n: number }>(sqlite, `SELECT count(*) AS n FROM search_bits_terms WHERE built > 0 AND term IN (SELECT value FROM json_each(?))`).get(JSON.stringify(distinct.map(wordTerm)))!.n === distinct.length;
+  // The blocks every word's bitmaps are built over (0: not all of them are).
+  const wordBits =
+    joined.length > 0 && options.bits !== false && plainWords
+      ? stmt<{ n: number; built: number }>(sqlite, `SELECT count(*) AS n, min(built) AS built FROM search_bits_terms WHERE built > 0 AND term IN (SELECT value FROM json_each(?))`).get(JSON.stringify(distinct.map(wordTerm)))
+      : undefined;
+  const wordsBuilt = wordBits?.n === distinct.length ? wordBits.built : 0;
   const fewest = wordsBuilt ? FEW_MEETINGS_WITH_BITS : FEW_MEETINGS;
   // A participant fragment in more names and e-mails than MAX_PARTICIPANT_HANDLES (a letter: "e" is in 3,118 of the
   // 4,000 at 100k meetings, held by 99% of the meetings): with the words' bitmaps built, and every one of the names'
   // bits or list (migration 0021) built as far, its names are a group of the bitmaps, and the matches above the
   // bitmaps and the dirty ones are checked on their tags (below). No meeting is read. (Should the bitmaps refuse after
   // all, too many passages being marked, each match is joined to its meeting, as for a fragment in many meetings.)
-  const many = wordsBuilt && untagged.length === 1 ? manyNames(sqlite, untagged[0]!, distinct) : undefined;
+  const many = wordsBuilt && untagged.length === 1 ? manyNames(sqlite, untagged[0]!, wordsBuilt) : undefined;
   const meetings = joined.length > 0 && !many ? (stmt(sqlite, `SELECT m.id FROM meetings m WHERE ${joined.join(' AND ')} LIMIT ${fewest}`).pluck().all(...params) as string[]) : [];
   const few = joined.length > 0 && !many && meetings.length < fewest;
   // Many meetings' passages (the bitmaps did not answer after all): the word's matches walked once, each kept when theirs.
