@@ -7,7 +7,7 @@ import { searchTranscripts } from '../../src/db/queries/search.js';
 import { InvalidInputError } from '../../src/errors.js';
 import { mcpMessage } from '../../src/mcp/errors.js';
 import { testDbs } from '../support/db.js';
-import { makeMeeting, makeParticipant, makeTranscript } from '../support/factories.js';
+import { makeMeeting, makeParticipant, makeSeries, makeTranscript } from '../support/factories.js';
 
 const db = testDbs();
 const page = { limit: 50, offset: 0 };
@@ -86,12 +86,18 @@ describe('search_transcripts query', () => {
 describe('a participant fragment across words', () => {
   it('finds the same meetings whether few hold it (named by id), more than 20,000 (read in each statement) or it is in more than 500 names', () => {
     const s = db();
+    const series = makeSeries(s);
     // Written as the bulk writers do (the list indexes built once at the end): the reads are checked.
     s.transaction(() => {
       const aside = setIndexesAside(s);
       for (let i = 0; i < 20_003; i++) {
-        const id = makeMeeting(s, { startedAt: new Date(Date.UTC(2026, 0, 1) + i * 3_600_000).toISOString() });
-        makeParticipant(s, id, { name: i % 1000 === 7 ? 'Ann Leeds' : i % 2 === 0 ? `Ann Lee ${i % 600}` : 'Bo Lee' });
+        const id = makeMeeting(s, {
+          startedAt: new Date(Date.UTC(2026, 0, 1) + i * 3_600_000).toISOString(),
+          title: i % 4 === 0 ? `Budget review ${i}` : `Sync #${i}`,
+          ...(i % 5 < 2 && { folderPath: i % 5 === 0 ? 'Ops/Eu' : 'Ops' }),
+          ...(i % 97 === 3 && { seriesId: series }),
+        });
+        makeParticipant(s, id, { name: i % 1000 === 7 ? 'Ann Leeds' : i % 2 === 0 ? `Ann Lee ${i % 1200}` : 'Bo Lee' });
         makeParticipant(s, id, { name: 'Cy Dee', email: i % 3 === 0 ? 'cy.dee@example.test' : null });
       }
       aside.restore();
@@ -102,7 +108,7 @@ describe('a participant fragment across words', () => {
         .pluck()
         .all(like, like) as string[];
     const cases = [
-      ['n Lee', 10_022], // 601 names: participant by participant
+      ['n Lee', 10_022], // 601 names, more than a filter lists: each meeting the page passes probed, counted in one pass
       ['Ann Leed', 20], // named by id, few: their page sorted
       ['o Lee', 9_981], // named by id, many: the newest meetings walked, or the time index with theirs kept
       ['y Dee', 20_003], // more than 20,000 would be named: read from the participants in each statement (one name and one e-mail)
@@ -115,6 +121,26 @@ describe('a participant fragment across words', () => {
       for (const offset of [0, 15, 2490, 9990, 13_330, 20_000]) {
         const list = listMeetings(s, { participant: fragment }, { limit: 20, offset });
         expect({ fragment, offset, total: list.pagination.total, ids: list.meetings.map((m) => m.id) }).toEqual({ fragment, offset, total: all.length, ids: all.slice(offset, offset + 20) });
+      }
+    }
+    // The fragment in 601 names with each other filter: its meetings walked from the other filter's index (a folder, a
+    // series), the time index (dates, a short title fragment) or the title index, and each one probed.
+    const combined = [
+      [{ folderPath: 'Ops' }, `m.folder_id IN (SELECT id FROM folders WHERE path = 'Ops' OR path LIKE 'Ops/%')`, 4_001],
+      [{ seriesId: series }, `m.series_id = '${series}'`, 103],
+      [{ from: '2026-03-01', to: '2026-06-30' }, `m.started_at >= '2026-03-01' AND m.started_at < '2026-07-01'`, 1_467],
+      [{ query: '#1' }, `m.title LIKE '%#1%'`, 2_789],
+      [{ query: 'budget', from: '2026-02-01' }, `m.title LIKE '%budget%' AND m.started_at >= '2026-02-01'`, 4_815],
+    ] as const;
+    for (const [filter, where, count] of combined) {
+      const all = s
+        .prepare(`SELECT m.id FROM meetings m WHERE ${where} AND EXISTS (SELECT 1 FROM participants p WHERE p.meeting_id = m.id AND p.name LIKE '%n Lee%') ORDER BY m.started_at DESC, m.id DESC`)
+        .pluck()
+        .all() as string[];
+      expect({ filter, count: all.length }).toEqual({ filter, count });
+      for (const offset of [0, 15, 1_990, 4_000]) {
+        const list = listMeetings(s, { participant: 'n Lee', ...filter }, { limit: 20, offset });
+        expect({ filter, offset, total: list.pagination.total, ids: list.meetings.map((m) => m.id) }).toEqual({ filter, offset, total: all.length, ids: all.slice(offset, offset + 20) });
       }
     }
   }, 120_000);

@@ -53,6 +53,11 @@ export interface FilterPart {
    * which a matching meeting has one (too many for a statement or an FTS5 expression; search ORs their lists).
    */
   manyTags?: () => string[];
+  /**
+   * `sql` as a probe of one meeting (beside a participant fragment in many names, whose `sql` reads every participant
+   * once): what a walk that stops early, or one narrowed by other filters, asks of each meeting it passes.
+   */
+  probe?: { sql: string; params: unknown[] };
 }
 
 export interface CompiledFilter {
@@ -128,14 +133,19 @@ export function compileMeetingFilter(sqlite: Sqlite, filter: MeetingFilter): Com
         parts.push(tagsPart(handles.map(handleTag)));
       } else {
         const manyTags = () => participantHandleIds(sqlite, fragment, Infinity)!.map(handleTag);
-        if (isAscii(fragment)) {
-          // In most names: one pass over the participants, not one probe per meeting.
-          const like = likeFragment(fragment);
-          parts.push({ sql: `m.id IN (SELECT meeting_id FROM participants p WHERE p.name LIKE ? ESCAPE '\\' OR p.email LIKE ? ESCAPE '\\')`, params: [like, like], manyTags });
-        } else {
-          const { sql, values } = anySpelling(fragment, ['p.name', 'p.email']);
-          parts.push({ sql: `m.id IN (SELECT meeting_id FROM participants p WHERE ${sql})`, params: values, manyTags });
-        }
+        // In most names: counted in one pass over the participants; a page, or a count narrowed by other filters, probes
+        // each meeting it passes (most match: the newest 20 of "e"'s 100,000 meetings at 100k in 0.3 ms, against 230 ms for
+        // the pass).
+        const spelled = isAscii(fragment) ? undefined : anySpelling(fragment, ['p.name', 'p.email']);
+        const like = likeFragment(fragment);
+        const sql = spelled?.sql ?? `p.name LIKE ? ESCAPE '\\' OR p.email LIKE ? ESCAPE '\\'`;
+        const params = spelled?.values ?? [like, like];
+        parts.push({
+          sql: `m.id IN (SELECT meeting_id FROM participants p WHERE ${sql})`,
+          params,
+          manyTags,
+          probe: { sql: `EXISTS (SELECT 1 FROM participants p WHERE p.meeting_id = m.id AND (${sql}))`, params },
+        });
       }
     }
   }
@@ -279,8 +289,9 @@ function listByTag(sqlite: Sqlite, c: CompiledFilter, page: Page): { meetings: M
       clauses.push(`EXISTS (SELECT 1 FROM meeting_tags o WHERE o.tag IN (${p.tags.map(() => '?').join(', ')}) AND o.started_at = d.started_at AND o.meeting_id = d.meeting_id)`);
       params.push(...p.tags);
     } else {
-      clauses.push(p.sql);
-      params.push(...p.params);
+      const { sql, params: values } = p.probe ?? p;
+      clauses.push(sql);
+      params.push(...values);
       joinMeetings = true;
     }
   }
@@ -298,8 +309,10 @@ function listByTag(sqlite: Sqlite, c: CompiledFilter, page: Page): { meetings: M
 function listByTime(sqlite: Sqlite, c: CompiledFilter, page: Page): { meetings: MeetingListItem[]; total: number } {
   const range = rangeSql(c.range, 'm.started_at');
   const parts = c.titleMatch === undefined ? c.parts : c.parts.slice(1); // the title part comes first
-  const clauses = [...parts.map((p) => p.sql), ...range.sql];
-  const params = [...parts.flatMap((p) => p.params), ...range.params];
+  // Each meeting passed is probed (a participant fragment in many names), but for a count of that filter alone.
+  const probed = parts.map((p) => p.probe ?? p);
+  const clauses = [...probed.map((p) => p.sql), ...range.sql];
+  const params = [...probed.flatMap((p) => p.params), ...range.params];
   if (c.titleMatch !== undefined) {
     // The trigram index drives: its matches, sorted by date.
     const where = ['meeting_titles MATCH ?', ...clauses].join(' AND ');
@@ -323,7 +336,10 @@ function listByTime(sqlite: Sqlite, c: CompiledFilter, page: Page): { meetings: 
     `SELECT ${MEETING_ITEM_COLUMNS} FROM (SELECT m.id, m.started_at FROM meetings m ${where} ${NEWEST_FIRST} LIMIT ? OFFSET ?) k
      JOIN meetings m ON m.id = k.id ORDER BY k.started_at DESC, k.id DESC`,
   ).all(...params, page.limit, page.offset);
-  const total = stmt<{ n: number }>(sqlite, `SELECT count(*) AS n FROM meetings m ${where}`).get(...params)!.n;
+  const alone = parts.length === 1 && range.sql.length === 0 && parts[0]!.probe ? parts[0] : undefined;
+  const total = alone
+    ? stmt<{ n: number }>(sqlite, `SELECT count(*) AS n FROM meetings m WHERE ${alone.sql}`).get(...alone.params)!.n
+    : stmt<{ n: number }>(sqlite, `SELECT count(*) AS n FROM meetings m ${where}`).get(...params)!.n;
   return { meetings, total };
 }
 
