@@ -2,7 +2,7 @@
 // the calendar, reversed ranges and queries with nothing to search refused with what to pass instead.
 import { describe, expect, it } from 'vitest';
 import { setIndexesAside } from '../../src/db/queries/bulk-index.js';
-import { listMeetings } from '../../src/db/queries/meetings.js';
+import { compileMeetingFilter, listMeetings } from '../../src/db/queries/meetings.js';
 import { searchTranscripts } from '../../src/db/queries/search.js';
 import { InvalidInputError } from '../../src/errors.js';
 import { mcpMessage } from '../../src/mcp/errors.js';
@@ -123,6 +123,10 @@ describe('a participant fragment across words', () => {
         expect({ fragment, offset, total: list.pagination.total, ids: list.meetings.map((m) => m.id) }).toEqual({ fragment, offset, total: all.length, ids: all.slice(offset, offset + 20) });
       }
     }
+    // Each meeting probed from participants_meeting_idx alone (migration 0022), not from the participants' rows.
+    const probe = compileMeetingFilter(s, { participant: 'n Lee' }).parts[0]!.probe!;
+    const plan = s.prepare(`EXPLAIN QUERY PLAN SELECT count(*) FROM meetings m WHERE ${probe.sql('m.id')}`).all(...probe.params) as { detail: string }[];
+    expect(plan.map((r) => r.detail)).toContain('SEARCH p EXISTS USING COVERING INDEX participants_meeting_idx (meeting_id=?)');
     // The fragment in 601 names with each other filter: its meetings walked from the other filter's index (a folder, a
     // series), the time index (dates, a short title fragment) or the title index, and each one probed.
     const combined = [

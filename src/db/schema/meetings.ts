@@ -77,8 +77,9 @@ export const participants = sqliteTable(
     position: integer('position').notNull().default(0),
   },
   (t) => [
-    // A meeting's participants in display order.
-    index('participants_meeting_idx').on(t.meetingId, t.position),
+    // A meeting's participants in display order, with their names and e-mails: a list's probe of a meeting for a
+    // participant fragment reads the index alone (migration 0022).
+    index('participants_meeting_idx').on(t.meetingId, t.position, t.name, t.email),
     // The meetings of a matched name or e-mail (participant_handles), read from the index alone.
     index('participants_name_meeting_idx').on(t.name, t.meetingId),
     index('participants_email_meeting_idx').on(t.email, t.meetingId),
