@@ -348,10 +348,17 @@ function ensureSchema(sqlite: Sqlite, path: string, onSchema?: OnSchemaNotice): 
   }
 }
 
-/** Throws for another application's SQLite file: a foreign application_id, or tables but no migrations table. */
+/**
+ * Throws for another application's SQLite file (a foreign application_id, or tables but no migrations table), and for
+ * a file whose text is not UTF-8: SQLite's default, which every file Syntheo creates has, and which its search indexes
+ * assume (a list's rows are read as one blob through group_concat(), which would convert them in another encoding).
+ */
 function refuseForeign(sqlite: Sqlite, path: string): boolean {
   const appId = sqlite.pragma('application_id', { simple: true }) as number;
   if (appId !== APPLICATION_ID && appId !== 0) throw foreign(path);
+  const encoding = sqlite.pragma('encoding', { simple: true }) as string;
+  if (encoding !== 'UTF-8')
+    throw new SyntheoError('storage', `${path} is a SQLite database whose text is ${encoding}; Syntheo's databases are UTF-8 (SQLite's default). Point to another file with --db.`);
   if (hasTable(sqlite, MIGRATIONS_TABLE)) return true;
   const tables = sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as { name: string }[];
   if (tables.length > 0) throw foreign(path, tables.map((t) => t.name));

@@ -96,6 +96,21 @@ describe('openDatabase', () => {
     check.close();
   });
 
+  it('refuses a SQLite file whose text is not UTF-8, before writing to it', () => {
+    const path = join(dir(), 'utf16.db');
+    const raw = new BetterSqlite3(path);
+    raw.pragma("encoding = 'UTF-16le'");
+    raw.exec('CREATE TABLE x (a); DROP TABLE x');
+    raw.close();
+    const error = catchError(() => openDatabase(path, { create: true }));
+    expect(error).toBeInstanceOf(SyntheoError);
+    expect(error.message).toBe(`${path} is a SQLite database whose text is UTF-16le; Syntheo's databases are UTF-8 (SQLite's default). Point to another file with --db.`);
+    const check = new BetterSqlite3(path);
+    expect(check.prepare("SELECT count(*) FROM sqlite_master").pluck().get()).toBe(0);
+    expect(check.pragma('journal_mode', { simple: true })).toBe('delete');
+    check.close();
+  });
+
   it('refuses a database migrated by a newer version of Syntheo', () => {
     const path = join(dir(), 'newer.db');
     openDatabase(path, { create: true }).close();

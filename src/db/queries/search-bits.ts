@@ -697,9 +697,10 @@ export function matchBits(sqlite: Sqlite, words: string[], groups: BitsGroup[], 
       const readSparse = (tags: string[], clear: boolean): boolean => {
         const isListed = (tag: string) => (built.get(listTerm(tag)) ?? 0) >= blocks;
         const listed = tags.filter(isListed);
-        // (listIds' decoding, each id set as read: 3.1M of them for a letter's names.)
+        // (listIds' decoding, each id set as read: 3.1M of them for a letter's names.) A span's rows as one blob (see
+        // SPAN_ROWS).
         if (listed.length > 0)
-          for (const [span, row] of stmt(sqlite, 'SELECT span, ids FROM search_lists WHERE term IN (SELECT value FROM json_each(?)) AND span < ?')
+          for (const [span, row] of stmt(sqlite, SPAN_ROWS)
             .raw()
             .all(JSON.stringify(listed.map(listTerm)), Math.ceil(below / SPAN)) as [number, Uint8Array][])
             for (let i = 0, base = span * SPAN; i + 1 < row.length; i += 2) {
@@ -734,6 +735,14 @@ export function matchBits(sqlite: Sqlite, words: string[], groups: BitsGroup[], 
   }
   return { bits, count, below: edge, dirty: asked };
 }
+
+/**
+ * The rows of search_lists of some terms (a JSON array) below a span: each span's rows as one blob, their ids one after
+ * another. A letter's 3,118 names at 100k meetings are 18,708 rows: SQLite reads them in 4 ms, but a Buffer made for
+ * each took 30-80 ms, against 13-24 ms for the 6 spans' blobs (4.9 MB). group_concat() keeps a blob's bytes as they are
+ * in a UTF-8 database (in UTF-16 it would convert them as text: openDatabase refuses such a file).
+ */
+const SPAN_ROWS = "SELECT span, CAST(group_concat(ids, '') AS BLOB) FROM search_lists WHERE term IN (SELECT value FROM json_each(?)) AND span < ? GROUP BY span";
 
 /**
  * Asking FTS5 whether one passage matches, by rowid, costs about as much as walking this many passages newest first
