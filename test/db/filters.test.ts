@@ -108,7 +108,7 @@ describe('a participant fragment across words', () => {
         .pluck()
         .all(like, like) as string[];
     const cases = [
-      ['n Lee', 10_022], // 601 names, more than a filter lists: each meeting the page passes probed, counted in one pass
+      ['n Lee', 10_022], // 601 names, more than a filter lists: each meeting the list walks probed for them
       ['Ann Leed', 20], // named by id, few: their page sorted
       ['o Lee', 9_981], // named by id, many: the newest meetings walked, or the time index with theirs kept
       ['y Dee', 20_003], // more than 20,000 would be named: read from the participants in each statement (one name and one e-mail)

@@ -148,7 +148,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL participant filter through part
       const { where, params } = await compileMeetingFilter(db.pool, filter, 0, probed);
       const plan = JSON.stringify((await db.pool.query(`EXPLAIN (FORMAT JSON) SELECT count(*) FROM meetings m ${where}`, params)).rows[0]);
       // Every node applying ILIKE (~~*) reads participant_handles, or one meeting's participants by their key.
-      const nodes: { 'Node Type': string; 'Relation Name'?: string; 'Index Name'?: string; 'Index Cond'?: string; Filter?: string; 'Recheck Cond'?: string }[] = [];
+      const nodes: { 'Relation Name'?: string; 'Index Cond'?: string; Filter?: string; 'Recheck Cond'?: string }[] = [];
       JSON.parse(plan, (_k, v) => (v && typeof v === 'object' && 'Node Type' in v ? (nodes.push(v), v) : v));
       const ilikeOn = nodes.filter((n) => [n.Filter, n['Index Cond'], n['Recheck Cond']].some((c) => c?.includes('~~*')));
       const label = JSON.stringify({ filter, probed });
