@@ -148,6 +148,28 @@ describe('list_meetings fragments of 1-2 characters beyond ASCII from meeting_te
     }
   });
 
+  it('walks the title keys with a participant fragment in more names than a filter lists, each meeting probed', () => {
+    const s = db();
+    // 'at Q' in 520 names (more than MAX_PARTICIPANT_HANDLES): each meeting is probed; 'éa' is matched exactly by its
+    // grams and, for its NFD spelling of 3 code points, by the meetings holding its pairs, checked (the union of both).
+    const titles = ['Caféa', nfd('Caféa'), `${nfd('Café')} ${nfd('óa')}`, 'Cafe a', nfd('CAFÉA'), 'Plain'];
+    for (let i = 0; i < 780; i++) {
+      const id = makeMeeting(s, { title: titles[i % titles.length]!, startedAt: new Date(Date.UTC(2026, 0, 1) + Math.floor(i / 3) * 3_600_000).toISOString() });
+      makeParticipant(s, id, { name: i % 4 === 3 ? 'Zed Other' : `Pat Q${i}` });
+    }
+    const probe = compileMeetingFilter(s, { participant: 'at Q' }).parts[0]!.probe;
+    expect(probe).toBeDefined();
+    const held = new Set(s.prepare("SELECT meeting_id FROM participants WHERE name LIKE '%at Q%'").pluck().all() as string[]);
+    for (const filter of [{ query: 'éa' }, { query: 'ÉA', from: '2026-01-03' }, { query: 'afé' }, { query: 'Plain', to: '2026-01-05' }]) {
+      const all = listMeetings(s, filter, { limit: 1000, offset: 0 }).meetings.map((m) => m.id).filter((id) => held.has(id));
+      expect(all.length, filter.query).toBeGreaterThan(20);
+      for (const offset of [0, 1, 19, all.length - 5, all.length]) {
+        const list = listMeetings(s, { ...filter, participant: 'at Q' }, { limit: 20, offset });
+        expect({ filter, offset, total: list.pagination.total, ids: list.meetings.map((m) => m.id) }).toEqual({ filter, offset, total: all.length, ids: all.slice(offset, offset + 20) });
+      }
+    }
+  });
+
   it('backfills the grams of meetings written before the migration', () => {
     const { dir, cleanup } = tempDir();
     try {

@@ -109,6 +109,11 @@ describe.skipIf(needs('postgresql'))('PostgreSQL participant filter through part
     if (filter.seriesId) clauses.push(`m.series_id = ${p(filter.seriesId)}`);
     if (filter.folderPath) clauses.push(`m.folder_id = 'fld_1'`);
     if (filter.from) clauses.push(`m.started_at COLLATE "C" >= ${p(filter.from)}`);
+    if (filter.to) clauses.push(`m.started_at COLLATE "C" <= ${p(`${filter.to}T23:59:59.999Z`)}`);
+    if (filter.query) {
+      const titles = [...new Set(unicodeForms(filter.query))].map((f) => `m.title ILIKE ${p(ilike(f))} ESCAPE '\\'`);
+      clauses.push(`(${titles.join(' OR ')} OR m.id ILIKE ${p(ilike(filter.query))} ESCAPE '\\')`);
+    }
     const r = await db.pool.query<{ id: string }>(`SELECT m.id FROM meetings m WHERE ${clauses.join(' AND ')} ORDER BY m.started_at COLLATE "C" DESC, m.id COLLATE "C" DESC`, params);
     return r.rows.map((x) => x.id);
   }
@@ -234,6 +239,8 @@ describe.skipIf(needs('postgresql'))('PostgreSQL participant filter through part
     await db.pool.query(
       "INSERT INTO participants (id, meeting_id, name, position) SELECT 'many_' || i, 'mtg_0000', 'Many Names ' || i, 10 + i FROM generate_series(1, 600) i",
     );
+    // In many meetings too (two in three), so that a list's pages hold them.
+    await db.pool.query("INSERT INTO participants (id, meeting_id, name, position) SELECT 'tiny_' || id, id, 'Tiny Nell', 9 FROM meetings WHERE right(id, 1) NOT IN ('0', '3', '6')");
     for (const filter of [{ participant: 'y N', query: 'M' }, { participant: 'y N', folderPath: 'Team' }, { participant: 'y N' }]) {
       const { where, params } = await compileMeetingFilter(db.pool, filter);
       const c = await db.pool.connect();
@@ -252,6 +259,18 @@ describe.skipIf(needs('postgresql'))('PostgreSQL participant filter through part
       const page = await store.meetings.list(filter, { limit: 500, offset: 0 });
       expect(page.meetings.map((m) => m.id), JSON.stringify(filter)).toEqual(all.slice(0, 500));
       expect(page.pagination.total).toBe(all.length);
+    }
+    // A list with another filter that tags hold (title grams and words, a series, a folder), each meeting they keep probed.
+    for (const other of [{ query: '1' }, { query: '12' }, { query: '12', to: '2026-01-20' }, { query: '141' }, { query: 'M 2' }, { query: 'M 1', seriesId: 'ser_1' }, { seriesId: 'ser_1' }, { folderPath: 'Team', query: '2' }, { from: '2026-01-15', query: '3' }]) {
+      const filter: MeetingFilter = { participant: 'y N', ...other };
+      const all = await expected(filter);
+      expect(all.length, JSON.stringify(filter)).toBeGreaterThan(0);
+      for (const [limit, offset] of [[200, 0], [5, 0], [5, 7], [3, all.length - 2]] as const) {
+        const page = await store.meetings.list(filter, { limit, offset: Math.max(0, offset) });
+        const label = `${JSON.stringify(filter)} limit ${limit} offset ${offset}`;
+        expect(page.meetings.map((m) => m.id), label).toEqual(all.slice(Math.max(0, offset), Math.max(0, offset) + limit));
+        expect(page.pagination.total, label).toBe(all.length);
+      }
     }
   });
 });

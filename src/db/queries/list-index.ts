@@ -42,6 +42,8 @@ export function keyRange(range: { from?: string; to?: string }): { lo?: Key; hi?
 /** Keys matching one filter, newest first, within [lo, hi]. */
 export interface KeySource {
   count(lo?: Key, hi?: Key): number;
+  /** The keys within [lo, hi] as a statement (one column), for a statement of its own (probedSource). */
+  rows(lo?: Key, hi?: Key): { sql: string; params: unknown[] };
   /** `total`: the count within [lo, hi], when known: a page past the middle is read from the oldest end. */
   keys(limit: number, offset: number, lo?: Key, hi?: Key, total?: number): Key[];
 }
@@ -51,6 +53,20 @@ function walk(run: (order: 'ASC' | 'DESC', limit: number, offset: number) => Key
   if (total === undefined || limit === Infinity || offset * 2 <= total) return run('DESC', limit, offset);
   const end = Math.min(total, offset + limit);
   return end <= offset ? [] : run('ASC', end - offset, total - end).reverse();
+}
+
+/** The keys of a statement of one column (`rows`), ordered by `column`, newest first from `offset` (see walk). */
+function walkRows(sqlite: Sqlite, rows: { sql: string; params: unknown[] }, column: string, limit: number, offset: number, total?: number): Key[] {
+  return walk(
+    (order, n, skip) =>
+      stmt(sqlite, `${rows.sql} ORDER BY ${column} ${order} LIMIT ? OFFSET ?`)
+        .pluck()
+        .safeIntegers(true)
+        .all(...rows.params, n === Infinity ? -1 : n, skip) as Key[],
+    limit,
+    offset,
+    total,
+  );
 }
 
 const bounds = (lo?: Key, hi?: Key) => ({
@@ -65,30 +81,23 @@ export interface FtsQuery {
 }
 
 export function ftsSource(sqlite: Sqlite, { table, match }: FtsQuery): KeySource & { upTo(most: number, lo?: Key, hi?: Key): Key[] } {
+  const rows = (lo?: Key, hi?: Key) => {
+    const b = bounds(lo, hi);
+    return { sql: `SELECT rowid FROM ${table} WHERE ${table} MATCH ?${b.sql}`, params: [match, ...b.params] };
+  };
   return {
     count(lo, hi) {
-      const b = bounds(lo, hi);
-      return stmt<{ n: number }>(sqlite, `SELECT count(*) AS n FROM ${table} WHERE ${table} MATCH ?${b.sql}`).get(match, ...b.params)!.n;
+      const r = rows(lo, hi);
+      return stmt<{ n: number }>(sqlite, `SELECT count(*) AS n FROM (${r.sql})`).get(...r.params)!.n;
     },
+    rows,
     upTo(most, lo, hi) {
       // Ascending: FTS5 streams it and stops; newest first, a phrase's doclists are read backwards, which costs more for a few matches.
-      const b = bounds(lo, hi);
-      const keys = stmt(sqlite, `SELECT rowid FROM ${table} WHERE ${table} MATCH ?${b.sql} LIMIT ?`).pluck().safeIntegers(true).all(match, ...b.params, most) as Key[];
+      const r = rows(lo, hi);
+      const keys = stmt(sqlite, `${r.sql} LIMIT ?`).pluck().safeIntegers(true).all(...r.params, most) as Key[];
       return keys.sort((x, y) => (x < y ? 1 : x > y ? -1 : 0));
     },
-    keys(limit, offset, lo, hi, total) {
-      const b = bounds(lo, hi);
-      return walk(
-        (order, n, skip) =>
-          stmt(sqlite, `SELECT rowid FROM ${table} WHERE ${table} MATCH ?${b.sql} ORDER BY rowid ${order} LIMIT ? OFFSET ?`)
-            .pluck()
-            .safeIntegers(true)
-            .all(match, ...b.params, n === Infinity ? -1 : n, skip) as Key[],
-        limit,
-        offset,
-        total,
-      );
-    },
+    keys: (limit, offset, lo, hi, total) => walkRows(sqlite, rows(lo, hi), 'rowid', limit, offset, total),
   };
 }
 
@@ -97,6 +106,7 @@ export function listSource(all: Key[]): KeySource {
   const within = (l?: Key, h?: Key) => (l === undefined && h === undefined ? all : all.filter((k) => (l === undefined || k >= l) && (h === undefined || k <= h)));
   return {
     count: (l, h) => within(l, h).length,
+    rows: (l, h) => ({ sql: 'SELECT value FROM json_each(?)', params: [`[${within(l, h).join(',')}]`] }),
     keys: (limit, offset, l, h) => within(l, h).slice(offset, limit === Infinity ? undefined : offset + limit),
   };
 }
@@ -118,6 +128,10 @@ export function unionSource(a: KeySource, more: Key[]): KeySource {
   const extra = listSource(more);
   return {
     count: (lo, hi) => a.count(lo, hi) + extra.count(lo, hi),
+    rows(lo, hi) {
+      const [x, y] = [a.rows(lo, hi), extra.rows(lo, hi)];
+      return { sql: `${x.sql} UNION ALL ${y.sql}`, params: [...x.params, ...y.params] };
+    },
     keys(limit, offset, lo, hi) {
       const n = limit === Infinity ? Infinity : offset + limit;
       const merged = [...a.keys(n, 0, lo, hi), ...extra.keys(n, 0, lo, hi)].sort((x, y) => (x < y ? 1 : x > y ? -1 : 0));
@@ -143,19 +157,33 @@ export function intersection(sqlite: Sqlite, a: FtsQuery, b: FtsQuery): KeySourc
       const f = from(lo, hi);
       return stmt<{ n: number }>(sqlite, `SELECT count(*) AS n FROM (${f.sql} ORDER BY 1)`).get(...f.params)!.n;
     },
-    keys(limit, offset, lo, hi, total) {
-      const f = from(lo, hi);
-      return walk(
-        (order, n, skip) =>
-          stmt(sqlite, `${f.sql} ORDER BY 1 ${order} LIMIT ? OFFSET ?`)
-            .pluck()
-            .safeIntegers(true)
-            .all(...f.params, n === Infinity ? -1 : n, skip) as Key[],
-        limit,
-        offset,
-        total,
-      );
+    rows: from,
+    keys: (limit, offset, lo, hi, total) => walkRows(sqlite, from(lo, hi), '1', limit, offset, total),
+  };
+}
+
+/**
+ * The keys of `source` whose meeting passes `probe` (a condition on one meeting, given its id: a participant fragment in
+ * most names), newest first: the page walks the source's keys from the newest and stops at its end, where a walk of
+ * the matches sorted by date probed every one first (`e` + `design` at 100k meetings: 16,068 title matches, 174 ms for
+ * a page of 20, against 3.5 ms); the count probes each key's meeting.
+ */
+export function probedSource(sqlite: Sqlite, source: KeySource, probe: { sql: (meetingId: string) => string; params: unknown[] }): KeySource {
+  const rows = (lo?: Key, hi?: Key) => {
+    const r = source.rows(lo, hi);
+    return { sql: `SELECT k.key FROM meeting_keys k WHERE k.key IN (${r.sql}) AND ${probe.sql('k.meeting_id')}`, params: [...r.params, ...probe.params] };
+  };
+  return {
+    count(lo, hi) {
+      // The meetings probed in id order, as the participants' index is (16,068 probed: 1.3x faster than in key order).
+      const r = source.rows(lo, hi);
+      return stmt<{ n: number }>(sqlite, `SELECT count(*) AS n FROM (SELECT k.meeting_id AS id FROM meeting_keys k WHERE k.key IN (${r.sql}) ORDER BY 1) x WHERE ${probe.sql('x.id')}`).get(
+        ...r.params,
+        ...probe.params,
+      )!.n;
     },
+    rows,
+    keys: (limit, offset, lo, hi, total) => walkRows(sqlite, rows(lo, hi), 'k.key', limit, offset, total),
   };
 }
 

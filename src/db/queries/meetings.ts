@@ -9,7 +9,7 @@ import { pagination } from './pagination.js';
 import { isAscii } from './unicode.js';
 import { anySpelling, spellingGrams, trigramMatch } from './fragments.js';
 import { handleTag, participantHandleIds, participantTag, participantWordIds } from './participant-words.js';
-import { checkedKeys, ftsSource, gramToken, intersection, keyRange, listSource, pageOf, quoteToken, unionSource, type FtsQuery, type KeySource } from './list-index.js';
+import { checkedKeys, ftsSource, gramToken, intersection, keyRange, listSource, pageOf, probedSource, quoteToken, unionSource, type FtsQuery, type KeySource } from './list-index.js';
 import type { ActionItem, MeetingDetail, MeetingListItem, MeetingRecord, Page, Pagination, Participant, SeriesRef, Summary, TranscriptInfo } from './types.js';
 
 export interface MeetingFilter {
@@ -222,7 +222,18 @@ const DRIVER_PROBE = 2000;
 export function listMeetings(sqlite: Sqlite, filter: MeetingFilter, page: Page): { meetings: MeetingListItem[]; pagination: Pagination } {
   const c = compileMeetingFilter(sqlite, filter);
   if (c.none) return { meetings: [], pagination: pagination(page, 0, 0) };
-  const { meetings, total } = byKeys(c) ? listByKeys(sqlite, c, page) : c.parts.some((p) => p.tags?.length === 1) ? listByTag(sqlite, c, page) : listByTime(sqlite, c, page);
+  // A participant fragment in most names with a title fragment (and no single tag to walk): the title's keys walked
+  // newest first, each meeting probed (see probedSource), rather than every title match sorted, or every meeting's
+  // title compared with LIKE for the count (`e` + `in` at 100k meetings: 192 -> 76 ms).
+  const probed = c.parts.find((p) => p.probe);
+  const rest = probed && { ...c, parts: c.parts.filter((p) => p !== probed) };
+  const { meetings, total } = byKeys(c)
+    ? listByKeys(sqlite, c, page)
+    : c.parts.some((p) => p.tags?.length === 1)
+      ? listByTag(sqlite, c, page)
+      : rest && byKeys(rest)
+        ? listByKeys(sqlite, rest, page, probed!.probe)
+        : listByTime(sqlite, c, page);
   return { meetings, pagination: pagination(page, meetings.length, total) };
 }
 
@@ -236,9 +247,10 @@ const byKeys = (c: CompiledFilter): boolean =>
 /**
  * Reads the filters newest first from meeting_terms (tags, short title fragments, ANDed inside one FTS5
  * query) and meeting_titles (title fragments of 3+ characters), within the dates' key range: the count is
- * the index's, the page stops at offset + limit. Both indexes at once: their key lists intersected.
+ * the index's, the page stops at offset + limit. Both indexes at once: their key lists intersected. With `probe`, each
+ * key's meeting is probed as well (the count too).
  */
-function listByKeys(sqlite: Sqlite, c: CompiledFilter, page: Page): { meetings: MeetingListItem[]; total: number } {
+function listByKeys(sqlite: Sqlite, c: CompiledFilter, page: Page, probe?: FilterPart['probe']): { meetings: MeetingListItem[]; total: number } {
   const { lo, hi } = keyRange(c.range);
   const terms = c.parts.filter((p) => p.terms !== undefined).map((p) => p.terms!);
   const queries: FtsQuery[] = [
@@ -260,6 +272,7 @@ function listByKeys(sqlite: Sqlite, c: CompiledFilter, page: Page): { meetings: 
     const more = checkedKeys(sqlite, `(${[...terms.filter((t) => t !== loose.terms), loose.looseTerms].join(' AND ')}) NOT ${loose.terms}`, { sql: loose.sql, params: loose.params }, lo, hi);
     if (more.length > 0) source = unionSource(source, more);
   }
+  if (probe) source = probedSource(sqlite, source, probe);
   const total = source.count(lo, hi);
   const ids = total <= page.offset ? [] : pageOf(sqlite, source, page.offset, page.limit, lo, hi, total);
   const meetings = ids.length === 0 ? [] : stmt<MeetingListItem>(
