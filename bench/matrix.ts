@@ -177,6 +177,7 @@ export function chooseCases(sqlite: Sqlite): MatrixCase[] {
   if (commonPair) L(`participant "${commonPair}" (across words, most frequent)`, { participant: commonPair });
   L(`participant "${commonPerson.slice(0, 2)}" (2 chars)`, { participant: commonPerson.slice(0, 2) });
   if (nameLetter) L(`participant "${nameLetter}" (1 char, in the most name words)`, { participant: nameLetter });
+  if (nameLetter) L(`participant "${nameLetter}" + query "${mostFrequent(titleWords)}"`, { participant: nameLetter, query: mostFrequent(titleWords) });
   if (bigFolder) L(`folder "${bigFolder}" (biggest top-level)`, { folderPath: bigFolder }, 0, true);
   if (smallFolder) L(`folder "${smallFolder}" (smallest leaf)`, { folderPath: smallFolder });
   if (series) L('series (largest)', { seriesId: series });

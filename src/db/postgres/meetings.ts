@@ -368,15 +368,13 @@ export async function compileTags(q: Queryable, filter: MeetingFilter, options: 
         `SELECT DISTINCT word FROM participant_words WHERE ${pieces.map((_, i) => `word ILIKE $${i + 1} ESCAPE '\\'`).join(' OR ')} LIMIT ${MAX_PARTICIPANT_WORDS + 1}`,
         pieces.map(ilike),
       );
-    // In too many words or names for tags: each meeting's participants checked, when the caller walks few (a list).
-    const tooMany = () => {
-      if (options.probeMany) probe = forms.map(ilike);
-      return !options.probeMany;
-    };
+    // In too many words or names for tags: undefined, or (`probeMany`: a list, which walks few meetings) each meeting's
+    // participants checked.
     if (![...fragment].some((ch) => PARTICIPANT_SEPARATORS.includes(ch))) {
       const words = await wordsHolding(forms);
       if (words.length > MAX_PARTICIPANT_WORDS) {
-        if (tooMany()) return undefined;
+        if (!options.probeMany) return undefined;
+        probe = forms.map(ilike);
       } else {
         if (words.length === 0) none = true;
         groups.push(words.map((w) => `p${w.word}`));
@@ -385,7 +383,8 @@ export async function compileTags(q: Queryable, filter: MeetingFilter, options: 
       // Across words (`Ines Kowalski`): the names and e-mails that hold it, as their tags (migration 0015).
       const tags = await handleTags(q, forms.map(ilike));
       if (tags === undefined) {
-        if (tooMany()) return undefined;
+        if (!options.probeMany) return undefined;
+        probe = forms.map(ilike);
       } else {
         if (tags.length === 0) none = true;
         groups.push(tags);
