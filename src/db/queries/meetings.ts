@@ -224,7 +224,7 @@ export function listMeetings(sqlite: Sqlite, filter: MeetingFilter, page: Page):
   if (c.none) return { meetings: [], pagination: pagination(page, 0, 0) };
   // A participant fragment in most names with a title fragment (and no single tag to walk): the title's keys walked
   // newest first, each meeting probed (see probedSource), rather than every title match sorted, or every meeting's
-  // title compared with LIKE for the count (`e` + `in` at 100k meetings: 192 -> 76 ms).
+  // title compared with LIKE for the count (at 100k meetings, `e` + `design` 238 -> 25 ms, `e` + `in` 131 -> 61 ms).
   const probed = c.parts.find((p) => p.probe);
   const rest = probed && { ...c, parts: c.parts.filter((p) => p !== probed) };
   const { meetings, total } = byKeys(c)
