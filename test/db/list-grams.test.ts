@@ -150,7 +150,7 @@ describe('list_meetings fragments of 1-2 characters beyond ASCII from meeting_te
 
   it('walks the title keys with a participant fragment in more names than a filter lists, each meeting probed', () => {
     const s = db();
-    // 'at Q' in 520 names (more than MAX_PARTICIPANT_HANDLES): each meeting is probed; 'éa' is matched exactly by its
+    // 'at Q' in 585 names (more than MAX_PARTICIPANT_HANDLES): each meeting is probed; 'éa' is matched exactly by its
     // grams and, for its NFD spelling of 3 code points, by the meetings holding its pairs, checked (the union of both).
     const titles = ['Caféa', nfd('Caféa'), `${nfd('Café')} ${nfd('óa')}`, 'Cafe a', nfd('CAFÉA'), 'Plain'];
     for (let i = 0; i < 780; i++) {
