@@ -170,14 +170,15 @@ export function chooseCases(sqlite: Sqlite): MatrixCase[] {
     L(`query "${fragment}" (${what})`, { query: fragment });
     if (bigFolder) L(`query "${fragment}" (${what}) + folder`, { query: fragment, folderPath: bigFolder });
   }
-  L(`query "${mostFrequent(titleWords)}" (common word)`, { query: mostFrequent(titleWords) }, 0, true);
+  const titleWord = mostFrequent(titleWords);
+  L(`query "${titleWord}" (common word)`, { query: titleWord }, 0, true);
   L(`query "${rareTitle}" (one title)`, { query: rareTitle });
   L(`participant "${commonPerson}" (most frequent)`, { participant: commonPerson }, 0, true);
   L(`participant "${rarePerson}" (rare)`, { participant: rarePerson });
   if (commonPair) L(`participant "${commonPair}" (across words, most frequent)`, { participant: commonPair });
   L(`participant "${commonPerson.slice(0, 2)}" (2 chars)`, { participant: commonPerson.slice(0, 2) });
   if (nameLetter) L(`participant "${nameLetter}" (1 char, in the most name words)`, { participant: nameLetter });
-  if (nameLetter) L(`participant "${nameLetter}" + query "${mostFrequent(titleWords)}"`, { participant: nameLetter, query: mostFrequent(titleWords) });
+  if (nameLetter) L(`participant "${nameLetter}" + query "${titleWord}"`, { participant: nameLetter, query: titleWord });
   if (bigFolder) L(`folder "${bigFolder}" (biggest top-level)`, { folderPath: bigFolder }, 0, true);
   if (smallFolder) L(`folder "${smallFolder}" (smallest leaf)`, { folderPath: smallFolder });
   if (series) L('series (largest)', { seriesId: series });
@@ -185,7 +186,7 @@ export function chooseCases(sqlite: Sqlite): MatrixCase[] {
   L(`from/to one day`, { from: day, to: day });
   if (bigFolder) L(`participant common + folder`, { participant: commonPerson, folderPath: bigFolder });
   L(`participant common + six months`, { participant: commonPerson, ...six });
-  if (bigFolder) L(`participant common + folder + six months + query`, { participant: commonPerson, folderPath: bigFolder, ...six, query: mostFrequent(titleWords) });
+  if (bigFolder) L(`participant common + folder + six months + query`, { participant: commonPerson, folderPath: bigFolder, ...six, query: titleWord });
   if (series) L('series + participant common', { seriesId: series, participant: commonPerson });
   if (bigFolder) L(`folder, offset 5000 (deep)`, { folderPath: bigFolder }, 5000);
   L(`participant common, offset 20000 (deep)`, { participant: commonPerson }, 20000);

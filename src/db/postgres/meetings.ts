@@ -360,38 +360,33 @@ export async function compileTags(q: Queryable, filter: MeetingFilter, options: 
   const range = filter.from === undefined && filter.to === undefined ? {} : parseDateRange(filter.from, filter.to);
   if (filter.participant !== undefined && filter.participant !== '') {
     const fragment = matchFragment(filter.participant, 'participant');
-    const forms = [...new Set(unicodeForms(fragment))];
-    // The words are lower-cased as ILIKE compares: a fragment is in a name or e-mail exactly when it is in one of its words.
-    const wordsHolding = async (pieces: string[]) =>
-      rows<{ word: string }>(
-        q,
-        `SELECT DISTINCT word FROM participant_words WHERE ${pieces.map((_, i) => `word ILIKE $${i + 1} ESCAPE '\\'`).join(' OR ')} LIMIT ${MAX_PARTICIPANT_WORDS + 1}`,
-        pieces.map(ilike),
-      );
-    // In too many words or names for tags: undefined, or (`probeMany`: a list, which walks few meetings) each meeting's
-    // participants checked.
-    if (![...fragment].some((ch) => PARTICIPANT_SEPARATORS.includes(ch))) {
-      const words = await wordsHolding(forms);
-      if (words.length > MAX_PARTICIPANT_WORDS) {
-        if (!options.probeMany) return undefined;
-        probe = forms.map(ilike);
-      } else {
-        if (words.length === 0) none = true;
-        groups.push(words.map((w) => `p${w.word}`));
-      }
+    const patterns = [...new Set(unicodeForms(fragment))].map(ilike);
+    // Without a separator it is in a name or e-mail exactly when it is in one of its words: their tags; across words
+    // (`Ines Kowalski`), the tags of the names and e-mails that hold it (migration 0015).
+    const held = ![...fragment].some((ch) => PARTICIPANT_SEPARATORS.includes(ch)) ? await wordTags(q, patterns) : await handleTags(q, patterns);
+    if (held === undefined) {
+      // In too many for tags: undefined, or (`probeMany`: a list, which walks few meetings) each meeting's participants checked.
+      if (!options.probeMany) return undefined;
+      probe = patterns;
     } else {
-      // Across words (`Ines Kowalski`): the names and e-mails that hold it, as their tags (migration 0015).
-      const tags = await handleTags(q, forms.map(ilike));
-      if (tags === undefined) {
-        if (!options.probeMany) return undefined;
-        probe = forms.map(ilike);
-      } else {
-        if (tags.length === 0) none = true;
-        groups.push(tags);
-      }
+      if (held.length === 0) none = true;
+      groups.push(held);
     }
   }
   return { groups, range, none, ...(title && { title }), ...(probe && { probe }) };
+}
+
+/**
+ * The tags of the participant words holding a fragment (its ILIKE patterns; the words are lower-cased as ILIKE compares),
+ * undefined when more than MAX_PARTICIPANT_WORDS.
+ */
+async function wordTags(q: Queryable, patterns: string[]): Promise<string[] | undefined> {
+  const found = await rows<{ word: string }>(
+    q,
+    `SELECT DISTINCT word FROM participant_words WHERE ${patterns.map((_, i) => `word ILIKE $${i + 1} ESCAPE '\\'`).join(' OR ')} LIMIT ${MAX_PARTICIPANT_WORDS + 1}`,
+    patterns,
+  );
+  return found.length > MAX_PARTICIPANT_WORDS ? undefined : found.map((w) => `p${w.word}`);
 }
 
 /** A title fragment that trigrams cannot find (pg_trgm indexes 3 characters and more): 1-2 characters. */
