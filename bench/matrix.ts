@@ -105,6 +105,8 @@ export function chooseCases(sqlite: Sqlite): MatrixCase[] {
     for (let i = 1; i < w.length; i++) count(pairs, `${w[i - 1]} ${w[i]}`);
   }
   const commonWord = mostFrequent(said, (w) => w.length >= 3) ?? 'the';
+  // Two different common words (the most frequent pair is a word said twice: one word to the index).
+  const secondWord = mostFrequent(said, (w) => w.length >= 3 && w !== commonWord);
   const oneChar = mostFrequent(said, (w) => w.length === 1);
   const twoChars = mostFrequent(said, (w) => w.length === 2);
   const commonPhrase = mostFrequent(pairs) ?? `${commonWord} ${commonWord}`;
@@ -197,7 +199,10 @@ export function chooseCases(sqlite: Sqlite): MatrixCase[] {
   if (oneChar) S(`1-char word "${oneChar}"`, { query: oneChar });
   if (twoChars) S(`2-char word "${twoChars}"`, { query: twoChars });
   S(`common phrase "${commonPhrase}"`, { query: commonPhrase });
+  if (secondWord) S(`two common words "${commonWord} ${secondWord}"`, { query: `${commonWord} ${secondWord}` });
+  S(`common + rare word "${commonWord} ${rareWord}"`, { query: `${commonWord} ${rareWord}` });
   if (bigFolder) S(`common + folder (biggest)`, { query: commonWord, folderPath: bigFolder }, 0, true);
+  if (bigFolder && secondWord) S(`two common words + folder (biggest)`, { query: `${commonWord} ${secondWord}`, folderPath: bigFolder });
   if (smallFolder) S(`common + folder (smallest leaf)`, { query: commonWord, folderPath: smallFolder });
   if (series) S('common + series', { query: commonWord, seriesId: series });
   S('common + six months', { query: commonWord, ...six }, 0, true);

@@ -13,6 +13,7 @@ import { needs } from '../support/system-tools.js';
 import { expectPrivileges, loginRoles, pgDatabaseMigratedTo, runAs, undoSearchBitmaps, storeForBlock } from '../support/postgres.js';
 import { seeded } from '../support/seeded.js';
 import { openStore } from '../../src/db/engine.js';
+import type { Store } from '../../src/db/store.js';
 import { searchTranscripts } from '../../src/db/postgres/search.js';
 import { RANK_WINDOW, type SearchFilter } from '../../src/db/queries/search.js';
 import { parseDateRange } from '../../src/db/queries/meetings.js';
@@ -24,6 +25,8 @@ const FOLDERS = ['Sales', 'Sales/EU', 'Legal', 'Ops'];
 const PEOPLE = ['Ada Lovelace', 'Bob Stone', 'Cy Young', 'Ada Byron'];
 const QUERIES = ['the', 'the budget', 'budget review', 'zebra the'];
 const FILTERS: SearchFilter[] = [
+  // No filter: several words are counted from their bitmaps too.
+  { query: '' },
   { query: '', folderPath: 'Sales' },
   { query: '', folderPath: 'Legal' },
   { query: '', participant: 'ada' },
@@ -127,6 +130,21 @@ async function buildAll(pool: pg.Pool): Promise<void> {
   await pool.query('SELECT syntheo_add_search_bitmap_terms()');
   for (let i = 0; i < 10_000; i++) if ((await pool.query<{ n: number }>('SELECT syntheo_build_search_bitmaps(20) AS n')).rows[0]!.n === 0) return;
   throw new Error('the bitmaps kept being built');
+}
+
+/**
+ * That `filter`'s total is read from the bitmaps: `passage`'s bit of `word` (a match of the filter) turned off by hand
+ * lowers it by one, and turned on again puts it back.
+ */
+async function expectCountedFromBits(pool: pg.Pool, store: Store, filter: SearchFilter, word: string, passage: number): Promise<void> {
+  const total = async () => (await store.search.transcripts(filter, { offset: 0, limit: 1 })).pagination.total;
+  const before = await total();
+  const flip = (op: '&~' | '|') =>
+    pool.query(`UPDATE search_bitmaps SET bits = bits ${op === '|' ? '|' : '& ~'} (B'1'::bit(4096) >> ($1::int & 4095)) WHERE kind = 'w' AND term = $2 AND block = $1::int >> 12`, [passage, word]);
+  await flip('&~');
+  expect(await total()).toBe(before - 1);
+  await flip('|');
+  expect(await total()).toBe(before);
 }
 
 describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)', () => {
@@ -307,6 +325,52 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
     expect(await compare(pgs.pool, UNDATED)).toEqual([]);
   }, 60_000);
 
+  it('several words without a filter: counted from their bitmaps, paged as the postings say', async () => {
+    await buildAll(pgs.pool);
+    // `the budget` and `budget review` from the bitmaps; `zebra the` from the postings (`zebra` is not kept).
+    expect(await compare(pgs.pool, [{ query: '' }])).toEqual([]);
+    // The total is the bitmaps' (a passage that says both words).
+    const passage = (
+      await pgs.pool.query<{ id: number }>(
+        "SELECT min(a.passage_id)::int AS id FROM search_postings a JOIN search_postings b ON b.passage_id = a.passage_id AND b.lexeme = 'the' WHERE a.lexeme = 'budget'",
+      )
+    ).rows[0]!.id;
+    await expectCountedFromBits(pgs.pool, pgs.store, { query: 'the budget' }, 'budget', passage);
+  }, 60_000);
+
+  it('a prepared statement ranks with the query computed once: in its generic plan, no row computes a tsquery', async () => {
+    // The statements of a one-word phrase (`the the`: one lexeme, a prepared statement) as the search sends them.
+    const sent: { text: string; values: unknown[] }[] = [];
+    const c = await pgs.pool.connect();
+    try {
+      const recording = { query: (config: { text: string; values: unknown[] }) => (sent.push(config), c.query(config)) } as unknown as pg.PoolClient;
+      expect((await searchTranscripts(recording, { query: 'the the' }, { offset: 0, limit: 3 })).hits).toHaveLength(3);
+      const ranked = sent.filter((q) => q.text.includes('ts_rank_cd') || q.text.includes('ts_headline'));
+      expect(ranked).toHaveLength(2);
+      await c.query('SET plan_cache_mode = force_generic_plan');
+      for (const [i, q] of ranked.entries()) {
+        await c.query(`PREPARE ranked_${i} AS ${q.text}`);
+        const literal = (v: unknown) => (typeof v === 'number' ? String(v) : Array.isArray(v) ? `${c.escapeLiteral(`{${v.join(',')}}`)}` : c.escapeLiteral(String(v)));
+        const plan = (await c.query(`EXPLAIN (VERBOSE, FORMAT JSON) EXECUTE ranked_${i}(${q.values.map(literal).join(', ')})`)).rows[0]['QUERY PLAN'][0].Plan;
+        // Each node's output, but an InitPlan's (computed once).
+        const outputs: string[] = [];
+        const walk = (node: { Output?: string[]; Plans?: unknown[]; 'Parent Relationship'?: string }) => {
+          if (node['Parent Relationship'] === 'InitPlan') return;
+          outputs.push(...(node.Output ?? []));
+          for (const child of node.Plans ?? []) walk(child as typeof node);
+        };
+        walk(plan);
+        expect(outputs.join(' ')).toMatch(/ts_rank_cd|ts_headline/);
+        expect(outputs.filter((o) => /tsquery\(/.test(o))).toEqual([]);
+      }
+    } finally {
+      // (This test's only: the pooled connection keeps the Store's own prepared statements.)
+      for (const name of ['ranked_0', 'ranked_1']) await c.query(`DEALLOCATE ${name}`).catch(() => {});
+      await c.query('RESET plan_cache_mode');
+      c.release();
+    }
+  }, 60_000);
+
   it('a participant fragment across words: its names (migration 0015), too rare to be kept, read against the words\' bitmaps', async () => {
     // 80 meetings of 200 get a name of their own, each too rare for a bitmap (a tag is kept from 1/128 of the meetings);
     // `d Rare` is in all 80 (about 3,200 passages: more than the window, so the bitmaps count them), `Zed Rare 7` in 11.
@@ -317,20 +381,13 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
     expect((await pgs.pool.query("SELECT term FROM search_bitmap_terms WHERE term IN (SELECT syntheo_handle_tag(name) FROM participants WHERE name LIKE 'Zed%')")).rows).toEqual([]);
     const filters: SearchFilter[] = [{ query: '', participant: 'd Rare' }, { query: '', participant: 'd Rare', folderPath: 'Sales' }, { query: '', participant: 'Zed Rare 7' }];
     expect(await compare(pgs.pool, filters)).toEqual([]);
-    // The total is the bitmaps': a bit of `the` turned off by hand, for a passage of theirs that says it, lowers it by one.
-    const total = async () => (await pgs.store.search.transcripts({ query: 'the', participant: 'd Rare' }, { offset: 0, limit: 1 })).pagination.total;
-    const before = await total();
+    // The total is the bitmaps' (a passage of theirs that says `the`).
     const passage = (
       await pgs.pool.query<{ id: number }>(
         "SELECT min(p.id)::int AS id FROM search_passages p JOIN search_postings s ON s.passage_id = p.id AND s.lexeme = 'the' WHERE p.meeting_id = 'mtg_3' AND p.id < 4096",
       )
     ).rows[0]!.id;
-    const flip = (op: '&~' | '|') =>
-      pgs.pool.query(`UPDATE search_bitmaps SET bits = bits ${op === '|' ? '|' : '& ~'} (B'1'::bit(4096) >> ($1::int & 4095)) WHERE kind = 'w' AND term = 'the' AND block = $1::int >> 12`, [passage]);
-    await flip('&~');
-    expect(await total()).toBe(before - 1);
-    await flip('|');
-    expect(await total()).toBe(before);
+    await expectCountedFromBits(pgs.pool, pgs.store, { query: 'the', participant: 'd Rare' }, 'the', passage);
   }, 60_000);
 
   it('a database at 0014 with built bitmaps: 0015 adds every name and e-mail as a tag, marks no block stale, and the totals stay exact', async () => {

@@ -78,7 +78,8 @@ export async function bitmapTotal(
   sizes: (table: string, value: string) => number,
   dates?: DateTerm,
 ): Promise<BitmapTotal | undefined> {
-  if (lexemes.length === 0 || (groups.length === 0 && dates === undefined)) return undefined;
+  // One word alone: its count is kept (search_word_counts).
+  if (lexemes.length === 0 || (lexemes.length === 1 && groups.length === 0 && dates === undefined)) return undefined;
   // The months of the cover's days may stand for them (most of a month's days covered).
   const months = (dates?.tokens ?? []).filter((t) => /^d\d{8}$/.test(t)).map((t) => `m${t.slice(1, 7)}`);
   const asked = [...new Set([...groups.flat(), ...(dates?.tokens ?? []), ...months])];

@@ -15,6 +15,14 @@ import { bitmapTotal, type DateTerm } from './bitmaps.js';
 // stored tsvector); within the newest RANK_WINDOW matches the exact phrase comes first
 // (phraseto_tsquery), then ts_rank_cd; then older matches, newest first. Hits point at word offsets.
 
+/**
+ * The query's words as a tsquery, computed once a statement: a scalar subquery is an InitPlan. Written inline in a
+ * select list, it is computed again for every row once a prepared statement runs its generic plan (from the sixth
+ * call): `the the` ranked its 2,000 window rows in 14.5 ms instead of 7.2 (psql, PREPARE and EXECUTE, p50).
+ * Not in a WHERE: a custom plan estimates a match's rows from the constant, not from an InitPlan's parameter.
+ */
+const tsquery = (kind: 'plainto' | 'phraseto', param: string) => `(SELECT ${kind}_tsquery('simple', syntheo_fold(${param})))`;
+
 /** Folded as syntheo_fold() folds stored text: no diacritics, lower case. */
 const fold = (word: string) => word.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 
@@ -45,7 +53,10 @@ export async function searchTranscripts(q: Queryable, filter: SearchFilter, page
   const tags = filtered ? await compileTags(q, meetingFilter) : { groups: [], range: {}, none: false };
   if (tags?.none) return { hits: [], pagination: pagination(page, 0, 0) };
   const byTags = tags && (tags.groups.length > 0 || tags.range.from !== undefined || tags.range.to !== undefined) ? tags : undefined;
-  let counted = tags && (byTags ? await withMergePlans(q, (c) => fromPostings(c, words, terms.length, page, options, byTags)) : await fromPostings(q, words, terms.length, page, options));
+  // Several words too: their postings are key ranges merged or probed as the tags are (planned with the defaults, the
+  // postings of `the` and `and` were hashed: 231 ms against 62 through the Store).
+  const merged = byTags !== undefined || new Set(terms.map(fold)).size > 1;
+  let counted = tags && (merged ? await withMergePlans(q, (c) => fromPostings(c, words, terms.length, page, options, byTags)) : await fromPostings(q, words, terms.length, page, options));
   if (!counted) {
     // A filter that tags do not hold (a fragment in too many participant words, names or e-mails), or too many words:
     // each match joined to its meeting.
@@ -57,7 +68,7 @@ export async function searchTranscripts(q: Queryable, filter: SearchFilter, page
     ? await rows<HitRow & { snippet: string }>(
         q,
         `SELECT p.id, p.meeting_id, m.title, m.started_at, p.kind, p.ref_id, p.word_offset, p.speaker, p.text,
-                ts_headline('simple', p.text, plainto_tsquery('simple', syntheo_fold($1)), 'StartSel=**, StopSel=**, MaxWords=24, MinWords=12, ShortWord=1, MaxFragments=1, FragmentDelimiter=" … "') AS snippet
+                ts_headline('simple', p.text, ${tsquery('plainto', '$1')}, 'StartSel=**, StopSel=**, MaxWords=24, MinWords=12, ShortWord=1, MaxFragments=1, FragmentDelimiter=" … "') AS snippet
          FROM search_passages p JOIN meetings m ON m.id = p.meeting_id WHERE p.id = ANY($2::bigint[])`,
         [words, ids],
       )
@@ -177,7 +188,10 @@ async function fromPostings(q: Queryable, words: string, termCount: number, page
   };
   const { sql: matches, id } = matchesIn();
   const m = filterParams.length;
-  const read = m > 0 ? rowsPlanned : rows;
+  // Planned for its values at each call (see rowsPlanned) when the join of the key ranges depends on their lengths: with
+  // filters, or with two words or more. A prepared statement's generic plan merged `marmarorpla` (452 postings) with
+  // all 346,673 of `the`, twice (the count and the window): 48 ms a search through the Store against 7-9.
+  const read = m > 0 || k > 1 ? rowsPlanned : rows;
   // A filter whose words and tags are all kept as bitmaps (migration 0013): the total is their blocks' bits ANDed and
   // counted, and the rest counted from the key ranges; the window alone walks the matches, newest first.
   // The bitmaps count a total without walking its matches; they pay only when the window's walk stops early, so not when
@@ -186,7 +200,7 @@ async function fromPostings(q: Queryable, words: string, termCount: number, page
   const rangeSizes = [...lists.map((l) => l.size), ...groups.map((g) => g.reduce((n, tag) => n + sizes('search_tags', tag), 0))];
   const expected = sizes.passages * rangeSizes.reduce((share, n) => share * Math.min(1, n / sizes.passages), 1);
   const ranges = rangeSizes.reduce((a, b) => a + b, 0);
-  const bitmaps = tags !== undefined && !(expected <= RANK_WINDOW) ? await bitmapTotal(q, lexemes, tags.groups, matchesIn, sizes, dates) : undefined;
+  const bitmaps = (tags !== undefined || k > 1) && !(expected <= RANK_WINDOW) ? await bitmapTotal(q, lexemes, tags?.groups ?? [], matchesIn, sizes, dates) : undefined;
   // Probed from a small range, the matches are read once for both the count and the window (the window's
   // newest-first walk cannot stop early through the probes and the sorted dates), and so are they when the window is
   // expected to hold them all (`the` + the smallest leaf folder: 1,924 matches, each probed twice before); merged, the
@@ -226,8 +240,8 @@ async function fromPostings(q: Queryable, words: string, termCount: number, page
     : await read<Ranked & { total: number }>(
         q,
         `WITH ${withs} m AS ${cte} (${windowed}), w AS (SELECT id FROM m ORDER BY id DESC LIMIT $${k + m + 2})
-         SELECT w.id, ${total} AS total, ts_rank_cd(p.words, plainto_tsquery('simple', syntheo_fold($${k + m + 1}))) AS score,
-                ${termCount > 1 ? `p.words @@ phraseto_tsquery('simple', syntheo_fold($${k + m + 1}))` : 'false'} AS exact
+         SELECT w.id, ${total} AS total, ts_rank_cd(p.words, ${tsquery('plainto', `$${k + m + 1}`)}) AS score,
+                ${termCount > 1 ? `p.words @@ ${tsquery('phraseto', `$${k + m + 1}`)}` : 'false'} AS exact
          FROM w JOIN search_passages p ON p.id = w.id`,
         [...lexemes, ...filterParams, words, RANK_WINDOW, ...(bitmaps?.params ?? [])],
       );
@@ -327,8 +341,8 @@ async function fromBitmap(q: Queryable, words: string, termCount: number, where:
   // primary key backwards instead, testing all 390k passages for a word in 2% of them (900 ms vs 14 ms).
   const window = await rows<Ranked & { total: number }>(
     q,
-    `SELECT w.id, w.total, ts_rank_cd(p.words, plainto_tsquery('simple', syntheo_fold($1))) AS score,
-            ${termCount > 1 ? `p.words @@ phraseto_tsquery('simple', syntheo_fold($1))` : 'false'} AS exact
+    `SELECT w.id, w.total, ts_rank_cd(p.words, ${tsquery('plainto', '$1')}) AS score,
+            ${termCount > 1 ? `p.words @@ ${tsquery('phraseto', '$1')}` : 'false'} AS exact
      FROM (SELECT p.id, count(*) OVER () AS total ${from} ORDER BY p.id + 0 DESC LIMIT $${n + 1}) w JOIN search_passages p ON p.id = w.id`,
     [...args, RANK_WINDOW],
   );

@@ -48,13 +48,14 @@ const isConflict = (error: unknown): boolean => {
  * break a deadlock (two writers taking the same rows in opposite orders: several folders' counters, a
  * meeting and its job), `work` runs again from the start, up to TRANSACTION_ATTEMPTS times, after a
  * short random pause (so the two do not meet again): every `work` here only reads and writes the
- * database (and reads files), so a run that was rolled back left nothing behind.
+ * database (and reads files), so a run that was rolled back left nothing behind. `begin`: what opens it
+ * (settings may follow BEGIN in the same round trip).
  */
-export async function transaction<T>(pool: Pool, work: (client: PoolClient) => Promise<T>): Promise<T> {
+export async function transaction<T>(pool: Pool, work: (client: PoolClient) => Promise<T>, begin = 'BEGIN'): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     const client = await pool.connect();
     try {
-      await client.query('BEGIN');
+      await client.query(begin);
       const result = await work(client);
       await client.query('COMMIT');
       return result;
@@ -83,10 +84,8 @@ export async function withMergePlans<T>(q: Queryable, work: (c: Queryable) => Pr
     await q.query(settings);
     return work(q);
   }
-  return transaction(q as unknown as Pool, async (c) => {
-    await c.query(settings);
-    return work(c);
-  });
+  // Begun with the settings in one round trip (a simple query may hold several statements).
+  return transaction(q as unknown as Pool, work, `BEGIN; ${settings}`);
 }
 
 /** A time given by the caller as ISO text, or null for the database's clock (see syntheo_at in migration 0002). */
