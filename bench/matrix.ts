@@ -116,7 +116,9 @@ export function chooseCases(sqlite: Sqlite): MatrixCase[] {
   const rareWord = rareCandidates.find((w) => ftsCount(w) <= 200) ?? rareCandidates[0] ?? commonWord;
   // A word neither common nor rare: in about 1 passage of 40 of the sample (the bitmaps keep words from 1 in 32).
   const target = sample.length / 40;
-  const midWord = [...said].filter(([w]) => w.length >= 4).sort((a, b) => Math.abs(a[1] - target) - Math.abs(b[1] - target) || (a[0] < b[0] ? -1 : 1))[0]?.[0] ?? rareWord;
+  const mids = [...said].filter(([w]) => w.length >= 4).sort((a, b) => Math.abs(a[1] - target) - Math.abs(b[1] - target) || (a[0] < b[0] ? -1 : 1));
+  const midWord = mids[0]?.[0] ?? rareWord;
+  const secondMid = mids[1]?.[0];
   const rarePhrase = [...pairs].filter(([p, n]) => n === 1 && p.split(' ').every((w) => w.length >= 5)).map(([p]) => p).sort()[0] ?? rareWord;
 
   // Titles: the most frequent 1 and 2 characters and 3+ letter word, and one meeting's whole title.
@@ -201,6 +203,10 @@ export function chooseCases(sqlite: Sqlite): MatrixCase[] {
   S(`common phrase "${commonPhrase}"`, { query: commonPhrase });
   if (secondWord) S(`two common words "${commonWord} ${secondWord}"`, { query: `${commonWord} ${secondWord}` });
   S(`common + rare word "${commonWord} ${rareWord}"`, { query: `${commonWord} ${rareWord}` });
+  // A word neither common nor rare, as most words asked are: alone, with a common word, with another such word.
+  S(`word in 1 passage of 40 "${midWord}"`, { query: midWord });
+  S(`common + word in 1 passage of 40 "${commonWord} ${midWord}"`, { query: `${commonWord} ${midWord}` });
+  if (secondMid) S(`two words in 1 passage of 40 "${midWord} ${secondMid}"`, { query: `${midWord} ${secondMid}` });
   if (bigFolder) S(`common + folder (biggest)`, { query: commonWord, folderPath: bigFolder }, 0, true);
   if (bigFolder && secondWord) S(`two common words + folder (biggest)`, { query: `${commonWord} ${secondWord}`, folderPath: bigFolder });
   if (smallFolder) S(`common + folder (smallest leaf)`, { query: commonWord, folderPath: smallFolder });
