@@ -343,7 +343,12 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
     const sent: { text: string; values: unknown[] }[] = [];
     const c = await pgs.pool.connect();
     try {
-      const recording = { query: (config: { text: string; values: unknown[] }) => (sent.push(config), c.query(config)) } as unknown as pg.PoolClient;
+      const recording = {
+        query: (config: string | { text: string; values: unknown[] }, values?: unknown[]) => {
+          sent.push(typeof config === 'string' ? { text: config, values: values ?? [] } : config);
+          return typeof config === 'string' ? c.query(config, values) : c.query(config);
+        },
+      } as unknown as pg.PoolClient;
       expect((await searchTranscripts(recording, { query: 'the the' }, { offset: 0, limit: 3 })).hits).toHaveLength(3);
       const ranked = sent.filter((q) => q.text.includes('ts_rank_cd') || q.text.includes('ts_headline'));
       expect(ranked).toHaveLength(2);
