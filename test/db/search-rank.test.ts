@@ -234,7 +234,14 @@ describe('search_transcripts against the rule read from the rows', () => {
   it('gives the pages and totals the rule gives, with and without the bitmaps, past the window and with the phrase first', () => {
     const s = db();
     corpus(s, 23, 1200);
+    // A word that is not dense (`zebra`, in 1 passage of 97), just after `the` in some of them, just before in others,
+    // and in others after `the zebras` (not the phrase `the zebra`): the search reads the window's texts to rank it, and
+    // finds the phrase in them (at the start, so that a hit's offset stays inside its passage).
+    s.prepare("UPDATE search_passages SET text = CASE id % 291 WHEN 0 THEN 'the zebra ' WHEN 97 THEN 'zebra, the ' ELSE 'the zebras zebra ' END || text WHERE id % 97 = 0").run();
     const cases: [words: string[], Conditions][] = [
+      [['the', 'zebra'], {}],
+      [['zebra', 'the'], {}],
+      [['zebra', 'the'], { folder: 'Acme' }],
       [['the'], {}],
       [['the', 'budget'], {}],
       [['budget', 'review'], {}],

@@ -33,14 +33,17 @@ const MAX_TERM = 200;
 export interface RankedRow {
   id: number;
   score: number;
+  /** With `phrase`, for a row whose text was read: whether it holds the query's words as a phrase. */
+  exact?: boolean;
 }
 
 /**
  * Scores of the window's rows (`ids`, newest first) for the query's words, or undefined when this cannot be exactly
  * bm25()'s. What `known` holds of a row (its length, and its counts of the query's distinct words in their order of
- * first appearance: search-bits.ts windowCells) is not read again.
+ * first appearance: search-bits.ts windowCells) is not read again. `phrase`: each row whose text is read is also
+ * told whether it holds the words as FTS5's phrase query would find them in its text (`exact`): the same tokens, in a row.
  */
-export function rankWindow(sqlite: Sqlite, ids: number[], terms: string[], known?: Map<number, PassageCells>): RankedRow[] | undefined {
+export function rankWindow(sqlite: Sqlite, ids: number[], terms: string[], known?: Map<number, PassageCells>, phrase = false): RankedRow[] | undefined {
   const folded = terms.map((t) => t.toLowerCase());
   if (folded.some((t) => t.length > MAX_TERM || !/^[a-z0-9]+$/.test(t))) return undefined;
   if (ids.length === 0) return [];
@@ -49,10 +52,12 @@ export function rankWindow(sqlite: Sqlite, ids: number[], terms: string[], known
   // A repeated word is counted once, at its first place.
   const words = [...new Set(folded)];
   const rows = new Map(known);
+  const exact = new Map<number, boolean>();
   for (const [id, text, size] of passages(sqlite, ids.filter((id) => !rows.has(id)))) {
     if (!tokenizedAsAscii(text)) return undefined;
     const lower = text.toLowerCase();
     rows.set(id, { size, counts: words.map((w) => occurrences(lower, w)) });
+    if (phrase) exact.set(id, holdsPhrase(lower, folded));
   }
   const avgdl = totals.tokens / totals.rows;
   const idf = idfs(sqlite, folded, totals.rows);
@@ -68,7 +73,8 @@ export function rankWindow(sqlite: Sqlite, ids: number[], terms: string[], known
       if (f === 0) return undefined;
       score += idf[i]! * ((f * (K1 + 1.0)) / (f + K1 * (1 - B + (B * row.size) / avgdl)));
     }
-    out.push({ id, score: -1.0 * score });
+    const said = exact.get(id);
+    out.push(said === undefined ? { id, score: -1.0 * score } : { id, score: -1.0 * score, exact: said });
   }
   return out;
 }
@@ -82,6 +88,31 @@ function occurrences(text: string, term: string): number {
   for (let i = text.indexOf(term); i >= 0; i = text.indexOf(term, i + 1))
     if ((i === 0 || !wordChar(text.charCodeAt(i - 1))) && !wordChar(text.charCodeAt(i + term.length))) n++;
   return n;
+}
+
+/**
+ * Whether `text` (lower-cased, its tokens runs of ASCII letters and digits) holds `terms` as consecutive tokens. Each
+ * whole-token occurrence of the first term is followed along the text, nothing allocated (2,000 texts split into
+ * token arrays cost more than FTS5's walk of the phrase).
+ */
+function holdsPhrase(text: string, terms: string[]): boolean {
+  const [first, ...rest] = terms as [string, ...string[]];
+  for (let i = text.indexOf(first); i >= 0; i = text.indexOf(first, i + 1)) {
+    if (i > 0 && wordChar(text.charCodeAt(i - 1))) continue;
+    let at = i + first.length;
+    if (wordChar(text.charCodeAt(at))) continue;
+    let held = true;
+    for (const term of rest) {
+      while (at < text.length && !wordChar(text.charCodeAt(at))) at++;
+      if (!text.startsWith(term, at) || wordChar(text.charCodeAt(at + term.length))) {
+        held = false;
+        break;
+      }
+      at += term.length;
+    }
+    if (held) return true;
+  }
+  return false;
 }
 
 /**
