@@ -355,7 +355,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
       await c.query('SET plan_cache_mode = force_generic_plan');
       for (const [i, q] of ranked.entries()) {
         await c.query(`PREPARE ranked_${i} AS ${q.text}`);
-        const literal = (v: unknown) => (typeof v === 'number' ? String(v) : Array.isArray(v) ? `${c.escapeLiteral(`{${v.join(',')}}`)}` : c.escapeLiteral(String(v)));
+        const literal = (v: unknown) => (typeof v === 'number' ? String(v) : Array.isArray(v) ? c.escapeLiteral(`{${v.join(',')}}`) : c.escapeLiteral(String(v)));
         const plan = (await c.query(`EXPLAIN (VERBOSE, FORMAT JSON) EXECUTE ranked_${i}(${q.values.map(literal).join(', ')})`)).rows[0]['QUERY PLAN'][0].Plan;
         // Each node's output, but an InitPlan's (computed once).
         const outputs: string[] = [];

@@ -137,30 +137,6 @@ function manyNames(sqlite: Sqlite, part: FilterPart, built: number): string[] | 
   return ready === tags.length ? tags : undefined;
 }
 
-/** Passages of a query's words that are not dense read as a group of ids, at most this many (FTS5's rowids, ~0.13 µs each). */
-const SPARSE_WORD_PASSAGES = 60_000;
-
-/**
- * Several words without a filter, some dense and some not (`the marmarorpla`): the dense words, whose bitmaps are
- * ANDed, and the passages of the others from FTS5 as a group of ids (452 for `marmarorpla`: 0.06 ms), instead of FTS5
- * intersecting them with the dense words' long doclists (1.6 ms). Undefined when every word is dense, none is, or the
- * others hold more than SPARSE_WORD_PASSAGES passages.
- */
-function splitDense(sqlite: Sqlite, words: string[], column: string): { dense: string[]; ids: number[] } | undefined {
-  const built = new Set(
-    stmt(sqlite, 'SELECT term FROM search_bits_terms WHERE built > 0 AND term IN (SELECT value FROM json_each(?))').pluck().all(JSON.stringify(words.map(wordTerm))) as string[],
-  );
-  const dense = words.filter((w) => built.has(wordTerm(w)));
-  if (dense.length === 0 || dense.length === words.length) return undefined;
-  const others = words.filter((w) => !built.has(wordTerm(w)));
-  const ids = JSON.parse(
-    stmt(sqlite, 'SELECT json_group_array(rowid) FROM (SELECT rowid FROM search_fts WHERE search_fts MATCH ? LIMIT ?)')
-      .pluck()
-      .get(`${column}(${others.map(quote).join(' ')})`, SPARSE_WORD_PASSAGES + 1) as string,
-  ) as number[];
-  return ids.length > SPARSE_WORD_PASSAGES ? undefined : { dense, ids };
-}
-
 /** The passages of the meetings on a range's first and last days that fall outside it (by time of day). */
 function outsidePassages(sqlite: Sqlite, outside: { sql: string; params: string[] }): number[] {
   return stmt(sqlite, `SELECT p.id FROM meeting_tags t JOIN search_passages p ON p.meeting_id = t.meeting_id WHERE ${outside.sql}`).pluck().all(...outside.params) as number[];
@@ -278,16 +254,14 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
   // Several common words without a filter too (`the` and `we`: FTS5 counted their 286,474 matches in 18 ms).
   const tryBits = options.bits !== false && (few || many !== undefined || (joined.length === 0 && (tagGroups.length > 0 || distinct.length > 1))) && plainWords;
   const aside = tryBits && asideDays ? outsidePassages(sqlite, asideDays) : [];
-  const split = tryBits && joined.length === 0 && tagGroups.length === 0 && distinct.length > 1 ? splitDense(sqlite, distinct, column) : undefined;
   const bits = tryBits
     ? matchBits(
         sqlite,
-        split?.dense ?? distinct,
+        distinct,
         [
           ...tagGroups.map((tags, i): BitsGroup => (dates && !few && i === tagGroups.length - 1 ? dateGroup(sqlite, dates.tokens) : { tags })),
           ...(fewPassages ? [{ ids: fewPassages }] : []),
           ...(many ? [{ tags: many }] : []),
-          ...(split ? [{ ids: () => split.ids }] : []),
         ],
         aside,
       )
@@ -393,8 +367,9 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
   // Every row's text read to rank it (a word not dense: no cells): the phrase found in the texts (`the marmarorpla`:
   // 430 texts, ~0.2 ms, against FTS5's walk of the phrase down to the window's boundary, 1.4 ms).
   const fromTexts = terms.length > 1 && window.length > 0 && window.every((r) => r.exact !== undefined);
-  if (fromTexts) for (const r of window) if (r.exact) exact.add(r.id);
-  if (terms.length > 1 && window.length > 0 && !fromTexts) {
+  if (fromTexts) {
+    for (const r of window) if (r.exact) exact.add(r.id);
+  } else if (terms.length > 1 && window.length > 0) {
     // Phrase matches that pass the filters are a subset of the matches: those of the window are at or after its
     // boundary, walked newest first down to it (with `f.rowid >= ?`, FTS5 walked the whole phrase: 0.3 -> 26 ms).
     // With many names, the phrase's matches of the other filters: those in the window are matches already.
