@@ -4,7 +4,8 @@ import { setIndexesAside } from '../../src/db/queries/bulk-index.js';
 import { checkIntegrity, repairSearchIndex } from '../../src/db/queries/integrity.js';
 import { compileMeetingFilter } from '../../src/db/queries/meetings.js';
 import { searchTranscripts } from '../../src/db/queries/search.js';
-import { BLOCK, buildSearchBits, freqTerm, listTerm, matchBits, readTermBits, resetSearchBits, searchBitsRound, SIZE_TERM, tagTerm, wordTerm, wrongSearchBits, writeTermBits } from '../../src/db/queries/search-bits.js';
+import { BLOCK, buildSearchBits, freqTerm, listTerm, matchBits, readTermBits, resetSearchBits, saidTerm, searchBitsRound, SIZE_TERM, tagTerm, windowCells, wordTerm, wrongSearchBits, writeTermBits } from '../../src/db/queries/search-bits.js';
+import { rankWindow } from '../../src/db/queries/rank.js';
 import type { SearchFilter } from '../../src/db/queries/search.js';
 import { openTestDb, testDbs } from '../support/db.js';
 import { makeMeeting, makeParticipant } from '../support/factories.js';
@@ -182,7 +183,9 @@ describe('search bitmaps', () => {
     const s = db();
     const next = random(11);
     const meetings = seed(s, 2 * BLOCK + 200, next);
-    buildSearchBits(s);
+    // The fillers (each in ~2% of the passages, not dense) keep said lists, checked at each step with the rest.
+    buildSearchBits(s, { saidWords: 100 });
+    expect(builtTerms(s).filter((t) => t.term.startsWith('said:')).length).toBeGreaterThan(40);
     const insert = s.prepare("INSERT INTO search_passages (meeting_id, kind, ref_id, word_offset, speaker, text, tags) SELECT id, 'note', id, NULL, NULL, ?, search_tags FROM meetings WHERE id = ?");
     const highest = () => (s.prepare('SELECT max(id) AS n FROM search_passages').get() as { n: number }).n;
     const steps: string[] = [];
@@ -208,24 +211,26 @@ describe('search bitmaps', () => {
         s.prepare('UPDATE meetings SET folder_id = ? WHERE id = ?').run(folder.id, m);
         steps.push('move');
       } else if (op === 3) {
-        s.prepare('UPDATE search_passages SET text = ? WHERE id = ?').run(passageText(next), 1 + Math.floor(next() * highest()));
+        // Every other change says its filler twice (a said list holds the passage twice).
+        const text = passageText(next);
+        s.prepare('UPDATE search_passages SET text = ? WHERE id = ?').run(step % 2 ? text : `${text} ${text.split(' ').at(-1)}`, 1 + Math.floor(next() * highest()));
         steps.push('text');
       } else if (op === 4) {
         // The newest passages deleted: their ids are given again to the next ones, inside a built block.
         s.prepare('DELETE FROM search_passages WHERE id > ?').run(highest() - 50);
         steps.push('delete newest');
       } else {
-        for (let i = 0; i < 3; i++) searchBitsRound(s, { budgetMs: 0 });
+        for (let i = 0; i < 3; i++) searchBitsRound(s, { budgetMs: 0, saidWords: 100 });
         steps.push('rounds');
       }
       expect({ steps, wrong: wrongSearchBits(s) }).toEqual({ steps, wrong: [] });
       // Across words for one query only (the few meetings' passages, a third of all, are looked up one by one).
       if (step % 10 === 9) {
-        compareTotals(s, FILTERS.slice(0, 9), ['the', 'plan the']);
+        compareTotals(s, FILTERS.slice(0, 9), ['the', 'plan the', 'the filler7']);
         compareTotals(s, FILTERS.slice(9), ['the']);
       }
     }
-    buildSearchBits(s);
+    buildSearchBits(s, { saidWords: 100 });
     // Every dirty passage set again, but those of blocks some term is not built over yet (after the newest passages
     // were deleted, the blocks holding passages can be fewer than the reserved ones).
     expect(s.prepare('SELECT count(*) AS n FROM search_bits_dirty WHERE passage_id < (SELECT min(built) FROM search_bits_terms) * ?').get(BLOCK)).toEqual({ n: 0 });
@@ -280,6 +285,96 @@ describe('search bitmaps', () => {
     // Day c's list holds them now, day a's and b's do not.
     const listedOn = (tag: string) => (s.prepare('SELECT count(*) FROM search_lists WHERE term = ?').pluck().get(listTerm(tag)) as number) > 0;
     expect([listedOn(a!.tag), listedOn(b!.tag), listedOn(c!.tag)]).toEqual([false, true, true]);
+  }, 240_000);
+
+  it('keep said lists of the words neither dense nor rare: the bitmaps read their passages, BM25 their counts', () => {
+    const s = db();
+    seed(s, 2 * BLOCK + 1500);
+    // Some passages say `filler7` two, three or four times (before any bits: nothing is marked).
+    s.exec("UPDATE search_passages SET text = text || ' filler7' WHERE text GLOB '*filler7' AND id % 3 = 0; UPDATE search_passages SET text = text || ' filler7 x filler7' WHERE text GLOB '*filler7' AND id % 5 = 0");
+    buildSearchBits(s, { saidWords: 100 });
+    const terms = builtTerms(s).map((t) => t.term);
+    // Each filler is in ~2% of the passages (under the dense line, 1/32), `zebra` in 0.3% (under 100 passages).
+    expect(terms).toContain(saidTerm('filler7'));
+    expect(terms).not.toContain(wordTerm('filler7'));
+    expect(terms).not.toContain(saidTerm('zebra'));
+    expect(terms).not.toContain(saidTerm('the'));
+    expect(wrongSearchBits(s)).toEqual([]);
+    compareTotals(s, [{}, FILTERS[0]!, FILTERS[2]!, FILTERS[4]!], ['the filler7', 'filler7 and the', 'and zebra', 'filler7']);
+
+    const query = ['the', 'filler7'];
+    const saying = s.prepare("SELECT rowid FROM search_fts WHERE search_fts MATCH 'the AND filler7' ORDER BY rowid DESC").pluck().all() as number[];
+    const counts = (id: number) => (s.prepare('SELECT text FROM search_passages WHERE id = ?').pluck().get(id) as string).split(' ').filter((w) => w === 'filler7').length;
+    const once = saying.find((id) => counts(id) === 1)!;
+    // The bitmaps' count: `the`'s bits and `filler7`'s passages from its list. An id taken out of the list lowers it.
+    expect(matchBits(s, query, [], [])?.count).toBe(saying.length);
+    const said = (span: number) => s.prepare('SELECT ids FROM search_said WHERE term = ? AND span = ?').pluck().get(saidTerm('filler7'), span) as Buffer;
+    const put = (ids: Buffer) => s.prepare('UPDATE search_said SET ids = ? WHERE term = ? AND span = 0').run(ids, saidTerm('filler7'));
+    const whole = Buffer.from(said(0));
+    const without = (id: number) => {
+      const at = whole.indexOf(Buffer.from([id & 0xff, id >>> 8]));
+      expect(at % 2).toBe(0);
+      return Buffer.concat([whole.subarray(0, at), whole.subarray(at + 2)]);
+    };
+    put(without(once));
+    expect(matchBits(s, query, [], [])?.count).toBe(saying.length - 1);
+    // Alone with a filter, the word's list stands for the dense words' bits.
+    const legal = s.prepare("SELECT 'f' || hex(id) FROM folders WHERE path = 'Legal'").pluck().get() as string;
+    const inLegal = s.prepare('SELECT rowid FROM search_fts WHERE search_fts MATCH ?').pluck().all(`filler7 AND {tags} : "${legal}"`) as number[];
+    put(without(inLegal.find((id) => counts(id) === 1)!));
+    expect(matchBits(s, ['filler7'], [{ tags: [legal] }], [])?.count).toBe(inLegal.length - 1);
+    expect(matchBits(s, ['filler7'], [], [])).toBeUndefined();
+    put(whole);
+    expect(matchBits(s, ['filler7'], [{ tags: [legal] }], [])?.count).toBe(inLegal.length);
+
+    // BM25 from the cells of `the`, the lengths and `filler7`'s list: every score bm25()'s.
+    const cells = windowCells(s, query, saying)!;
+    expect(cells.size).toBe(saying.length);
+    expect(new Set(saying.map(counts))).toEqual(new Set([1, 2, 3, 4]));
+    for (const id of saying) expect(cells.get(id)!.counts[1]).toBe(counts(id));
+    const scores = new Map(
+      (s.prepare("SELECT rowid AS id, bm25(search_fts, 1.0, 0.0) AS score FROM search_fts WHERE search_fts MATCH 'the filler7'").all() as { id: number; score: number }[]).map((r) => [r.id, r.score]),
+    );
+    const ranked = rankWindow(s, saying, query, cells)!;
+    expect(ranked.map((r) => [r.id, r.score])).toEqual(saying.map((id) => [id, scores.get(id)]));
+    // Not allowed the lists, the window is read (no cells: `filler7` has no counts kept).
+    expect(windowCells(s, query, saying, false)).toBeUndefined();
+    // An id said once more in the list: its count, and so its score, follows.
+    const pair = Buffer.from([once & 0xff, once >>> 8]);
+    const from = whole.indexOf(pair);
+    put(Buffer.concat([whole.subarray(0, from), pair, whole.subarray(from)]));
+    expect(windowCells(s, query, saying)!.get(once)!.counts[1]).toBe(2);
+    expect(rankWindow(s, saying, query, windowCells(s, query, saying))!.find((r) => r.id === once)!.score).not.toBe(scores.get(once));
+    expect(wrongSearchBits(s)).toEqual([saidTerm('filler7')]);
+    put(whole);
+
+    // Texts changed since: marked passages are left out of the cells, then set again by the clean-up (out of every row
+    // of their span, into the rows of the words they say now); a meeting moved (its passages marked with old tags).
+    s.prepare("UPDATE search_passages SET text = 'the filler7 filler7 filler9' WHERE id = ?").run(saying[1]);
+    s.prepare("UPDATE search_passages SET text = 'the plan' WHERE id = ?").run(saying[2]);
+    expect([...windowCells(s, query, saying)!.keys()]).not.toContain(saying[1]);
+    s.prepare('UPDATE meetings SET folder_id = (SELECT id FROM folders WHERE path = ?) WHERE id = (SELECT meeting_id FROM search_passages WHERE id = ?)').run('Ops', saying[3]);
+    compareTotals(s, [{}, FILTERS[0]!], ['the filler7']);
+    buildSearchBits(s, { saidWords: 100 });
+    expect(s.prepare('SELECT count(*) FROM search_bits_dirty').pluck().get()).toBe(0);
+    expect(wrongSearchBits(s)).toEqual([]);
+    expect(windowCells(s, query, [saying[1]!, ...saying.slice(3)])!.get(saying[1]!)!.counts[1]).toBe(2);
+    compareTotals(s, [{}, FILTERS[0]!], ['the filler7', 'filler9 the']);
+
+    // A new passage (marked, as new: no list holds it) is left out of a build of the lists: the clean-up reads no row
+    // of its span but those of the words it says when cleaned. Built again while it is marked, a word's bits too (so
+    // that no round cleans it yet), then its text changed.
+    s.prepare("INSERT INTO search_passages (meeting_id, kind, ref_id, word_offset, speaker, text, tags) SELECT meeting_id, 'note', ref_id, NULL, NULL, 'the filler7', tags FROM search_passages WHERE id = ?").run(saying[0]);
+    const added = s.prepare('SELECT max(id) FROM search_passages').pluck().get() as number;
+    expect(s.prepare('SELECT tags FROM search_bits_dirty WHERE passage_id = ?').pluck().get(added)).toBe('');
+    s.exec("DELETE FROM search_said; UPDATE search_bits_terms SET built = 0 WHERE term GLOB 'said:*' OR term = 'text:and'");
+    searchBitsRound(s, { budgetMs: 0 });
+    expect(builtTerms(s)).toContainEqual({ term: saidTerm('filler7'), built: 3 });
+    expect(builtTerms(s)).toContainEqual({ term: 'text:and', built: 0 });
+    s.prepare("UPDATE search_passages SET text = 'the plan' WHERE id = ?").run(added);
+    buildSearchBits(s, { saidWords: 100 });
+    expect(s.prepare('SELECT count(*) FROM search_bits_dirty').pluck().get()).toBe(0);
+    expect(wrongSearchBits(s)).toEqual([]);
   }, 240_000);
 
   it('answer for a participant fragment in more names than a filter lists, from the names\' lists', () => {
@@ -352,7 +447,8 @@ describe('search bitmaps', () => {
   it('are checked by doctor and emptied by the repair', () => {
     const s = db();
     seed(s, BLOCK + 500);
-    buildSearchBits(s);
+    buildSearchBits(s, { saidWords: 50 });
+    expect(s.prepare('SELECT count(*) FROM search_said').pluck().get()).toBeGreaterThan(0);
     expect(checkIntegrity(s, { full: false }).search).toEqual([]);
     // A bit cleared that FTS5 says is set.
     const row = s.prepare('SELECT block, bits FROM search_bits WHERE term = ? LIMIT 1').get(wordTerm('the')) as { block: number; bits: Buffer };
@@ -377,7 +473,7 @@ describe('search bitmaps', () => {
     // The passages are written again (from the notes, summaries and transcripts: this test's bulk passages are none of them).
     repairSearchIndex(s);
     expect(builtTerms(s)).toEqual([]);
-    expect(s.prepare('SELECT (SELECT count(*) FROM search_bits) + (SELECT count(*) FROM search_cells) + (SELECT count(*) FROM search_lists) AS n').get()).toEqual({ n: 0 });
+    expect(s.prepare('SELECT (SELECT count(*) FROM search_bits) + (SELECT count(*) FROM search_cells) + (SELECT count(*) FROM search_lists) + (SELECT count(*) FROM search_said) AS n').get()).toEqual({ n: 0 });
     expect(checkIntegrity(s, { full: false }).search).toEqual([]);
   });
 });

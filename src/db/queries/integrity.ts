@@ -29,6 +29,7 @@ const SEARCH_TABLES: readonly string[] = [
   'search_bits',
   'search_cells',
   'search_lists',
+  'search_said',
   'search_bits_terms',
   'search_bits_dirty',
   'search_bits_state',

@@ -45,6 +45,23 @@ export const listTerm = (tag: string) => `list:${tag.toLowerCase()}`;
 const isList = (term: string) => term.startsWith('list:');
 const tagOfList = (term: string) => term.slice('list:'.length);
 
+/**
+ * A word not dense but said in this many passages (a ranked window's worth: 788 words at 100k meetings) has a said list
+ * (migration 0023): its passages' ids in rows of search_said as a list's, an id once a time the passage says the word.
+ * BM25 takes a full window's counts of the word from it, and the bitmaps its passages. A rarer word never fills a
+ * window; its passages are read from FTS5 (452 in 0.06 ms).
+ */
+const SAID_WORD_MIN = 2000;
+export const saidTerm = (word: string) => `said:${word}`;
+const isSaid = (term: string) => term.startsWith('said:');
+const wordOfSaid = (term: string) => term.slice('said:'.length);
+/** Where a list term's rows are. */
+type ListTable = 'search_lists' | 'search_said';
+const listTable = (term: string): ListTable => (isSaid(term) ? 'search_said' : 'search_lists');
+
+/** Blocks of passages whose text a round reads for the said lists (16,384 passages). */
+const SAID_BLOCKS = 4;
+
 /** The terms' set is read again when the passages have grown by this share since it was last read. */
 const RECHECK_GROWTH = 1 / 16;
 
@@ -134,7 +151,7 @@ export interface BitsRound {
  * round), then up to CLEAN_BATCH dirty passages set again (one write transaction). A busy database ends the round
  * (the work waits for the next one).
  */
-export function searchBitsRound(sqlite: Sqlite, options: { budgetMs?: number } = {}): BitsRound {
+export function searchBitsRound(sqlite: Sqlite, options: { budgetMs?: number; saidWords?: number } = {}): BitsRound {
   const budgetMs = options.budgetMs ?? 50;
   const started = performance.now();
   const round: BitsRound = { added: 0, built: [], lists: 0, cleaned: 0, more: false };
@@ -143,7 +160,7 @@ export function searchBitsRound(sqlite: Sqlite, options: { budgetMs?: number } =
     // Nothing until the passages fill a block: below that, every search is cheap.
     if (highest + 1 < BLOCK) return round;
     const target = Math.ceil((highest + 1) / BLOCK);
-    if (highest + 1 >= state(sqlite).checked_passages * (1 + RECHECK_GROWTH)) round.added = addDenseTerms(sqlite, highest + 1);
+    if (highest + 1 >= state(sqlite).checked_passages * (1 + RECHECK_GROWTH)) round.added = addDenseTerms(sqlite, highest + 1, options.saidWords ?? SAID_WORD_MIN);
     if (state(sqlite).reserved < target) sqlite.transaction(() => stmt(sqlite, 'UPDATE search_bits_state SET reserved = max(reserved, ?) WHERE id = 1').run(target)).immediate();
     const behind = stmt<{ term: string; built: number }>(sqlite, 'SELECT term, built FROM search_bits_terms WHERE built < ? ORDER BY built, term').all(target);
     const taken = new Set<string>();
@@ -162,11 +179,13 @@ export function searchBitsRound(sqlite: Sqlite, options: { budgetMs?: number } =
         const read = readFreqs(sqlite, words, built, to);
         round.built.push(...sqlite.transaction(() => words.filter((w) => writeTermBits(sqlite, w, built, to, { blocks: read.blocks.get(w)!, epoch: read.epoch }))).immediate());
         if (to < target) round.more = true;
-      } else if (isList(term)) {
-        // The lists of every tag built as far as this one, from one read of the passages' tags, a few blocks a round.
-        const lists = behind.filter((b) => b.built === built && isList(b.term)).map((b) => b.term);
+      } else if (isList(term) || isSaid(term)) {
+        // The lists of every tag (or every said word) built as far as this one, from one read of the passages' tags
+        // (text), a few blocks a round.
+        const kind = isList(term) ? isList : isSaid;
+        const lists = behind.filter((b) => b.built === built && kind(b.term)).map((b) => b.term);
         for (const l of lists) taken.add(l);
-        const to = Math.min(target, built + LIST_BLOCKS);
+        const to = Math.min(target, built + (kind === isList ? LIST_BLOCKS : SAID_BLOCKS));
         const read = readLists(sqlite, lists, built, to);
         round.lists += sqlite.transaction(() => writeLists(sqlite, lists, built, to, read)).immediate();
         if (to < target) round.more = true;
@@ -188,14 +207,21 @@ export function searchBitsRound(sqlite: Sqlite, options: { budgetMs?: number } =
 }
 
 /** Every round until nothing is left: after a bulk write (the bench generator), in tests. */
-export function buildSearchBits(sqlite: Sqlite): void {
-  for (let i = 0; i < 1_000_000; i++) if (!searchBitsRound(sqlite, { budgetMs: Infinity }).more) return;
+export function buildSearchBits(sqlite: Sqlite, options: { saidWords?: number } = {}): void {
+  for (let i = 0; i < 1_000_000; i++) if (!searchBitsRound(sqlite, { ...options, budgetMs: Infinity }).more) return;
 }
 
-/** The dense words and tags, and a list for each other tag, added with nothing built. */
-function addDenseTerms(sqlite: Sqlite, passages: number): number {
+/**
+ * The dense words and tags, a list for each other tag and a said list for each word said in `saidWords` passages not
+ * dense, added with nothing built.
+ */
+function addDenseTerms(sqlite: Sqlite, passages: number, saidWords: number): number {
   const meetings = stmt(sqlite, 'SELECT count(*) FROM meetings').pluck().get() as number;
-  const words = stmt(sqlite, 'SELECT word FROM search_word_counts WHERE passages >= ?').pluck().all(Math.max(1, Math.ceil(passages * DENSE_WORD_SHARE))) as string[];
+  const dense = Math.max(1, Math.ceil(passages * DENSE_WORD_SHARE));
+  const words = stmt(sqlite, 'SELECT word FROM search_word_counts WHERE passages >= ?').pluck().all(dense) as string[];
+  const said = stmt(sqlite, 'SELECT word FROM search_word_counts WHERE passages >= ? AND passages < ?')
+    .pluck()
+    .all(saidWords, dense) as string[];
   // Every tag: the dense ones get bits, the others lists.
   const tags = stmt(sqlite, 'SELECT tag, count(*) >= ? FROM meeting_tags GROUP BY tag').raw().all(Math.max(1, Math.ceil(meetings * DENSE_TAG_SHARE))) as [string, number][];
   return sqlite
@@ -203,7 +229,7 @@ function addDenseTerms(sqlite: Sqlite, passages: number): number {
       const insert = stmt(sqlite, 'INSERT OR IGNORE INTO search_bits_terms (term, built) VALUES (?, 0)');
       let added = 0;
       const tagTerms = tags.map(([tag, dense]) => (dense ? tagTerm(tag) : listTerm(tag)));
-      for (const term of [...words.map(wordTerm), ...words.map(freqTerm), ...tagTerms, SIZE_TERM]) added += insert.run(term).changes;
+      for (const term of [...words.map(wordTerm), ...words.map(freqTerm), ...said.map(saidTerm), ...tagTerms, SIZE_TERM]) added += insert.run(term).changes;
       stmt(sqlite, 'UPDATE search_bits_state SET checked_passages = ? WHERE id = 1').run(passages);
       return added;
     })
@@ -263,14 +289,14 @@ function readFreqs(sqlite: Sqlite, terms: string[], from: number, to: number): {
   return { blocks, epoch };
 }
 
-/** A list row's ids (span * SPAN + each offset), ascending. */
+/** A list row's ids (span * SPAN + each offset), ascending (a said row's repeated). */
 function listIds(span: number, row: Uint8Array): number[] {
   const ids = new Array<number>(row.length >>> 1);
   for (let i = 0, base = span * SPAN; i < ids.length; i++) ids[i] = base + (row[2 * i]! | (row[2 * i + 1]! << 8));
   return ids;
 }
 
-/** A list row of ids of one span, ascending. */
+/** A list row of ids of one span, ascending (a said row's repeated). */
 function listRow(ids: number[]): Uint8Array {
   const row = new Uint8Array(2 * ids.length);
   for (let i = 0; i < ids.length; i++) {
@@ -282,35 +308,45 @@ function listRow(ids: number[]): Uint8Array {
 
 /** A list term's ids of one span, ascending. */
 function spanIds(sqlite: Sqlite, term: string, span: number): number[] {
-  const row = stmt(sqlite, 'SELECT ids FROM search_lists WHERE term = ? AND span = ?').pluck().get(term, span) as Uint8Array | undefined;
+  const row = stmt(sqlite, `SELECT ids FROM ${listTable(term)} WHERE term = ? AND span = ?`).pluck().get(term, span) as Uint8Array | undefined;
   return row ? listIds(span, row) : [];
 }
 
 /** Writes a list term's ids of one span (none: its row deleted). */
 function putList(sqlite: Sqlite, term: string, span: number, ids: number[]): void {
-  if (ids.length === 0) stmt(sqlite, 'DELETE FROM search_lists WHERE term = ? AND span = ?').run(term, span);
-  else stmt(sqlite, 'INSERT OR REPLACE INTO search_lists (term, span, ids) VALUES (?, ?, ?)').run(term, span, listRow(ids));
+  const table = listTable(term);
+  if (ids.length === 0) stmt(sqlite, `DELETE FROM ${table} WHERE term = ? AND span = ?`).run(term, span);
+  else stmt(sqlite, `INSERT OR REPLACE INTO ${table} (term, span, ids) VALUES (?, ?, ?)`).run(term, span, listRow(ids));
 }
 
 /** The tags of a passage's `tags` column as FTS5 tokenises them. */
 const tagsOf = (sqlite: Sqlite, tags: string): string[] => asciiTokens(tags) ?? wordCounts(sqlite, tags).map(([tag]) => tag);
 
 /**
- * The passages of blocks [from, to) holding each list term's tag (by tag), from one read of the passages' tags in one read
+ * The passages of blocks [from, to) of each list term (all list terms or all said terms): those holding its tag, or
+ * each passage once a time it says the term's word; from one read of the passages' tags (text) in one read
  * transaction, leaving out the passages marked dirty (a list holds a passage as it was when first marked: see
  * migration 0021).
  */
 function readLists(sqlite: Sqlite, terms: string[], from: number, to: number): { ids: Map<string, number[]>; epoch: number } {
-  // By tag, as the passages' tags column holds them.
-  const ids = new Map(terms.map((term): [string, number[]] => [tagOfList(term), []]));
+  const ids = new Map(terms.map((term): [string, number[]] => [term, []]));
+  const said = terms.some(isSaid);
   let epoch = -1;
   sqlite
     .transaction(() => {
       epoch = state(sqlite).epoch;
       const [low, high] = [from * BLOCK, to * BLOCK];
       const dirty = new Set(stmt(sqlite, 'SELECT passage_id FROM search_bits_dirty WHERE passage_id >= ? AND passage_id < ?').pluck().all(low, high) as number[]);
-      for (const [id, tags] of stmt(sqlite, 'SELECT id, tags FROM search_passages WHERE id >= ? AND id < ? ORDER BY id').raw().all(low, high) as [number, string][])
-        if (!dirty.has(id)) for (const tag of tagsOf(sqlite, tags)) ids.get(tag)?.push(id);
+      const rows = stmt(sqlite, `SELECT id, ${said ? 'text' : 'tags'} FROM search_passages WHERE id >= ? AND id < ? ORDER BY id`).raw();
+      for (const [id, column] of rows.all(low, high) as [number, string][]) {
+        if (dirty.has(id)) continue;
+        if (!said) for (const tag of tagsOf(sqlite, column)) ids.get(listTerm(tag))?.push(id);
+        else
+          for (const [word, n] of wordCounts(sqlite, column)) {
+            const list = ids.get(saidTerm(word));
+            if (list) for (let i = 0; i < n; i++) list.push(id);
+          }
+      }
     })
     .deferred();
   return { ids, epoch };
@@ -328,7 +364,7 @@ function writeLists(sqlite: Sqlite, terms: string[], from: number, to: number, r
     .pluck()
     .all(to, from, JSON.stringify(terms)) as string[];
   for (const term of moved) {
-    const ids = read.ids.get(tagOfList(term))!;
+    const ids = read.ids.get(term)!;
     for (let i = 0; i < ids.length; ) {
       const span = Math.floor(ids[i]! / SPAN);
       let end = i;
@@ -439,13 +475,21 @@ export function wrongSearchBits(sqlite: Sqlite): string[] {
       for (const id of marked) setBit(dirty, id);
       const wrong: string[] = [];
       for (const { term, built } of terms) {
-        if (isList(term)) {
-          // A list: its tag's passages in FTS5, the marked ones aside; its rows well formed, their ids ascending.
-          const [high, tag] = [built * BLOCK, tagTerm(tagOfList(term))];
-          const truth = [...cellsOf(sqlite, tag, 0, high)].map(([id]) => id).filter((id) => !marked.has(id)).sort((a, b) => a - b);
-          const rows = stmt(sqlite, 'SELECT span, ids FROM search_lists WHERE term = ? ORDER BY span').raw().all(term) as [number, Uint8Array][];
+        if (isList(term) || isSaid(term)) {
+          // A list: its tag's passages in FTS5 (a said list: each once a time FTS5 holds its word there), the marked
+          // ones aside; its rows well formed, their ids ascending (a said list's repeated).
+          const high = built * BLOCK;
+          const truth = (
+            isSaid(term)
+              ? [...cellsOf(sqlite, freqTerm(wordOfSaid(term)), 0, high)].flatMap(([id, n]) => new Array<number>(n).fill(id))
+              : [...cellsOf(sqlite, tagTerm(tagOfList(term)), 0, high)].map(([id]) => id)
+          )
+            .filter((id) => !marked.has(id))
+            .sort((a, b) => a - b);
+          const rows = stmt(sqlite, `SELECT span, ids FROM ${listTable(term)} WHERE term = ? ORDER BY span`).raw().all(term) as [number, Uint8Array][];
           const stored = rows.flatMap(([span, row]) => listIds(span, row));
-          const formed = rows.every(([, row]) => row.length > 0 && row.length % 2 === 0) && stored.every((id, i) => i === 0 || id > stored[i - 1]!) && stored.every((id) => id < high);
+          const ascending = (id: number, i: number) => i === 0 || id > stored[i - 1]! || (isSaid(term) && id === stored[i - 1]);
+          const formed = rows.every(([, row]) => row.length > 0 && row.length % 2 === 0) && stored.every(ascending) && stored.every((id) => id < high);
           const kept = stored.filter((id) => !marked.has(id));
           if (!formed || kept.length !== truth.length || kept.some((id, i) => id !== truth[i])) wrong.push(term);
           continue;
@@ -477,7 +521,8 @@ export function wrongSearchBits(sqlite: Sqlite): string[] {
  * still write cells it read before the passage changed: its blocks wait), and unmarks them. One write transaction:
  * each passage's cell cleared in every row of its block, then set in the rows of the dense terms it holds and in the
  * lengths' row (cellsOfPassage); and taken out of the lists of the tags it had when first marked (migration 0021: the
- * lists held it as it was then, or not at all), then put into the lists of the tags it holds.
+ * lists held it as it was then, or not at all), then put into the lists of the tags it holds; the same for the said
+ * lists of its words (cleanSaid).
  */
 function cleanDirty(sqlite: Sqlite): number {
   return sqlite
@@ -515,6 +560,7 @@ function cleanDirty(sqlite: Sqlite): number {
           }
       }
       for (const row of spans.values()) if (row.changed) putList(sqlite, row.term, row.span, [...row.ids].sort((a, b) => a - b));
+      cleanSaid(sqlite, marks, cells, terms);
       for (const [block, passages] of byBlock) {
         const rows = new Map(
           stmt<{ term: string; bits: Uint8Array }>(sqlite, 'SELECT term, bits FROM search_bits WHERE block = ? UNION ALL SELECT term, bits FROM search_cells WHERE block = ?')
@@ -548,6 +594,42 @@ function cleanDirty(sqlite: Sqlite): number {
       return ids.length;
     })
     .immediate();
+}
+
+/**
+ * The said lists of cleaned passages (migration 0023): each taken out of every said row of its span (its old text is not
+ * kept; a passage marked as new, its tags '', is in none: its span's rows are not read for it), then put into the rows of
+ * the words it says now, once a time.
+ */
+function cleanSaid(sqlite: Sqlite, marks: [id: number, tags: string | null][], cells: Map<number, [term: string, value: number][]>, terms: Set<string>): void {
+  const rows = new Map<string, { term: string; span: number; ids: number[] }>();
+  const changed = new Set<string>();
+  const cleaned = new Set(marks.map(([id]) => id));
+  const load = (term: string, span: number, ids: number[]) => {
+    const key = `${span} ${term}`;
+    if (!rows.has(key)) {
+      const kept = ids.filter((id) => !cleaned.has(id));
+      if (kept.length !== ids.length) changed.add(key);
+      rows.set(key, { term, span, ids: kept });
+    }
+    return key;
+  };
+  const scanned = new Set(marks.filter(([, was]) => was !== '').map(([id]) => Math.floor(id / SPAN)));
+  for (const span of scanned)
+    for (const [term, row] of stmt(sqlite, 'SELECT term, ids FROM search_said WHERE span = ?').raw().all(span) as [string, Uint8Array][]) load(term, span, listIds(span, row));
+  for (const [id] of marks)
+    for (const [term, n] of cells.get(id)!) {
+      const said = term.startsWith('freq:') ? saidTerm(term.slice('freq:'.length)) : undefined;
+      if (said === undefined || !terms.has(said)) continue;
+      const span = Math.floor(id / SPAN);
+      const key = rows.has(`${span} ${said}`) ? `${span} ${said}` : load(said, span, spanIds(sqlite, said, span));
+      for (let i = 0; i < n; i++) rows.get(key)!.ids.push(id);
+      changed.add(key);
+    }
+  for (const key of changed) {
+    const row = rows.get(key)!;
+    putList(sqlite, row.term, row.span, row.ids.sort((a, b) => a - b));
+  }
 }
 
 /**
@@ -590,7 +672,7 @@ function wordCounts(sqlite: Sqlite, text: string): [word: string, count: number]
 /** Empties the bitmaps (they are built again): after the passages are written again under new ids (repair, bulk restore). */
 export function resetSearchBits(sqlite: Sqlite): void {
   sqlite.exec(
-    'DELETE FROM search_bits; DELETE FROM search_cells; DELETE FROM search_lists; DELETE FROM search_bits_dirty; DELETE FROM search_bits_terms; INSERT INTO search_bits_state (id, reserved, checked_passages) VALUES (1, 0, 0) ON CONFLICT (id) DO UPDATE SET reserved = 0, checked_passages = 0, epoch = epoch + 1',
+    'DELETE FROM search_bits; DELETE FROM search_cells; DELETE FROM search_lists; DELETE FROM search_said; DELETE FROM search_bits_dirty; DELETE FROM search_bits_terms; INSERT INTO search_bits_state (id, reserved, checked_passages) VALUES (1, 0, 0) ON CONFLICT (id) DO UPDATE SET reserved = 0, checked_passages = 0, epoch = epoch + 1',
   );
 }
 
@@ -634,7 +716,7 @@ export function matchBits(sqlite: Sqlite, words: string[], groups: BitsGroup[], 
   const tagGroups = groups.flatMap((g) => ('tags' in g ? [g.tags.map(tagTerm)] : []));
   const wordTerms = words.map(wordTerm);
   const lists = groups.flatMap((g) => ('tags' in g ? [...g.tags, ...(g.less ?? [])].map(listTerm) : []));
-  const wanted = [...wordTerms, ...tagGroups.flat(), ...lists];
+  const wanted = [...wordTerms, ...words.map(saidTerm), ...tagGroups.flat(), ...lists];
   // As one JSON array: a group may hold thousands of tags (a participant fragment's names), two terms each.
   const built = new Map(
     stmt<{ term: string; built: number }>(sqlite, 'SELECT term, built FROM search_bits_terms WHERE term IN (SELECT value FROM json_each(?))')
@@ -643,11 +725,18 @@ export function matchBits(sqlite: Sqlite, words: string[], groups: BitsGroup[], 
   );
   const denseWords = wordTerms.filter((t) => built.get(t));
   const sparseWords = wordTerms.filter((t) => !built.get(t));
-  // Words that are not dense are read only without a group: with a filter, FTS5 intersects them with its tags cheaply
-  // (loops of 100 calls, the bitmaps against FTS5: `the elra` + the smallest leaf folder 0.4-1.1 ms a call slower,
-  // `the marmarorpla` + the biggest folder 0.2-0.8 ms slower; `the elra` + the biggest folder 0.6-1.7 ms faster).
-  if (denseWords.length === 0 || (sparseWords.length > 0 && groups.length > 0)) return undefined;
-  const blocks = Math.min(...[...denseWords, ...tagGroups.flat().filter((t) => built.has(t))].map((t) => built.get(t)!));
+  const saidOf = (t: string) => saidTerm(t.slice('text:'.length));
+  const listed = sparseWords.filter((t) => built.get(saidOf(t)));
+  const unlisted = sparseWords.filter((t) => !listed.includes(t));
+  // Words without a said list (rare words) are read from FTS5 only without a group: with a filter, FTS5 intersects them
+  // with its tags cheaply (loops of 100 calls, the bitmaps against FTS5: `the elra` + the smallest leaf folder 0.4-1.1
+  // ms a call slower, `the marmarorpla` + the biggest folder 0.2-0.8 ms slower, both with their passages from FTS5;
+  // `the elra` + the biggest folder 0.6-1.7 ms faster). Without a dense word, the said lists' words with a filter (a
+  // call, against FTS5's intersection: `elra` + a common participant word 10.1 -> 3.2 ms, + six months 6.3 -> 4.1, +
+  // the biggest folder 4.1 -> 3.1, + the smallest leaf folder 0.75 -> 0.95); without a filter, FTS5 intersects them
+  // (`elra orto`, 300 passages: 3.3 ms a call from the lists, against 2.1).
+  if ((denseWords.length === 0 && (listed.length === 0 || groups.length === 0)) || (unlisted.length > 0 && groups.length > 0)) return undefined;
+  const blocks = Math.min(...[...denseWords, ...listed.map(saidOf), ...tagGroups.flat().filter((t) => built.has(t))].map((t) => built.get(t)!));
   if (blocks === 0) return undefined;
   const below = blocks * BLOCK;
   const dirty = stmt(sqlite, 'SELECT passage_id FROM search_bits_dirty WHERE passage_id < ? LIMIT ?').pluck().all(below, MAX_DIRTY + 1) as number[];
@@ -675,17 +764,20 @@ export function matchBits(sqlite: Sqlite, words: string[], groups: BitsGroup[], 
     }
     return into;
   };
-  const acc = bitsOf(denseWords[0]!);
+  // Without a dense word, every passage below the blocks: the groups narrow it.
+  const acc = denseWords.length > 0 ? bitsOf(denseWords[0]!) : new Int32Array(blocks * WORDS).fill(-1);
   const and = (other: Int32Array) => {
     for (let i = 0; i < acc.length; i++) acc[i]! &= other[i]!;
   };
   for (const term of denseWords.slice(1)) and(bitsOf(term));
-  // The words that are not dense: their passages from FTS5, as a group of ids.
-  const saying = sparseWords.length > 0 ? (JSON.parse(stmt(sqlite, SPARSE_PASSAGES).pluck().get(sparseWords.map(matchOf).join(' AND '), sparseLimit + 1) as string) as number[]) : [];
+  // The words that are not dense: each from its said list (9,822 ids of `elra`: 0.1 ms, against 2.2 from FTS5), the
+  // others' passages from FTS5, as a group of ids.
+  const saying = unlisted.length > 0 ? (JSON.parse(stmt(sqlite, SPARSE_PASSAGES).pluck().get(unlisted.map(matchOf).join(' AND '), sparseLimit + 1) as string) as number[]) : [];
   let sparse = saying.length;
   if (sparse > sparseLimit) return undefined;
+  const wordGroups = [...listed.map((t): BitsGroup => ({ ids: () => saidIds(sqlite, saidOf(t), below) })), ...(unlisted.length > 0 ? [{ ids: () => saying }] : [])];
   // Each group: its dense tags' bits ORed, its sparse tags' passages and its ids set.
-  for (const group of sparseWords.length > 0 ? [...groups, { ids: () => saying }] : groups) {
+  for (const group of [...groups, ...wordGroups]) {
     const merged = new Int32Array(acc.length);
     const mergedBytes = new Uint8Array(merged.buffer);
     const set = (ids: number[]) => {
@@ -745,6 +837,18 @@ export function matchBits(sqlite: Sqlite, words: string[], groups: BitsGroup[], 
   return { bits, count, below: edge, dirty: asked };
 }
 
+/** A said term's passages below `below`, ascending (a passage repeated once a time it says the word). */
+function saidIds(sqlite: Sqlite, term: string, below: number): number[] {
+  const ids: number[] = [];
+  for (const [span, row] of stmt(sqlite, 'SELECT span, ids FROM search_said WHERE term = ? AND span < ? ORDER BY span').raw().all(term, Math.ceil(below / SPAN)) as [number, Uint8Array][])
+    for (let i = 0, base = span * SPAN; i + 1 < row.length; i += 2) {
+      const id = base + (row[i]! | (row[i + 1]! << 8));
+      if (id >= below) break;
+      ids.push(id);
+    }
+  return ids;
+}
+
 /** The passages of an FTS5 expression as one JSON array, at most `?` of them. */
 const SPARSE_PASSAGES = 'SELECT json_group_array(rowid) FROM (SELECT rowid FROM search_fts WHERE search_fts MATCH ? LIMIT ?)';
 
@@ -794,6 +898,19 @@ export function* idsNewestFirst(bits: Uint8Array): Generator<number> {
  */
 const WINDOW_CELLS_MIN = 8;
 
+/** How often each passage of `ids` (ascending or not) says a said term's word, from the rows of its spans. */
+function saidCounts(sqlite: Sqlite, term: string, ids: number[]): Map<number, number> {
+  const wanted = new Set(ids);
+  const spans = [...new Set(ids.map((id) => Math.floor(id / SPAN)))];
+  const counts = new Map<number, number>();
+  for (const [span, row] of stmt(sqlite, 'SELECT span, ids FROM search_said WHERE term = ? AND span IN (SELECT value FROM json_each(?))').raw().all(term, JSON.stringify(spans)) as [number, Uint8Array][])
+    for (let i = 0, base = span * SPAN; i + 1 < row.length; i += 2) {
+      const id = base + (row[i]! | (row[i + 1]! << 8));
+      if (wanted.has(id)) counts.set(id, (counts.get(id) ?? 0) + 1);
+    }
+  return counts;
+}
+
 /** What BM25 needs of a passage: its length in tokens, and how often it says each word of a query. */
 export interface PassageCells {
   size: number;
@@ -802,17 +919,23 @@ export interface PassageCells {
 
 /**
  * For the passages of `ids` the rows of migration 0016 cover, what BM25 needs of them (`counts` in the order of
- * `words`): those below the blocks the words' frequencies and the lengths are built for, not marked dirty, and whose
- * cells are exact (a count under 15, a length under 255). Undefined when they cover none: a word not dense, nothing
- * built, too many dirty passages. The rest the caller reads.
+ * `words`): those below the blocks the words' frequencies (or said lists, migration 0023) and the lengths are built
+ * for, not marked dirty, and whose cells are exact (a count under 15, a length under 255). Undefined when they cover
+ * none: a word rare (or neither dense nor rare, without `said`), nothing built, too many dirty passages. The rest the
+ * caller reads. Every passage of `ids` says every word (a said list holds no passage for the words it does not say).
  */
-export function windowCells(sqlite: Sqlite, words: string[], ids: number[]): Map<number, PassageCells> | undefined {
+export function windowCells(sqlite: Sqlite, words: string[], ids: number[], said = true): Map<number, PassageCells> | undefined {
   if (ids.length === 0 || words.length === 0) return undefined;
-  const terms = [SIZE_TERM, ...words.map(freqTerm)];
-  const built = stmt(sqlite, `SELECT min(built) FROM search_bits_terms WHERE term IN (${terms.map(() => '?').join(', ')}) HAVING count(*) = ?`)
-    .pluck()
-    .get(...terms, new Set(terms).size) as number | undefined;
-  if (!built) return undefined;
+  // Each word's frequencies when dense, else its said list.
+  const candidates = [SIZE_TERM, ...words.flatMap((w) => (said ? [freqTerm(w), saidTerm(w)] : [freqTerm(w)]))];
+  const builtOf = new Map(
+    stmt(sqlite, `SELECT term, built FROM search_bits_terms WHERE built > 0 AND term IN (${candidates.map(() => '?').join(', ')})`)
+      .raw()
+      .all(...candidates) as [string, number][],
+  );
+  const terms = [SIZE_TERM, ...words.map((w) => (builtOf.has(freqTerm(w)) ? freqTerm(w) : saidTerm(w)))];
+  if (terms.some((t) => !builtOf.has(t))) return undefined;
+  const built = Math.min(...terms.map((t) => builtOf.get(t)!));
   const below = built * BLOCK;
   // A block's rows are read for WINDOW_CELLS_MIN of its passages at least: fewer are cheaper read themselves.
   const inBlock = new Map<number, number>();
@@ -827,26 +950,32 @@ export function windowCells(sqlite: Sqlite, words: string[], ids: number[]): Map
   const [first, last] = [Math.min(...wanted), Math.max(...wanted)];
   // The blocks as one range of the key when they are most of it: a row is 2-4 KB, so each seek of a list descends a
   // deep tree (the smallest leaf folder's 94 blocks of 96: 1.0 ms a term by seeks, 0.2 by the range).
-  const rowsOf = (term: string) =>
-    new Map(
+  // A term's count for a passage, 0 when not kept exactly: a said word's from its ids; a dense word's or the length's
+  // from its cell (all bits set: more than the cell holds).
+  const countsOf = (term: string): ((id: number) => number) => {
+    if (isSaid(term)) {
+      const counts = saidCounts(sqlite, term, covered);
+      return (id) => counts.get(id) ?? 0;
+    }
+    const width = widthOf(term);
+    const rows = new Map(
       (last - first + 1 <= wanted.length * 2
         ? stmt(sqlite, 'SELECT block, bits FROM search_cells WHERE term = ? AND block BETWEEN ? AND ?').raw().all(term, first, last)
         : stmt(sqlite, 'SELECT block, bits FROM search_cells WHERE term = ? AND block IN (SELECT value FROM json_each(?))').raw().all(term, JSON.stringify(wanted))) as [number, Uint8Array][],
     );
-  const [sizes, ...freqs] = terms.map(rowsOf);
+    return (id) => {
+      const row = rows.get(Math.floor(id / BLOCK));
+      const value = row ? cellOf(row, id % BLOCK, width) : 0;
+      return value === maxCell(width) ? 0 : value;
+    };
+  };
+  const [sizeOf, ...countOf] = terms.map(countsOf);
   const cells = new Map<number, PassageCells>();
   for (const id of covered) {
     if (aside.has(id)) continue;
-    const block = Math.floor(id / BLOCK);
-    const at = id - block * BLOCK;
-    const sizeRow = sizes!.get(block);
-    const size = sizeRow ? cellOf(sizeRow, at, 8) : 0;
-    if (size === 0 || size === maxCell(8)) continue;
-    const counts = freqs.map((rows) => {
-      const row = rows.get(block);
-      return row ? cellOf(row, at, 4) : 0;
-    });
-    if (counts.every((n) => n > 0 && n < maxCell(4))) cells.set(id, { size, counts });
+    const size = sizeOf!(id);
+    const counts = countOf.map((count) => count(id));
+    if (size > 0 && counts.every((n) => n > 0)) cells.set(id, { size, counts });
   }
   return cells;
 }
