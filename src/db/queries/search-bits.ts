@@ -46,7 +46,7 @@ const isList = (term: string) => term.startsWith('list:');
 const tagOfList = (term: string) => term.slice('list:'.length);
 
 /**
- * A word not dense but said in this many passages (a ranked window's worth: 788 words at 100k meetings) has a said list
+ * A word not dense but said in this many passages (a ranked window's worth: 787 words at 100k meetings) has a said list
  * (migration 0023): its passages' ids in rows of search_said as a list's, an id once a time the passage says the word.
  * BM25 takes a full window's counts of the word from it, and the bitmaps its passages. A rarer word never fills a
  * window; its passages are read from FTS5 (452 in 0.06 ms).
