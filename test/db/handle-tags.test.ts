@@ -61,12 +61,15 @@ describe('migration 0018: names and e-mails as tags', () => {
       old.prepare("UPDATE meetings SET note = 'the budget note' WHERE id = ?").run(meetings[0]);
       old.prepare('DELETE FROM search_passages WHERE id = 4999').run();
       // (Built by today's code, whose cell rows go to search_cells (0020): put where a database at 0017 held them; and
-      // which keeps lists (0021), which a database at 0017 had not.)
+      // which keeps lists (0021) and said lists (0023), which a database at 0017 had not.)
       old.exec(`CREATE TABLE search_cells (term TEXT NOT NULL, block INTEGER NOT NULL, bits BLOB NOT NULL); CREATE UNIQUE INDEX search_cells_term_block_idx ON search_cells (term, block);
-        CREATE TABLE search_lists (term TEXT NOT NULL, span INTEGER NOT NULL, ids BLOB NOT NULL, PRIMARY KEY (term, span)) WITHOUT ROWID; ALTER TABLE search_bits_dirty ADD tags TEXT`);
+        CREATE TABLE search_lists (term TEXT NOT NULL, span INTEGER NOT NULL, ids BLOB NOT NULL, PRIMARY KEY (term, span)) WITHOUT ROWID; ALTER TABLE search_bits_dirty ADD tags TEXT;
+        CREATE TABLE search_said (term TEXT NOT NULL, span INTEGER NOT NULL, ids BLOB NOT NULL, PRIMARY KEY (term, span)) WITHOUT ROWID;
+        ALTER TABLE search_bits_dirty ADD said INTEGER NOT NULL DEFAULT 1; ALTER TABLE search_bits_dirty ADD text TEXT`);
       buildSearchBits(old);
       old.exec(`INSERT INTO search_bits (term, block, bits) SELECT term, block, bits FROM search_cells; DROP TABLE search_cells;
-        DROP TABLE search_lists; DELETE FROM search_bits_terms WHERE term GLOB 'list:*'; ALTER TABLE search_bits_dirty DROP COLUMN tags`);
+        DROP TABLE search_lists; DROP TABLE search_said; DELETE FROM search_bits_terms WHERE term GLOB 'list:*' OR term GLOB 'said:*';
+        ALTER TABLE search_bits_dirty DROP COLUMN tags; ALTER TABLE search_bits_dirty DROP COLUMN said; ALTER TABLE search_bits_dirty DROP COLUMN text`);
       expect(old.prepare("SELECT count(*) FROM search_bits WHERE term = 'size:'").pluck().get()).toBe(2);
       const built = old.prepare("SELECT term, built FROM search_bits_terms WHERE term != 'size:' ORDER BY term").all();
       expect(built).toContainEqual({ term: 'text:the', built: 2 });

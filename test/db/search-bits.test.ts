@@ -375,6 +375,35 @@ describe('search bitmaps', () => {
     buildSearchBits(s, { saidWords: 100 });
     expect(s.prepare('SELECT count(*) FROM search_bits_dirty').pluck().get()).toBe(0);
     expect(wrongSearchBits(s)).toEqual([]);
+
+    // A meeting moved: its passages marked for their tags alone (`said` 0). The said rows are left as they are.
+    const saidRows = () => s.prepare('SELECT term, span, hex(ids) AS ids FROM search_said ORDER BY term, span').all();
+    const rowsBefore = saidRows();
+    const meeting = s.prepare('SELECT meeting_id FROM search_passages WHERE id = ?').pluck().get(saying[5]) as string;
+    const move = (path: string) => s.prepare('UPDATE meetings SET folder_id = (SELECT id FROM folders WHERE path = ?) WHERE id = ?').run(path, meeting);
+    const [elsewhere, andBack] = FOLDERS.filter((path) => path !== s.prepare('SELECT f.path FROM meetings m JOIN folders f ON f.id = m.folder_id WHERE m.id = ?').pluck().get(meeting));
+    move(elsewhere!);
+    const marks = () => s.prepare('SELECT said, count(*) AS n FROM search_bits_dirty GROUP BY said ORDER BY said').all();
+    expect(marks()).toEqual([{ said: 0, n: expect.any(Number) }]);
+    buildSearchBits(s, { saidWords: 100 });
+    expect(saidRows()).toEqual(rowsBefore);
+    expect(wrongSearchBits(s)).toEqual([]);
+    // Moved again and the lists made again while its passages are marked so (and a word's bits, so that no round cleans
+    // them yet): the builds keep them, as their text says. Then one of them says other words: marked `said` again.
+    move(andBack!);
+    s.exec("DELETE FROM search_said; UPDATE search_bits_terms SET built = 0 WHERE term GLOB 'said:*' OR term = 'text:and'");
+    searchBitsRound(s, { budgetMs: 0 });
+    expect(builtTerms(s)).toContainEqual({ term: 'text:and', built: 0 });
+    s.prepare("UPDATE search_passages SET text = 'the filler9' WHERE id = ?").run(saying[5]);
+    expect(s.prepare('SELECT said FROM search_bits_dirty WHERE passage_id = ?').pluck().get(saying[5])).toBe(1);
+    // Another is deleted: marked `said` too, its text kept for the clean-up.
+    const gone = s.prepare('SELECT id FROM search_passages WHERE meeting_id = ? AND id <> ? ORDER BY id LIMIT 1').pluck().get(meeting, saying[5]) as number;
+    const goneText = s.prepare('SELECT text FROM search_passages WHERE id = ?').pluck().get(gone);
+    s.prepare('DELETE FROM search_passages WHERE id = ?').run(gone);
+    expect(s.prepare('SELECT said, text FROM search_bits_dirty WHERE passage_id = ?').get(gone)).toEqual({ said: 1, text: goneText });
+    buildSearchBits(s, { saidWords: 100 });
+    expect(s.prepare('SELECT count(*) FROM search_bits_dirty').pluck().get()).toBe(0);
+    expect(wrongSearchBits(s)).toEqual([]);
   }, 240_000);
 
   it('answer for a participant fragment in more names than a filter lists, from the names\' lists', () => {

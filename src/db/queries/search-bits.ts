@@ -336,7 +336,9 @@ function readLists(sqlite: Sqlite, terms: string[], from: number, to: number): {
     .transaction(() => {
       epoch = state(sqlite).epoch;
       const [low, high] = [from * BLOCK, to * BLOCK];
-      const dirty = new Set(stmt(sqlite, 'SELECT passage_id FROM search_bits_dirty WHERE passage_id >= ? AND passage_id < ?').pluck().all(low, high) as number[]);
+      // A said list leaves out only the passages whose words may have changed (migration 0023): those whose tags alone
+      // changed it holds as their text says.
+      const dirty = new Set(stmt(sqlite, `SELECT passage_id FROM search_bits_dirty WHERE passage_id >= ? AND passage_id < ?${said ? ' AND said' : ''}`).pluck().all(low, high) as number[]);
       const rows = stmt(sqlite, `SELECT id, ${said ? 'text' : 'tags'} FROM search_passages WHERE id >= ? AND id < ? ORDER BY id`).raw();
       for (const [id, column] of rows.all(low, high) as [number, string][]) {
         if (dirty.has(id)) continue;
@@ -529,7 +531,12 @@ function cleanDirty(sqlite: Sqlite): number {
     .transaction(() => {
       const built = stmt(sqlite, 'SELECT min(built) FROM search_bits_terms').pluck().get() as number | null;
       if (!built) return 0;
-      const marks = stmt(sqlite, 'SELECT passage_id, tags FROM search_bits_dirty WHERE passage_id < ? ORDER BY passage_id LIMIT ?').raw().all(built * BLOCK, CLEAN_BATCH) as [number, string | null][];
+      const marks = stmt(sqlite, 'SELECT passage_id, tags, said, text FROM search_bits_dirty WHERE passage_id < ? ORDER BY passage_id LIMIT ?').raw().all(built * BLOCK, CLEAN_BATCH) as [
+        number,
+        string | null,
+        number,
+        string | null,
+      ][];
       if (marks.length === 0) return 0;
       const ids = marks.map(([id]) => id);
       const byBlock = new Map<number, number[]>();
@@ -560,7 +567,7 @@ function cleanDirty(sqlite: Sqlite): number {
           }
       }
       for (const row of spans.values()) if (row.changed) putList(sqlite, row.term, row.span, [...row.ids].sort((a, b) => a - b));
-      cleanSaid(sqlite, marks, cells, terms);
+      cleanSaid(sqlite, marks.flatMap(([id, , said, text]): [number, string | null][] => (said ? [[id, text]] : [])), cells, terms);
       for (const [block, passages] of byBlock) {
         const rows = new Map(
           stmt<{ term: string; bits: Uint8Array }>(sqlite, 'SELECT term, bits FROM search_bits WHERE block = ? UNION ALL SELECT term, bits FROM search_cells WHERE block = ?')
@@ -597,39 +604,30 @@ function cleanDirty(sqlite: Sqlite): number {
 }
 
 /**
- * The said lists of cleaned passages (migration 0023): each taken out of every said row of its span (its old text is not
- * kept; a passage marked as new, its tags '', is in none: its span's rows are not read for it), then put into the rows of
+ * The said lists of cleaned passages whose words may have changed (migration 0023: marked `said`): each taken out of the
+ * rows of the words of the text its mark kept (none for a new passage, which no list holds), then put into the rows of
  * the words it says now, once a time.
  */
-function cleanSaid(sqlite: Sqlite, marks: [id: number, tags: string | null][], cells: Map<number, [term: string, value: number][]>, terms: Set<string>): void {
+function cleanSaid(sqlite: Sqlite, marks: [id: number, text: string | null][], cells: Map<number, [term: string, value: number][]>, terms: Set<string>): void {
   const rows = new Map<string, { term: string; span: number; ids: number[] }>();
-  const changed = new Set<string>();
   const cleaned = new Set(marks.map(([id]) => id));
-  const load = (term: string, span: number, ids: number[]) => {
+  const rowOf = (term: string, span: number) => {
     const key = `${span} ${term}`;
-    if (!rows.has(key)) {
-      const kept = ids.filter((id) => !cleaned.has(id));
-      if (kept.length !== ids.length) changed.add(key);
-      rows.set(key, { term, span, ids: kept });
-    }
-    return key;
+    let row = rows.get(key);
+    if (!row) rows.set(key, (row = { term, span, ids: spanIds(sqlite, term, span).filter((id) => !cleaned.has(id)) }));
+    return row;
   };
-  const scanned = new Set(marks.filter(([, was]) => was !== '').map(([id]) => Math.floor(id / SPAN)));
-  for (const span of scanned)
-    for (const [term, row] of stmt(sqlite, 'SELECT term, ids FROM search_said WHERE span = ?').raw().all(span) as [string, Uint8Array][]) load(term, span, listIds(span, row));
-  for (const [id] of marks)
+  for (const [id, was] of marks) {
+    const span = Math.floor(id / SPAN);
+    for (const [word] of was === null ? [] : wordCounts(sqlite, was)) if (terms.has(saidTerm(word))) rowOf(saidTerm(word), span);
     for (const [term, n] of cells.get(id)!) {
       const said = term.startsWith('freq:') ? saidTerm(term.slice('freq:'.length)) : undefined;
       if (said === undefined || !terms.has(said)) continue;
-      const span = Math.floor(id / SPAN);
-      const key = rows.has(`${span} ${said}`) ? `${span} ${said}` : load(said, span, spanIds(sqlite, said, span));
-      for (let i = 0; i < n; i++) rows.get(key)!.ids.push(id);
-      changed.add(key);
+      const row = rowOf(said, span);
+      for (let i = 0; i < n; i++) row.ids.push(id);
     }
-  for (const key of changed) {
-    const row = rows.get(key)!;
-    putList(sqlite, row.term, row.span, row.ids.sort((a, b) => a - b));
   }
+  for (const row of rows.values()) putList(sqlite, row.term, row.span, row.ids.sort((a, b) => a - b));
 }
 
 /**
