@@ -16,7 +16,7 @@
 -- of the words it says now; a passage whose tags alone changed is left as it is (a meeting of 795 passages moved: the
 -- clean-up's longest write transaction 70-90 ms, as without said lists, against ~200 with its passages taken out and
 -- put back). A batch of passages whose words changed (appended, written again) rewrites the rows of their words:
--- 135-200 ms a batch of 256 at 100k meetings, against 55-145 without said lists.
+-- 100-200 ms a batch of 256 at 100k meetings, against 55-145 without said lists.
 -- Derived data: `syntheo doctor --repair-search` empties it.
 CREATE TABLE `search_said` (
 	`term` text NOT NULL,

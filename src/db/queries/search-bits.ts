@@ -606,28 +606,60 @@ function cleanDirty(sqlite: Sqlite): number {
 /**
  * The said lists of cleaned passages whose words may have changed (migration 0023: marked `said`): each taken out of the
  * rows of the words of the text its mark kept (none for a new passage, which no list holds), then put into the rows of
- * the words it says now, once a time.
+ * the words it says now, once a time. A row that only gains ids above its last (new passages hold the highest ids)
+ * has them appended to its blob, not decoded, sorted and encoded again.
  */
 function cleanSaid(sqlite: Sqlite, marks: [id: number, text: string | null][], cells: Map<number, [term: string, value: number][]>, terms: Set<string>): void {
-  const rows = new Map<string, { term: string; span: number; ids: number[] }>();
+  const rows = new Map<string, { term: string; span: number; blob: Uint8Array; ids?: number[]; added: number[] }>();
   const cleaned = new Set(marks.map(([id]) => id));
   const rowOf = (term: string, span: number) => {
     const key = `${span} ${term}`;
     let row = rows.get(key);
-    if (!row) rows.set(key, (row = { term, span, ids: spanIds(sqlite, term, span).filter((id) => !cleaned.has(id)) }));
+    if (!row) {
+      const blob = (stmt(sqlite, 'SELECT ids FROM search_said WHERE term = ? AND span = ?').pluck().get(term, span) as Uint8Array | undefined) ?? new Uint8Array(0);
+      rows.set(key, (row = { term, span, blob, added: [] }));
+    }
     return row;
   };
+  // A row's ids decoded, the cleaned passages taken out.
+  const decoded = (row: { span: number; blob: Uint8Array; ids?: number[] }) => (row.ids ??= listIds(row.span, row.blob).filter((id) => !cleaned.has(id)));
   for (const [id, was] of marks) {
     const span = Math.floor(id / SPAN);
-    for (const [word] of was === null ? [] : wordCounts(sqlite, was)) if (terms.has(saidTerm(word))) rowOf(saidTerm(word), span);
+    for (const [word] of was === null ? [] : wordCounts(sqlite, was)) if (terms.has(saidTerm(word))) decoded(rowOf(saidTerm(word), span));
     for (const [term, n] of cells.get(id)!) {
       const said = term.startsWith('freq:') ? saidTerm(term.slice('freq:'.length)) : undefined;
       if (said === undefined || !terms.has(said)) continue;
       const row = rowOf(said, span);
-      for (let i = 0; i < n; i++) row.ids.push(id);
+      for (let i = 0; i < n; i++) row.added.push(id);
     }
   }
-  for (const row of rows.values()) putList(sqlite, row.term, row.span, row.ids.sort((a, b) => a - b));
+  // The cleaned passages of each span, a bit an id: a row is checked for them without decoding it.
+  const masks = new Map<number, Uint8Array>();
+  for (const id of cleaned) {
+    const span = Math.floor(id / SPAN);
+    if (!masks.has(span)) masks.set(span, new Uint8Array(SPAN / 8));
+    masks.get(span)![(id % SPAN) >>> 3]! |= 1 << (id & 7);
+  }
+  const holdsCleaned = (row: { span: number; blob: Uint8Array }) => {
+    const mask = masks.get(row.span)!;
+    for (let i = 0; i + 1 < row.blob.length; i += 2) {
+      const at = row.blob[i]! | (row.blob[i + 1]! << 8);
+      if (mask[at >>> 3]! & (1 << (at & 7))) return true;
+    }
+    return false;
+  };
+  for (const row of rows.values()) {
+    const added = row.added.sort((a, b) => a - b);
+    const last = row.blob.length >= 2 ? row.span * SPAN + (row.blob[row.blob.length - 2]! | (row.blob[row.blob.length - 1]! << 8)) : -1;
+    const appended = row.ids === undefined && (added[0] ?? Infinity) > last && !holdsCleaned(row);
+    if (appended && added.length > 0) {
+      const tail = listRow(added);
+      const blob = new Uint8Array(row.blob.length + tail.length);
+      blob.set(row.blob);
+      blob.set(tail, row.blob.length);
+      stmt(sqlite, 'INSERT OR REPLACE INTO search_said (term, span, ids) VALUES (?, ?, ?)').run(row.term, row.span, blob);
+    } else if (!appended) putList(sqlite, row.term, row.span, [...decoded(row), ...added].sort((a, b) => a - b));
+  }
 }
 
 /**

@@ -401,7 +401,9 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
       ? ordered(window.length + skip + limit).slice(window.length + skip)
       : everyMatch
       ? everyMatch.slice(window.length + skip, window.length + skip + limit)
-      : (stmt(sqlite, `SELECT f.rowid AS id ${from} AND f.rowid < ? ORDER BY f.rowid DESC LIMIT ? OFFSET ?`).pluck().all(...args, boundary, limit, skip) as number[]);
+      : // The bound as an integer: better-sqlite3 binds a number as a REAL, and FTS5 takes only an integer as a bound of
+        // its rowid (fts5GetRowidLimit); with a REAL it walked from the newest and SQLite left out the rows past it.
+        (stmt(sqlite, `SELECT f.rowid AS id ${from} AND f.rowid < ? ORDER BY f.rowid DESC LIMIT ? OFFSET ?`).pluck().all(...args, BigInt(boundary), limit, skip) as number[]);
     ids.push(...older);
   }
 
