@@ -5,7 +5,7 @@
 // at the same time; the doctor names a wrong bitmap, the search repair drops them, the worker builds them again, and
 // neither role writes them. A date range is counted from its kept months, less the days it leaves out, plus its days that
 // are not kept, less the first and last days' meetings outside it (the meetings span four months, a day's share of them is
-// too small to be kept, a month's is not). A database at 0014 with built bitmaps gets 0015's names and e-mails as tags
+// too small to be kept, a month's is not), or checked on each match's meeting (the same answers). A database at 0014 with built bitmaps gets 0015's names and e-mails as tags
 // without a block marked stale.
 import { beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
@@ -14,7 +14,7 @@ import { expectPrivileges, loginRoles, pgDatabaseMigratedTo, runAs, undoSearchBi
 import { seeded } from '../support/seeded.js';
 import { openStore } from '../../src/db/engine.js';
 import type { Store } from '../../src/db/store.js';
-import { searchTranscripts } from '../../src/db/postgres/search.js';
+import { searchTranscripts, type SearchOptions } from '../../src/db/postgres/search.js';
 import { RANK_WINDOW, type SearchFilter } from '../../src/db/queries/search.js';
 import { parseDateRange } from '../../src/db/queries/meetings.js';
 import { run } from '../cli/cli.js';
@@ -50,8 +50,15 @@ const PAGE = 5;
 /** Enough that most filters expect more matches than the search's window (fewer are counted from the rows). */
 const SEEDED = 8_000;
 const MEETINGS = 200;
-/** Meetings at the ranges' edges, inside and outside by their time. */
-const EDGES = ['2025-12-10T09:00:00.000Z', '2025-12-10T15:00:00.000Z', '2026-02-20T07:00:00.000Z', '2026-02-20T17:00:00.000Z'];
+/** Meetings at the ranges' edges, inside and outside by their time, and two on the bounds themselves (inside). */
+const EDGES = [
+  '2025-12-10T09:00:00.000Z',
+  '2025-12-10T15:00:00.000Z',
+  '2026-02-20T07:00:00.000Z',
+  '2026-02-20T17:00:00.000Z',
+  '2025-12-10T12:00:00.000Z',
+  '2026-02-20T08:00:00.000Z',
+];
 /** A start from 15 November 2025 over 120 days (a day holds about 1.7 of the meetings: not kept). */
 const start = (rnd: ReturnType<typeof seeded>, m: number) => EDGES[m] ?? new Date(Date.UTC(2025, 10, 15) + rnd.int(120 * 86_400_000)).toISOString();
 
@@ -89,8 +96,8 @@ async function reference(q: pg.ClientBase, filter: SearchFilter): Promise<{ n: n
 
 /**
  * Every query with every filter: search_transcripts' total and first page against the reference, both in one
- * repeatable-read snapshot, with the window read both ways (the key ranges walked, and from the bits); `deep`: its pages
- * deeper in the window and past it, the same both ways.
+ * repeatable-read snapshot, with the window read both ways (the key ranges walked, and from the bits) and a date range
+ * also checked on each match's meeting; `deep`: its pages deeper in the window and past it, the same every way.
  */
 async function compare(pool: pg.Pool, filters = FILTERS, deep = true): Promise<string[]> {
   const wrong: string[] = [];
@@ -103,19 +110,24 @@ async function compare(pool: pg.Pool, filters = FILTERS, deep = true): Promise<s
         const held = await reference(c, filter);
         // The window read both ways: walking the key ranges from the bitmaps' floor (where the newest matches fill it),
         // and from the bits and the rows the count read.
-        for (const window of ['walk', 'bits'] as const) {
-          const found = await searchTranscripts(c, filter, { offset: 0, limit: PAGE }, { window });
-          const said = `${JSON.stringify(filter)} (${window})`;
+        // A date range also checked on each match's meeting, instead of read from its cover's tags.
+        const ways = [{ window: 'walk' as const }, { window: 'bits' as const }, ...(filter.from !== undefined ? [{ dates: 'meetings' as const }] : [])];
+        for (const way of ways) {
+          const found = await searchTranscripts(c, filter, { offset: 0, limit: PAGE }, way);
+          const said = `${JSON.stringify(filter)} (${JSON.stringify(way)})`;
           if (found.pagination.total !== held.n) wrong.push(`${said}: ${found.pagination.total} counted, ${held.n} held`);
           const page = found.hits.map((h) => h.snippet.replace(/\*\*/g, ''));
           if (page.join('|') !== held.page.join('|')) wrong.push(`${said}: page ${JSON.stringify(page)}, held ${JSON.stringify(held.page)}`);
         }
         // Deeper pages, within the window and past it (the older matches): one window, whichever way it was read.
         for (const offset of deep ? [600, RANK_WINDOW - 5].filter((o) => o < held.n) : []) {
-          const pageRead = async (window: 'walk' | 'bits') =>
-            (await searchTranscripts(c, filter, { offset, limit: 10 }, { window })).hits.map((h) => `${h.meeting_id} ${h.offset} ${h.snippet}`).join('|');
-          const [walked, bits] = [await pageRead('walk'), await pageRead('bits')];
-          if (walked !== bits) wrong.push(`${JSON.stringify(filter)}: page at ${offset} from the bits ${bits}, walked ${walked}`);
+          const pageRead = async (way: SearchOptions) =>
+            (await searchTranscripts(c, filter, { offset, limit: 10 }, way)).hits.map((h) => `${h.meeting_id} ${h.offset} ${h.snippet}`).join('|');
+          const walked = await pageRead({ window: 'walk' });
+          for (const way of ways.slice(1)) {
+            const other = await pageRead(way);
+            if (other !== walked) wrong.push(`${JSON.stringify(filter)}: page at ${offset} ${JSON.stringify(way)} ${other}, walked ${walked}`);
+          }
         }
       }
     await c.query('COMMIT');
@@ -123,6 +135,19 @@ async function compare(pool: pg.Pool, filters = FILTERS, deep = true): Promise<s
     c.release();
   }
   return wrong;
+}
+
+/** A statement as the search sent it. */
+type Sent = { text: string; values: unknown[] };
+
+/** `c`, recording in `sent` each statement sent through it. */
+function recording(c: pg.PoolClient, sent: Sent[]): pg.PoolClient {
+  return {
+    query: (config: string | Sent, values?: unknown[]) => {
+      sent.push(typeof config === 'string' ? { text: config, values: values ?? [] } : config);
+      return typeof config === 'string' ? c.query(config, values) : c.query(config);
+    },
+  } as unknown as pg.PoolClient;
 }
 
 /** Rounds until one has nothing to do (writers may hold the lock: those rounds retry). */
@@ -338,18 +363,32 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
     await expectCountedFromBits(pgs.pool, pgs.store, { query: 'the budget' }, 'budget', passage);
   }, 60_000);
 
-  it('a prepared statement ranks with the query computed once: in its generic plan, no row computes a tsquery', async () => {
-    // The statements of a one-word phrase (`the the`: one lexeme, a prepared statement) as the search sends them.
-    const sent: { text: string; values: unknown[] }[] = [];
+  it('a rare word over many days: each match\'s meeting checked against the range; a common word: the range\'s tags read', async () => {
+    const sent: Sent[] = [];
     const c = await pgs.pool.connect();
     try {
-      const recording = {
-        query: (config: string | { text: string; values: unknown[] }, values?: unknown[]) => {
-          sent.push(typeof config === 'string' ? { text: config, values: values ?? [] } : config);
-          return typeof config === 'string' ? c.query(config, values) : c.query(config);
-        },
-      } as unknown as pg.PoolClient;
-      expect((await searchTranscripts(recording, { query: 'the the' }, { offset: 0, limit: 3 })).hits).toHaveLength(3);
+      const range = { from: '2025-12-10', to: '2026-02-20' };
+      const checked = async (query: string) => {
+        sent.length = 0;
+        await searchTranscripts(recording(c, sent), { query, ...range }, { offset: 0, limit: 3 });
+        return sent.some((q) => q.text.includes('JOIN meetings d ON'));
+      };
+      // `zebra`: about 1 word in 400 (150-200 passages), against the range's 4,000 passages or more.
+      expect(await checked('zebra')).toBe(true);
+      expect(await checked('zebra the')).toBe(true);
+      expect(await checked('the')).toBe(false);
+      expect(await checked('the budget')).toBe(false);
+    } finally {
+      c.release();
+    }
+  }, 60_000);
+
+  it('a prepared statement ranks with the query computed once: in its generic plan, no row computes a tsquery', async () => {
+    // The statements of a one-word phrase (`the the`: one lexeme, a prepared statement) as the search sends them.
+    const sent: Sent[] = [];
+    const c = await pgs.pool.connect();
+    try {
+      expect((await searchTranscripts(recording(c, sent), { query: 'the the' }, { offset: 0, limit: 3 })).hits).toHaveLength(3);
       const ranked = sent.filter((q) => q.text.includes('ts_rank_cd') || q.text.includes('ts_headline'));
       expect(ranked).toHaveLength(2);
       await c.query('SET plan_cache_mode = force_generic_plan');
