@@ -271,7 +271,7 @@ const participantsJoined = (handles: string) => `m.id IN (
 const participantsProbed = (matched: string, meetingId = 'm.id') => `(SELECT true FROM participants pa WHERE pa.meeting_id = ${meetingId} AND (${matched}) LIMIT 1) IS TRUE`;
 
 /** `participantsProbed` for ILIKE patterns, given as parameters by `p`. */
-const probedFor = (patterns: string[], p: (value: unknown) => string, meetingId?: string): string => {
+export const probedFor = (patterns: string[], p: (value: unknown) => string, meetingId?: string): string => {
   const values = patterns.map(p);
   return participantsProbed(['pa.name', 'pa.email'].flatMap((column) => values.map((v) => `${column} ILIKE ${v} ESCAPE '\\'`)).join(' OR '), meetingId);
 };
@@ -310,6 +310,8 @@ export interface TagFilter {
   title?: { forms: string[]; id: string; sure?: string; titled?: string[] };
   /** With `probeMany`, a participant fragment in too many words or names for tags: its ILIKE patterns, each meeting's participants checked. */
   probe?: string[];
+  /** The participant fragment held by tags: its group (one of `groups`) and its ILIKE patterns (a meeting's participants may be checked instead). */
+  participant?: { group: string[]; patterns: string[] };
 }
 
 /** Beyond this many matching participant words, a fragment is matched handle by handle (as SQLite's MAX_PARTICIPANT_WORDS). */
@@ -324,6 +326,7 @@ export async function compileTags(q: Queryable, filter: MeetingFilter, options: 
   const groups: string[][] = [];
   let title: TagFilter['title'];
   let probe: string[] | undefined;
+  let participant: TagFilter['participant'];
   let none = false;
   // The series and folder are looked up at once with the title's words (a round trip each); their errors still come
   // in this order (a rejection is marked handled here and thrown where it is awaited).
@@ -371,9 +374,10 @@ export async function compileTags(q: Queryable, filter: MeetingFilter, options: 
     } else {
       if (held.length === 0) none = true;
       groups.push(held);
+      participant = { group: held, patterns };
     }
   }
-  return { groups, range, none, ...(title && { title }), ...(probe && { probe }) };
+  return { groups, range, none, ...(title && { title }), ...(probe && { probe }), ...(participant && { participant }) };
 }
 
 /**

@@ -4,7 +4,7 @@ import { pagination } from '../queries/pagination.js';
 import { queryTerms, RANK_WINDOW, type SearchFilter, type SearchHit } from '../queries/search.js';
 import type { SearchKind } from '../schema/enums.js';
 import type { Page, Pagination } from '../queries/types.js';
-import { compileMeetingFilter, compileTags, type TagFilter } from './meetings.js';
+import { compileMeetingFilter, compileTags, probedFor, type TagFilter } from './meetings.js';
 import { one, rows, rowsPlanned, withMergePlans, type Queryable } from './sql.js';
 import { calendarCover } from '../model/calendar.js';
 import { bitmapTotal, type DateTerm } from './bitmaps.js';
@@ -38,12 +38,15 @@ interface HitRow {
   text: string;
 }
 
-/** How the matches are read (tests ask for each way; by default, WALKED_RATIO and DATE_PROBE_COST decide). */
+/** How the matches are read (tests ask for each way; by default, WALKED_RATIO and COST_US decide). */
 export interface SearchOptions {
   /** How the window reads the matches when the bitmaps count them. */
   window?: 'bits' | 'walk';
-  /** How a date range is matched: its cover's tags, or each passage's meeting (the bitmaps then count nothing). */
-  dates?: 'tags' | 'meetings';
+  /**
+   * How a date range and a participant fragment held by several tags are matched: their tags, or each passage's meeting
+   * (the bitmaps then count nothing).
+   */
+  filters?: 'tags' | 'meetings';
 }
 
 export async function searchTranscripts(q: Queryable, filter: SearchFilter, page: Page, options: SearchOptions = {}): Promise<{ hits: SearchHit[]; pagination: Pagination }> {
@@ -127,11 +130,13 @@ async function pageOf(window: Ranked[], total: number, page: Page, olderThan: (b
 const WALKED_RATIO = 20;
 
 /**
- * A date range is checked on each passage's meeting instead of read from its cover's tags when the tags hold more than
- * this many times the passages the other terms are expected to leave: a passage's meeting looked up (two key lookups,
- * 9-17 µs a passage in EXPLAIN ANALYZE at 100k meetings) against a tag row read, deduplicated and sorted (0.9 µs).
+ * What matching a filter held by several tags costs, a tag or a passage (µs, EXPLAIN ANALYZE at 100k meetings), which
+ * decides how a date range or a participant fragment is matched. By its tags: each row read and sorted (`marmarorpla` +
+ * six months: 39,802 rows deduplicated and sorted, 35 ms; `Ines Kowalski`'s 30,000 sorted, 11 ms), or, for each passage
+ * the other terms leave, each tag looked up in its key (6). By the passage's meeting: its start compared (two key
+ * lookups, 9-17), or its participants' names and e-mails matched (23-30).
  */
-const DATE_PROBE_COST = 10;
+const COST_US = { tagRow: 0.5, tagLookup: 6, dateCheck: 12, participantCheck: 30 };
 
 /** At most this many distinct words are intersected in the postings (one join each); more go to the GIN bitmap. */
 const MAX_POSTING_WORDS = 8;
@@ -144,7 +149,15 @@ const MAX_POSTING_WORDS = 8;
  * Undefined when the query has too many distinct words (the bitmap then answers).
  */
 async function fromPostings(q: Queryable, words: string, termCount: number, page: Page, options: SearchOptions, tags?: TagFilter): Promise<Matches | undefined> {
-  const lexemes = (await rows<{ l: string[] }>(q, `SELECT array(SELECT DISTINCT u.lexeme FROM unnest(to_tsvector('simple', syntheo_fold($1))) u) AS l`, [words]))[0]!.l;
+  // Each lexeme, and how many passages say it as kept (migration 0010: its base rows and its bucket's pending deltas).
+  const said = await rows<{ l: string; n: number }>(
+    q,
+    `SELECT u.l, ((SELECT coalesce(sum(c.n), 0) FROM search_word_counts c WHERE c.lexeme = u.l)
+                  + (SELECT coalesce(sum((d.counts ->> u.l)::bigint), 0) FROM search_word_deltas d WHERE d.bucket = syntheo_word_bucket(u.l)))::float8 AS n
+     FROM (SELECT DISTINCT x.lexeme AS l FROM unnest(to_tsvector('simple', syntheo_fold($1))) x) u`,
+    [words],
+  );
+  const lexemes = said.map((w) => w.l);
   // No lexeme (e.g. only words longer than PostgreSQL indexes): plainto_tsquery matches nothing either.
   if (lexemes.length === 0) return { ids: [], total: 0 };
   if (lexemes.length > MAX_POSTING_WORDS) return undefined;
@@ -161,17 +174,25 @@ async function fromPostings(q: Queryable, words: string, termCount: number, page
   const groupSize = (group: string[]) => group.reduce((n, tag) => n + sizes('search_tags', tag), 0);
   /** The passages expected to hold every one of these key ranges' lengths (filters taken as independent). */
   const expectedOf = (lengths: number[]) => sizes.passages * lengths.reduce((share, n) => share * Math.min(1, n / sizes.passages), 1);
-  // A date range over many days when the other terms leave few passages: each of those passages' meeting is checked
-  // against the range, rather than its cover's tags read whole (`marmarorpla`, 452 passages, + six months: 39,802 tag rows
-  // read, deduplicated and sorted, 35 ms of 40 in EXPLAIN ANALYZE; the 452 meetings checked: 4-8 ms).
+  // A date range over many days, or a participant fragment in several words or names, when the other terms leave few
+  // passages: each of those passages' meeting is checked against it, rather than its tags read whole (`marmarorpla`, 452
+  // passages, + six months: 39,802 tag rows read, deduplicated and sorted, 35 ms of 40 in EXPLAIN ANALYZE; the 452
+  // meetings checked: 4-8 ms).
   const range = tags?.range ?? {};
-  const probeDates =
-    dates !== undefined &&
-    (options.dates === undefined
-      ? dates.tokens.length > 1 && expectedOf([...lexemes.map((l) => sizes('search_postings', l)), ...tags!.groups.map(groupSize)]) * DATE_PROBE_COST < groupSize(dates.tokens)
-      : options.dates === 'meetings');
+  const byMeeting = (group: string[] | undefined, check: number): boolean => {
+    if (group === undefined) return false;
+    if (options.filters !== undefined) return options.filters === 'meetings';
+    // The words' own counts: the statistics guess 2,369 passages for any word outside their 100 most common (`elra`:
+    // 9,822; its meetings checked, with six months, took 2.4 times the tags' read).
+    const rest = expectedOf([...said.map((w) => w.n), ...tags!.groups.filter((g) => g !== group && g !== tags!.participant?.group).map(groupSize)]);
+    return rest * check < Math.min(groupSize(group) * COST_US.tagRow, rest * group.length * COST_US.tagLookup);
+  };
+  const probeDates = byMeeting(dates?.tokens, COST_US.dateCheck);
+  const probeParticipant = byMeeting(tags?.participant?.group, COST_US.participantCheck);
+  const probed = probeDates || probeParticipant;
   const groups: string[][] = [];
-  for (const group of [...(tags?.groups ?? []), ...(dates && !probeDates ? [dates.tokens] : [])]) {
+  const kept = (tags?.groups ?? []).filter((g) => !(probeParticipant && g === tags!.participant!.group));
+  for (const group of [...kept, ...(dates && !probeDates ? [dates.tokens] : [])]) {
     if (group.length === 1) {
       const tag = f(group[0]);
       lists.push({ table: 'search_tags', alias: `g${lists.length}`, cond: (a) => `${a}.tag = ${tag}`, size: 0, key: ['search_tags', group[0]!] });
@@ -189,9 +210,13 @@ async function fromPostings(q: Queryable, words: string, termCount: number, page
     `CROSS JOIN LATERAL (SELECT ${l.table === 'search_postings' ? 'x.n' : '1'} FROM ${l.table} x WHERE ${l.cond('x')} AND x.passage_id = ${at} OFFSET 0) ${l.alias}`;
   const groupParams = groups.map((group) => f(group));
   const edgeParams = dates?.outside && !probeDates ? { edges: f(dates.outside.edges), range: dates.outside.range(f) } : undefined;
-  const dateRange = probeDates
-    ? [...(range.from !== undefined ? [`d.started_at COLLATE "C" >= ${f(range.from)}`] : []), ...(range.to !== undefined ? [`d.started_at COLLATE "C" <= ${f(range.to)}`] : [])]
-    : [];
+  // The checks of a passage's meeting (`dp.meeting_id`; `d` its row, joined for a date range).
+  const onMeeting = [
+    ...(probeDates
+      ? [...(range.from !== undefined ? [`d.started_at COLLATE "C" >= ${f(range.from)}`] : []), ...(range.to !== undefined ? [`d.started_at COLLATE "C" <= ${f(range.to)}`] : [])]
+      : []),
+    ...(probeParticipant ? [probedFor(tags!.participant!.patterns, f, 'dp.meeting_id')] : []),
+  ];
   /** The matches (their passage ids as `id`), or those of a range of passage ids (SQL expressions: `lo` <= id < `hi`), each key range read from `lo`. */
   const matchesIn = (lo?: string, hi?: string): { sql: string; id: string } => {
     const within = (column: string) => (lo === undefined ? '' : ` AND ${column} >= ${lo}${hi === undefined ? '' : ` AND ${column} < ${hi}`}`);
@@ -211,8 +236,9 @@ async function fromPostings(q: Queryable, words: string, termCount: number, page
     const sql = `SELECT ${id} AS id FROM ${from} ${conditions.length ? `WHERE ${conditions.join(' AND ')}` : ''}`;
     // The meetings checked last, on the passages the joins leave (OFFSET 0: a condition on the first range's id alone
     // was checked as it was read, on all 9,822 passages of `elra` before the folder's 842 were kept).
-    if (dateRange.length === 0) return { sql, id };
-    return { sql: `SELECT x.* FROM (${sql} OFFSET 0) x WHERE (SELECT true FROM search_passages dp JOIN meetings d ON d.id = dp.meeting_id WHERE dp.id = x.id AND ${dateRange.join(' AND ')}) IS TRUE`, id };
+    if (onMeeting.length === 0) return { sql, id };
+    const meeting = probeDates ? 'search_passages dp JOIN meetings d ON d.id = dp.meeting_id' : 'search_passages dp';
+    return { sql: `SELECT x.* FROM (${sql} OFFSET 0) x WHERE (SELECT true FROM ${meeting} WHERE dp.id = x.id AND ${onMeeting.join(' AND ')}) IS TRUE`, id };
   };
   const { sql: matches, id } = matchesIn();
   const m = filterParams.length;
@@ -228,12 +254,12 @@ async function fromPostings(q: Queryable, words: string, termCount: number, page
   const rangeSizes = [...lists.map((l) => l.size), ...groups.map(groupSize)];
   const expected = expectedOf(rangeSizes);
   const ranges = rangeSizes.reduce((a, b) => a + b, 0);
-  const bitmaps = !probeDates && (tags !== undefined || k > 1) && !(expected <= RANK_WINDOW) ? await bitmapTotal(q, lexemes, tags?.groups ?? [], matchesIn, sizes, dates) : undefined;
+  const bitmaps = !probed && (tags !== undefined || k > 1) && !(expected <= RANK_WINDOW) ? await bitmapTotal(q, lexemes, tags?.groups ?? [], matchesIn, sizes, dates) : undefined;
   // Probed from a small range, the matches are read once for both the count and the window (the window's
   // newest-first walk cannot stop early through the probes and the sorted dates), and so are they when the window is
   // expected to hold them all (`the` + the smallest leaf folder: 1,924 matches, each probed twice before); merged, the
   // window walks back from the newest and stops, so it is read apart from the count.
-  const cte = (order !== lists || expected <= RANK_WINDOW || probeDates) && !bitmaps ? 'MATERIALIZED' : 'NOT MATERIALIZED';
+  const cte = (order !== lists || expected <= RANK_WINDOW || probed) && !bitmaps ? 'MATERIALIZED' : 'NOT MATERIALIZED';
   // One word: ts_rank_cd is 0.1 for each of its positions in the passage, so the window is ranked by the
   // postings' `n`, read with the key (no passage read at all). Else the window's passages are read to rank.
   const alone = termCount === 1 && k === 1;
