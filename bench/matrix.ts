@@ -220,6 +220,9 @@ export function chooseCases(sqlite: Sqlite): MatrixCase[] {
   S(`rare + participant common`, { query: rareWord, participant: commonPerson });
   if (commonPair) S(`rare + participant across words (most frequent)`, { query: rareWord, participant: commonPair });
   if (commonPair) S(`word in 1 passage of 40 "${midWord}" + participant across words`, { query: midWord, participant: commonPair });
+  if (commonPair && secondMid) S(`two words in 1 passage of 40 + participant across words`, { query: `${midWord} ${secondMid}`, participant: commonPair });
+  S('rare + six months', { query: rareWord, ...six });
+  if (series) S('common + series + six months', { query: commonWord, seriesId: series, ...six });
   if (bigFolder) S('common + folder + six months + participant', { query: commonWord, folderPath: bigFolder, participant: commonPerson, ...six });
   S('common phrase + participant common', { query: commonPhrase, participant: commonPerson });
   S('common, offset 5000 (deep)', { query: commonWord }, 5000);

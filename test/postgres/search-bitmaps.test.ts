@@ -365,7 +365,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
     await expectCountedFromBits(pgs.pool, pgs.store, { query: 'the budget' }, 'budget', passage);
   }, 60_000);
 
-  it('a rare word over many days: each match\'s meeting checked against the range; a common word: the range\'s tags read', async () => {
+  it('a date range: a rare word\'s matches checked on their meetings; else its months counted from their bits, even for few matches; days alone read from their tags', async () => {
     const sent: Sent[] = [];
     const c = await pgs.pool.connect();
     try {
@@ -376,15 +376,28 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
         sent.length = 0;
         await searchTranscripts(recording(c, sent), filter, { offset: 0, limit: 3 });
         const text = sent.map((q) => q.text).join('\n');
-        return { dates: text.includes('JOIN meetings d ON'), participant: text.includes('FROM participants pa WHERE pa.meeting_id = dp.meeting_id') };
+        return {
+          dates: text.includes('JOIN meetings d ON'),
+          participant: text.includes('FROM participants pa WHERE pa.meeting_id = dp.meeting_id'),
+          bits: text.includes('FROM search_bitmaps'),
+        };
       };
       // `zebra`: about 1 word in 400 (150-200 passages), against the range's 7,000 passages or more. (A participant
       // fragment's tags cost less here than the meetings' participants: `o` is in 5 words, in every meeting.)
-      expect(await checked({ query: 'zebra', ...range })).toEqual({ dates: true, participant: false });
-      expect(await checked({ query: 'zebra the', ...range })).toEqual({ dates: true, participant: false });
-      expect(await checked({ query: 'the', ...range })).toEqual({ dates: false, participant: false });
-      expect(await checked({ query: 'the budget', ...range })).toEqual({ dates: false, participant: false });
-      expect(await checked({ query: 'the', participant: 'o' })).toEqual({ dates: false, participant: false });
+      expect(await checked({ query: 'zebra', ...range })).toEqual({ dates: true, participant: false, bits: false });
+      expect(await checked({ query: 'zebra the', ...range })).toEqual({ dates: true, participant: false, bits: false });
+      expect(await checked({ query: 'the', ...range })).toEqual({ dates: false, participant: false, bits: true });
+      expect(await checked({ query: 'the budget', ...range })).toEqual({ dates: false, participant: false, bits: true });
+      expect(await checked({ query: 'the', participant: 'o' })).toEqual({ dates: false, participant: false, bits: true });
+      // Fewer matches expected than the window holds (about 500), yet the range's months are counted from their bits,
+      // not read from their tags.
+      expect(await checked({ query: 'budget review', folderPath: 'Sales/EU', participant: 'ada', ...range })).toEqual({ dates: false, participant: false, bits: true });
+      // A range of days alone: its tags read.
+      expect(await checked({ query: 'budget review', folderPath: 'Sales/EU', participant: 'ada', from: '2026-01-05', to: '2026-01-12' })).toEqual({
+        dates: false,
+        participant: false,
+        bits: false,
+      });
     } finally {
       c.release();
     }
