@@ -99,7 +99,7 @@ async function reference(q: pg.ClientBase, filter: SearchFilter): Promise<{ n: n
 /**
  * Every query with every filter: search_transcripts' total and first page against the reference, both in one
  * repeatable-read snapshot, with the window read both ways (the key ranges walked, and from the bits) and a date range
- * also checked on each match's meeting; `deep`: its pages deeper in the window and past it, the same every way.
+ * and a participant also checked on each match's meeting; `deep`: its pages deeper in the window and past it, the same every way.
  */
 async function compare(pool: pg.Pool, filters = FILTERS, deep = true): Promise<string[]> {
   const wrong: string[] = [];

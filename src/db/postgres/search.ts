@@ -193,8 +193,8 @@ async function fromPostings(q: Queryable, words: string, termCount: number, page
   const probeDates = byMeeting(dates?.tokens, COST_US.dateCheck, probeParticipant ? tags!.participant!.group : undefined);
   const probed = probeDates || probeParticipant;
   const groups: string[][] = [];
-  const kept = (tags?.groups ?? []).filter((g) => !(probeParticipant && g === tags!.participant!.group));
-  for (const group of [...kept, ...(dates && !probeDates ? [dates.tokens] : [])]) {
+  const tagGroups = (tags?.groups ?? []).filter((g) => !(probeParticipant && g === tags!.participant!.group));
+  for (const group of [...tagGroups, ...(dates && !probeDates ? [dates.tokens] : [])]) {
     if (group.length === 1) {
       const tag = f(group[0]);
       lists.push({ table: 'search_tags', alias: `g${lists.length}`, cond: (a) => `${a}.tag = ${tag}`, size: 0, key: ['search_tags', group[0]!] });
@@ -250,9 +250,9 @@ async function fromPostings(q: Queryable, words: string, termCount: number, page
   const read = m > 0 || k > 1 ? rowsPlanned : rows;
   // A filter whose words and tags are all kept as bitmaps (migration 0013): the total is their blocks' bits ANDed and
   // counted, and the rest counted from the key ranges; the window alone walks the matches, newest first.
-  // The bitmaps count a total without walking its matches; they pay only when the window's walk stops early, so not when
-  // the statistics expect the window to hold every match (filters taken as independent): `the` + one day (223 matches),
-  // or + a folder, six months and a participant (1,523), were 1.2x slower with them, `the` + six months (35,397) 3.3x faster.
+  // The bitmaps count a total without walking its matches; they pay when the window's walk stops early, so not when the
+  // statistics expect the window to hold every match (filters taken as independent): `the` + one day (223 matches) was
+  // 1.2x slower with them, `the` + six months (35,397) 3.3x faster. (But see datesRead.)
   const rangeSizes = [...lists.map((l) => l.size), ...groups.map(groupSize)];
   const expected = expectedOf(rangeSizes);
   const ranges = rangeSizes.reduce((a, b) => a + b, 0);
