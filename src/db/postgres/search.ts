@@ -374,8 +374,10 @@ async function listSizes(q: Queryable): Promise<Sizes> {
  */
 async function dateTerm(q: Queryable, range: TagFilter['range']): Promise<DateTerm | undefined | null> {
   if (range.from === undefined && range.to === undefined) return undefined;
-  const extreme = (order: 'ASC' | 'DESC') => one<{ tag: string }>(q, `SELECT tag FROM meeting_tags WHERE tag > 'd' AND tag < 'd:' ORDER BY tag ${order} LIMIT 1`);
-  const [first, last] = [(await extreme('ASC'))?.tag, (await extreme('DESC'))?.tag];
+  // The first and last days of the data, in one round trip.
+  const extreme = (order: 'ASC' | 'DESC') => `(SELECT tag FROM meeting_tags WHERE tag > 'd' AND tag < 'd:' ORDER BY tag ${order} LIMIT 1)`;
+  const ends = await one<{ first: string | null; last: string | null }>(q, `SELECT ${extreme('ASC')} AS first, ${extreme('DESC')} AS last`);
+  const [first, last] = [ends?.first ?? undefined, ends?.last ?? undefined];
   const cover = calendarCover(range, first, last);
   if (cover === null) return null;
   const { tokens, edges } = cover;
