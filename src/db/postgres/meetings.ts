@@ -206,6 +206,12 @@ interface Compiled {
  * stops at its page or is narrowed by the other filters), not joined from every participant it matches (a search's
  * matches, each joined to its meeting).
  */
+/** A from/to range as conditions on a start column (text compared byte by byte), its values given as parameters by `p`. */
+export const startedWithin = (range: { from?: string; to?: string }, p: (value: unknown) => string, column: string): string[] => [
+  ...(range.from !== undefined ? [`${column} >= ${p(range.from)}`] : []),
+  ...(range.to !== undefined ? [`${column} <= ${p(range.to)}`] : []),
+];
+
 export async function compileMeetingFilter(q: Queryable, filter: MeetingFilter, offset = 0, probed = false): Promise<Compiled> {
   const clauses: string[] = [];
   const params: unknown[] = [];
@@ -227,8 +233,7 @@ export async function compileMeetingFilter(q: Queryable, filter: MeetingFilter, 
     clauses.push(`m.folder_id IN (SELECT id FROM folders WHERE ${subtree})`);
   }
   const range = filter.from === undefined && filter.to === undefined ? {} : parseDateRange(filter.from, filter.to);
-  if (range.from !== undefined) clauses.push(`m.started_at COLLATE "C" >= ${p(range.from)}`);
-  if (range.to !== undefined) clauses.push(`m.started_at COLLATE "C" <= ${p(range.to)}`);
+  clauses.push(...startedWithin(range, p, 'm.started_at COLLATE "C"'));
   let patterns: string[] | undefined;
   if (filter.participant !== undefined && filter.participant !== '') {
     const fragment = matchFragment(filter.participant, 'participant');
@@ -509,10 +514,7 @@ async function listByTags(q: Queryable, t: TagFilter, page: Page): Promise<{ mee
   const params: unknown[] = [];
   const p = (value: unknown) => `$${params.push(value)}`;
   const range: string[] = [];
-  const inRange = (alias: string) => {
-    if (t.range.from !== undefined) range.push(`${alias}.started_at >= ${p(t.range.from)}`);
-    if (t.range.to !== undefined) range.push(`${alias}.started_at <= ${p(t.range.to)}`);
-  };
+  const inRange = (alias: string) => range.push(...startedWithin(t.range, p, `${alias}.started_at`));
   let driverGroup = drivers[0]!;
   if (drivers.length > 1) {
     inRange('t');

@@ -4,7 +4,7 @@ import { pagination } from '../queries/pagination.js';
 import { queryTerms, RANK_WINDOW, type SearchFilter, type SearchHit } from '../queries/search.js';
 import type { SearchKind } from '../schema/enums.js';
 import type { Page, Pagination } from '../queries/types.js';
-import { compileMeetingFilter, compileTags, probedFor, type TagFilter } from './meetings.js';
+import { compileMeetingFilter, compileTags, probedFor, startedWithin, type TagFilter } from './meetings.js';
 import { one, rows, rowsPlanned, withMergePlans, type Queryable } from './sql.js';
 import { calendarCover } from '../model/calendar.js';
 import { bitmapTotal, type DateTerm } from './bitmaps.js';
@@ -214,9 +214,7 @@ async function fromPostings(q: Queryable, words: string, termCount: number, page
   const edgeParams = dates?.outside && !probeDates ? { edges: f(dates.outside.edges), range: dates.outside.range(f) } : undefined;
   // The checks of a passage's meeting (`dp.meeting_id`; `d` its row, joined for a date range).
   const onMeeting = [
-    ...(probeDates
-      ? [...(range.from !== undefined ? [`d.started_at COLLATE "C" >= ${f(range.from)}`] : []), ...(range.to !== undefined ? [`d.started_at COLLATE "C" <= ${f(range.to)}`] : [])]
-      : []),
+    ...(probeDates ? startedWithin(range, f, 'd.started_at COLLATE "C"') : []),
     ...(probeParticipant ? [probedFor(tags!.participant!.patterns, f, 'dp.meeting_id')] : []),
   ];
   /** The matches (their passage ids as `id`), or those of a range of passage ids (SQL expressions: `lo` <= id < `hi`), each key range read from `lo`. */
@@ -381,10 +379,7 @@ async function dateTerm(q: Queryable, range: TagFilter['range']): Promise<DateTe
   const cover = calendarCover(range, first, last);
   if (cover === null) return null;
   const { tokens, edges } = cover;
-  const within = (p: (value: unknown) => string) => [
-    ...(range.from !== undefined ? [`t.started_at >= ${p(range.from)}`] : []),
-    ...(range.to !== undefined ? [`t.started_at <= ${p(range.to)}`] : []),
-  ];
+  const within = (p: (value: unknown) => string) => startedWithin(range, p, 't.started_at');
   const values: unknown[] = [edges];
   const probe = within((v) => `$${values.push(v)}`);
   const any = await one<{ any: boolean }>(q, `SELECT EXISTS (SELECT 1 FROM meeting_tags t WHERE t.tag = ANY($1::text[]) AND NOT (${probe.join(' AND ')})) AS any`, values);

@@ -637,7 +637,7 @@ function cleanSaid(sqlite: Sqlite, marks: [id: number, text: string | null][], c
   for (const row of rows.values()) {
     const added = row.added.sort((a, b) => a - b);
     const { stored, span } = row;
-    const last = stored.length >= 2 ? span * SPAN + (stored[stored.length - 2]! | (stored[stored.length - 1]! << 8)) : -1;
+    const last = listIds(span, stored.subarray(-2))[0] ?? -1;
     if (row.ids === undefined && added[0]! > last) {
       const appended = new Uint8Array(stored.length + 2 * added.length);
       appended.set(stored);
