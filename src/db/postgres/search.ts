@@ -105,17 +105,30 @@ interface Matches {
   total: number;
 }
 
-/** The window's rows: each ranked (exact phrase first, then ts_rank_cd), then paged, then older matches appended. */
-type Ranked = { id: number; score: number; exact: boolean };
+/**
+ * The window ranked and paged in its statement (only the page's rows come back: parsing the 2,000 rows of a window
+ * cost ~1 ms a search): `withs` (ending with a comma, or empty) then `ranked`, the window's rows (`id`, `score`,
+ * `exact`: exact phrase first, then the score, then newest). One row when the page is past the window (`id` null),
+ * always with the window's size `n`, its lowest id `lo` and the `total` (computed only when the window holds a match:
+ * with none, there are none at all).
+ */
+const pagedWindow = (withs: string, ranked: string, total: string, limit: string, offset: string) =>
+  `WITH ${withs} r AS MATERIALIZED (${ranked})
+   SELECT s.n, s.lo, s.total, x.id
+   FROM (SELECT count(*)::int AS n, min(r.id) AS lo, CASE WHEN count(*) > 0 THEN ${total} END AS total FROM r) s
+   LEFT JOIN LATERAL (SELECT r.id, r.score, r.exact FROM r ORDER BY r.exact DESC, r.score DESC, r.id DESC LIMIT ${limit} OFFSET ${offset}) x ON true
+   ORDER BY x.exact DESC, x.score DESC, x.id DESC`;
 
-/** The page's passage ids: the window ranked and paged, then the older matches (newest first) that `olderThan` reads past it. */
-async function pageOf(window: Ranked[], total: number, page: Page, olderThan: (boundary: number, limit: number, offset: number) => Promise<{ id: number }[]>): Promise<number[]> {
-  const boundary = window.reduce((lowest, r) => Math.min(lowest, r.id), Infinity);
-  window.sort((a, b) => Number(b.exact) - Number(a.exact) || b.score - a.score || b.id - a.id);
-  const ids = window.slice(page.offset, page.offset + page.limit).map((r) => Number(r.id));
-  if (ids.length < page.limit && total > window.length)
-    for (const r of await olderThan(boundary, page.limit - ids.length, Math.max(0, page.offset - window.length))) ids.push(Number(r.id));
-  return ids;
+/** A pagedWindow's rows (bigint columns come as text). */
+type PagedRow = { n: number; lo: string | number | null; total: string | number | null; id: string | number | null };
+
+/** The page's passage ids from a pagedWindow's rows, then the older matches (newest first) that `olderThan` reads past the window. */
+async function pageOf(window: PagedRow[], page: Page, olderThan: (boundary: number, limit: number, offset: number) => Promise<{ id: number }[]>): Promise<Matches> {
+  const { n, lo } = window[0]!;
+  const total = n === 0 ? 0 : Number(window[0]!.total);
+  const ids = window.flatMap((r) => (r.id === null ? [] : [Number(r.id)]));
+  if (ids.length < page.limit && total > n) for (const r of await olderThan(Number(lo), page.limit - ids.length, Math.max(0, page.offset - n))) ids.push(Number(r.id));
+  return { ids, total };
 }
 
 /**
@@ -289,24 +302,16 @@ async function fromPostings(q: Queryable, words: string, termCount: number, page
     walked?.replace(`SELECT ${id} AS id`, `SELECT ${id} AS id, s0.n`) ??
     `SELECT b.id, x.n FROM (${bitmaps!.window}) b CROSS JOIN LATERAL (SELECT x.n FROM search_postings x WHERE x.lexeme = $1 AND x.passage_id = b.id OFFSET 0) x`;
   const withs = bitmaps ? `${bitmaps.ctes(last, fromBits)},` : '';
-  const window = alone
-    ? await read<Ranked & { total: number }>(
-        q,
-        `WITH ${withs} m AS ${cte} (${scored})
-         SELECT m.id, ${total} AS total, m.n AS score, false AS exact FROM m ORDER BY m.id DESC LIMIT $${k + m + 1}`,
-        [...lexemes, ...filterParams, RANK_WINDOW, ...(bitmaps?.params ?? [])],
-      )
-    : await read<Ranked & { total: number }>(
-        q,
-        `WITH ${withs} m AS ${cte} (${windowed}), w AS (SELECT id FROM m ORDER BY id DESC LIMIT $${k + m + 2})
-         SELECT w.id, ${total} AS total, ts_rank_cd(p.words, ${tsquery('plainto', `$${k + m + 1}`)}) AS score,
-                ${termCount > 1 ? `p.words @@ ${tsquery('phraseto', `$${k + m + 1}`)}` : 'false'} AS exact
-         FROM w JOIN search_passages p ON p.id = w.id`,
-        [...lexemes, ...filterParams, words, RANK_WINDOW, ...(bitmaps?.params ?? [])],
-      );
-  // No match in the window (so none at all): the total is 0 whatever counted it.
-  const counted = window[0]?.total ?? 0;
-  const ids = await pageOf(window, counted, page, (boundary, limit, offset) =>
+  const values = alone ? [...lexemes, ...filterParams, RANK_WINDOW] : [...lexemes, ...filterParams, words, RANK_WINDOW];
+  values.push(...(bitmaps?.params ?? []));
+  const [limit, offset] = [`$${values.push(page.limit)}`, `$${values.push(page.offset)}`];
+  const ranked = alone
+    ? `SELECT m.id, m.n AS score, false AS exact FROM m ORDER BY m.id DESC LIMIT $${k + m + 1}`
+    : `SELECT w.id, ts_rank_cd(p.words, ${tsquery('plainto', `$${k + m + 1}`)}) AS score,
+              ${termCount > 1 ? `p.words @@ ${tsquery('phraseto', `$${k + m + 1}`)}` : 'false'} AS exact
+       FROM (SELECT id FROM m ORDER BY id DESC LIMIT $${k + m + 2}) w JOIN search_passages p ON p.id = w.id`;
+  const window = await read<PagedRow>(q, pagedWindow(`${withs} m AS ${cte} (${alone ? scored : windowed}),`, ranked, total, limit, offset), values);
+  return pageOf(window, page, (boundary, limit, offset) =>
     read<{ id: number }>(q, `SELECT id FROM (${matches}) m WHERE id < $${k + m + 1} ORDER BY id DESC LIMIT $${k + m + 2} OFFSET $${k + m + 3}`, [
       ...lexemes,
       ...filterParams,
@@ -315,7 +320,6 @@ async function fromPostings(q: Queryable, words: string, termCount: number, page
       offset,
     ]),
   );
-  return { ids, total: counted };
 }
 
 /** A key range of passage ids: a word's postings or a tag's passages, with its estimated length. */
@@ -397,18 +401,13 @@ async function fromBitmap(q: Queryable, words: string, termCount: number, where:
   // (ts_rank_cd reads a passage's words) for the window's rows only. `p.id + 0`: the count needs every
   // match, so the matches come from the GIN index (bitmap); ordered by the bare id, the planner walked the
   // primary key backwards instead, testing all 390k passages for a word in 2% of them (900 ms vs 14 ms).
-  const window = await rows<Ranked & { total: number }>(
-    q,
-    `SELECT w.id, w.total, ts_rank_cd(p.words, ${tsquery('plainto', '$1')}) AS score,
+  const ranked = `SELECT w.id, w.total AS matches, ts_rank_cd(p.words, ${tsquery('plainto', '$1')}) AS score,
             ${termCount > 1 ? `p.words @@ ${tsquery('phraseto', '$1')}` : 'false'} AS exact
-     FROM (SELECT p.id, count(*) OVER () AS total ${from} ORDER BY p.id + 0 DESC LIMIT $${n + 1}) w JOIN search_passages p ON p.id = w.id`,
-    [...args, RANK_WINDOW],
-  );
-  const total = Number(window[0]?.total ?? 0);
-  const ids = await pageOf(window, total, page, (boundary, limit, offset) =>
+     FROM (SELECT p.id, count(*) OVER () AS total ${from} ORDER BY p.id + 0 DESC LIMIT $${n + 1}) w JOIN search_passages p ON p.id = w.id`;
+  const window = await rows<PagedRow>(q, pagedWindow('', ranked, '(SELECT max(matches) FROM r)', `$${n + 2}`, `$${n + 3}`), [...args, RANK_WINDOW, page.limit, page.offset]);
+  return pageOf(window, page, (boundary, limit, offset) =>
     rows<{ id: number }>(q, `SELECT p.id ${from} AND p.id < $${n + 1} ORDER BY p.id DESC LIMIT $${n + 2} OFFSET $${n + 3}`, [...args, boundary, limit, offset]),
   );
-  return { ids, total };
 }
 
 /** The position (in words) of the passage's first word holding a query term; passages are words joined by single spaces. */
