@@ -6,6 +6,7 @@ import { needs } from '../support/system-tools.js';
 import { pgDatabaseMigratedTo, startPostgres, type PgCluster } from '../support/postgres.js';
 import pgDriver from 'pg';
 import { MIGRATION_LOCK_KEY, openPostgres, readPgMigrations } from '../../src/db/postgres/open.js';
+import { withMergePlans } from '../../src/db/postgres/sql.js';
 import { describeTarget } from '../../src/db/postgres/errors.js';
 import type { SchemaNotice } from '../../src/db/model/schema-notice.js';
 import { isPostgresUrl, resolveDbLocation } from '../../src/db/engine.js';
@@ -157,6 +158,30 @@ describe.skipIf(needs('postgresql'))('PostgreSQL: open and migrate', () => {
     } finally {
       if (saved === undefined) delete process.env.PGOPTIONS;
       else process.env.PGOPTIONS = saved;
+      await db.close();
+    }
+  });
+
+  it("searches that merge key ranges plan on connections of their own, set once, outside any transaction: the Store's keep the defaults", async () => {
+    const url = await pg.createDatabase();
+    const db = await openPostgres(url, { create: true });
+    try {
+      const settings = "SELECT current_setting('enable_hashjoin') AS hash, current_setting('random_page_cost') AS cost, current_setting('max_parallel_workers_per_gather') AS workers, current_setting('jit') AS jit, txid_current_if_assigned() IS NULL AND now() = statement_timestamp() AS alone";
+      type Settings = { hash: string; cost: string; workers: string; jit: string; alone: boolean };
+      const merged = { hash: 'off', cost: '1.1', workers: '0', jit: 'off', alone: true };
+      // Twice, and two at once: a connection keeps its settings, and each new one gets them.
+      for (let round = 0; round < 2; round++) {
+        const seen = await Promise.all([0, 1].map(() => withMergePlans(db.pool, async (c) => (await c.query<Settings>(settings)).rows[0])));
+        expect(seen).toEqual([merged, merged]);
+      }
+      // The Store's own connections never see them (three at once: more than the merged searches opened).
+      const clients = await Promise.all([0, 1, 2].map(() => db.pool.connect()));
+      try {
+        for (const c of clients) expect((await c.query<Settings>(settings)).rows[0]).toMatchObject({ hash: 'on', cost: '4', jit: 'off' });
+      } finally {
+        for (const c of clients) c.release();
+      }
+    } finally {
       await db.close();
     }
   });

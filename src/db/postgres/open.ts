@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { NoDatabaseError, StorageError } from '../../errors.js';
 import { PACKAGE_ROOT, packageVersion } from '../../package.js';
 import { connectionError, describeTarget, toStorageError } from './errors.js';
+import { registerMergePool } from './sql.js';
 import type { OnSchemaNotice } from '../model/schema-notice.js';
 
 export const PG_MIGRATIONS_DIR = join(PACKAGE_ROOT, 'drizzle', 'postgres');
@@ -14,6 +15,8 @@ const MIGRATIONS_TABLE = `${MIGRATIONS_SCHEMA}.__drizzle_migrations`;
 /** pg_advisory_lock key held while migrating ('SYNT' in ASCII): one process migrates, the others wait and re-check. */
 export const MIGRATION_LOCK_KEY = 0x53594e54;
 const CONNECT_TIMEOUT_MS = 10_000;
+/** At most this many connections for searches that merge key ranges (withMergePlans), beside the Store's. */
+const MERGE_POOL_MAX = 4;
 
 export interface PgOpenOptions {
   /** Apply the migrations to an empty database (mcp, worker, writing CLI commands). */
@@ -65,19 +68,26 @@ export async function openPostgres(url: string, options: PgOpenOptions): Promise
   // pool listens to only while it is idle. The query under way fails (and is worded by the Store), and
   // the pool drops the broken client when it is released.
   pool.on('connect', (client) => client.on('error', () => {}));
+  // Searches that merge key ranges plan on connections of their own, which keep the planner settings (withMergePlans).
+  // Made on first use, and closed when idle as the Store's are.
+  const merging = new pg.Pool({ ...config, max: Math.min(MERGE_POOL_MAX, config.max ?? MERGE_POOL_MAX) });
+  merging.on('error', () => {});
+  merging.on('connect', (client) => client.on('error', () => {}));
+  registerMergePool(pool, merging);
+  const closeAll = () => Promise.all([pool.end(), merging.end()]);
   const where = describeTarget(url);
   let client: PoolClient;
   try {
     client = await pool.connect();
   } catch (error) {
-    await pool.end().catch(() => {});
+    await closeAll().catch(() => {});
     throw connectionError(url, error);
   }
   try {
     await ensureSchema(client, url, options.create, options.onSchema);
   } catch (error) {
     client.release();
-    await pool.end().catch(() => {});
+    await closeAll().catch(() => {});
     throw toStorageError(url, error);
   }
   client.release();
@@ -89,7 +99,7 @@ export async function openPostgres(url: string, options: PgOpenOptions): Promise
     close: async () => {
       if (closed) return;
       closed = true;
-      await pool.end();
+      await closeAll();
     },
   };
 }

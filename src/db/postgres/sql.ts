@@ -69,17 +69,39 @@ export async function transaction<T>(pool: Pool, work: (client: PoolClient) => P
   }
 }
 
+/** The planner settings of withMergePlans. */
+export const MERGE_PLAN_SETTINGS = ['enable_hashjoin = off', 'random_page_cost = 1.1', 'max_parallel_workers_per_gather = 0'];
+
+/** Each Store pool's companion for withMergePlans (registered by openPostgres), and its connections already set. */
+const mergePools = new WeakMap<Queryable, Pool>();
+const mergeSet = new WeakSet<PoolClient>();
+export const registerMergePool = (pool: Pool, merging: Pool): void => void mergePools.set(pool, merging);
+
 /**
- * Runs `work` on one connection in a transaction whose planner merges or probes key ranges rather
- * than hashing them (SET LOCAL: the pooled connection keeps its own settings afterwards). A word's postings
- * and a filter's tags are both in passage order: a merge reads each once, a probe (nested loop on the key) is
- * cheaper when one side is small; a hash of 190,000 passages of a common participant cost twice the merge
- * (measured: 251 vs 126 ms for `the` AND that participant), and with the default random_page_cost the planner
- * merged a rare word's 452 passages with 166,000 tags instead of probing them (61 vs 18 ms). Inside a
- * caller's transaction (a client, not the pool), the settings hold until it ends.
+ * Runs `work` where the planner merges or probes key ranges rather than hashing them. A word's postings and a
+ * filter's tags are both in passage order: a merge reads each once, a probe (nested loop on the key) is cheaper when
+ * one side is small; a hash of 190,000 passages of a common participant cost twice the merge (measured: 251 vs 126 ms
+ * for `the` AND that participant), and with the default random_page_cost the planner merged a rare word's 452
+ * passages with 166,000 tags instead of probing them (61 vs 18 ms). On a Store's pool: a connection of its companion
+ * pool, which keeps the settings from its first such use on (a transaction with SET LOCAL cost two round trips more,
+ * BEGIN and COMMIT, at every search). On another pool, in a transaction with SET LOCAL (the pooled connection keeps its own
+ * settings afterwards); inside a caller's transaction (a client), the settings hold until it ends.
  */
 export async function withMergePlans<T>(q: Queryable, work: (c: Queryable) => Promise<T>): Promise<T> {
-  const settings = 'SET LOCAL enable_hashjoin = off; SET LOCAL random_page_cost = 1.1; SET LOCAL max_parallel_workers_per_gather = 0';
+  const merging = mergePools.get(q);
+  if (merging) {
+    const client = await merging.connect();
+    try {
+      if (!mergeSet.has(client)) {
+        await client.query(MERGE_PLAN_SETTINGS.map((s) => `SET ${s}`).join('; '));
+        mergeSet.add(client);
+      }
+      return await work(client);
+    } finally {
+      client.release();
+    }
+  }
+  const settings = MERGE_PLAN_SETTINGS.map((s) => `SET LOCAL ${s}`).join('; ');
   if (!('totalCount' in q)) {
     await q.query(settings);
     return work(q);
