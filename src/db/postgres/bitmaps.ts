@@ -151,11 +151,13 @@ export async function bitmapTotal(
       shared.set('ub', `(${matchesIn(`${built}::bigint * 4096`).sql})`);
       shared.set('st', `(SELECT s.block, x.id FROM search_bitmap_stale s CROSS JOIN LATERAL (${matchesIn('s.block::bigint * 4096', '(s.block + 1)::bigint * 4096').sql}) x WHERE s.block < ${built})`);
       const from = (name: string) => (window ? name : `${shared.get(name)!} ${name}`);
-      // The matches' count by block: `block`, `c` rows summed by block (the blocks from kb.b on: one row, at kb.b).
+      // The matches' count by block: `block`, `c` rows summed by block (the blocks from kb.b on: one row, at kb.b). The
+      // passages tested are summed by block in their own branch, where a group's come sorted by id from their DISTINCT:
+      // `the` + "Ines Kowalski" (25,829 of them at 100k meetings), summed after the union, was sorted again (0.85-0.89x).
       const counts = [
         ...(!date && !read ? ['SELECT block, bit_count(bits) FROM blk'] : []),
         ...(months ? [`SELECT block, bit_count(blk.bits & dm.bits) FROM blk JOIN ${from('dm')} USING (block)`] : []),
-        ...(tested.length > 0 ? [`SELECT (id >> 12)::int, sign FROM ${from('rs')}`] : []),
+        ...(tested.length > 0 ? [`SELECT (id >> 12)::int, sum(sign) FROM ${from('rs')} GROUP BY 1`] : []),
         `SELECT ${built}, count(*) FROM ${from('ub')}`,
         `SELECT block, count(*) FROM ${from('st')} GROUP BY block`,
       ];
