@@ -3,7 +3,8 @@ import pg from 'pg';
 import { needs } from '../support/system-tools.js';
 import { startPostgres, type PgCluster } from '../support/postgres.js';
 import { openPostgres, type PgDb } from '../../src/db/postgres/open.js';
-import { compileMeetingFilter, ilike } from '../../src/db/postgres/meetings.js';
+import { compileMeetingFilter, compileTags, ilike } from '../../src/db/postgres/meetings.js';
+import { MAX_PARTICIPANT_WORDS } from '../../src/db/queries/participant-words.js';
 import { repairParticipantHandles } from '../../src/db/postgres/participant-handles.js';
 import { unicodeForms } from '../../src/db/queries/unicode.js';
 import { openStore } from '../../src/db/engine.js';
@@ -31,7 +32,8 @@ describe.skipIf(needs('postgresql'))('PostgreSQL participant filter through part
     ['Ko', null],
     ['Bob', 'bob@KOWALSKI.example'],
   ] as const;
-  const FRAGMENTS = ['kowal', 'KO', 'ko', 'k', '\u00f6', 'o\u0308', '%', '_', '@x.org', "O'B", 'zzz', 'a', 'renamed', 'Anna K', 'Nobody 1'];
+  // `1` and `2` are in more words than a filter lists (the numbers of `Nobody N`): their names' and e-mails' tags.
+  const FRAGMENTS = ['kowal', 'KO', 'ko', 'k', '\u00f6', 'o\u0308', '%', '_', '@x.org', "O'B", 'zzz', 'a', 'renamed', 'Anna K', 'Nobody 1', '1', '2'];
 
   beforeAll(async () => {
     cluster = await startPostgres();
@@ -132,6 +134,13 @@ describe.skipIf(needs('postgresql'))('PostgreSQL participant filter through part
           expect(page.pagination.total, label).toBe(all.length);
         }
       }
+    // `1` is in more participant words than a filter lists, and held by the tags of its names and e-mails (as on SQLite),
+    // not matched participant by participant.
+    expect((await db.pool.query("SELECT DISTINCT word FROM participant_words WHERE word LIKE '%1%'")).rowCount).toBeGreaterThan(MAX_PARTICIPANT_WORDS);
+    const tags = await compileTags(db.pool, { participant: '1' }, { probeMany: true });
+    expect(tags?.probe).toBeUndefined();
+    expect(tags?.participant?.group.length).toBeGreaterThan(MAX_PARTICIPANT_WORDS);
+    expect(tags?.participant?.group.every((t) => t.startsWith('h'))).toBe(true);
     // The fragments do find meetings (NFC and NFD alike), and renamed people by their new name only.
     expect(found).toBeGreaterThan(500);
     expect((await store.meetings.list({ participant: '\u00f6' }, { limit: 1, offset: 0 })).pagination.total).toBe((await expected({ participant: 'o\u0308' })).length);

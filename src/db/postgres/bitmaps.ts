@@ -49,9 +49,11 @@ export interface DateTerm {
 /**
  * Passages of tags not kept as bitmaps (a date range's days, the names holding a participant fragment) read one by one,
  * each tested against its block's bits, at most this many (estimated): beyond, the search counts all matches (a range
- * over months that are not dense, a fragment in many names).
+ * over months that are not dense, a fragment in many names). The estimate is the statistics' average for a tag outside
+ * their most common (794 passages at 100k meetings, where a name's tag holds ~340 and a day's ~220): `29`'s 80 names
+ * were estimated at 63,500 passages; read with `the` (27,332 matches), 47 ms, against 233 for all its matches counted.
  */
-const MAX_READ_PASSAGES = 40_000;
+const MAX_READ_PASSAGES = 80_000;
 
 /**
  * The total of the matches of `lexemes` (all of them) and `groups` (each: any of its tags) from the kept bitmaps: per
