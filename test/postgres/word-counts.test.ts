@@ -132,7 +132,9 @@ describe.skipIf(needs('postgresql'))('PostgreSQL word counts (search_word_counts
     await expectTotals(pgs.store, pgs.pool);
     // The writers' many deltas were folded: `the` (in nearly every statement's passages, ~500 here) keeps one base row
     // and its bucket's rows since the last fold (a fold every 512 delta rows, ~70 statements here, each with a row in
-    // `the`'s bucket; a due statement under repeatable read or serializable, or finding a fold under way, skips it).
+    // `the`'s bucket, or when a 64th row finds its bucket over 128: at most ~190 rows, migration 0011). A due statement
+    // under repeatable read or serializable, or finding a fold under way, skips it, so a run of them leaves a few more:
+    // 157 against a bound of 150 once (every count exact; an earlier failure of this test kept no message). Unfolded, ~500.
     const rows = await pgs.pool.query<{ base: number; words: number; bases: number; deltas: number }>(
       `SELECT (SELECT count(*) FROM search_word_counts WHERE lexeme = 'the')::int AS base,
               (SELECT count(DISTINCT lexeme) FROM search_word_counts)::int AS words, (SELECT count(*) FROM search_word_counts)::int AS bases,
@@ -140,7 +142,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL word counts (search_word_counts
     );
     expect(rows.rows[0]!.base).toBe(1);
     expect(rows.rows[0]!.bases).toBe(rows.rows[0]!.words);
-    expect(rows.rows[0]!.deltas).toBeLessThanOrEqual(150);
+    expect(rows.rows[0]!.deltas).toBeLessThanOrEqual(256);
   }, 180_000);
 
   it('a truncate of the passages leaves no count; new passages are counted again', async () => {
