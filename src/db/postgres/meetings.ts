@@ -324,8 +324,8 @@ const MAX_PARTICIPANT_WORDS = 32;
 
 /**
  * The filters as tags, or undefined when one is not held by tags: a participant fragment found in more than
- * MAX_PARTICIPANT_WORDS words, or (holding a separator: it may span two words) in more than MAX_PARTICIPANT_HANDLES names and
- * e-mails. Unknown series or folder -> NotFoundError, checked in the same order as compileMeetingFilter.
+ * MAX_PARTICIPANT_HANDLES names and e-mails, when it holds a separator (it may span two words) or is in more than
+ * MAX_PARTICIPANT_WORDS words. Unknown series or folder -> NotFoundError, checked in the same order as compileMeetingFilter.
  */
 export async function compileTags(q: Queryable, filter: MeetingFilter, options: { probeMany?: boolean } = {}): Promise<TagFilter | undefined> {
   const groups: string[][] = [];

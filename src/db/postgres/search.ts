@@ -64,7 +64,7 @@ export async function searchTranscripts(q: Queryable, filter: SearchFilter, page
   const merged = byTags !== undefined || new Set(terms.map(fold)).size > 1;
   let counted = tags && (merged ? await withMergePlans(q, (c) => fromPostings(c, words, terms.length, page, options, byTags)) : await fromPostings(q, words, terms.length, page, options));
   if (!counted) {
-    // A filter that tags do not hold (a fragment in too many participant words, names or e-mails), or too many words:
+    // A filter that tags do not hold (a fragment in too many names and e-mails), or too many words:
     // each match joined to its meeting.
     const { where, params } = await compileMeetingFilter(q, meetingFilter, 1);
     counted = await fromBitmap(q, words, terms.length, where, params, page);
