@@ -107,12 +107,14 @@ describe('sendWithRetry against a loopback server', () => {
 
   it('honours an HTTP-date Retry-After on a 503', async () => {
     const s = await echoServer();
-    // HTTP-dates have 1 s resolution: 2 s ahead means a wait of at least 1 s.
-    s.script(fault.rateLimit(new Date(Date.now() + 2000).toUTCString(), 503));
+    // HTTP-dates have 1 s resolution: 3 s ahead is more than 2 s ahead of now, so well over 1.5 s ahead of the first
+    // request. (2 s ahead and a bound of 1 s failed once, 997.7 ms: such a date can be 1,001 ms after now, and the first
+    // request comes a few ms after now.) Backoff alone would wait at most 20 ms here.
+    s.script(fault.rateLimit(new Date(Date.now() + 3000).toUTCString(), 503));
     await sendWithRetry(base(s.url));
     const [first, second] = s.requests;
     expect(first!.status).toBe(503);
-    expect(second!.receivedAt - first!.receivedAt).toBeGreaterThanOrEqual(1000);
+    expect(second!.receivedAt - first!.receivedAt).toBeGreaterThanOrEqual(1500);
   });
 
   it('caps a long Retry-After at maxRetryAfterMs', async () => {
