@@ -200,18 +200,18 @@ interface Compiled {
   participantOnly?: string[];
 }
 
-/**
- * Conditions over `meetings m` for the filters, ANDed; unknown series or folder -> NotFoundError. `$` numbering starts
- * after `offset` parameters. `probed`: the participant fragment is checked on each meeting passed (a list's walk, which
- * stops at its page or is narrowed by the other filters), not joined from every participant it matches (a search's
- * matches, each joined to its meeting).
- */
 /** A from/to range as conditions on a start column (text compared byte by byte), its values given as parameters by `p`. */
 export const startedWithin = (range: { from?: string; to?: string }, p: (value: unknown) => string, column: string): string[] => [
   ...(range.from !== undefined ? [`${column} >= ${p(range.from)}`] : []),
   ...(range.to !== undefined ? [`${column} <= ${p(range.to)}`] : []),
 ];
 
+/**
+ * Conditions over `meetings m` for the filters, ANDed; unknown series or folder -> NotFoundError. `$` numbering starts
+ * after `offset` parameters. `probed`: the participant fragment is checked on each meeting passed (a list's walk, which
+ * stops at its page or is narrowed by the other filters), not joined from every participant it matches (a search's
+ * matches, each joined to its meeting).
+ */
 export async function compileMeetingFilter(q: Queryable, filter: MeetingFilter, offset = 0, probed = false): Promise<Compiled> {
   const clauses: string[] = [];
   const params: unknown[] = [];
@@ -373,7 +373,9 @@ export async function compileTags(q: Queryable, filter: MeetingFilter, options: 
     // (`Ines Kowalski`), or in more words than MAX_PARTICIPANT_WORDS, the tags of the names and e-mails that hold it
     // (migration 0015), as on SQLite: `29` (in the numbers of 80 words and 80 names at 100k meetings) had its meetings
     // read participant by participant and each match of the search joined to them.
-    const held = (![...fragment].some((ch) => PARTICIPANT_SEPARATORS.includes(ch)) && (await wordTags(q, patterns))) || (await handleTags(q, patterns));
+    const spans = [...fragment].some((ch) => PARTICIPANT_SEPARATORS.includes(ch));
+    const words = spans ? undefined : await wordTags(q, patterns);
+    const held = words ?? (await handleTags(q, patterns));
     if (held === undefined) {
       // In too many for tags: undefined, or (`probeMany`: a list, which walks few meetings) each meeting's participants checked.
       if (!options.probeMany) return undefined;

@@ -61,18 +61,19 @@ export async function openPostgres(url: string, options: PgOpenOptions): Promise
     // count(*) and bigint columns as numbers (all ours stay far below 2^53), for this pool only.
     types: { getTypeParser: ((oid: number, format?: 'text' | 'binary') => (oid === INT8_OID ? Number : pg.types.getTypeParser(oid, format))) as typeof pg.types.getTypeParser },
   };
-  const pool = new pg.Pool(config);
-  // An idle connection cut by a server restart must not kill the process; the next query reconnects.
-  pool.on('error', () => {});
-  // Nor one cut while checked out (a transaction under way): pg emits 'error' on the client, which the
-  // pool listens to only while it is idle. The query under way fails (and is worded by the Store), and
-  // the pool drops the broken client when it is released.
-  pool.on('connect', (client) => client.on('error', () => {}));
+  const quiet = (p: Pool): Pool => {
+    // An idle connection cut by a server restart must not kill the process; the next query reconnects.
+    p.on('error', () => {});
+    // Nor one cut while checked out (a transaction under way): pg emits 'error' on the client, which the
+    // pool listens to only while it is idle. The query under way fails (and is worded by the Store), and
+    // the pool drops the broken client when it is released.
+    p.on('connect', (client) => client.on('error', () => {}));
+    return p;
+  };
+  const pool = quiet(new pg.Pool(config));
   // Searches that merge key ranges plan on connections of their own, which keep the planner settings (withMergePlans).
   // Made on first use, and closed when idle as the Store's are.
-  const merging = new pg.Pool({ ...config, max: Math.min(MERGE_POOL_MAX, config.max ?? MERGE_POOL_MAX) });
-  merging.on('error', () => {});
-  merging.on('connect', (client) => client.on('error', () => {}));
+  const merging = quiet(new pg.Pool({ ...config, max: Math.min(MERGE_POOL_MAX, config.max ?? MERGE_POOL_MAX) }));
   registerMergePool(pool, merging);
   const closeAll = () => Promise.all([pool.end(), merging.end()]);
   const where = describeTarget(url);

@@ -23,6 +23,10 @@ import { bitmapTotal, type DateTerm } from './bitmaps.js';
  */
 const tsquery = (kind: 'plainto' | 'phraseto', param: string) => `(SELECT ${kind}_tsquery('simple', syntheo_fold(${param})))`;
 
+/** A window row's rank over `p.words`, the query's words in `param`: ts_rank_cd as `score`, the exact phrase (several words) as `exact`. */
+const rankOf = (param: string, termCount: number) =>
+  `ts_rank_cd(p.words, ${tsquery('plainto', param)}) AS score, ${termCount > 1 ? `p.words @@ ${tsquery('phraseto', param)}` : 'false'} AS exact`;
+
 /** Folded as syntheo_fold() folds stored text: no diacritics, lower case. */
 const fold = (word: string) => word.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 
@@ -119,7 +123,7 @@ const pagedWindow = (withs: string, ranked: string, total: string, limit: string
    LEFT JOIN LATERAL (SELECT r.id, r.score, r.exact FROM r ORDER BY r.exact DESC, r.score DESC, r.id DESC LIMIT ${limit} OFFSET ${offset}) x ON true
    ORDER BY x.exact DESC, x.score DESC, x.id DESC`;
 
-/** A pagedWindow's rows (bigint columns come as text). */
+/** A pagedWindow's rows (bigint columns: numbers on the Store's pools, which parse int8 so; text on another client). */
 type PagedRow = { n: number; lo: string | number | null; total: string | number | null; id: string | number | null };
 
 /** The page's passage ids from a pagedWindow's rows, then the older matches (newest first) that `olderThan` reads past the window. */
@@ -307,8 +311,7 @@ async function fromPostings(q: Queryable, words: string, termCount: number, page
   const [limit, offset] = [`$${values.push(page.limit)}`, `$${values.push(page.offset)}`];
   const ranked = alone
     ? `SELECT m.id, m.n AS score, false AS exact FROM m ORDER BY m.id DESC LIMIT $${k + m + 1}`
-    : `SELECT w.id, ts_rank_cd(p.words, ${tsquery('plainto', `$${k + m + 1}`)}) AS score,
-              ${termCount > 1 ? `p.words @@ ${tsquery('phraseto', `$${k + m + 1}`)}` : 'false'} AS exact
+    : `SELECT w.id, ${rankOf(`$${k + m + 1}`, termCount)}
        FROM (SELECT id FROM m ORDER BY id DESC LIMIT $${k + m + 2}) w JOIN search_passages p ON p.id = w.id`;
   const window = await read<PagedRow>(q, pagedWindow(`${withs} m AS ${cte} (${alone ? scored : windowed}),`, ranked, total, limit, offset), values);
   return pageOf(window, page, (boundary, limit, offset) =>
@@ -401,8 +404,7 @@ async function fromBitmap(q: Queryable, words: string, termCount: number, where:
   // (ts_rank_cd reads a passage's words) for the window's rows only. `p.id + 0`: the count needs every
   // match, so the matches come from the GIN index (bitmap); ordered by the bare id, the planner walked the
   // primary key backwards instead, testing all 390k passages for a word in 2% of them (900 ms vs 14 ms).
-  const ranked = `SELECT w.id, w.total AS matches, ts_rank_cd(p.words, ${tsquery('plainto', '$1')}) AS score,
-            ${termCount > 1 ? `p.words @@ ${tsquery('phraseto', '$1')}` : 'false'} AS exact
+  const ranked = `SELECT w.id, w.total AS matches, ${rankOf('$1', termCount)}
      FROM (SELECT p.id, count(*) OVER () AS total ${from} ORDER BY p.id + 0 DESC LIMIT $${n + 1}) w JOIN search_passages p ON p.id = w.id`;
   const window = await rows<PagedRow>(q, pagedWindow('', ranked, '(SELECT max(matches) FROM r)', `$${n + 2}`, `$${n + 3}`), [...args, RANK_WINDOW, page.limit, page.offset]);
   return pageOf(window, page, (boundary, limit, offset) =>

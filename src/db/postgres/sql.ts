@@ -70,7 +70,7 @@ export async function transaction<T>(pool: Pool, work: (client: PoolClient) => P
 }
 
 /** The planner settings of withMergePlans. */
-export const MERGE_PLAN_SETTINGS = ['enable_hashjoin = off', 'random_page_cost = 1.1', 'max_parallel_workers_per_gather = 0'];
+const MERGE_PLAN_SETTINGS = ['enable_hashjoin = off', 'random_page_cost = 1.1', 'max_parallel_workers_per_gather = 0'];
 
 /** Each Store pool's companion for withMergePlans (registered by openPostgres), and its connections already set. */
 const mergePools = new WeakMap<Queryable, Pool>();

@@ -396,7 +396,7 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
   const upTo = page.offset + page.limit;
   const phrased = exact.size === 0 ? [] : firstInOrder(window.filter((r) => exact.has(r.id)), byScore, upTo);
   const rest = exact.size === 0 ? window : window.filter((r) => !exact.has(r.id));
-  const sorted = [...phrased, ...(phrased.length < upTo ? firstInOrder(rest, byScore, upTo - phrased.length) : [])];
+  const sorted = [...phrased, ...firstInOrder(rest, byScore, upTo - phrased.length)];
 
   const ids = sorted.slice(page.offset, upTo).map((r) => r.id);
   if (ids.length < page.limit && total > window.length) {
