@@ -89,7 +89,7 @@ describe('migration 0018: names and e-mails as tags', () => {
           const want = handleTags(s, id);
           expect(tags.filter((t) => /^h\d+$/.test(t))).toEqual(want);
           // meeting_tags and every passage hold them too.
-          const rows = s.prepare("SELECT tag FROM meeting_tags WHERE meeting_id = ? AND tag GLOB 'h*' ORDER BY tag").pluck().all(id) as string[];
+          const rows = s.prepare("SELECT tag FROM meeting_tags WHERE meeting_id = ? AND tag GLOB 'h[0-9]*' ORDER BY tag").pluck().all(id) as string[];
           expect(rows).toEqual([...want].sort());
           expect(s.prepare('SELECT count(*) FROM search_passages WHERE meeting_id = ? AND tags IS NOT ?').pluck().get(id, tags.join(' '))).toBe(0);
         }
@@ -102,8 +102,11 @@ describe('migration 0018: names and e-mails as tags', () => {
         expect(total(s, { participant: 'Ines Kowalski', folderPath: 'Legal' })).toBe(3);
         expect(found(s, { query: 'review', participant: 'Ines Kowalski' })).toBe(passages(s, 'review', 'Ines Kowalski'));
         expect(passages(s, 'review', 'Ines Kowalski')).toBeGreaterThan(0);
-        // Nothing marked stale, no word counted again; the kept lengths (longer by the new tags) are built again.
-        expect(s.prepare('SELECT count(*) FROM search_bits_dirty').pluck().get()).toBe(0);
+        // Nothing marked stale, no word counted again; the kept lengths (longer by the new tags) are built again. (But the
+        // passages of the meetings without participants, which 0024 tags `hx` through the triggers.)
+        expect(s.prepare('SELECT passage_id FROM search_bits_dirty ORDER BY 1').pluck().all()).toEqual(
+          s.prepare('SELECT p.id FROM search_passages p WHERE NOT EXISTS (SELECT 1 FROM participants x WHERE x.meeting_id = p.meeting_id) ORDER BY 1').pluck().all(),
+        );
         expect(s.prepare('SELECT word, passages FROM search_word_counts ORDER BY word').all()).toEqual(counts);
         expect(s.prepare("SELECT term, built FROM search_bits_terms WHERE term != 'size:' ORDER BY term").all()).toEqual(built);
         expect(s.prepare("SELECT built FROM search_bits_terms WHERE term = 'size:'").pluck().get()).toBe(0);

@@ -39,7 +39,7 @@ function dateTokens(startedAt: string): string[] {
   return [`y${y}`, `m${y}${m}`, `d${y}${m}${d}`];
 }
 
-/** What a meeting's search_tags must be: its folder and each ancestor, its series, its participants' words, names and e-mails, its start date. */
+/** What a meeting's search_tags must be: its folder and each ancestor, its series, its participants' words, names and e-mails (or `hx`), its start date. */
 function expectedTags(s: Sqlite, meetingId: string): string {
   const m = s.prepare('SELECT folder_id, series_id, started_at FROM meetings WHERE id = ?').get(meetingId) as { folder_id: string | null; series_id: string | null; started_at: string };
   const tags: string[] = [];
@@ -61,6 +61,8 @@ function expectedTags(s: Sqlite, meetingId: string): string {
   tags.push(...ids.map(participantTag));
   // Each name and e-mail (migration 0018).
   tags.push(...[...handles].map((h) => idOf('participant_handles', 'handle', h)).sort((a, b) => a - b).map(handleTag));
+  // No participants (migration 0024).
+  if (handles.size === 0) tags.push('hx');
   tags.push(...dateTokens(m.started_at));
   return tags.join(' ');
 }

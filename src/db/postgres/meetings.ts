@@ -317,6 +317,11 @@ export interface TagFilter {
   probe?: string[];
   /** The participant fragment held by tags: its group (one of `groups`) and its ILIKE patterns (a meeting's participants may be checked instead). */
   participant?: { group: string[]; patterns: string[] };
+  /**
+   * A participant fragment in too many names for tags, when the meetings it fails are few (meetingsLacking): those
+   * meetings, ascending (none: it is no condition at all).
+   */
+  except?: string[];
 }
 
 /** Beyond this many matching participant words, a fragment is matched handle by handle (as SQLite's MAX_PARTICIPANT_WORDS). */
@@ -327,11 +332,12 @@ const MAX_PARTICIPANT_WORDS = 32;
  * MAX_PARTICIPANT_HANDLES names and e-mails, when it holds a separator (it may span two words) or is in more than
  * MAX_PARTICIPANT_WORDS words. Unknown series or folder -> NotFoundError, checked in the same order as compileMeetingFilter.
  */
-export async function compileTags(q: Queryable, filter: MeetingFilter, options: { probeMany?: boolean } = {}): Promise<TagFilter | undefined> {
+export async function compileTags(q: Queryable, filter: MeetingFilter, options: { probeMany?: boolean; exceptions?: boolean } = {}): Promise<TagFilter | undefined> {
   const groups: string[][] = [];
   let title: TagFilter['title'];
   let probe: string[] | undefined;
   let participant: TagFilter['participant'];
+  let except: string[] | undefined;
   let none = false;
   // The series and folder are looked up at once with the title's words (a round trip each); their errors still come
   // in this order (a rejection is marked handled here and thrown where it is awaited).
@@ -373,20 +379,84 @@ export async function compileTags(q: Queryable, filter: MeetingFilter, options: 
     // (`Ines Kowalski`), or in more words than MAX_PARTICIPANT_WORDS, the tags of the names and e-mails that hold it
     // (migration 0015), as on SQLite: `29` (in the numbers of 80 words and 80 names at 100k meetings) had its meetings
     // read participant by participant and each match of the search joined to them.
+    // In more words than that, its names and e-mails are read with those lacking it (handlesOf), in one scan.
     const spans = [...fragment].some((ch) => PARTICIPANT_SEPARATORS.includes(ch));
     const words = spans ? undefined : await wordTags(q, patterns);
-    const held = words ?? (await handleTags(q, patterns));
+    const handles = words === undefined ? await handlesOf(q, patterns, { tags: !spans, except: options.exceptions !== false }) : undefined;
+    const held = words ?? handles?.tags;
     if (held === undefined) {
-      // In too many for tags: undefined, or (`probeMany`: a list, which walks few meetings) each meeting's participants checked.
-      if (!options.probeMany) return undefined;
-      probe = patterns;
+      // In too many for tags: the few meetings it fails (none at all for `e` or the bench's domain at 100k meetings), or
+      // undefined, or (`probeMany`: a list, which walks few meetings) each meeting's participants checked.
+      except = handles?.except;
+      if (except === undefined) {
+        if (!options.probeMany) return undefined;
+        probe = patterns;
+      }
     } else {
       if (held.length === 0) none = true;
       groups.push(held);
       participant = { group: held, patterns };
     }
   }
-  return { groups, range, none, ...(title && { title }), ...(probe && { probe }), ...(participant && { participant }) };
+  return { groups, range, none, ...(title && { title }), ...(probe && { probe }), ...(participant && { participant }), ...(except && { except }) };
+}
+
+/** Beyond this many meetings where no participant may hold a fragment, its meetings are not found as the others (as SQLite's). */
+const MAX_PARTICIPANT_EXCEPTIONS = 1_000;
+
+/** Participants read at most looking for those lacking a fragment. */
+const MAX_LACKING_READ = 20_000;
+
+/**
+ * The names and e-mails holding a participant fragment (its ILIKE patterns) as tags, when at most
+ * MAX_PARTICIPANT_HANDLES do; else (`except`) the meetings none of whose participants holds it, when they are few, as
+ * SQLite's meetingsLacking finds them: the participants whose e-mail lacks it (read by e-mail from the names and e-mails
+ * lacking it) or who have none, and the meetings without participants (tag `hx`, migration 0017), each candidate then
+ * checked whole (ascending; none past MAX_LACKING_READ participants read or MAX_PARTICIPANT_EXCEPTIONS candidates).
+ * `tags`: the names read here, in one scan with those lacking it (a fragment in many words: `e`, whose 1 character
+ * no trigram holds, was read twice, 6.9 and 6.1 ms); else from their trigram index (handleTags), the scan only past it.
+ * (A handle written twice, which participant_handles allows, counts twice: a fragment near the bound may be read as
+ * past it, and answered by the meetings it fails as exactly. DISTINCT cost 1.5 ms of 9.)
+ * Each handle's participants are looked up by e-mail (LATERAL ... OFFSET 0): the planner, expecting ~200 a handle,
+ * hashed all 400,000 participants to find that `e`'s 882 handles lacking it are no one's e-mail (93 ms against ~4).
+ */
+async function handlesOf(q: Queryable, patterns: string[], want: { tags: boolean; except: boolean }): Promise<{ tags?: string[]; except?: string[] }> {
+  if (!want.tags) {
+    const tags = await handleTags(q, patterns);
+    if (tags !== undefined || !want.except) return { ...(tags && { tags }) };
+  }
+  const holds = (columns: string[]) => columns.flatMap((c) => patterns.map((_, i) => `${c} ILIKE $${i + 1} ESCAPE '\\'`)).join(' OR ');
+  // Past MAX_PARTICIPANT_HANDLES names, the participants lacking it are read (when asked).
+  const over = `(SELECT held FROM n) > ${MAX_PARTICIPANT_HANDLES}`;
+  const many = want.except ? over : 'false';
+  const [r] = await rows<{ tags: string[] | null; read: number; candidates: string[]; bare: string[] }>(
+    q,
+    `WITH h AS MATERIALIZED (SELECT x.handle, (${holds(['x.handle'])}) AS holds FROM participant_handles x),
+          n AS MATERIALIZED (SELECT ${want.tags ? '(SELECT count(*) FILTER (WHERE h.holds) FROM h)::int' : MAX_PARTICIPANT_HANDLES + 1} AS held),
+          found AS MATERIALIZED (
+            SELECT p.meeting_id, (${holds(['p.name', 'p.email'])}) IS TRUE AS holds
+              FROM h CROSS JOIN LATERAL (SELECT p.meeting_id, p.name, p.email FROM participants p WHERE p.email = h.handle OFFSET 0) p
+              WHERE NOT h.holds AND ${many}
+            UNION ALL SELECT p.meeting_id, (${holds(['p.name'])}) FROM participants p WHERE p.email IS NULL AND ${many}
+            LIMIT ${MAX_LACKING_READ + 1})
+     SELECT CASE WHEN NOT ${over} THEN array(SELECT syntheo_handle_tag(h.handle) FROM h WHERE h.holds) END AS tags,
+            (SELECT count(*)::int FROM found) AS read,
+            array(SELECT DISTINCT f.meeting_id FROM found f WHERE NOT f.holds) AS candidates,
+            array(SELECT t.meeting_id FROM meeting_tags t WHERE t.tag = 'hx' AND ${many} LIMIT ${MAX_PARTICIPANT_EXCEPTIONS + 1}) AS bare`,
+    patterns,
+  );
+  if (r!.tags !== null) return want.tags ? { tags: r!.tags } : {};
+  if (!want.except || r!.read > MAX_LACKING_READ) return {};
+  const candidates = [...new Set([...r!.candidates, ...r!.bare])];
+  if (candidates.length > MAX_PARTICIPANT_EXCEPTIONS) return {};
+  if (candidates.length === 0) return { except: [] };
+  const lacking = await rows<{ id: string }>(
+    q,
+    `SELECT c.id FROM unnest($${patterns.length + 1}::text[]) c(id)
+     WHERE NOT EXISTS (SELECT 1 FROM participants p WHERE p.meeting_id = c.id AND (${holds(['p.name', 'p.email'])})) ORDER BY c.id COLLATE "C"`,
+    [...patterns, candidates],
+  );
+  return { except: lacking.map((x) => x.id) };
 }
 
 /**
@@ -555,6 +625,8 @@ async function listByTags(q: Queryable, t: TagFilter, page: Page): Promise<{ mee
   // A participant fragment in most names (`e`): each meeting the other filters keep is probed (`e` + `in`, 53,308 of
   // 100k meetings' grams: 1 s checking every title with ILIKE, then probing).
   if (t.probe) clauses.push(probedFor(t.probe, p, 't.meeting_id'));
+  // The few meetings a participant fragment in most names fails.
+  if (t.except?.length) clauses.push(`t.meeting_id <> ALL(${p(t.except)}::text[])`);
   const joins: string[] = [];
   // The dates bound every joined range too, not only the driver's: merged, a range is then read within the dates
   // (`design` with a folder and six months read all 16,068 of its grams to keep 161).
@@ -625,19 +697,24 @@ async function listByTags(q: Queryable, t: TagFilter, page: Page): Promise<{ mee
   return { meetings: found.filter((r) => r.id !== null).map(({ total: _, ...item }) => item), total };
 }
 
-export async function listMeetings(q: Queryable, filter: MeetingFilter, page: Page): Promise<{ meetings: MeetingListItem[]; pagination: Pagination }> {
+export async function listMeetings(q: Queryable, filter: MeetingFilter, page: Page, options: { exceptions?: boolean } = {}): Promise<{ meetings: MeetingListItem[]; pagination: Pagination }> {
   // A folder, series or participant word: from meeting_tags; a title fragment of 1-2 characters, or one inside a few
   // title words: from meeting_grams. A participant fragment across words (`Sam Berg 297`): the tags of the names and
   // e-mails that hold it. Anything else (dates alone, a title fragment across words): the meetings themselves below.
   const tagged =
-    filter.participant || filter.seriesId !== undefined || filter.folderPath !== undefined || filter.query ? await compileTags(q, filter, { probeMany: true }) : undefined;
+    filter.participant || filter.seriesId !== undefined || filter.folderPath !== undefined || filter.query ? await compileTags(q, filter, { probeMany: true, ...options }) : undefined;
   const byTags = tagged && (await listByTags(q, tagged, page));
   if (byTags) return { meetings: byTags.meetings, pagination: pagination(page, byTags.meetings.length, byTags.total) };
-  const compiled = await compileMeetingFilter(q, filter, 0, true);
+  // A participant fragment in most names: the other filters, less the few meetings it fails (their count taken from the total).
+  const except = tagged?.except;
+  const compiled = await compileMeetingFilter(q, except ? { ...filter, participant: undefined } : filter, 0, true);
   const { where, params } = compiled;
   const n = params.length;
   const [limit, offset] = [`$${n + 1}::bigint`, `$${n + 2}::bigint`];
-  const ids = `SELECT m.id, m.started_at FROM meetings m ${where}`;
+  const counting: unknown[] = [];
+  const countParam = (value: unknown) => `$${n + 2 + counting.push(value)}`;
+  const left = except?.length ? countParam(except) : undefined;
+  const ids = `SELECT m.id, m.started_at FROM meetings m ${where}${left ? ` ${where ? 'AND' : 'WHERE'} m.id <> ALL(${left}::text[])` : ''}`;
   // When the total is a cheap lookup (no filter, or a folder subtree alone), pages past the middle are
   // walked from the oldest end (offset total - offset - limit, re-sorted): an offset skips index entries
   // one by one (offset 99,900 of 100k: 22 ms; from the other end, 100 entries). Only one branch runs: the
@@ -647,17 +724,18 @@ export async function listMeetings(q: Queryable, filter: MeetingFilter, page: Pa
   // into JIT compilation: 300 ms). With other filters the total is a count and the walk stays one-way
   // (measured: the two branches tripled the title-fragment list, 12.5 -> 31 ms).
   const cheapTotal = where === '' || compiled.folderOnly !== undefined;
+  const and = where || left ? 'AND' : 'WHERE';
   const pageSql = cheapTotal
     ? pageOfMeetingsByKey(
-        `(${ids} ${where ? 'AND' : 'WHERE'} ${offset} * 2 <= t.total ${NEWEST_FIRST} LIMIT ${limit} OFFSET ${offset})
+        `(${ids} ${and} ${offset} * 2 <= t.total ${NEWEST_FIRST} LIMIT ${limit} OFFSET ${offset})
          UNION ALL
-         (SELECT r.id, r.started_at FROM (${ids} ${where ? 'AND' : 'WHERE'} ${offset} * 2 > t.total ${OLDEST_FIRST} LIMIT ${limit} OFFSET greatest(t.total - ${offset} - ${limit}, 0)) r
+         (SELECT r.id, r.started_at FROM (${ids} ${and} ${offset} * 2 > t.total ${OLDEST_FIRST} LIMIT ${limit} OFFSET greatest(t.total - ${offset} - ${limit}, 0)) r
           LIMIT greatest(least(${limit}, t.total - ${offset}), 0))`,
       )
     : pageOfMeetings(`${ids} ${NEWEST_FIRST} LIMIT $${n + 1} OFFSET $${n + 2}`);
   // The page and the total in one statement: a row per item (each carrying the total), or one row of nulls but the total.
-  const counting: unknown[] = [];
-  const total = totalSql(compiled, (value) => `$${n + 2 + counting.push(value)}`);
+  const counted = totalSql(compiled, countParam);
+  const total = left ? `(${counted} - (SELECT count(*)::int FROM meetings m ${where} ${where ? 'AND' : 'WHERE'} m.id = ANY(${left}::text[])))` : counted;
   const found = await rows<MeetingListItem & { total: number }>(
     q,
     `SELECT i.*, t.total FROM (SELECT ${total} AS total) t

@@ -51,6 +51,8 @@ export interface SearchOptions {
    * (the bitmaps then count nothing).
    */
   filters?: 'tags' | 'meetings';
+  /** `false`: a participant fragment in most names matched on every meeting's participants, not as the few meetings it fails. */
+  exceptions?: boolean;
 }
 
 export async function searchTranscripts(q: Queryable, filter: SearchFilter, page: Page, options: SearchOptions = {}): Promise<{ hits: SearchHit[]; pagination: Pagination }> {
@@ -60,9 +62,9 @@ export async function searchTranscripts(q: Queryable, filter: SearchFilter, page
   const meetingFilter = { ...filter, query: undefined };
   const filtered = [filter.seriesId, filter.folderPath, filter.from, filter.to].some((v) => v !== undefined) || (filter.participant !== undefined && filter.participant !== '');
   // Filters held by tags are postings too (search_tags, migration 0007): the words' and the filters' merged on passage id.
-  const tags = filtered ? await compileTags(q, meetingFilter) : { groups: [], range: {}, none: false };
+  const tags = filtered ? await compileTags(q, meetingFilter, { exceptions: options.exceptions }) : { groups: [], range: {}, none: false };
   if (tags?.none) return { hits: [], pagination: pagination(page, 0, 0) };
-  const byTags = tags && (tags.groups.length > 0 || tags.range.from !== undefined || tags.range.to !== undefined) ? tags : undefined;
+  const byTags = tags && (tags.groups.length > 0 || tags.range.from !== undefined || tags.range.to !== undefined || tags.except?.length) ? tags : undefined;
   // Several words too: their postings are key ranges merged or probed as the tags are (planned with the defaults, the
   // postings of `the` and `and` were hashed: 231 ms against 62 through the Store).
   const merged = byTags !== undefined || new Set(terms.map(fold)).size > 1;
@@ -229,6 +231,9 @@ async function fromPostings(q: Queryable, words: string, termCount: number, page
     `CROSS JOIN LATERAL (SELECT ${l.table === 'search_postings' ? 'x.n' : '1'} FROM ${l.table} x WHERE ${l.cond('x')} AND x.passage_id = ${at} OFFSET 0) ${l.alias}`;
   const groupParams = groups.map((group) => f(group));
   const edgeParams = dates?.outside && !probeDates ? { edges: f(dates.outside.edges), range: dates.outside.range(f) } : undefined;
+  // The passages of the few meetings a participant fragment in most names fails, left out.
+  const except = tags?.except?.length ? f(tags.except) : undefined;
+  const excepted = except && `SELECT p.id FROM search_passages p WHERE p.meeting_id = ANY(${except}::text[])`;
   // The checks of a passage's meeting (`dp.meeting_id`; `d` its row, joined for a date range).
   const onMeeting = [
     ...(probeDates ? startedWithin(range, f, 'd.started_at COLLATE "C"') : []),
@@ -250,6 +255,7 @@ async function fromPostings(q: Queryable, words: string, termCount: number, page
       conditions.push(
         `${id} NOT IN (SELECT p.id FROM meeting_tags t JOIN search_passages p ON p.meeting_id = t.meeting_id WHERE t.tag = ANY(${edgeParams.edges}::text[]) AND NOT (${edgeParams.range.join(' AND ')}))`,
       );
+    if (excepted) conditions.push(`${id} NOT IN (${excepted})`);
     const sql = `SELECT ${id} AS id FROM ${from} ${conditions.length ? `WHERE ${conditions.join(' AND ')}` : ''}`;
     // The meetings checked last, on the passages the joins leave (OFFSET 0: a condition on the first range's id alone
     // was checked as it was read, on all 9,822 passages of `elra` before the folder's 842 were kept).
@@ -276,7 +282,7 @@ async function fromPostings(q: Queryable, words: string, termCount: number, page
   // the biggest folder, six months and a common participant: 60 -> 29 ms; `elra` + six months: 28 -> 17 ms). Days alone
   // are read from their tags (`elra` + October's 33 days, no month in the cover: 6.7 -> 12 ms by the bitmaps).
   const datesRead = dates !== undefined && !probeDates && dates.tokens.some((t) => /^[my]\d/.test(t));
-  const bitmaps = !probed && (tags !== undefined || k > 1) && (!(expected <= RANK_WINDOW) || datesRead) ? await bitmapTotal(q, lexemes, tags?.groups ?? [], matchesIn, sizes, dates) : undefined;
+  const bitmaps = !probed && !excepted && (tags !== undefined || k > 1) && (!(expected <= RANK_WINDOW) || datesRead) ? await bitmapTotal(q, lexemes, tags?.groups ?? [], matchesIn, sizes, dates) : undefined;
   // Probed from a small range, the matches are read once for both the count and the window (the window's
   // newest-first walk cannot stop early through the probes and the sorted dates), and so are they when the window is
   // expected to hold them all (`the` + the smallest leaf folder: 1,924 matches, each probed twice before); merged, the
@@ -291,9 +297,10 @@ async function fromPostings(q: Queryable, words: string, termCount: number, page
   const last = k + m + (alone ? 1 : 2);
   const total = bitmaps
     ? bitmaps.total
-    : tags === undefined && k === 1
+    : (tags === undefined || (excepted && tags.groups.length === 0 && !dates)) && k === 1
       ? `((SELECT coalesce(sum(c.n), 0) FROM search_word_counts c WHERE c.lexeme = $1)
-          + (SELECT coalesce(sum((d.counts ->> $1)::bigint), 0) FROM search_word_deltas d WHERE d.bucket = syntheo_word_bucket($1)))::int`
+          + (SELECT coalesce(sum((d.counts ->> $1)::bigint), 0) FROM search_word_deltas d WHERE d.bucket = syntheo_word_bucket($1))
+          ${excepted ? `- (SELECT count(*) FROM search_postings x WHERE x.lexeme = $1 AND x.passage_id IN (${excepted}))` : ''})::int`
       : '(SELECT count(*) FROM m)::int';
   // With the bitmaps, the window reads the matches from their floor on (those above it fill the window): walking the key
   // ranges from there, or, when the ranges hold many more rows than matches, from the bits (positions and rows read).

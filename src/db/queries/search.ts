@@ -147,7 +147,7 @@ function outsidePassages(sqlite: Sqlite, outside: { sql: string; params: string[
  * list_meetings. Order: within the newest RANK_WINDOW matches, exact phrase first, then BM25; then
  * the older matches, newest first. Deterministic, so offsets page consistently.
  */
-export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Page, options: { rank?: 'fts5' | 'computed'; bits?: boolean } = {}): { hits: SearchHit[]; pagination: Pagination } {
+export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Page, options: { rank?: 'fts5' | 'computed'; bits?: boolean; exceptions?: boolean } = {}): { hits: SearchHit[]; pagination: Pagination } {
   // One snapshot for the count, the window, the ranking and the page: a writer committing between them
   // would otherwise leave a hit without its passage.
   if (!sqlite.inTransaction) return sqlite.transaction(() => searchTranscripts(sqlite, filter, page, options)).deferred();
@@ -156,20 +156,22 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
   if (terms.length === 0)
     throw new InvalidInputError({ type: 'no_search_word', query: filter.query });
   // Restricted to the text column only when a word could be a tag token (the restriction costs ~70% on
-  // a common word's count): tags are f/s + hex digits, p/h + digits and the calendar tokens.
-  const mayBeTag = terms.some((t) => /^(?:[fs][0-9a-f]+|[ph][0-9]+|y[0-9]{4}|m[0-9]{6}|d[0-9]{8}|dx)$/i.test(t.normalize('NFD').replace(/\p{M}/gu, '')));
+  // a common word's count): tags are f/s + hex digits, p/h + digits, `hx` (no participants) and the calendar tokens.
+  const mayBeTag = terms.some((t) => /^(?:[fs][0-9a-f]+|[ph][0-9]+|hx|y[0-9]{4}|m[0-9]{6}|d[0-9]{8}|dx)$/i.test(t.normalize('NFD').replace(/\p{M}/gu, '')));
   const column = mayBeTag ? '{text} : ' : '';
   // A word said twice (`the the`) matches what it matches once: FTS5 would walk its postings twice.
   // Only the ranking counts it twice (BM25 adds each word's share).
   const distinct = [...new Set(terms.map((t) => (/^\p{ASCII}+$/u.test(t) ? t.toLowerCase() : t)))];
   const words = `${column}(${distinct.map(quote).join(' ')})`;
-  const c = compileMeetingFilter(sqlite, { ...filter, query: undefined });
+  const c = compileMeetingFilter(sqlite, { ...filter, query: undefined }, options);
   if (c.none) return { hits: [], pagination: pagination(page, 0, 0) };
   // Folder, series, participant words, names and e-mails, and dates are terms of the index (column `tags`): FTS5
   // intersects them with the words; only a participant fragment in more names than MAX_PARTICIPANT_HANDLES needs the
   // meetings.
   const dates = dateTerm(sqlite, c.range);
-  const untagged = c.parts.filter((p) => !p.tags);
+  const untagged = c.parts.filter((p) => !p.tags && !p.except);
+  // A participant fragment in most names: the few meetings it fails, left out (the few meetings' list, or their passages).
+  const except = c.parts.find((p) => p.except)?.except;
   // The dates stay a condition too when the meetings are read anyway (or the range needs too many tokens).
   const range = untagged.length > 0 || !dates ? rangeSql(c.range, 'm.started_at') : { sql: [], params: [] };
   const joined = [...untagged.map((p) => p.sql), ...range.sql];
@@ -196,7 +198,12 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
   // bitmaps and the dirty ones are checked on their tags (below). No meeting is read. (Should the bitmaps refuse after
   // all, too many passages being marked, each match is joined to its meeting, as for a fragment in many meetings.)
   const many = wordsBuilt && untagged.length === 1 ? manyNames(sqlite, untagged[0]!, wordsBuilt) : undefined;
-  const meetings = joined.length > 0 && !many ? (stmt(sqlite, `SELECT m.id FROM meetings m WHERE ${joined.join(' AND ')} LIMIT ${fewest}`).pluck().all(...params) as string[]) : [];
+  const meetings =
+    joined.length > 0 && !many
+      ? (stmt(sqlite, `SELECT m.id FROM meetings m WHERE ${[...joined, ...(except ? ['m.id NOT IN (SELECT value FROM json_each(?))'] : [])].join(' AND ')} LIMIT ${fewest}`)
+          .pluck()
+          .all(...params, ...(except ? [JSON.stringify(except)] : [])) as string[])
+      : [];
   const few = joined.length > 0 && !many && meetings.length < fewest;
   // Many meetings' passages (the bitmaps did not answer after all): the word's matches walked once, each kept when theirs.
   const walk = meetings.length >= FEW_MEETINGS;
@@ -239,6 +246,15 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
     ranked += clause;
     params.push(...outside.params);
   }
+  // The statements before the exceptions' passages are left out: a word's kept count less their matches is its total.
+  const bare = from;
+  const exceptPassages = except && !few ? (stmt(sqlite, 'SELECT p.id FROM json_each(?) j JOIN search_passages p ON p.meeting_id = j.value').pluck().all(JSON.stringify(except)) as number[]) : undefined;
+  if (exceptPassages) {
+    const clause = ' AND f.rowid NOT IN (SELECT value FROM json_each(?))';
+    from += clause;
+    ranked += clause;
+    params.push(JSON.stringify(exceptPassages));
+  }
   const args = [all, ...params];
 
   // Matches newest first, at most `limit` of them: how FTS5 walks a doclist cheaply.
@@ -253,7 +269,7 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
   // passages changed since their bits were set, from FTS5. Else the window from FTS5, and the total counted.
   // Several common words without a filter too (`the` and `we`: FTS5 counted their 286,474 matches in 18 ms).
   const tryBits = options.bits !== false && (few || many !== undefined || (joined.length === 0 && (tagGroups.length > 0 || distinct.length > 1))) && plainWords;
-  const aside = tryBits && asideDays ? outsidePassages(sqlite, asideDays) : [];
+  const aside = tryBits ? [...(asideDays ? outsidePassages(sqlite, asideDays) : []), ...(exceptPassages ?? [])] : [];
   const bits = tryBits
     ? matchBits(
         sqlite,
@@ -346,8 +362,12 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
   // The window. When it holds every match, it is the total.
   const newest = ordered?.(RANK_WINDOW) ?? everyMatch?.slice(0, RANK_WINDOW) ?? newestOf(all, RANK_WINDOW);
   // One word and no filter: its count of passages is kept (search_word_counts, migration 0013), else counted.
-  const own = distinct.length === 1 && all === words && from === MATCH_ONLY;
-  const kept = own && plainWords ? passagesSaying(sqlite, distinct[0]!) : undefined;
+  const own = distinct.length === 1 && all === words && bare === MATCH_ONLY;
+  const saying = own && plainWords ? passagesSaying(sqlite, distinct[0]!) : undefined;
+  const kept =
+    saying === undefined || !exceptPassages
+      ? saying
+      : saying - (stmt(sqlite, `SELECT count(*) ${MATCH_ONLY} AND f.rowid IN (SELECT value FROM json_each(?))`).pluck().get(words, JSON.stringify(exceptPassages)) as number);
   const total = counted ?? everyMatch?.length ?? (newest.length < RANK_WINDOW ? newest.length : (kept ?? stmt<{ n: number }>(sqlite, `SELECT count(*) AS n ${from}`).get(...args)!.n));
   // BM25 for these rows only: by FTS5's bm25() when its IDF counts are known to be cheap (one word, no
   // filter, its matches under ~60 a window row: bm25() walks ~25 ns a match, reading a row here costs

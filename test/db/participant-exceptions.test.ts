@@ -1,0 +1,134 @@
+// A participant fragment held by most names and e-mails (a letter, a domain) passes most meetings: the few it fails
+// (every participant lacks it, or there is none) are found from the names and e-mails lacking it and the tag `hx`
+// (migration 0024), and left out of lists and searches. Checked against every meeting's participants matched.
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src/db/open.js';
+import { checkIntegrity } from '../../src/db/queries/integrity.js';
+import { compileMeetingFilter, listMeetings } from '../../src/db/queries/meetings.js';
+import { searchTranscripts, type SearchFilter } from '../../src/db/queries/search.js';
+import { BLOCK, buildSearchBits } from '../../src/db/queries/search-bits.js';
+import { databaseMigratedTo, tempDir, testDbs } from '../support/db.js';
+import { makeMeeting, makeParticipant } from '../support/factories.js';
+import { FRAGMENTS, holding, LIST_FILTERS, seed } from '../support/participant-exceptions.js';
+
+const db = testDbs();
+
+describe('a participant fragment in most names', () => {
+  it('leaves out the few meetings it fails, in lists and searches, as matching every participant does', () => {
+    const s = db();
+    const meetings = seed(s, BLOCK + 600);
+    const all = new Set(meetings);
+    for (const fragment of FRAGMENTS) {
+      const held = holding(s, fragment);
+      expect(held.length, fragment).toBe(280);
+      const parts = compileMeetingFilter(s, { participant: fragment }).parts;
+      expect(parts.map((p) => p.except)).toEqual([[...all].filter((id) => !held.includes(id)).sort()]);
+      // Matched on every meeting's participants instead: the way the exceptions are checked against.
+      expect(compileMeetingFilter(s, { participant: fragment }, { exceptions: false }).parts[0]!.except).toBeUndefined();
+      for (const filter of LIST_FILTERS) {
+        const expected = listMeetings(s, filter, { limit: 1000, offset: 0 }).meetings.map((m) => m.id).filter((id) => held.includes(id));
+        expect(expected.length, JSON.stringify(filter)).toBeGreaterThan(5);
+        for (const offset of [0, 3, 20, expected.length - 2, expected.length]) {
+          const list = listMeetings(s, { ...filter, participant: fragment }, { limit: 20, offset });
+          expect({ fragment, filter, offset, total: list.pagination.total, ids: list.meetings.map((m) => m.id) }).toEqual({
+            fragment,
+            filter,
+            offset,
+            total: expected.length,
+            ids: expected.slice(offset, offset + 20),
+          });
+        }
+      }
+    }
+    const compare = () => {
+      for (const fragment of FRAGMENTS)
+        for (const query of ['the', 'the and', 'zebra', 'plan8'])
+          for (const more of [{}, { folderPath: 'Legal' }, { from: '2026-01-10T12:00:00.000Z', to: '2026-01-25' }] as Omit<SearchFilter, 'query'>[]) {
+            const filter = { query, participant: fragment, ...more };
+            const reference = searchTranscripts(s, filter, { limit: 5, offset: 0 }, { exceptions: false });
+            expect(reference.pagination.total, JSON.stringify(filter)).toBeGreaterThan(0);
+            for (const options of [{}, { bits: false }]) {
+              const found = searchTranscripts(s, filter, { limit: 5, offset: 0 }, options);
+              expect({ filter, options, total: found.pagination.total, hits: found.hits.map((h) => [h.meeting_id, h.offset]) }).toEqual({
+                filter,
+                options,
+                total: reference.pagination.total,
+                hits: reference.hits.map((h) => [h.meeting_id, h.offset]),
+              });
+            }
+            if (query === 'the') {
+              const deep = { limit: 6, offset: 1997 };
+              expect(searchTranscripts(s, filter, deep).hits.map((h) => [h.meeting_id, h.snippet])).toEqual(searchTranscripts(s, filter, deep, { exceptions: false }).hits.map((h) => [h.meeting_id, h.snippet]));
+            }
+          }
+    };
+    // From FTS5, then from the bitmaps (the exceptions' passages set aside).
+    compare();
+    buildSearchBits(s);
+    compare();
+    expect(checkIntegrity(s, { full: true }).search).toEqual([]);
+  }, 240_000);
+
+  it('keeps the tag of a meeting without participants as they come and go, and passes every meeting when none lacks it', () => {
+    const s = db();
+    seed(s, 50);
+    const tags = (id: string) => (s.prepare('SELECT search_tags FROM meetings WHERE id = ?').pluck().get(id) as string).split(' ');
+    const rows = () => s.prepare("SELECT meeting_id FROM meeting_tags WHERE tag = 'hx' ORDER BY 1").pluck().all() as string[];
+    const bare = s.prepare("SELECT id FROM meetings m WHERE NOT EXISTS (SELECT 1 FROM participants p WHERE p.meeting_id = m.id) ORDER BY 1").pluck().all() as string[];
+    expect(bare).toHaveLength(40);
+    expect(rows()).toEqual(bare);
+    const m = makeMeeting(s, { startedAt: '2027-01-01T00:00:00.000Z' });
+    expect(tags(m)).toContain('hx');
+    makeParticipant(s, m, { name: 'Ann Lee', email: 'a@example.test' });
+    expect(tags(m)).not.toContain('hx');
+    s.prepare('DELETE FROM participants WHERE meeting_id = ?').run(m);
+    expect(tags(m)).toContain('hx');
+    // The word `hx` said in a passage is not the tag.
+    s.prepare("INSERT INTO search_passages (meeting_id, kind, ref_id, text, tags) SELECT id, 'note', id, 'hx marks the spot', search_tags FROM meetings WHERE id = ?").run(bare[1]);
+    expect(searchTranscripts(s, { query: 'hx' }, { limit: 5, offset: 0 }).pagination.total).toBe(1);
+    expect(checkIntegrity(s, { full: true }).search).toEqual([]);
+    // Every meeting that lacks the fragment gone: the filter passes every meeting, and is no condition at all.
+    s.prepare(`DELETE FROM meetings WHERE id IN (SELECT value FROM json_each(?))`).run(JSON.stringify(compileMeetingFilter(s, { participant: 'e' }).parts[0]!.except));
+    expect(compileMeetingFilter(s, { participant: 'e' }).parts).toEqual([]);
+    expect(listMeetings(s, { participant: 'e' }, { limit: 5, offset: 0 }).pagination.total).toBe(280);
+  });
+
+  it('matches every participant when too many meetings may lack it', () => {
+    const s = db();
+    seed(s, 0);
+    // 1,001 more meetings without participants: more candidates than MAX_PARTICIPANT_EXCEPTIONS.
+    s.transaction(() => {
+      for (let i = 0; i < 1001; i++) makeMeeting(s, { startedAt: new Date(Date.UTC(2025, 0, 1) + i * 60_000).toISOString() });
+    })();
+    const part = compileMeetingFilter(s, { participant: 'e' }).parts[0]!;
+    expect(part.except).toBeUndefined();
+    expect(part.probe).toBeDefined();
+    expect(listMeetings(s, { participant: 'e' }, { limit: 5, offset: 0 }).pagination.total).toBe(280);
+  });
+
+  it('tags the meetings without participants written before migration 0024', () => {
+    const { dir, cleanup } = tempDir();
+    try {
+      const path = join(dir, 'old.db');
+      const old = databaseMigratedTo(path, 23);
+      const now = '2026-03-01T10:00:00.000Z';
+      const insert = old.prepare("INSERT INTO meetings (id, title, started_at, note, created_at, updated_at) VALUES (?, ?, ?, '', ?, ?)");
+      for (const id of ['mtg_a', 'mtg_b']) insert.run(id, 'Plan', now, now, now);
+      old.prepare("INSERT INTO participants (id, meeting_id, name, email) VALUES ('par_1', 'mtg_b', 'Ann', NULL)").run();
+      old.prepare("INSERT INTO search_passages (meeting_id, kind, ref_id, text, tags) SELECT id, 'note', id, 'the plan', search_tags FROM meetings").run();
+      old.close();
+      const migrated = openDatabase(path, { create: false });
+      try {
+        const s = migrated.sqlite;
+        expect(s.prepare("SELECT meeting_id FROM meeting_tags WHERE tag = 'hx'").pluck().all()).toEqual(['mtg_a']);
+        expect(s.prepare("SELECT meeting_id FROM search_passages WHERE instr(' ' || tags || ' ', ' hx ') > 0").pluck().all()).toEqual(['mtg_a']);
+        expect(checkIntegrity(s, { full: true }).search).toEqual([]);
+      } finally {
+        migrated.close();
+      }
+    } finally {
+      cleanup();
+    }
+  });
+});

@@ -1,0 +1,113 @@
+// A participant fragment held by most names and e-mails, on PostgreSQL: the few meetings it fails (tag `hx`, migration
+// 0017, and the names and e-mails lacking it) are left out of lists and searches, with the answers of matching every
+// meeting's participants and of SQLite on the same data (copied).
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { needs } from '../support/system-tools.js';
+import { pgDatabaseMigratedTo, startPostgres, type PgCluster } from '../support/postgres.js';
+import { tempDir } from '../support/db.js';
+import { FRAGMENTS, holding, LIST_FILTERS, seed } from '../support/participant-exceptions.js';
+import { copyDatabase, openStore } from '../../src/db/engine.js';
+import { openDatabase } from '../../src/db/open.js';
+import { compileTags, listMeetings } from '../../src/db/postgres/meetings.js';
+import { searchTranscripts } from '../../src/db/postgres/search.js';
+import type { SearchFilter } from '../../src/db/queries/search.js';
+import type { Store } from '../../src/db/store.js';
+
+describe.skipIf(needs('postgresql'))('PostgreSQL: a participant fragment in most names', () => {
+  let cluster: PgCluster;
+  let url: string;
+  let pool: pg.Pool;
+  let lite: Store;
+  let held: Map<string, string[]>;
+  let meetings: string[];
+  const files = tempDir();
+
+  beforeAll(async () => {
+    cluster = await startPostgres();
+    url = await cluster.createDatabase('exceptions');
+    const path = join(files.dir, 'seed.db');
+    const db = openDatabase(path, { create: true });
+    try {
+      meetings = seed(db.sqlite, 3000);
+      held = new Map(FRAGMENTS.map((f) => [f, holding(db.sqlite, f)]));
+    } finally {
+      db.close();
+    }
+    await copyDatabase(path, url);
+    pool = new pg.Pool({ connectionString: url, max: 4 });
+    lite = await openStore(path, { create: false });
+  }, 120_000);
+  afterAll(async () => {
+    await pool?.end();
+    await lite?.close();
+    cluster?.destroy();
+    files.cleanup();
+  });
+
+  it('finds the meetings it fails, and lists and searches without them as SQLite and every participant matched do', async () => {
+    const pgStore = await openStore(url, { create: false });
+    try {
+      for (const fragment of FRAGMENTS) {
+        const holding = held.get(fragment)!;
+        expect((await compileTags(pool, { participant: fragment }))?.except).toEqual(meetings.filter((id) => !holding.includes(id)).sort());
+        expect(await compileTags(pool, { participant: fragment }, { exceptions: false })).toBeUndefined();
+        for (const filter of LIST_FILTERS)
+          for (const offset of [0, 3, 40, 150]) {
+            const page = { limit: 20, offset };
+            const f = { ...filter, participant: fragment };
+            const found = await pgStore.meetings.list(f, page);
+            const ids = (r: typeof found) => ({ total: r.pagination.total, ids: r.meetings.map((m) => m.id) });
+            expect({ f, offset, ...ids(found) }).toEqual({ f, offset, ...ids(await lite.meetings.list(f, page)) });
+            expect({ f, offset, ...ids(found) }).toEqual({ f, offset, ...ids(await listMeetings(pool, f, page, { exceptions: false })) });
+          }
+        for (const query of ['the', 'the and', 'zebra'])
+          for (const more of [{}, { folderPath: 'Legal' }, { from: '2026-01-10T12:00:00.000Z', to: '2026-01-25' }] as Omit<SearchFilter, 'query'>[])
+            for (const page of [{ limit: 5, offset: 0 }, { limit: 5, offset: 1998 }]) {
+              const filter = { query, participant: fragment, ...more };
+              const hits = (r: Awaited<ReturnType<typeof searchTranscripts>>) => ({ total: r.pagination.total, hits: r.hits.map((h) => [h.meeting_id, h.snippet]) });
+              const found = hits(await searchTranscripts(pool, filter, page));
+              expect(found.total, JSON.stringify(filter)).toBeGreaterThan(0);
+              expect({ filter, page, ...found }).toEqual({ filter, page, ...hits(await searchTranscripts(pool, filter, page, { exceptions: false })) });
+              expect({ filter, page, total: found.total }).toEqual({ filter, page, total: (await lite.search.transcripts(filter, page)).pagination.total });
+            }
+      }
+    } finally {
+      await pgStore.close();
+    }
+  }, 240_000);
+
+  it('keeps the tag of a meeting without participants as they come and go, and migrates the meetings written before', async () => {
+    const hx = async (q: pg.Pool, id: string) =>
+      (await q.query<{ n: number }>("SELECT (SELECT count(*) FROM meeting_tags WHERE tag = 'hx' AND meeting_id = $1)::int AS n", [id])).rows[0]!.n;
+    const store = await openStore(url, { create: false });
+    try {
+      expect((await pool.query("SELECT count(*)::int AS n FROM meeting_tags WHERE tag = 'hx'")).rows[0].n).toBe(40);
+      await pool.query("INSERT INTO meetings (id, title, started_at, note, created_at, updated_at) VALUES ('mtg_new', 'New', '2027-01-01T00:00:00.000Z', '', 'x', 'x')");
+      await pool.query("INSERT INTO search_passages (meeting_id, kind, ref_id, text) VALUES ('mtg_new', 'note', 'mtg_new', 'the plan')");
+      expect(await hx(pool, 'mtg_new')).toBe(1);
+      // Its passage carries the tag too.
+      expect((await pool.query("SELECT count(*)::int AS n FROM search_tags t JOIN search_passages p ON p.id = t.passage_id WHERE t.tag = 'hx' AND p.meeting_id = 'mtg_new'")).rows[0].n).toBe(1);
+      await pool.query("INSERT INTO participants (id, meeting_id, name, email) VALUES ('par_new', 'mtg_new', 'Ann Lee', 'a@example.test')");
+      expect(await hx(pool, 'mtg_new')).toBe(0);
+      await pool.query("DELETE FROM participants WHERE id = 'par_new'");
+      expect(await hx(pool, 'mtg_new')).toBe(1);
+      expect((await store.admin.integrity({ full: true })).search).toEqual([]);
+      await pool.query("DELETE FROM meetings WHERE id = 'mtg_new'");
+    } finally {
+      await store.close();
+    }
+    const old = await cluster.createDatabase('old');
+    await pgDatabaseMigratedTo(old, '0016_tag_versions');
+    const q = new pg.Pool({ connectionString: old, max: 2 });
+    try {
+      for (const id of ['mtg_a', 'mtg_b']) await q.query("INSERT INTO meetings (id, title, started_at, note, created_at, updated_at) VALUES ($1, 'Plan', '2026-03-01T10:00:00.000Z', '', 'x', 'x')", [id]);
+      await q.query("INSERT INTO participants (id, meeting_id, name) VALUES ('par_1', 'mtg_b', 'Ann')");
+      await (await openStore(old, { create: false })).close();
+      expect((await q.query("SELECT meeting_id FROM meeting_tags WHERE tag = 'hx'")).rows.map((r) => r.meeting_id)).toEqual(['mtg_a']);
+    } finally {
+      await q.end();
+    }
+  }, 120_000);
+});

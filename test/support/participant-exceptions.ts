@@ -1,0 +1,43 @@
+// A database where a participant fragment is held by most names and e-mails, and a tenth of the meetings lack it in
+// each way they can (test/db and test/postgres participant-exceptions).
+import type { Sqlite } from '../../src/db/open.js';
+import { makeMeeting, makeParticipant, makeSummary } from './factories.js';
+
+const FOLDERS = ['Legal', 'Sales', 'Ops'];
+
+/**
+ * 400 meetings; by i % 10: no participants (0), one without an e-mail lacking `e` (1), one whose name and e-mail lack it
+ * (2), such a one with one who holds it (3), two who hold it (the others, e-mails `u<i>e@example.test`: more than 32
+ * words and 500 e-mails hold `e`, and every e-mail holds `le.te`). Passages of a few words, `the` in most.
+ */
+export function seed(s: Sqlite, passages: number): string[] {
+  const meetings: string[] = [];
+  s.transaction(() => {
+    for (let i = 0; i < 400; i++) {
+      const m = makeMeeting(s, { title: i % 4 === 0 ? `Budget ${i}` : `Sync ${i}`, folderPath: FOLDERS[i % 3], startedAt: new Date(Date.UTC(2026, 0, 1) + i * 7_200_000).toISOString() });
+      const kind = i % 10;
+      if (kind === 1 || kind === 3) makeParticipant(s, m, { name: 'Bo Kim', email: null });
+      if (kind === 2) makeParticipant(s, m, { name: 'Bo Kim', email: `bo${i}@kim.io` });
+      if (kind >= 3) makeParticipant(s, m, { name: 'Ann Lee', email: `u${i}e@example.test`, position: 1 });
+      if (kind >= 4) makeParticipant(s, m, { name: 'Cy Diaz', email: `c${i}e@example.test`, position: 2 });
+      meetings.push(m);
+    }
+    // Summaries, so that a copy to PostgreSQL (which derives the passages from them) holds the same passages.
+    for (let i = 0; i < passages; i++)
+      makeSummary(s, meetings[(i * 13) % meetings.length]!, { title: `S${i}`, content: `${i % 5 ? 'the ' : ''}${i % 3 ? 'and ' : ''}plan${i % 40}${i % 97 === 0 ? ' zebra' : ''}`, position: i });
+  })();
+  return meetings;
+}
+
+/** The meetings with a participant whose name or e-mail holds the fragment (LIKE: ASCII case folding), newest first. */
+export const holding = (s: Sqlite, fragment: string): string[] =>
+  s
+    .prepare("SELECT m.id FROM meetings m WHERE EXISTS (SELECT 1 FROM participants p WHERE p.meeting_id = m.id AND (p.name LIKE ? OR p.email LIKE ?)) ORDER BY m.started_at DESC, m.id DESC")
+    .pluck()
+    .all(`%${fragment}%`, `%${fragment}%`) as string[];
+
+/** Fragments in more than 32 words and 500 names and e-mails of the seed (`e`), or in every e-mail (`le.te`). */
+export const FRAGMENTS = ['e', 'LE.TE'];
+
+/** The other filters a list is asked with. */
+export const LIST_FILTERS = [{}, { folderPath: 'Legal' }, { from: '2026-01-05', to: '2026-01-20' }, { query: 'budget' }, { query: 'Sync 1' }, { folderPath: 'Sales', query: 'sy' }];
