@@ -11,7 +11,7 @@ import { FRAGMENTS, holding, LIST_FILTERS, seed } from '../support/participant-e
 import { copyDatabase, openStore } from '../../src/db/engine.js';
 import { openDatabase } from '../../src/db/open.js';
 import { compileTags, listMeetings } from '../../src/db/postgres/meetings.js';
-import { searchTranscripts } from '../../src/db/postgres/search.js';
+import { searchTranscripts, type SearchOptions } from '../../src/db/postgres/search.js';
 import type { SearchFilter } from '../../src/db/queries/search.js';
 import type { Store } from '../../src/db/store.js';
 
@@ -30,7 +30,8 @@ describe.skipIf(needs('postgresql'))('PostgreSQL: a participant fragment in most
     const path = join(files.dir, 'seed.db');
     const db = openDatabase(path, { create: true });
     try {
-      meetings = seed(db.sqlite, 3000);
+      // Past a whole block of 4,096 passage ids: the bitmaps are built for it.
+      meetings = seed(db.sqlite, 4096 + 600);
       held = new Map(FRAGMENTS.map((f) => [f, holding(db.sqlite, f)]));
     } finally {
       db.close();
@@ -62,17 +63,26 @@ describe.skipIf(needs('postgresql'))('PostgreSQL: a participant fragment in most
             expect({ f, offset, ...ids(found) }).toEqual({ f, offset, ...ids(await lite.meetings.list(f, page)) });
             expect({ f, offset, ...ids(found) }).toEqual({ f, offset, ...ids(await listMeetings(pool, f, page, { exceptions: false })) });
           }
-        for (const query of ['the', 'the and', 'zebra'])
-          for (const more of [{}, { folderPath: 'Legal' }, { from: '2026-01-10T12:00:00.000Z', to: '2026-01-25' }] as Omit<SearchFilter, 'query'>[])
-            for (const page of [{ limit: 5, offset: 0 }, { limit: 5, offset: 1998 }]) {
-              const filter = { query, participant: fragment, ...more };
-              const hits = (r: Awaited<ReturnType<typeof searchTranscripts>>) => ({ total: r.pagination.total, hits: r.hits.map((h) => [h.meeting_id, h.snippet]) });
-              const found = hits(await searchTranscripts(pool, filter, page));
-              expect(found.total, JSON.stringify(filter)).toBeGreaterThan(0);
-              expect({ filter, page, ...found }).toEqual({ filter, page, ...hits(await searchTranscripts(pool, filter, page, { exceptions: false })) });
-              expect({ filter, page, total: found.total }).toEqual({ filter, page, total: (await lite.search.transcripts(filter, page)).pagination.total });
-            }
       }
+      // Searched from the postings, then (the bitmaps built) from the bitmaps, the window read from the bits or walked.
+      const compare = async (options: SearchOptions) => {
+        for (const fragment of FRAGMENTS)
+          for (const query of ['the', 'the and', 'zebra'])
+            for (const more of [{}, { folderPath: 'Legal' }, { from: '2026-01-10T12:00:00.000Z', to: '2026-01-25' }] as Omit<SearchFilter, 'query'>[])
+              for (const page of [{ limit: 5, offset: 0 }, { limit: 5, offset: 1998 }]) {
+                const filter = { query, participant: fragment, ...more };
+                const hits = (r: Awaited<ReturnType<typeof searchTranscripts>>) => ({ total: r.pagination.total, hits: r.hits.map((h) => [h.meeting_id, h.snippet]) });
+                const found = hits(await searchTranscripts(pool, filter, page, options));
+                expect(found.total, JSON.stringify(filter)).toBeGreaterThan(0);
+                expect({ filter, page, options, ...found }).toEqual({ filter, page, options, ...hits(await searchTranscripts(pool, filter, page, { exceptions: false })) });
+                expect({ filter, page, total: found.total }).toEqual({ filter, page, total: (await lite.search.transcripts(filter, page)).pagination.total });
+              }
+      };
+      await compare({});
+      for (let i = 0; i < 100 && ((await pgStore.admin.maintain())?.bitmaps?.units ?? 0) > 0; i++);
+      expect((await pool.query("SELECT count(*)::int AS n FROM search_bitmap_terms WHERE kind = 'w' AND built > 0")).rows[0].n).toBeGreaterThan(0);
+      await compare({});
+      await compare({ window: 'bits' });
     } finally {
       await pgStore.close();
     }

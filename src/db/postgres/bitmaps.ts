@@ -79,6 +79,7 @@ export async function bitmapTotal(
   matchesIn: (lo: string, hi?: string) => { sql: string },
   sizes: (table: string, value: string) => number,
   dates?: DateTerm,
+  except?: string[],
 ): Promise<BitmapTotal | undefined> {
   // One word alone: its count is kept (search_word_counts).
   if (lexemes.length === 0 || (lexemes.length === 1 && groups.length === 0 && dates === undefined)) return undefined;
@@ -96,6 +97,9 @@ export async function bitmapTotal(
   const unkept = groups.filter((g) => !g.every((t) => keptTags.has(t)));
   const read = unkept.length === 1 && dates === undefined && unkept[0]!.reduce((n, t) => n + sizes('search_tags', t), 0) <= MAX_READ_PASSAGES ? unkept[0] : undefined;
   if (unkept.length > (read ? 1 : 0)) return undefined;
+  // The passages of a participant fragment's exceptions are taken away as tested in the words' and groups' bits: only
+  // where those bits are the whole filter (no date, no group read).
+  if (except && (dates || read)) return undefined;
   const bitGroups = groups.filter((g) => g !== read);
   let date: { kept: string[]; read: string[]; less: string[] } | undefined;
   if (dates) {
@@ -109,7 +113,7 @@ export async function bitmapTotal(
   const bounds: unknown[] = [];
   dates?.outside?.range((value) => `$${bounds.push(value)}`);
   return {
-    params: [lexemes, tags, lexemes.length + tags.length, ...sets, ...(date ? [date.read, date.less] : []), ...(read ? [read] : []), ...(dates?.outside ? [dates.outside.edges, ...bounds] : [])],
+    params: [lexemes, tags, lexemes.length + tags.length, ...sets, ...(date ? [date.read, date.less] : []), ...(read ? [read] : []), ...(dates?.outside ? [dates.outside.edges, ...bounds] : []), ...(except ? [except] : [])],
     ctes: (last, window) => {
       const [w, t, n] = [`$${last + 1}::text[]`, `$${last + 2}::text[]`, `$${last + 3}::int`];
       const at = (i: number) => `$${last + 4 + i}`;
@@ -142,6 +146,8 @@ export async function bitmapTotal(
           tested.push(`SELECT p.id, -1 FROM meeting_tags t JOIN search_passages p ON p.meeting_id = t.meeting_id, arr WHERE t.tag = ANY(${edges}) AND NOT (${range.join(' AND ')}) AND ${hit('p.id')}`);
         }
       }
+      // The exceptions' passages, taken away (their parameter follows the sets: no date, no group read).
+      if (except) tested.push(`SELECT p.id, -1 FROM search_passages p, arr WHERE p.meeting_id = ANY(${at(sets.length)}::text[]) AND ${hit('p.id')}`);
       // The kept months' bits (ANDed with blk in the count only).
       const months = date !== undefined && date.kept.length > 0;
       // What the count and the window both read, by name: common table expressions when the window reads them too, else
@@ -170,13 +176,15 @@ export async function bitmapTotal(
       const fromBits = read
         ? `SELECT id FROM rs WHERE id >= ${lo}`
         : !date
-          ? positions('blk')
+          ? except
+            ? `SELECT e.id FROM (${positions('blk')} EXCEPT ALL SELECT id FROM rs WHERE sign = -1) e`
+            : positions('blk')
           : `SELECT e.id FROM ((${months ? `${positions('blk JOIN dm USING (block)')} UNION ALL ` : ''}SELECT id FROM rs WHERE sign = 1 AND id >= ${lo}) EXCEPT ALL SELECT id FROM rs WHERE sign = -1) e`;
       // kb.b: the blocks every term of the query has built (0 when one is no longer kept: a repair cleared it).
       return `kb AS (SELECT CASE WHEN count(*) = ${n} THEN min(built) ELSE 0 END AS b FROM search_bitmap_terms
                      WHERE (kind = 'w' AND term = ANY(${w})) OR (kind = 't' AND term = ANY(${t}))),
               blk AS (SELECT a0.block, ${bits} AS bits FROM ${joined}),${
-                date || read ? `\n              arr AS (SELECT array(SELECT blk.bits FROM generate_series(0, ${built} - 1) s LEFT JOIN blk ON blk.block = s ORDER BY s) AS a),` : ''
+                date || read || except ? `\n              arr AS (SELECT array(SELECT blk.bits FROM generate_series(0, ${built} - 1) s LEFT JOIN blk ON blk.block = s ORDER BY s) AS a),` : ''
               }${window ? [...shared].map(([name, sql]) => `\n              ${name} AS ${sql},`).join('') : ''}
               bc AS (SELECT block, sum(c)::bigint AS c FROM (${counts.join(' UNION ALL ')}) x (block, c) GROUP BY block),
               fl AS (SELECT coalesce(max(block), 0)::bigint * 4096 AS lo FROM (SELECT block, sum(c) OVER (ORDER BY block DESC) AS above FROM bc) z WHERE above >= ${RANK_WINDOW})${

@@ -282,7 +282,10 @@ async function fromPostings(q: Queryable, words: string, termCount: number, page
   // the biggest folder, six months and a common participant: 60 -> 29 ms; `elra` + six months: 28 -> 17 ms). Days alone
   // are read from their tags (`elra` + October's 33 days, no month in the cover: 6.7 -> 12 ms by the bitmaps).
   const datesRead = dates !== undefined && !probeDates && dates.tokens.some((t) => /^[my]\d/.test(t));
-  const bitmaps = !probed && !excepted && (tags !== undefined || k > 1) && (!(expected <= RANK_WINDOW) || datesRead) ? await bitmapTotal(q, lexemes, tags?.groups ?? [], matchesIn, sizes, dates) : undefined;
+  const bitmaps =
+    !probed && (tags !== undefined || k > 1) && (!(expected <= RANK_WINDOW) || datesRead)
+      ? await bitmapTotal(q, lexemes, tags?.groups ?? [], matchesIn, sizes, dates, excepted ? tags!.except : undefined)
+      : undefined;
   // Probed from a small range, the matches are read once for both the count and the window (the window's
   // newest-first walk cannot stop early through the probes and the sorted dates), and so are they when the window is
   // expected to hold them all (`the` + the smallest leaf folder: 1,924 matches, each probed twice before); merged, the
