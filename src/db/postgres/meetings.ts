@@ -318,8 +318,8 @@ export interface TagFilter {
   /** The participant fragment held by tags: its group (one of `groups`) and its ILIKE patterns (a meeting's participants may be checked instead). */
   participant?: { group: string[]; patterns: string[] };
   /**
-   * A participant fragment in too many names for tags, when the meetings it fails are few (meetingsLacking): those
-   * meetings, ascending (none: it is no condition at all).
+   * A participant fragment in too many names for tags, when the meetings it fails are few (handlesOf): those meetings,
+   * ascending (none: it is no condition at all).
    */
   except?: string[];
 }
@@ -330,7 +330,8 @@ const MAX_PARTICIPANT_WORDS = 32;
 /**
  * The filters as tags, or undefined when one is not held by tags: a participant fragment found in more than
  * MAX_PARTICIPANT_HANDLES names and e-mails, when it holds a separator (it may span two words) or is in more than
- * MAX_PARTICIPANT_WORDS words. Unknown series or folder -> NotFoundError, checked in the same order as compileMeetingFilter.
+ * MAX_PARTICIPANT_WORDS words, unless the meetings it fails are few (`except`; `exceptions: false`, to compare the two
+ * ways, leaves them unread). Unknown series or folder -> NotFoundError, checked in the same order as compileMeetingFilter.
  */
 export async function compileTags(q: Queryable, filter: MeetingFilter, options: { probeMany?: boolean; exceptions?: boolean } = {}): Promise<TagFilter | undefined> {
   const groups: string[][] = [];
