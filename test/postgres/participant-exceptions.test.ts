@@ -68,7 +68,14 @@ describe.skipIf(needs('postgresql'))('PostgreSQL: a participant fragment in most
       const compare = async (options: SearchOptions) => {
         for (const fragment of FRAGMENTS)
           for (const query of ['the', 'the and', 'zebra'])
-            for (const more of [{}, { folderPath: 'Legal' }, { from: '2026-01-10T12:00:00.000Z', to: '2026-01-25' }] as Omit<SearchFilter, 'query'>[])
+            // Dates: days only; a month (kept as bitmaps); most of a month and the next month's days, from noon.
+            for (const more of [
+              {},
+              { folderPath: 'Legal' },
+              { from: '2026-01-10T12:00:00.000Z', to: '2026-01-25' },
+              { from: '2026-01-01', to: '2026-01-31' },
+              { from: '2026-01-03T12:00:00.000Z', to: '2026-02-02' },
+            ] as Omit<SearchFilter, 'query'>[])
               for (const page of [{ limit: 5, offset: 0 }, { limit: 5, offset: 1998 }]) {
                 const filter = { query, participant: fragment, ...more };
                 const hits = (r: Awaited<ReturnType<typeof searchTranscripts>>) => ({ total: r.pagination.total, hits: r.hits.map((h) => [h.meeting_id, h.snippet]) });
@@ -83,6 +90,8 @@ describe.skipIf(needs('postgresql'))('PostgreSQL: a participant fragment in most
       expect((await pool.query("SELECT count(*)::int AS n FROM search_bitmap_terms WHERE kind = 'w' AND built > 0")).rows[0].n).toBeGreaterThan(0);
       await compare({});
       await compare({ window: 'bits' });
+      // The dates read from their tags (the bitmaps' months), not checked on each match's meeting.
+      await compare({ filters: 'tags' });
     } finally {
       await pgStore.close();
     }

@@ -284,7 +284,7 @@ async function fromPostings(q: Queryable, words: string, termCount: number, page
   const datesRead = dates !== undefined && !probeDates && dates.tokens.some((t) => /^[my]\d/.test(t));
   const bitmaps =
     !probed && (tags !== undefined || k > 1) && (!(expected <= RANK_WINDOW) || datesRead)
-      ? await bitmapTotal(q, lexemes, tags?.groups ?? [], matchesIn, sizes, dates, excepted ? tags!.except : undefined)
+      ? await bitmapTotal(q, lexemes, tags?.groups ?? [], matchesIn, sizes, dates, excepted ? { ids: tags!.except!, range } : undefined)
       : undefined;
   // Probed from a small range, the matches are read once for both the count and the window (the window's
   // newest-first walk cannot stop early through the probes and the sorted dates), and so are they when the window is
