@@ -10,7 +10,7 @@ import { IMPORT_COLUMNS, toRecordingImport, type ImportRow } from '../queries/im
 import { toSegments, type WordTuple } from '../queries/export.js';
 import { unicodeForms } from '../queries/unicode.js';
 import { parseDateRange, type MeetingFilter } from '../queries/meetings.js';
-import { MAX_PARTICIPANT_HANDLES, PARTICIPANT_SEPARATORS } from '../queries/participant-words.js';
+import { MAX_LACKING_READ, MAX_PARTICIPANT_EXCEPTIONS, MAX_PARTICIPANT_HANDLES, PARTICIPANT_SEPARATORS } from '../queries/participant-words.js';
 import {
   EXPORT_FORMAT,
   type ActionItem,
@@ -275,11 +275,12 @@ const participantsJoined = (handles: string) => `m.id IN (
  */
 const participantsProbed = (matched: string, meetingId = 'm.id') => `(SELECT true FROM participants pa WHERE pa.meeting_id = ${meetingId} AND (${matched}) LIMIT 1) IS TRUE`;
 
+/** One of the columns matches one of the ILIKE patterns (SQL expressions: their parameters). */
+const ilikeAny = (columns: string[], patterns: string[]): string => columns.flatMap((c) => patterns.map((v) => `${c} ILIKE ${v} ESCAPE '\\'`)).join(' OR ');
+
 /** `participantsProbed` for ILIKE patterns, given as parameters by `p`. */
-export const probedFor = (patterns: string[], p: (value: unknown) => string, meetingId?: string): string => {
-  const values = patterns.map(p);
-  return participantsProbed(['pa.name', 'pa.email'].flatMap((column) => values.map((v) => `${column} ILIKE ${v} ESCAPE '\\'`)).join(' OR '), meetingId);
-};
+export const probedFor = (patterns: string[], p: (value: unknown) => string, meetingId?: string): string =>
+  participantsProbed(ilikeAny(['pa.name', 'pa.email'], patterns.map(p)), meetingId);
 
 /**
  * The count of meetings matching a compiled filter. Counting 100k rows costs PostgreSQL tens of ms, so
@@ -402,12 +403,6 @@ export async function compileTags(q: Queryable, filter: MeetingFilter, options: 
   return { groups, range, none, ...(title && { title }), ...(probe && { probe }), ...(participant && { participant }), ...(except && { except }) };
 }
 
-/** Beyond this many meetings where no participant may hold a fragment, its meetings are not found as the others (as SQLite's). */
-const MAX_PARTICIPANT_EXCEPTIONS = 1_000;
-
-/** Participants read at most looking for those lacking a fragment. */
-const MAX_LACKING_READ = 20_000;
-
 /**
  * The names and e-mails holding a participant fragment (its ILIKE patterns) as tags, when at most
  * MAX_PARTICIPANT_HANDLES do; else (`except`) the meetings none of whose participants holds it, when they are few, as
@@ -426,7 +421,7 @@ async function handlesOf(q: Queryable, patterns: string[], want: { tags: boolean
     const tags = await handleTags(q, patterns);
     if (tags !== undefined || !want.except) return { ...(tags && { tags }) };
   }
-  const holds = (columns: string[]) => columns.flatMap((c) => patterns.map((_, i) => `${c} ILIKE $${i + 1} ESCAPE '\\'`)).join(' OR ');
+  const holds = (columns: string[]) => ilikeAny(columns, patterns.map((_, i) => `$${i + 1}`));
   // Past MAX_PARTICIPANT_HANDLES names, the participants lacking it are read (when asked).
   const over = `(SELECT held FROM n) > ${MAX_PARTICIPANT_HANDLES}`;
   const many = want.except ? over : 'false';

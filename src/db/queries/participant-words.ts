@@ -76,7 +76,7 @@ export function holdsFragment(fragment: string, columns: string[]): { sql: strin
 export const MAX_PARTICIPANT_EXCEPTIONS = 1_000;
 
 /** Participants read at most looking for those lacking a fragment. */
-const MAX_LACKING_READ = 20_000;
+export const MAX_LACKING_READ = 20_000;
 
 /**
  * The meetings none of whose participants holds a fragment (matched as the participant filter matches it), when they
