@@ -151,7 +151,8 @@ function settleAllocator(sqlite: Sqlite): void {
  * A database file deleted or renamed while open keeps taking writes (in WAL mode SQLite does not
  * notice), which then vanish: every write in Syntheo is a transaction, so each one first checks that
  * the path still names the file this connection opened (one stat, a few µs) and fails with SQLite's
- * own "moved" code otherwise. Shared by syntheo mcp, the worker and the CLI: they all open here.
+ * own "moved" code otherwise. A DEFERRED transaction, Syntheo's read snapshot, is checked only if it
+ * wrote, before it commits. Shared by syntheo mcp, the worker and the CLI: they all open here.
  */
 function guardWrites(sqlite: Sqlite, path: string): Sidecar[] {
   const opened = fileIdentity(path);
@@ -160,6 +161,7 @@ function guardWrites(sqlite: Sqlite, path: string): Sidecar[] {
     if (fileIdentity(path) !== opened) throw Object.assign(new Error(`${path} is no longer the open database file`), { code: 'SQLITE_READONLY_DBMOVED' });
   };
   const transaction = sqlite.transaction.bind(sqlite);
+  const changes = sqlite.prepare('SELECT total_changes()').pluck();
   // Overrides this connection's method only; better-sqlite3's Transaction is a function with three variants.
   sqlite.transaction = ((fn: (...args: never[]) => unknown) => {
     const t = transaction(fn);
@@ -167,7 +169,15 @@ function guardWrites(sqlite: Sqlite, path: string): Sidecar[] {
       check();
       return variant(...args);
     };
-    return Object.assign(guarded(t), { default: guarded(t.default), deferred: guarded(t.deferred), immediate: guarded(t.immediate), exclusive: guarded(t.exclusive) });
+    // DEFERRED is how Syntheo reads in one snapshot (a search, a list): reads still answer from the open file, as
+    // single statements do. Should one write all the same, the check runs before it commits, and throwing rolls it back.
+    const read = transaction(function (this: unknown, ...args: never[]) {
+      const before = changes.get();
+      const result = fn.apply(this, args);
+      if (changes.get() !== before) check();
+      return result;
+    });
+    return Object.assign(guarded(t), { default: guarded(t.default), deferred: read.deferred, immediate: guarded(t.immediate), exclusive: guarded(t.exclusive) });
   }) as Sqlite['transaction'];
   return ['-wal', '-shm'].map((suffix) => ({ path: `${path}${suffix}`, identity: fileIdentity(`${path}${suffix}`) }));
 }

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -47,6 +47,22 @@ describe('a database file moved or deleted while open', () => {
       renameSync(`${path}.moved`, path);
       write.immediate();
       expect(db.sqlite.prepare("SELECT value FROM settings WHERE key = 'k'").pluck().get()).toBe('v');
+    } finally {
+      db.close();
+    }
+  });
+
+  it('still answers reads in one snapshot (a DEFERRED transaction), and refuses one that writes, saving nothing', () => {
+    const path = join(dir(), 'syntheo.db');
+    const db = openDatabase(path, { create: true });
+    try {
+      const count = db.sqlite.prepare('SELECT count(*) FROM settings').pluck();
+      const insert = db.sqlite.prepare("INSERT INTO settings (key, value, updated_at) VALUES ('k', 'v', '2026-01-01T00:00:00.000Z')");
+      const before = count.get();
+      rmSync(path);
+      expect(db.sqlite.transaction(() => count.get()).deferred()).toBe(before);
+      expect(() => db.sqlite.transaction(() => insert.run()).deferred()).toThrow(/no longer the open database file/);
+      expect(count.get()).toBe(before);
     } finally {
       db.close();
     }

@@ -287,6 +287,9 @@ describe('a database file deleted or moved while syntheo mcp runs', () => {
     clear(decline.error!.message, MOVED);
     // Reads still answer from the open file.
     expect((await call(s, 'list_meetings', {})).result!.structuredContent).toMatchObject({ pagination: { total: 3 } });
+    const found = await call(s, 'search_transcripts', { query: 'budget' });
+    expect(found.error).toBeUndefined();
+    expect((found.result!.structuredContent as { pagination: { total: number } }).pagination.total).toBeGreaterThan(0);
     await s.end();
     // No -wal/-shm left under the old name for a database created there later to pick up.
     expect([existsSync(`${path}-wal`), existsSync(`${path}-shm`)]).toEqual([false, false]);

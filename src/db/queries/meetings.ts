@@ -241,6 +241,9 @@ export function parseDateRange(from: string | undefined, to: string | undefined)
 const DRIVER_PROBE = 2000;
 
 export function listMeetings(sqlite: Sqlite, filter: MeetingFilter, page: Page, options: { exceptions?: boolean } = {}): { meetings: MeetingListItem[]; pagination: Pagination } {
+  // One snapshot for the filters' names and exceptions, the count and the page: a writer committing between them would
+  // otherwise leave the total off by its meeting, or list a meeting the filter fails.
+  if (!sqlite.inTransaction) return sqlite.transaction(() => listMeetings(sqlite, filter, page, options)).deferred();
   const c = compileMeetingFilter(sqlite, filter, options);
   if (c.none) return { meetings: [], pagination: pagination(page, 0, 0) };
   // The few meetings a participant fragment in most names fails: each walk probes them out, and the total is that of
