@@ -171,13 +171,15 @@ function guardWrites(sqlite: Sqlite, path: string): Sidecar[] {
     };
     // DEFERRED is how Syntheo reads in one snapshot (a search, a list): reads still answer from the open file, as
     // single statements do. Should one write all the same, the check runs before it commits, and throwing rolls it back.
-    const read = transaction(function (this: unknown, ...args: never[]) {
-      const before = changes.get();
-      const result = fn.apply(this, args);
-      if (changes.get() !== before) check();
-      return result;
-    });
-    return Object.assign(guarded(t), { default: guarded(t.default), deferred: read.deferred, immediate: guarded(t.immediate), exclusive: guarded(t.exclusive) });
+    let read: ReturnType<typeof transaction> | undefined;
+    const deferred = (...args: never[]) =>
+      (read ??= transaction(function (this: unknown, ...inner: never[]) {
+        const before = changes.get();
+        const result = fn.apply(this, inner);
+        if (changes.get() !== before) check();
+        return result;
+      })).deferred(...args);
+    return Object.assign(guarded(t), { default: guarded(t.default), deferred, immediate: guarded(t.immediate), exclusive: guarded(t.exclusive) });
   }) as Sqlite['transaction'];
   return ['-wal', '-shm'].map((suffix) => ({ path: `${path}${suffix}`, identity: fileIdentity(`${path}${suffix}`) }));
 }
