@@ -196,3 +196,57 @@ describe('list_meetings fragments of 1-2 characters beyond ASCII from meeting_te
     }
   });
 });
+
+describe("a lone meeting_terms token's total from the index's vocabulary (fts5vocab in the temp schema)", () => {
+  it('counts a short ASCII fragment, a folder and a series as the filters over every meeting do, through deletes, new titles and rows written again', () => {
+    const s = db();
+    const r = seeded(7);
+    const series = makeSeries(s);
+    const words = ['design', 'review', 'Plan', 'sync', 'ops', 'Kick', 'off', 'Q3', 'budget', 'INTRO'];
+    const title = () => Array.from({ length: 1 + r.int(3) }, () => r.one(words)).join(' ');
+    // More matches than a list reads at once (FEW_KEYS, 500), so that the total is counted, not listed.
+    for (let i = 0; i < 1400; i++) makeMeeting(s, { title: title(), folderPath: r.next() < 0.6 ? r.one(FOLDERS) : null, seriesId: r.next() < 0.5 ? series : null });
+    const ids = () => s.prepare('SELECT id FROM meetings').pluck().all() as string[];
+    const sample = (xs: string[], n: number) => Array.from({ length: n }, () => r.one(xs));
+    // The old way: each filter's own condition over every meeting row.
+    const scanned = (filter: MeetingFilter): number => {
+      const c = compileMeetingFilter(s, filter);
+      return s.prepare(`SELECT count(*) FROM meetings m WHERE ${c.parts.map((p) => p.sql).join(' AND ')}`).pluck().get(...c.parts.flatMap((p) => p.params)) as number;
+    };
+    const filters: MeetingFilter[] = [{ query: 'e' }, { query: 'E' }, { query: 'in' }, { query: 'q3' }, { query: 'zz' }, { folderPath: 'Legal' }, { seriesId: series }];
+    const check = () => {
+      for (const f of filters) {
+        const want = scanned(f);
+        const got = listMeetings(s, f, { limit: 5, offset: 0 });
+        expect([f, got.pagination.total], JSON.stringify(f)).toEqual([f, want]);
+        expect(got.meetings.length, JSON.stringify(f)).toBe(Math.min(5, want));
+      }
+    };
+    check();
+    expect(scanned({ query: 'e' })).toBeGreaterThan(500);
+    for (let round = 0; round < 3; round++) {
+      for (const id of sample(ids(), 150)) s.prepare('DELETE FROM meetings WHERE id = ?').run(id);
+      for (const id of sample(ids(), 150)) s.prepare('UPDATE meetings SET title = ? WHERE id = ?').run(title(), id);
+      for (const id of sample(ids(), 50)) {
+        const m = s.prepare('SELECT * FROM meetings WHERE id = ?').get(id) as Record<string, unknown>;
+        s.prepare(`INSERT OR REPLACE INTO meetings (${Object.keys(m).join(', ')}) VALUES (${Object.keys(m).map(() => '?').join(', ')})`).run(
+          ...Object.entries(m).map(([k, v]) => (k === 'title' ? title() : v)),
+        );
+      }
+      for (let i = 0; i < 100; i++) makeMeeting(s, { title: title(), folderPath: r.next() < 0.6 ? r.one(FOLDERS) : null });
+      check();
+    }
+    // Merged into one segment, the tombstones applied: the same.
+    s.exec("INSERT INTO meeting_terms (meeting_terms) VALUES ('optimize')");
+    check();
+    // The vocabulary table made in a transaction that rolled back is gone with it: the next count makes it again.
+    s.exec('DROP TABLE temp.meeting_terms_vocab');
+    expect(() =>
+      s.transaction(() => {
+        listMeetings(s, { query: 'e' }, { limit: 1, offset: 0 });
+        throw new Error('rolled back');
+      })(),
+    ).toThrow('rolled back');
+    check();
+  });
+});

@@ -80,13 +80,27 @@ export interface FtsQuery {
   match: string;
 }
 
+/**
+ * The meetings holding one meeting_terms token (a short title fragment's gram, a tag), from an fts5vocab table over it
+ * in the connection's temp schema (nothing is written to the file). It walks the token's doclist as count(*) over a
+ * MATCH does, without a row of SQL a match: `e`'s 91,577 titles in 2.5 ms against 3.7. Made if missing at each call
+ * (a few µs): made inside a transaction that then rolled back, it would be gone.
+ */
+function tokenCount(sqlite: Sqlite, token: string): number {
+  sqlite.exec("CREATE VIRTUAL TABLE IF NOT EXISTS temp.meeting_terms_vocab USING fts5vocab(main, meeting_terms, 'row')");
+  return (stmt(sqlite, 'SELECT doc FROM temp.meeting_terms_vocab WHERE term = ?').pluck().get(token) as number | undefined) ?? 0;
+}
+
 export function ftsSource(sqlite: Sqlite, { table, match }: FtsQuery): KeySource & { upTo(most: number, lo?: Key, hi?: Key): Key[] } {
   const rows = (lo?: Key, hi?: Key) => {
     const b = bounds(lo, hi);
     return { sql: `SELECT rowid FROM ${table} WHERE ${table} MATCH ?${b.sql}`, params: [match, ...b.params] };
   };
+  // One token over every key: its count is the vocabulary's.
+  const token = table === 'meeting_terms' ? /^"([a-z0-9]+)"$/.exec(match)?.[1] : undefined;
   return {
     count(lo, hi) {
+      if (token !== undefined && lo === undefined && hi === undefined) return tokenCount(sqlite, token);
       const r = rows(lo, hi);
       return stmt<{ n: number }>(sqlite, `SELECT count(*) AS n FROM (${r.sql})`).get(...r.params)!.n;
     },
