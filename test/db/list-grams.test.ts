@@ -218,7 +218,7 @@ describe("a lone meeting_terms token's total from the index's vocabulary (fts5vo
       for (const f of filters) {
         const want = scanned(f);
         const got = listMeetings(s, f, { limit: 5, offset: 0 });
-        expect([f, got.pagination.total], JSON.stringify(f)).toEqual([f, want]);
+        expect(got.pagination.total, JSON.stringify(f)).toBe(want);
         expect(got.meetings.length, JSON.stringify(f)).toBe(Math.min(5, want));
       }
     };
