@@ -450,6 +450,20 @@ export function describeStoreConformance(engineName: string, open: () => Promise
         expect((await search(store, 'launch')).hits.map((h) => h.meeting_id)).toEqual(['mtg_beta', 'mtg_beta']);
       });
 
+      it("cuts a long passage around its matches as FTS5's snippet() does, on every engine", async () => {
+        const store = await loaded();
+        // A turn of 30 words in three sentences (`.` and `:` end them): a window of 24 words, centred on the matches but
+        // not past the end, or from the start of a sentence that holds them too; an ellipsis where the passage goes on;
+        // the hit at the first match. The snippets are FTS5's own for this text.
+        const turn = 'first we agree on the date. then the team checks every number in the plan: the budget, the hiring and the travel, and the finance lead signs the final sheet';
+        await store.admin.load([record({ id: 'mtg_cut', title: 'Cut', started_at: '2026-04-01T09:00:00.000Z', words: timed([['Ada', turn]]) })]);
+        const cut = async (query: string) => (await search(store, query)).hits.map((h) => [h.snippet, h.offset]);
+        const at = (word: string) => turn.split(' ').indexOf(word);
+        expect(await cut('sheet')).toEqual([['…the budget, the hiring and the travel, and the finance lead signs the final **sheet**', at('sheet')]]);
+        expect(await cut('team hiring')).toEqual([['…then the **team** checks every number in the plan: the budget, the **hiring** and the travel, and the finance lead signs the final sheet', at('team')]]);
+        expect(await cut('agree')).toEqual([['first we **agree** on the date. then the team checks every number in the plan: the budget, the hiring and the travel, and the…', at('agree')]]);
+      });
+
       it('refuses a query with no word in it', async () => {
         const store = await loaded();
         for (const query of ['', '   ', '"', '*', '- -', '()']) await expectError(search(store, query), InvalidInputError);

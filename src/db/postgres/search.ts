@@ -8,6 +8,7 @@ import { compileMeetingFilter, compileTags, probedFor, startedWithin, type TagFi
 import { one, rows, rowsPlanned, withMergePlans, type Queryable } from './sql.js';
 import { calendarCover } from '../model/calendar.js';
 import { bitmapTotal, type DateTerm } from './bitmaps.js';
+import { snippetOf } from '../queries/snippet.js';
 
 // search_transcripts on PostgreSQL: the same semantics as SQLite's FTS5 search (src/db/queries/search.ts).
 // Every word must appear (plainto_tsquery: AND of the words), the input is plain text (only runs of
@@ -29,6 +30,9 @@ const rankOf = (param: string, termCount: number) =>
 
 /** Folded as syntheo_fold() folds stored text: no diacritics, lower case. */
 const fold = (word: string) => word.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+
+/** A token of a passage's text for its snippet: a run of letters, digits and marks (queryTerms' words). */
+const TOKEN = /[\p{L}\p{N}\p{M}]+/gu;
 
 interface HitRow {
   id: number;
@@ -77,19 +81,22 @@ export async function searchTranscripts(q: Queryable, filter: SearchFilter, page
   }
   const { ids, total } = counted;
   const found = ids.length
-    ? await rows<HitRow & { snippet: string }>(
+    ? await rows<HitRow>(
         q,
-        `SELECT p.id, p.meeting_id, m.title, m.started_at, p.kind, p.ref_id, p.word_offset, p.speaker, p.text,
-                ts_headline('simple', p.text, ${tsquery('plainto', '$1')}, 'StartSel=**, StopSel=**, MaxWords=24, MinWords=12, ShortWord=1, MaxFragments=1, FragmentDelimiter=" … "') AS snippet
-         FROM search_passages p JOIN meetings m ON m.id = p.meeting_id WHERE p.id = ANY($2::bigint[])`,
-        [words, ids],
+        `SELECT p.id, p.meeting_id, m.title, m.started_at, p.kind, p.ref_id, p.word_offset, p.speaker, p.text
+         FROM search_passages p JOIN meetings m ON m.id = p.meeting_id WHERE p.id = ANY($1::bigint[])`,
+        [ids],
       )
     : [];
   const byId = new Map(found.map((r) => [Number(r.id), r]));
-  const folded = new Set(terms.map(fold));
+  // The query's words as the tokens of a text are folded (its runs of letters, digits and marks, as queryTerms reads
+  // the query); each passage cut and marked as SQLite's snippet() does (snippet.ts), so that both engines show the same
+  // words of a passage.
+  const folded = [...new Set(terms.map(fold))];
   // A passage deleted (a transcript re-indexed, a meeting deleted) between the statements above is left out.
   const picked = ids.map((id) => byId.get(id)).filter((r) => r !== undefined);
-  const at = picked.map((r) => (r.kind === 'transcript' && r.word_offset !== null ? r.word_offset + firstMatchedWord(r.text, folded) : null));
+  const snippets = picked.map((r) => snippetOf(r.text, folded, TOKEN, fold));
+  const at = picked.map((r, i) => (r.kind === 'transcript' && r.word_offset !== null ? r.word_offset + (snippets[i]!.firstMatch ?? 0) : null));
   const starts = await startTimes(q, picked, at);
   const hits: SearchHit[] = picked.map((r, i) => ({
     meeting_id: r.meeting_id,
@@ -100,7 +107,7 @@ export async function searchTranscripts(q: Queryable, filter: SearchFilter, page
     speaker: r.speaker,
     offset: at[i] ?? r.word_offset,
     start_ms: at[i] === null ? null : (starts.get(`${r.ref_id} ${at[i]}`) ?? null),
-    snippet: snippetOf(r.text, r.snippet),
+    snippet: snippets[i]!.snippet,
   }));
   return { hits, pagination: pagination(page, hits.length, total) };
 }
@@ -422,13 +429,6 @@ async function fromBitmap(q: Queryable, words: string, termCount: number, where:
   );
 }
 
-/** The position (in words) of the passage's first word holding a query term; passages are words joined by single spaces. */
-function firstMatchedWord(text: string, terms: Set<string>): number {
-  const words = text.split(' ');
-  const at = words.findIndex((w) => (w.match(/[\p{L}\p{N}\p{M}]+/gu) ?? []).some((t) => terms.has(fold(t))));
-  return at < 0 ? 0 : at;
-}
-
 /** The start time of each transcript hit's first matched word, in one statement, by "transcript offset". */
 async function startTimes(q: Queryable, hits: HitRow[], at: (number | null)[]): Promise<Map<string, number | null>> {
   const refs: string[] = [];
@@ -446,14 +446,4 @@ async function startTimes(q: Queryable, hits: HitRow[], at: (number | null)[]): 
     [refs, offsets],
   );
   return new Map(found.map((w) => [`${w.ref} ${w.idx}`, w.start_ms]));
-}
-
-/** One line, with … where the passage was cut (as SQLite's snippet()). */
-function snippetOf(text: string, headline: string): string {
-  const flat = headline.replace(/\s*\n+\s*/g, ' ').trim();
-  const plain = flat.replace(/\*\*/g, '');
-  const whole = text.replace(/\s*\n+\s*/g, ' ').trim();
-  const lead = whole.startsWith(plain) ? '' : '…';
-  const tail = whole.endsWith(plain) ? '' : '…';
-  return `${lead}${flat}${tail}`;
 }

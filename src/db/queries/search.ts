@@ -7,7 +7,8 @@ import { pagination } from './pagination.js';
 import type { Page, Pagination } from './types.js';
 import { calendarCover, monthsLessDays } from '../model/calendar.js';
 import { passagesSaying, rankWindow, type RankedRow } from './rank.js';
-import { asciiTokens } from './fts-tokens.js';
+import { SNIPPET_TOKENS, snippetOf } from './snippet.js';
+import { asciiTokens, tokenizedAsAscii } from './fts-tokens.js';
 import { idsNewestFirst, listTerm, matchBits, tagTerm, windowCells, wordTerm, type BitsGroup } from './search-bits.js';
 
 /** A transcript passage is one speaker turn, cut after this many words. */
@@ -438,17 +439,17 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
     ids.push(...older);
   }
 
-  const { snippets, firstMatch } = snippetsAndFirstMatches(sqlite, words, ids);
   const rows = new Map(
     (ids.length
-      ? stmt<HitRow>(
+      ? stmt<HitRow & { text: string }>(
           sqlite,
-          `SELECT p.id, p.meeting_id, m.title, m.started_at, p.kind, p.ref_id, p.word_offset, p.speaker
+          `SELECT p.id, p.meeting_id, m.title, m.started_at, p.kind, p.ref_id, p.word_offset, p.speaker, p.text
            FROM search_passages p JOIN meetings m ON m.id = p.meeting_id WHERE p.id IN (${ids.map(() => '?').join(',')})`,
         ).all(...ids)
       : []
     ).map((r) => [r.id, r]),
   );
+  const { snippets, firstMatch } = snippetsAndFirstMatches(sqlite, words, distinct, rows);
   const hits = ids.map((id): SearchHit => {
     const r = rows.get(id)!;
     return {
@@ -489,22 +490,39 @@ export function firstInOrder<T>(rows: readonly T[], cmp: (a: T, b: T) => number,
 }
 
 /**
- * The page's snippets (snippet() costs a passage read each, so never for every match) and where in each passage the
- * first matched word is, counted in words, in one statement (two cost ~0.3 ms more a search: FTS5 found each row and
- * its tokens twice). highlight() marks the tokens FTS matched (stemming and diacritics as it sees them) in the passage
- * text, whose words are the transcript's words joined by single spaces (stored words hold no whitespace).
+ * The page's snippets and where in each passage the first matched word is, counted in words (the passage text's words
+ * are the transcript's words joined by single spaces; stored words hold no whitespace). Computed from the rows' texts
+ * as FTS5's snippet() and highlight() compute them (snippet.ts) where its tokens are exactly FTS5's: every word of the
+ * query and every token of the text ASCII letters and digits. The other rows (a word or a text beyond ASCII: stemming
+ * and diacritics as FTS5 sees them) by FTS5, in one statement.
  */
-function snippetsAndFirstMatches(sqlite: Sqlite, match: string, ids: number[]): { snippets: Map<number, string>; firstMatch: Map<number, number> } {
+function snippetsAndFirstMatches(
+  sqlite: Sqlite,
+  match: string,
+  words: string[],
+  rows: Map<number, { text: string }>,
+): { snippets: Map<number, string>; firstMatch: Map<number, number> } {
   const snippets = new Map<number, string>();
   const firstMatch = new Map<number, number>();
-  if (ids.length === 0) return { snippets, firstMatch };
+  const ascii = words.every((w) => /^[a-z0-9]+$/.test(w));
+  const rest: number[] = [];
+  for (const [id, { text }] of rows) {
+    if (!ascii || !tokenizedAsAscii(text)) {
+      rest.push(id);
+      continue;
+    }
+    const s = snippetOf(text, words, /[A-Za-z0-9]+/g, (t) => t.toLowerCase());
+    snippets.set(id, s.snippet);
+    if (s.firstMatch !== null) firstMatch.set(id, s.firstMatch);
+  }
+  if (rest.length === 0) return { snippets, firstMatch };
   // At most one statement shape per page size (the cache keeps them).
-  const rows = stmt<{ id: number; snippet: string; marked: string }>(
+  const found = stmt<{ id: number; snippet: string; marked: string }>(
     sqlite,
-    `SELECT rowid AS id, snippet(search_fts, 0, '**', '**', '…', 24) AS snippet, highlight(search_fts, 0, char(1), '') AS marked
-     FROM search_fts WHERE search_fts MATCH ? AND rowid IN (${ids.map(() => '?').join(',')})`,
-  ).all(match, ...ids);
-  for (const r of rows) {
+    `SELECT rowid AS id, snippet(search_fts, 0, '**', '**', '…', ${SNIPPET_TOKENS}) AS snippet, highlight(search_fts, 0, char(1), '') AS marked
+     FROM search_fts WHERE search_fts MATCH ? AND rowid IN (${rest.map(() => '?').join(',')})`,
+  ).all(match, ...rest);
+  for (const r of found) {
     snippets.set(r.id, r.snippet.replace(/\s*\n+\s*/g, ' '));
     const at = r.marked.indexOf('\u0001');
     if (at > 0) firstMatch.set(r.id, r.marked.slice(0, at).split(' ').length - 1);
