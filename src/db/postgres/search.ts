@@ -31,9 +31,6 @@ const rankOf = (param: string, termCount: number) =>
 /** Folded as syntheo_fold() folds stored text: no diacritics, lower case. */
 const fold = (word: string) => word.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 
-/** A token of a passage's text for its snippet: a run of letters, digits and marks (queryTerms' words). */
-const TOKEN = /[\p{L}\p{N}\p{M}]+/gu;
-
 interface HitRow {
   id: number;
   meeting_id: string;
@@ -95,7 +92,7 @@ export async function searchTranscripts(q: Queryable, filter: SearchFilter, page
   const folded = [...new Set(terms.map(fold))];
   // A passage deleted (a transcript re-indexed, a meeting deleted) between the statements above is left out.
   const picked = ids.map((id) => byId.get(id)).filter((r) => r !== undefined);
-  const snippets = picked.map((r) => snippetOf(r.text, folded, TOKEN, fold));
+  const snippets = picked.map((r) => snippetOf(r.text, folded, fold));
   const at = picked.map((r, i) => (r.kind === 'transcript' && r.word_offset !== null ? r.word_offset + (snippets[i]!.firstMatch ?? 0) : null));
   const starts = await startTimes(q, picked, at);
   const hits: SearchHit[] = picked.map((r, i) => ({

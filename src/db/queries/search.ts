@@ -511,7 +511,7 @@ function snippetsAndFirstMatches(
       rest.push(id);
       continue;
     }
-    const s = snippetOf(text, words, /[A-Za-z0-9]+/g, (t) => t.toLowerCase());
+    const s = snippetOf(text, words);
     snippets.set(id, s.snippet);
     if (s.firstMatch !== null) firstMatch.set(id, s.firstMatch);
   }
