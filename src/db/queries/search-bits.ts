@@ -691,6 +691,25 @@ export function resetSearchBits(sqlite: Sqlite): void {
   );
 }
 
+/**
+ * A term's bits of each block below `blocks` (BYTES each), read as one blob and the list of its blocks (both aggregated
+ * over the same rows in the same order, so the k-th block's bits are the blob's k-th BYTES): a row read as a value of
+ * its own cost ~2 µs (`the` + six months, a folder and a participant word: 9 terms of 96 blocks, 1.8-2.0 ms a search,
+ * against 0.7-0.9 concatenated). Row by row when a row is not BYTES long (a file written otherwise).
+ */
+function termBits(sqlite: Sqlite, term: string, blocks: number): [block: number, bits: Uint8Array][] {
+  const [list, blob] = stmt(
+    sqlite,
+    "SELECT group_concat(block), CAST(group_concat(bits, '') AS BLOB) FROM search_bits WHERE term = ? AND block < ?",
+  )
+    .raw()
+    .get(term, blocks) as [string | null, Uint8Array | null];
+  if (list === null || blob === null) return [];
+  const ids = list.split(',');
+  if (blob.length === ids.length * BYTES) return ids.map((id, k) => [Number(id), blob.subarray(k * BYTES, (k + 1) * BYTES)]);
+  return (stmt(sqlite, 'SELECT block, bits FROM search_bits WHERE term = ? AND block < ?').raw().all(term, blocks) as [number, Uint8Array][]).map(([block, bits]) => [block, bits.subarray(0, BYTES)]);
+}
+
 /** A filter the bitmaps intersect: a passage holds one of the tags, or is one of the ids (read only if the bitmaps can answer). */
 export type BitsGroup = { tags: string[]; less?: string[] } | { ids: () => number[] };
 
@@ -771,10 +790,10 @@ export function matchBits(sqlite: Sqlite, words: string[], groups: BitsGroup[], 
   const bitsOf = (term: string, merge?: Int32Array) => {
     const into = merge ?? new Int32Array(blocks * WORDS);
     const bytes = new Uint8Array(into.buffer);
-    for (const [block, bits] of stmt(sqlite, 'SELECT block, bits FROM search_bits WHERE term = ? AND block < ?').raw().all(term, blocks) as [number, Uint8Array][]) {
-      if (!merge) bytes.set(bits.subarray(0, BYTES), block * BYTES);
+    for (const [block, bits] of termBits(sqlite, term, blocks)) {
+      if (!merge) bytes.set(bits, block * BYTES);
       else {
-        rowBytes.set(bits.subarray(0, BYTES));
+        rowBytes.set(bits);
         for (let i = 0, at = block * WORDS; i < WORDS; i++) into[at + i]! |= row[i]!;
       }
     }
