@@ -61,6 +61,14 @@ const pageOfMeetingsByKey = (ids: string) =>
 /** `%`, `_` and `\` literal for ILIKE ... ESCAPE '\'. */
 export const ilike = (fragment: string): string => `%${fragment.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
+/**
+ * `column ILIKE pattern` for the words of participant_words and title_words, without lower-casing each word: ILIKE
+ * compares both sides lower-cased by the column's collation, "C" there (ASCII letters only), and the words were
+ * lower-cased when written, so lower-casing the pattern alone is the same test (`e` over every word: 0.7-2.7 ms ->
+ * 0.5-0.9; `ko` 1.2-1.4 -> 0.7-0.8).
+ */
+const wordLike = (column: string, pattern: string): string => `${column} LIKE lower(${pattern} COLLATE "C") ESCAPE '\\'`;
+
 // ---------------------------------------------------------------------------------------------
 // Not found, with the same structured hints as src/db/queries/not-found.ts (the surfaces word them)
 
@@ -360,7 +368,7 @@ export async function compileTags(q: Queryable, filter: MeetingFilter, options: 
       else title = { ...title, ...(grams.sure !== undefined && { sure: grams.sure }), ...(grams.titled !== undefined && { titled: grams.titled }) };
     } else if (isWordFragment(fragment, forms)) {
       // In a title or id exactly when in one of its words (migration 0012): the few words holding it, as their grams.
-      const words = await rows<{ word: string }>(q, `SELECT DISTINCT word FROM title_words WHERE word ILIKE $1 ESCAPE '\\' LIMIT ${MAX_TITLE_WORDS + 1}`, [ilike(fragment)]);
+      const words = await rows<{ word: string }>(q, `SELECT DISTINCT word FROM title_words WHERE ${wordLike('word', '$1')} LIMIT ${MAX_TITLE_WORDS + 1}`, [ilike(fragment)]);
       if (words.length <= MAX_TITLE_WORDS) {
         if (words.length === 0) none = true;
         groups.push(words.map((w) => `gw${w.word}`));
@@ -462,7 +470,7 @@ async function handlesOf(q: Queryable, patterns: string[], want: { tags: boolean
 async function wordTags(q: Queryable, patterns: string[]): Promise<string[] | undefined> {
   const found = await rows<{ word: string }>(
     q,
-    `SELECT DISTINCT word FROM participant_words WHERE ${patterns.map((_, i) => `word ILIKE $${i + 1} ESCAPE '\\'`).join(' OR ')} LIMIT ${MAX_PARTICIPANT_WORDS + 1}`,
+    `SELECT DISTINCT word FROM participant_words WHERE ${patterns.map((_, i) => wordLike('word', `$${i + 1}`)).join(' OR ')} LIMIT ${MAX_PARTICIPANT_WORDS + 1}`,
     patterns,
   );
   return found.length > MAX_PARTICIPANT_WORDS ? undefined : found.map((w) => `p${w.word}`);
