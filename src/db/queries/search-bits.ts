@@ -928,11 +928,15 @@ export function* idsNewestFirst(bits: Uint8Array): Generator<number> {
 }
 
 /**
- * Passages of a window a block must hold for its rows to be read (a length row of 4 KB and a 2 KB row a word): with
- * fewer, reading the passages costs less (one day of meetings, 223 passages over 40 blocks: 1.13x the time with
- * every block's rows read; the smallest leaf folder, 1,924 over 94: 0.66x).
+ * Passages of a window a block must hold for its rows to be read (a length row of 4 KB and a 2 KB row a dense word; a
+ * said word's counts come from its list): with fewer, reading the passages costs less (one day of meetings, 223
+ * passages over 40 blocks: 1.13x the time with every block's rows read). Was 8: the window's cells and ranking alone,
+ * alternated in one process at 100k meetings (p50 of 110, two runs, 8 -> 4), `elra` + "Ines Kowalski" (717 passages)
+ * 1.90/2.05 -> 1.18/1.39 ms, `elra` + the biggest folder (842) 1.86/1.68 -> 1.25/1.17, `the` + the smallest leaf
+ * folder (1,924) 1.62/1.64 -> 1.45/1.48, `the` + one day (223) 0.39/0.59 -> 0.38/0.56, `the` + a rare participant
+ * (542) 0.81/1.12 -> 0.76/1.02 (2: within 0.1 ms of 4 either way).
  */
-const WINDOW_CELLS_MIN = 8;
+const WINDOW_CELLS_MIN = 4;
 
 /** How often each passage of `ids` (ascending or not) says a said term's word, from the rows of its spans. */
 function saidCounts(sqlite: Sqlite, term: string, ids: number[]): Map<number, number> {
