@@ -940,11 +940,21 @@ const WINDOW_CELLS_MIN = 4;
 
 /** How often each passage of `ids` (ascending or not) says a said term's word, from the rows of its spans. */
 function saidCounts(sqlite: Sqlite, term: string, ids: number[]): Map<number, number> {
-  const wanted = new Set(ids);
-  const spans = [...new Set(ids.map((id) => Math.floor(id / SPAN)))];
+  // The wanted ids and each span's (ascending, an id once an occurrence) merged: no array of a span's ids, no set of
+  // the wanted (windowCells, alternated, p50 of 190: `elra` + "Ines Kowalski", 717 passages, 1.21 -> 1.08 ms; + the
+  // biggest folder 0.97 -> 0.81; `the elra` 1.05 -> 0.96).
+  const wanted = [...ids].sort((a, b) => a - b);
+  const spans = [...new Set(wanted.map((id) => Math.floor(id / SPAN)))];
+  const rows = stmt(sqlite, 'SELECT span, ids FROM search_said WHERE term = ? AND span IN (SELECT value FROM json_each(?))').raw().all(term, JSON.stringify(spans)) as [number, Uint8Array][];
   const counts = new Map<number, number>();
-  for (const [span, row] of stmt(sqlite, 'SELECT span, ids FROM search_said WHERE term = ? AND span IN (SELECT value FROM json_each(?))').raw().all(term, JSON.stringify(spans)) as [number, Uint8Array][])
-    for (const id of listIds(span, row)) if (wanted.has(id)) counts.set(id, (counts.get(id) ?? 0) + 1);
+  let w = 0;
+  for (const [span, row] of rows.sort((a, b) => a[0] - b[0])) {
+    for (let i = 0, base = span * SPAN; i + 1 < row.length && w < wanted.length; i += 2) {
+      const id = base + (row[i]! | (row[i + 1]! << 8));
+      while (w < wanted.length && wanted[w]! < id) w++;
+      if (wanted[w] === id) counts.set(id, (counts.get(id) ?? 0) + 1);
+    }
+  }
   return counts;
 }
 
