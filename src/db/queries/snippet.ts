@@ -124,12 +124,13 @@ function bestStart(text: string, tokens: Token[], hits: number[], wordCount: num
     if (centred + size > count) centred = count - size;
     return { score: total, centred: Math.max(0, centred) };
   };
-  const sentences = sentenceStarts(text, tokens);
+  // (Only a text longer than the window has a sentence to start it from.)
+  const sentences = count > size ? sentenceStarts(text, tokens) : [];
   let [best, start] = [0, 0];
   for (const pos of hits) {
     const own = score(pos);
     if (own.score > best) [best, start] = [own.score, own.centred];
-    if (sentences.length === 0 || count <= size) continue;
+    if (sentences.length === 0) continue;
     let j = 0;
     while (j < sentences.length - 1 && sentences[j + 1]! <= pos) j++;
     const sentence = sentences[j]!;
