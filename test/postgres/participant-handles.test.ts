@@ -102,6 +102,20 @@ describe.skipIf(needs('postgresql'))('PostgreSQL participant filter through part
     expect(handles).not.toContain('Nobody 20');
   });
 
+  it('keep each lower-cased (migration 0018): LIKE on it with the pattern lower-cased is ILIKE on the handle', async () => {
+    // Names whose lower-casing is not ASCII's (É, ß, İ, ǅ, Σ, ﬁ, the Kelvin sign), beside the suite's.
+    const tricky = ['ÉMILE Østergaard', 'Straße', 'İrem', 'ǅemal', 'ΣΟΦΙΑ', 'ﬁnn', 'K\u212aelvin'];
+    await db.pool.query("INSERT INTO meetings (id, title, started_at, created_at, updated_at) VALUES ('mtg_fold', 'fold', '2026-03-01T00:00:00.000Z', 'x', 'x')");
+    for (const [i, name] of tricky.entries()) await db.pool.query('INSERT INTO participants (id, meeting_id, name, position) VALUES ($1, $2, $3, $4)', [`par_fold_${i}`, 'mtg_fold', name, i]);
+    const fragments = ['é', 'É', 'ø', 'Ø', 'ss', 'ß', 'i', 'İ', 'ǆ', 'ǅ', 'σ', 'Σ', 'fi', 'ﬁ', 'k', 'K', '\u212a', 'ko', 'KO', '%', '_', '1', 'o\u0308'];
+    for (const fragment of fragments) {
+      const matched = async (test: string) => (await db.pool.query<{ handle: string }>(`SELECT handle FROM participant_handles x WHERE ${test} ORDER BY handle COLLATE "C"`, [ilike(fragment)])).rows.map((r) => r.handle);
+      const ilikeMatches = await matched("x.handle ILIKE $1 ESCAPE '\\'");
+      expect(await matched("x.folded LIKE lower($1) ESCAPE '\\'"), fragment).toEqual(ilikeMatches);
+    }
+    expect((await db.pool.query("SELECT handle FROM participant_handles WHERE folded = 'straße'")).rowCount).toBe(1);
+  });
+
   /** The meetings (newest first) whose participants match, found by matching every participant row: the previous query. */
   async function expected(filter: MeetingFilter): Promise<string[]> {
     const params: unknown[] = [];

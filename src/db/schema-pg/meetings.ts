@@ -101,6 +101,12 @@ export const participantHandles = pgTable(
   'participant_handles',
   {
     handle: text('handle').notNull(),
+    /**
+     * The handle lower-cased (migration 0018): a fragment of 1-2 characters, which no trigram holds, is matched by LIKE
+     * on it with the fragment lower-cased, as ILIKE compares them, without a lower() of every handle at each call
+     * (ILIKE over the 4,000 of 100k meetings: 2.3 ms; LIKE: ~0.4).
+     */
+    folded: text('folded').generatedAlwaysAs(sql`lower(handle)`),
   },
   (t) => [
     // The trigger's "already there?" lookup.
