@@ -1,7 +1,7 @@
 import type { Sqlite } from '../open.js';
 import { stmt } from '../statements.js';
 import { rowLength, varint } from './fts-records.js';
-import { tokenizedAsAscii } from './fts-tokens.js';
+import { isAsciiTokenChar, tokenizedAsAscii } from './fts-tokens.js';
 import type { PassageCells } from './search-bits.js';
 
 /**
@@ -79,14 +79,11 @@ export function rankWindow(sqlite: Sqlite, ids: number[], terms: string[], known
   return out;
 }
 
-const WORD_CHAR = new Uint8Array(128).map((_, c) => (/[A-Za-z0-9]/.test(String.fromCharCode(c)) ? 1 : 0));
-const wordChar = (c: number) => c < 128 && WORD_CHAR[c] === 1;
-
 /** How often `term` (ASCII letters and digits, lower case) is a whole token of `text` (lower-cased): no ASCII letter or digit either side. */
 function occurrences(text: string, term: string): number {
   let n = 0;
   for (let i = text.indexOf(term); i >= 0; i = text.indexOf(term, i + 1))
-    if ((i === 0 || !wordChar(text.charCodeAt(i - 1))) && !wordChar(text.charCodeAt(i + term.length))) n++;
+    if ((i === 0 || !isAsciiTokenChar(text.charCodeAt(i - 1))) && !isAsciiTokenChar(text.charCodeAt(i + term.length))) n++;
   return n;
 }
 
@@ -98,13 +95,13 @@ function occurrences(text: string, term: string): number {
 function holdsPhrase(text: string, terms: string[]): boolean {
   const [first, ...rest] = terms as [string, ...string[]];
   for (let i = text.indexOf(first); i >= 0; i = text.indexOf(first, i + 1)) {
-    if (i > 0 && wordChar(text.charCodeAt(i - 1))) continue;
+    if (i > 0 && isAsciiTokenChar(text.charCodeAt(i - 1))) continue;
     let at = i + first.length;
-    if (wordChar(text.charCodeAt(at))) continue;
+    if (isAsciiTokenChar(text.charCodeAt(at))) continue;
     let held = true;
     for (const term of rest) {
-      while (at < text.length && !wordChar(text.charCodeAt(at))) at++;
-      if (!text.startsWith(term, at) || wordChar(text.charCodeAt(at + term.length))) {
+      while (at < text.length && !isAsciiTokenChar(text.charCodeAt(at))) at++;
+      if (!text.startsWith(term, at) || isAsciiTokenChar(text.charCodeAt(at + term.length))) {
         held = false;
         break;
       }

@@ -6,7 +6,7 @@
 // tokenized its text twice (a page of 10 hits and its rows at 100k meetings: 0.17-0.36 ms, against 0.11-0.24 with the
 // texts read and cut here). PostgreSQL's uses it too, with its own folding beyond ASCII, so that both engines cut and
 // mark a passage alike (ts_headline chose other words, in ~0.3 ms a page).
-import { tokenizedAsAscii } from './fts-tokens.js';
+import { isAsciiTokenChar, tokenizedAsAscii } from './fts-tokens.js';
 
 /** Tokens a snippet holds at most (snippet()'s fifth argument). */
 export const SNIPPET_TOKENS = 24;
@@ -28,9 +28,6 @@ export interface Snippet {
   firstMatch: number | null;
 }
 
-/** ASCII letters and digits: the token characters of a tokenizedAsAscii text. */
-const WORD_CHAR = new Uint8Array(128).map((_, c) => (/[A-Za-z0-9]/.test(String.fromCharCode(c)) ? 1 : 0));
-
 /**
  * The tokens of a tokenizedAsAscii text (its runs of ASCII letters and digits, as search_fts's tokenizer makes them) and
  * which of `words` (distinct, lower case) each is, compared without copying the token (a regex and a copy a token cost
@@ -38,10 +35,7 @@ const WORD_CHAR = new Uint8Array(128).map((_, c) => (/[A-Za-z0-9]/.test(String.f
  */
 function asciiTokensOf(text: string, words: string[]): Token[] {
   const tokens: Token[] = [];
-  const isWord = (i: number) => {
-    const c = text.charCodeAt(i);
-    return c < 128 && WORD_CHAR[c] === 1;
-  };
+  const isWord = (i: number) => isAsciiTokenChar(text.charCodeAt(i));
   const is = (start: number, end: number, word: string) => {
     if (word.length !== end - start) return false;
     for (let k = 0; k < word.length; k++) {
