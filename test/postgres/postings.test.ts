@@ -113,6 +113,39 @@ describe.skipIf(needs('postgresql'))('search_postings: exact search counts from 
     expect(reference.rows.map((r) => r.n)).toEqual(ranked);
   });
 
+  it('ranks a word said several times (`wombat wombat`) as ts_rank_cd does, the exact phrase first, whoever says it once', async () => {
+    const c = await pool.connect();
+    try {
+      await c.query(`INSERT INTO meetings (id, title, started_at, created_at, updated_at) VALUES ('mtg_twice', 't', '2026-03-01T00:00:00.000Z', 'x', 'x')`);
+      // Once; twice apart; twice in a row; three times, two in a row; three in a row; the newest saying it least.
+      for (const text of ['wombat wombat wombat here', 'Wombat, wombat and wombat', 'the wombat WOMBAT', 'wombat then a wombat', 'one wombat', 'wombat and wombat wombat'])
+        await c.query(`INSERT INTO search_passages (meeting_id, kind, ref_id, text) VALUES ('mtg_twice', 'note', 'mtg_twice', $1)`, [text]);
+    } finally {
+      c.release();
+    }
+    for (const query of ['wombat wombat', 'WOMBAT wombat wombat', 'wombat']) {
+      const found = (await store.search.transcripts({ query }, { offset: 0, limit: 10 })).hits.map((h) => h.snippet.replace(/\*\*/g, ''));
+      const reference = await pool.query<{ text: string }>(
+        `SELECT text FROM search_passages WHERE words @@ plainto_tsquery('simple', $1)
+         ORDER BY words @@ phraseto_tsquery('simple', $1) DESC, ts_rank_cd(words, plainto_tsquery('simple', $1)) DESC, id DESC`,
+        [query.toLowerCase()],
+      );
+      expect(found, query).toEqual(reference.rows.map((r) => r.text));
+      expect(found, query).toHaveLength(6);
+    }
+    // The phrase is found in a passage saying the word as often as the query does, and in no other.
+    expect((await store.search.transcripts({ query: 'wombat wombat wombat' }, { offset: 0, limit: 1 })).hits[0]!.snippet).toBe('**wombat** **wombat** **wombat** here');
+    // (Punctuation does not part a phrase; the phrases by how often they say it, then the newest.)
+    expect((await store.search.transcripts({ query: 'wombat wombat' }, { offset: 0, limit: 10 })).hits.map((h) => h.snippet.replace(/\*\*/g, ''))).toEqual([
+      'wombat and wombat wombat',
+      'Wombat, wombat and wombat',
+      'wombat wombat wombat here',
+      'the wombat WOMBAT',
+      'wombat then a wombat',
+      'one wombat',
+    ]);
+  });
+
   it('stays exact while writers insert, re-index and delete concurrently with searches', async () => {
     const writers = Array.from({ length: 4 }, async (_, w) => {
       const c = await pool.connect();
