@@ -132,6 +132,11 @@ describe.skipIf(needs('postgresql'))('search_postings: exact search counts from 
       );
       expect(found, query).toEqual(reference.rows.map((r) => r.text));
       expect(found, query).toHaveLength(6);
+      // Pages ending before the last passage holding the phrase (the phrase is looked for up to the page's end), and after.
+      for (const [limit, offset] of [[1, 0], [2, 1], [1, 3], [2, 3], [3, 3]] as const) {
+        const page = (await store.search.transcripts({ query }, { offset, limit })).hits.map((h) => h.snippet.replace(/\*\*/g, ''));
+        expect(page, `${query} ${limit} at ${offset}`).toEqual(found.slice(offset, offset + limit));
+      }
     }
     // The phrase is found in a passage saying the word as often as the query does, and in no other.
     expect((await store.search.transcripts({ query: 'wombat wombat wombat' }, { offset: 0, limit: 1 })).hits[0]!.snippet).toBe('**wombat** **wombat** **wombat** here');

@@ -331,12 +331,19 @@ async function fromPostings(q: Queryable, words: string, termCount: number, page
   const ranked = alone
     ? `SELECT m.id, m.n AS score, false AS exact FROM m ORDER BY m.id DESC LIMIT $${k + m + 1}`
     : repeated
-      ? `SELECT w.id, w.n AS score,
-                CASE WHEN w.n >= ${saidAtLeast} THEN (SELECT p.words @@ ${tsquery('phraseto', `$${k + m + 1}`)} FROM search_passages p WHERE p.id = w.id) ELSE false END AS exact
-         FROM (SELECT id, n FROM m ORDER BY id DESC LIMIT $${k + m + 2}) w`
+      ? `SELECT w.id, w.n AS score, w.id IN (SELECT id FROM ex) AS exact FROM w`
       : `SELECT w.id, ${rankOf(`$${k + m + 1}`, termCount)}
          FROM (SELECT id FROM m ORDER BY id DESC LIMIT $${k + m + 2}) w JOIN search_passages p ON p.id = w.id`;
-  const window = await read<PagedRow>(q, pagedWindow(`${withs} m AS ${cte} (${k === 1 ? scored : windowed}),`, ranked, total, limit, offset), values);
+  // A word said several times: the window's passages (w), and the phrase looked for in rank order (the most said first,
+  // then the newest) until the page's end is reached (ex): the rows past it, marked apart from the phrase whether they
+  // hold it or not, rank after the page. Only when fewer hold it is every one looked at (`the the`: 10 of the 491 in the
+  // 2,000 newest passages, where 1,645 say `the` twice or more).
+  const phrased = repeated
+    ? `w AS MATERIALIZED (SELECT id, n FROM m ORDER BY id DESC LIMIT $${k + m + 2}),
+       ex AS (SELECT x.id FROM (SELECT id, n FROM w WHERE n >= ${saidAtLeast} ORDER BY n DESC, id DESC) x
+              WHERE (SELECT p.words @@ ${tsquery('phraseto', `$${k + m + 1}`)} FROM search_passages p WHERE p.id = x.id) LIMIT ${limit}::bigint + ${offset}::bigint),`
+    : '';
+  const window = await read<PagedRow>(q, pagedWindow(`${withs} m AS ${cte} (${k === 1 ? scored : windowed}), ${phrased}`, ranked, total, limit, offset), values);
   return pageOf(window, page, (boundary, limit, offset) =>
     read<{ id: number }>(q, `SELECT id FROM (${matches}) m WHERE id < $${k + m + 1} ORDER BY id DESC LIMIT $${k + m + 2} OFFSET $${k + m + 3}`, [
       ...lexemes,
