@@ -8,6 +8,8 @@ import { needs } from '../support/system-tools.js';
 import { loginRoles, runAs, startPostgres, type PgCluster } from '../support/postgres.js';
 import { openPostgresStore } from '../../src/db/postgres/store.js';
 import { indexTranscript } from '../../src/db/postgres/transcripts.js';
+import { asciiLexemes } from '../../src/db/postgres/search.js';
+import { seeded } from '../support/seeded.js';
 import { RANK_WINDOW } from '../../src/db/queries/search.js';
 import type { Store } from '../../src/db/store.js';
 import { join } from 'node:path';
@@ -149,6 +151,26 @@ describe.skipIf(needs('postgresql'))('search_postings: exact search counts from 
       'wombat then a wombat',
       'one wombat',
     ]);
+  });
+
+  it('knows the lexemes of ASCII words as the parser of PostgreSQL makes them, and leaves the others to it', async () => {
+    // Words, numbers, words with digits, exponents, leading zeros, hex-looking runs; and 300 random runs of letters and digits.
+    const rnd = seeded(19);
+    const chars = 'aeEz09x15';
+    const known = (words: string) => asciiLexemes(words) !== undefined;
+    const queries = ['the', 'The THE the', 'q3 plan', '2026 budget', '1e5 1E10 1e e5', '00123 0x1F a1b2 123abc', 'x', 'Zürich', 'café', 'a'.repeat(101)];
+    // Runs of letters alone and digits alone too, which are the ones known here.
+    const run = (alphabet: string) => Array.from({ length: 1 + rnd.int(6) }, () => rnd.one([...alphabet])).join('');
+    for (let i = 0; i < 100; i++) queries.push(Array.from({ length: 1 + rnd.int(3) }, () => run(rnd.int(2) ? 'aeEzx' : '0159')).join(' '));
+    for (let i = 0; i < 300; i++) queries.push(Array.from({ length: 1 + rnd.int(3) }, () => Array.from({ length: 1 + rnd.int(6) }, () => rnd.one([...chars])).join('')).join(' '));
+    for (const words of queries) {
+      const held = (await pool.query<{ l: string }>("SELECT DISTINCT x.lexeme AS l FROM unnest(to_tsvector('simple', syntheo_fold($1))) x", [words])).rows.map((r) => r.l);
+      const known = asciiLexemes(words);
+      if (words.split(' ').every((w) => /^(?:[A-Za-z]+|[0-9]+)$/.test(w) && w.length <= 100)) expect(known?.sort(), words).toEqual(held.sort());
+      else expect(known, words).toBeUndefined();
+      // (Mixed runs are left to the parser: `9E5x11` is two tokens.)
+    }
+    expect(queries.filter(known).length).toBeGreaterThan(100);
   });
 
   it('stays exact while writers insert, re-index and delete concurrently with searches', async () => {

@@ -173,7 +173,9 @@ const MAX_POSTING_WORDS = 8;
  */
 async function fromPostings(q: Queryable, words: string, termCount: number, page: Page, options: SearchOptions, tags?: TagFilter): Promise<Matches | undefined> {
   // Each lexeme, and how many passages say it as kept (migration 0010: its base rows and its bucket's pending deltas).
-  const said = await rows<{ l: string; n: number }>(
+  // Without filters the counts decide nothing: the lexemes of ASCII words are known without a round trip (~0.3-0.5 ms).
+  const known = tags === undefined ? asciiLexemes(words) : undefined;
+  const said = known?.map((l) => ({ l, n: NaN })) ?? await rows<{ l: string; n: number }>(
     q,
     `SELECT u.l, ((SELECT coalesce(sum(c.n), 0) FROM search_word_counts c WHERE c.lexeme = u.l)
                   + (SELECT coalesce(sum((d.counts ->> u.l)::bigint), 0) FROM search_word_deltas d WHERE d.bucket = syntheo_word_bucket(u.l)))::float8 AS n
@@ -353,6 +355,17 @@ async function fromPostings(q: Queryable, words: string, termCount: number, page
       offset,
     ]),
   );
+}
+
+/**
+ * The lexemes PostgreSQL makes of a query's words (queryTerms' runs, joined by spaces) when each word is ASCII letters
+ * alone or digits alone, at most 100 of them: its parser reads such a run as one token (a word, a number) and 'simple'
+ * lower-cases it (syntheo_fold leaves ASCII as it is); undefined otherwise. (Letters and digits mixed are not always one
+ * token: `9E5x11` is `9e5` and `x11`.)
+ */
+export function asciiLexemes(words: string): string[] | undefined {
+  const terms = words.split(' ');
+  return terms.every((t) => /^(?:[A-Za-z]{1,100}|[0-9]{1,100})$/.test(t)) ? [...new Set(terms.map((t) => t.toLowerCase()))] : undefined;
 }
 
 /** A key range of passage ids: a word's postings or a tag's passages, with its estimated length. */
