@@ -173,8 +173,10 @@ const MAX_POSTING_WORDS = 8;
  */
 async function fromPostings(q: Queryable, words: string, termCount: number, page: Page, options: SearchOptions, tags?: TagFilter): Promise<Matches | undefined> {
   // Each lexeme, and how many passages say it as kept (migration 0010: its base rows and its bucket's pending deltas).
-  // Without filters the counts decide nothing: the lexemes of ASCII words are known without a round trip (~0.3-0.5 ms).
-  const known = tags === undefined ? asciiLexemes(words) : undefined;
+  // The counts decide only how a participant fragment's or a date range's tags are matched (byMeeting): without those,
+  // the lexemes of ASCII words are known without a round trip (~0.3-0.5 ms).
+  const countsDecide = tags !== undefined && (tags.participant !== undefined || tags.range.from !== undefined || tags.range.to !== undefined);
+  const known = countsDecide ? undefined : asciiLexemes(words);
   const said = known?.map((l) => ({ l, n: NaN })) ?? await rows<{ l: string; n: number }>(
     q,
     `SELECT u.l, ((SELECT coalesce(sum(c.n), 0) FROM search_word_counts c WHERE c.lexeme = u.l)
