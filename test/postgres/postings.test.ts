@@ -8,7 +8,7 @@ import { needs } from '../support/system-tools.js';
 import { loginRoles, runAs, startPostgres, type PgCluster } from '../support/postgres.js';
 import { openPostgresStore } from '../../src/db/postgres/store.js';
 import { indexTranscript } from '../../src/db/postgres/transcripts.js';
-import { asciiLexemes } from '../../src/db/postgres/search.js';
+import { asciiLexemes, listSizes } from '../../src/db/postgres/search.js';
 import { seeded } from '../support/seeded.js';
 import { RANK_WINDOW } from '../../src/db/queries/search.js';
 import type { Store } from '../../src/db/store.js';
@@ -171,6 +171,20 @@ describe.skipIf(needs('postgresql'))('search_postings: exact search counts from 
       // (Mixed runs are left to the parser: `9E5x11` is two tokens.)
     }
     expect(queries.filter(isKnown).length).toBeGreaterThan(100);
+  });
+
+  it('keeps the statistics of each database apart (the estimates of the key ranges of a search)', async () => {
+    await pool.query('ANALYZE search_passages');
+    const other = new pg.Pool({ connectionString: await cluster.createDatabase('stats'), max: 1 });
+    try {
+      const held = await listSizes(pool);
+      expect(held.passages).toBeGreaterThan(0);
+      // A database without passages, read right after (within the time the statistics are kept): its own, none.
+      expect((await listSizes(other)).passages).toBeNaN();
+      expect((await listSizes(pool)).passages).toBe(held.passages);
+    } finally {
+      await other.end();
+    }
   });
 
   it('stays exact while writers insert, re-index and delete concurrently with searches', async () => {
