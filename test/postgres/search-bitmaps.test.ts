@@ -403,6 +403,57 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
     }
   }, 60_000);
 
+  it('blocks without some bits: a word missing from a block, a range whose months have no passage in another', async () => {
+    // A database of its own: four built blocks of 1,000 passages each, and a few passages in a fifth (not built: counted
+    // from their rows). Blocks 0 and 2: `the budget` in January and February; block 1: `the plan` (no `budget`: no
+    // bitmap of it there); block 3: `the budget` in March only (no bitmap of January's or February's), at other
+    // positions than block 2's. A meeting a day, 69 in all: a month is kept, a day is not.
+    const url = await pgs.cluster.createDatabase();
+    const store = await openStore(url, { create: true });
+    const pool = new pg.Pool({ connectionString: url, max: 4 });
+    try {
+      const days = Array.from({ length: 69 }, (_, d) => new Date(Date.UTC(2026, 0, 1 + d, 10)).toISOString());
+      for (const [d, at] of days.entries()) await pool.query(`INSERT INTO meetings (id, title, started_at, note, created_at, updated_at) VALUES ($1, $1, $2, '', 'x', 'x')`, [`mtg_${d}`, at]);
+      // Meetings 0-58: January and February (58: 28 February); 59-68: March.
+      const rnd = seeded(7);
+      const passages: [id: number, meeting: string, text: string][] = [];
+      for (let k = 0; k < 1000; k++) {
+        const winter = () => `mtg_${rnd.int(59)}`;
+        passages.push([k * 4, winter(), 'the budget review'], [4096 + k * 4, winter(), 'the plan'], [2 * 4096 + k * 4, winter(), 'the budget']);
+        passages.push([3 * 4096 + k * 4 + 1, `mtg_${59 + rnd.int(10)}`, 'the budget']);
+      }
+      for (let k = 0; k < 10; k++) passages.push([4 * 4096 + k, `mtg_${k}`, 'the plan']);
+      await pool.query("INSERT INTO search_passages (id, meeting_id, kind, ref_id, text) SELECT i, m, 'note', m, t FROM unnest($1::bigint[], $2::text[], $3::text[]) u(i, m, t)", [
+        passages.map((p) => p[0]),
+        passages.map((p) => p[1]),
+        passages.map((p) => p[2]),
+      ]);
+      await pool.query('ANALYZE');
+      await buildAll(pool);
+      const built = async (kind: string, term: string) =>
+        (await pool.query<{ block: number }>('SELECT block FROM search_bitmaps WHERE kind = $1 AND term = $2 ORDER BY block', [kind, term])).rows.map((r) => r.block);
+      // What this test is about, as the bitmaps hold it.
+      expect(await built('w', 'budget')).toEqual([0, 2, 3]);
+      expect(await built('t', 'm202601')).toEqual([0, 1, 2]);
+      expect(await built('t', 'm202602')).toEqual([0, 1, 2]);
+      expect((await pool.query("SELECT count(*)::int AS n FROM search_bitmap_terms WHERE term LIKE 'd2026%'")).rows[0].n).toBe(0);
+      // January and most of February from the months' bits, less 27 and 28 February read from their tags and tested in
+      // block 0's and block 2's bits (block 2's laid after block 1's place, which holds none); with and without the
+      // first and last days' meetings outside the range by their time.
+      const filters: SearchFilter[] = [
+        { query: '', from: '2026-01-01', to: '2026-02-26' },
+        { query: '', from: '2026-01-03T12:00:00.000Z', to: '2026-02-26T08:00:00.000Z' },
+        { query: '', from: '2026-01-01', to: '2026-03-31' },
+      ];
+      expect(await compare(pool, filters)).toEqual([]);
+      const passage = passages.find((p) => p[0] >= 2 * 4096 && p[1] === 'mtg_10')![0];
+      await expectCountedFromBits(pool, store, { query: 'the budget', from: '2026-01-01', to: '2026-02-26' }, 'budget', passage);
+    } finally {
+      await pool.end();
+      await store.close();
+    }
+  }, 60_000);
+
   it('a prepared statement finds the phrase with the query computed once: in its generic plan, no row computes a tsquery', async () => {
     // The statements of a one-word phrase (`the the`: one lexeme, a prepared statement) as the search sends them: ranked
     // by the postings' counts, the phrase looked for in the window's passages.

@@ -126,21 +126,30 @@ export async function bitmapTotal(
       const at = (i: number) => `$${last + 4 + i}`;
       const built = '(SELECT b FROM kb)';
       const fresh = `block < ${built} AND block NOT IN (SELECT block FROM search_bitmap_stale)`;
-      const set = (i: number) => `(SELECT block, bit_or(bits) AS bits FROM search_bitmaps WHERE kind = 't' AND term = ANY(${at(i)}::text[]) AND ${fresh} GROUP BY block)`;
-      const words = lexemes.map((_, j) => `(SELECT block, bits FROM search_bitmaps WHERE kind = 'w' AND term = (${w})[${j + 1}] AND ${fresh})`);
-      // The blocks' bits of the words and every group but the date's kept tags, which are ANDed in the count only, and
-      // the group read.
+      // The kept months' bits, ANDed with blk's in the count and the window only (blk.dbits).
+      const months = date !== undefined && date.kept.length > 0;
+      // Each block's bits of each word, and of each group (its tags' bits ORed), as `part`, `block`, `bits` (a part has
+      // one row a block at most): the words and every group but the date's kept tags (parts 0 to P - 1), then those.
+      const set = (i: number) => `SELECT block, bit_or(bits) FROM search_bitmaps WHERE kind = 't' AND term = ANY(${at(i)}::text[]) AND ${fresh} GROUP BY block`;
+      const words = lexemes.map((_, j) => `SELECT block, bits FROM search_bitmaps WHERE kind = 'w' AND term = (${w})[${j + 1}] AND ${fresh}`);
       const inBlk = [...words, ...bitGroups.map((_, i) => set(i))];
-      const joined = inBlk.map((s, i) => (i === 0 ? `${s} a0` : `JOIN ${s} a${i} USING (block)`)).join(' ');
-      const bits = inBlk.map((_, i) => `a${i}.bits`).join(' & ');
+      const parts = [...inBlk, ...(months ? [set(bitGroups.length)] : [])].map((sql, i) => `SELECT ${i}, b.* FROM (${sql}) b`).join(' UNION ALL ');
+      // blk: the blocks where every part 0 to P - 1 has bits, those bits ANDed (bits), and with the months' (dbits: null
+      // when the months have none). Grouped by block, not joined on it: expecting one row of each, the planner made the
+      // joins nested loops (`the` + a folder, six months and a participant at 100k meetings: blk's rows joined to the
+      // months', 95 x 95 rows, ~1 ms, twice: for the count and the window).
+      const P = inBlk.length;
+      const blkSql = `SELECT block, bit_and(bits) FILTER (WHERE part < ${P}) AS bits${months ? `, CASE WHEN count(*) = ${P + 1} THEN bit_and(bits) END AS dbits` : ''}
+                      FROM (${parts}) x (part, block, bits) GROUP BY block HAVING count(*) FILTER (WHERE part < ${P}) = ${P}`;
       // One passage's bit in its block's bits of the words and the other groups (null for a block not counted here), from
       // the blocks' bits laid end to end as one bytea (arr): a join of thousands of passages to the blocks' rows was a
       // nested loop over both (merge plans: no hash join), 200 ms for 6,299 passages against 4 ms. An array of the
       // blocks' bits, as it was, is read from its start to each element asked (its elements are of variable length):
       // `the` + "Ines Kowalski"'s 28,991 passages tested in ~6.5 ms at 100k meetings, against ~0.5 (and 0.4 to lay
       // them out). A bit string's first bit is its first byte's highest, get_bit(bytea)'s its lowest: bit `id` of the
-      // blocks is get_bit's `id # 7`. Past the built blocks (bytes that are not there), no bit: CASE tests that first.
-      const hit = (id: string) => `CASE WHEN ${id} < ${built}::bigint * 4096 THEN get_bit(arr.a, ${id} # 7) = 1 END`;
+      // blocks is get_bit's `id # 7`. Past the last block with bits (bytes that are not there), no bit: CASE tests that
+      // first.
+      const hit = (id: string) => `CASE WHEN ${id} < octet_length(arr.a)::bigint * 8 THEN get_bit(arr.a, ${id} # 7) = 1 END`;
       // The passages read one by one and tested (rs: `id`, `sign`: counted, or taken away), each read once for the count
       // and the window: the group read (a passage may hold several of its tags, two of the names in its meeting: once
       // each), or the range's days not kept (added), the days of its kept months it leaves out and the first and last
@@ -175,13 +184,10 @@ export async function bitmapTotal(
           : `SELECT p.id FROM search_passages p WHERE p.meeting_id = ANY(${ids}) OFFSET 0`;
         tested.push(`SELECT x.id, -1 FROM (${passages}) x, arr WHERE ${hit('x.id')}`);
       }
-      // The kept months' bits (ANDed with blk in the count only).
-      const months = date !== undefined && date.kept.length > 0;
       // What the count and the window both read, by name: common table expressions when the window reads them too, else
-      // inline in the count. dm: the kept months' bits; rs: the passages tested; ub: the matches from the first block not
-      // built on, from their key ranges; st: those of the stale blocks below it, by block.
+      // inline in the count. rs: the passages tested; ub: the matches from the first block not built on, from their key
+      // ranges; st: those of the stale blocks below it, by block.
       const shared = new Map<string, string>();
-      if (months) shared.set('dm', set(bitGroups.length));
       if (tested.length > 0) shared.set('rs', `(SELECT x.id, x.sign FROM (${tested.join(' UNION ALL ')}) x (id, sign))`);
       shared.set('ub', `(${matchesIn(`${built}::bigint * 4096`).sql})`);
       shared.set('st', `(SELECT s.block, x.id FROM search_bitmap_stale s CROSS JOIN LATERAL (${matchesIn('s.block::bigint * 4096', '(s.block + 1)::bigint * 4096').sql}) x WHERE s.block < ${built})`);
@@ -191,7 +197,7 @@ export async function bitmapTotal(
       // `the` + "Ines Kowalski" (25,829 of them at 100k meetings), summed after the union, was sorted again (0.85-0.89x).
       const counts = [
         ...(!date && !read ? ['SELECT block, bit_count(bits) FROM blk'] : []),
-        ...(months ? [`SELECT block, bit_count(blk.bits & dm.bits) FROM blk JOIN ${from('dm')} USING (block)`] : []),
+        ...(months ? ['SELECT block, bit_count(dbits) FROM blk WHERE dbits IS NOT NULL'] : []),
         ...(tested.length > 0 ? [`SELECT (id >> 12)::int, sum(sign) FROM ${from('rs')} GROUP BY 1`] : []),
         `SELECT ${built}, count(*) FROM ${from('ub')}`,
         `SELECT block, count(*) FROM ${from('st')} GROUP BY block`,
@@ -199,19 +205,25 @@ export async function bitmapTotal(
       // The window's matches from the floor on, as they are counted: in the built blocks not stale, the positions of the
       // counted bits and the passages read (less those taken away); in the others, the rows counted.
       const lo = '(SELECT lo FROM fl)';
-      const positions = (of: string) => `SELECT blk.block::bigint * 4096 + z.pos AS id FROM ${of} ${setBits(months ? 'blk.bits & dm.bits' : 'blk.bits')} WHERE blk.block >= ${lo} >> 12 AND z.pos < 4096`;
+      const positions = `SELECT blk.block::bigint * 4096 + z.pos AS id FROM blk ${setBits(months ? 'blk.dbits' : 'blk.bits')} WHERE blk.block >= ${lo} >> 12 AND z.pos < 4096`;
       const fromBits = read
         ? `SELECT id FROM rs WHERE id >= ${lo}`
         : !date
           ? except
-            ? `SELECT e.id FROM (${positions('blk')} EXCEPT ALL SELECT id FROM rs WHERE sign = -1) e`
-            : positions('blk')
-          : `SELECT e.id FROM ((${months ? `${positions('blk JOIN dm USING (block)')} UNION ALL ` : ''}SELECT id FROM rs WHERE sign = 1 AND id >= ${lo}) EXCEPT ALL SELECT id FROM rs WHERE sign = -1) e`;
+            ? `SELECT e.id FROM (${positions} EXCEPT ALL SELECT id FROM rs WHERE sign = -1) e`
+            : positions
+          : `SELECT e.id FROM ((${months ? `${positions} UNION ALL ` : ''}SELECT id FROM rs WHERE sign = 1 AND id >= ${lo}) EXCEPT ALL SELECT id FROM rs WHERE sign = -1) e`;
+      // arr: blk's bits laid end to end from block 0 (a bit string's binary form, varbit_send's, is its length in bits as 4
+      // bytes, then its bytes), a block missing (stale, or no passage of it holds every word and group) as 512 zero bytes
+      // before the next one's bits. Not joined to the blocks' numbers (generate_series): expecting one row of blk, the
+      // planner made that join a nested loop over both, 9,025 rows for 95 blocks (0.7 ms).
+      const laidOut = `SELECT string_agg(CASE WHEN gap > 0 THEN decode(repeat('00', ${4096 / 8} * gap), 'hex') ELSE ''::bytea END || substring(varbit_send(bits) FROM 5), ''::bytea ORDER BY block) AS a
+                       FROM (SELECT block, bits, block - coalesce(lag(block) OVER (ORDER BY block) + 1, 0) AS gap FROM blk) g`;
       // kb.b: the blocks every term of the query has built (0 when one is no longer kept: a repair cleared it).
       return `kb AS (SELECT CASE WHEN count(*) = ${n} THEN min(built) ELSE 0 END AS b FROM search_bitmap_terms
                      WHERE (kind = 'w' AND term = ANY(${w})) OR (kind = 't' AND term = ANY(${t}))),
-              blk AS (SELECT a0.block, ${bits} AS bits FROM ${joined}),${
-                date || read || except ? `\n              arr AS (SELECT string_agg(coalesce(substring(varbit_send(blk.bits) FROM 5), ${NO_BITS}), ''::bytea ORDER BY s) AS a FROM generate_series(0, ${built} - 1) s LEFT JOIN blk ON blk.block = s),` : ''
+              blk AS (${blkSql}),${
+                date || read || except ? `\n              arr AS (${laidOut}),` : ''
               }${window ? [...shared].map(([name, sql]) => `\n              ${name} AS ${sql},`).join('') : ''}
               bc AS (SELECT block, sum(c)::bigint AS c FROM (${counts.join(' UNION ALL ')}) x (block, c) GROUP BY block),
               fl AS (SELECT coalesce(max(block), 0)::bigint * 4096 AS lo FROM (SELECT block, sum(c) OVER (ORDER BY block DESC) AS above FROM bc) z WHERE above >= ${RANK_WINDOW})${
@@ -223,12 +235,6 @@ export async function bitmapTotal(
     window: 'SELECT id FROM bm',
   };
 }
-
-/**
- * A block without bits in `blk` (no passage of it holds every word and group), as the bytes of arr: 512 zero bytes. (A
- * bit string's binary form, varbit_send's, is its length in bits as 4 bytes, then its bytes.)
- */
-const NO_BITS = `decode(repeat('00', ${4096 / 8}), 'hex')`;
 
 /**
  * The positions of the set bits of a block's bits (an SQL expression), as `z.pos`: a lateral join. The bits as text split
