@@ -153,6 +153,33 @@ describe.skipIf(needs('postgresql'))('search_postings: exact search counts from 
     ]);
   });
 
+  it('ranks several words as ts_rank_cd does, the exact phrase first, on pages before, across and past its end', async () => {
+    const c = await pool.connect();
+    try {
+      await c.query(`INSERT INTO meetings (id, title, started_at, created_at, updated_at) VALUES ('mtg_koala', 't', '2026-03-02T00:00:00.000Z', 'x', 'x')`);
+      // Three passages holding the phrase; four holding both words apart, written from the closest (the best ranked) to
+      // the farthest, so that the newest first is their order reversed.
+      for (const text of ['koala emu', 'koala emu and koala emu', 'emu koala emu', 'emu koala', 'koala x emu', 'koala x x emu', 'koala x x x x emu'])
+        await c.query(`INSERT INTO search_passages (meeting_id, kind, ref_id, text) VALUES ('mtg_koala', 'note', 'mtg_koala', $1)`, [text]);
+    } finally {
+      c.release();
+    }
+    const query = 'koala emu';
+    const reference = await pool.query<{ text: string }>(
+      `SELECT text FROM search_passages WHERE words @@ plainto_tsquery('simple', $1)
+       ORDER BY words @@ phraseto_tsquery('simple', $1) DESC, ts_rank_cd(words, plainto_tsquery('simple', $1)) DESC, id DESC`,
+      [query],
+    );
+    const found = reference.rows.map((r) => r.text);
+    expect(found.slice(3)).toEqual(['emu koala', 'koala x emu', 'koala x x emu', 'koala x x x x emu']);
+    // Every page of 1 to 4 hits: the rows without the phrase are ranked when the page reaches past the phrase's rows.
+    for (let limit = 1; limit <= 4; limit++)
+      for (let offset = 0; offset < found.length; offset++) {
+        const page = (await store.search.transcripts({ query }, { offset, limit })).hits.map((h) => h.snippet.replace(/\*\*/g, ''));
+        expect(page, `${limit} at ${offset}`).toEqual(found.slice(offset, offset + limit));
+      }
+  });
+
   it('knows the lexemes of ASCII words as the parser of PostgreSQL makes them, and leaves the others to it', async () => {
     // Words, numbers, words with digits, exponents, leading zeros, hex-looking runs; and 400 random queries of such runs.
     const rnd = seeded(19);
