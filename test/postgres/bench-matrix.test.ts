@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { needs } from '../support/system-tools.js';
@@ -8,9 +9,10 @@ import { copyDatabase } from '../../src/db/copy.js';
 import { benchMatrix, matrixMarkdown, matrixRows } from '../../bench/matrix.js';
 
 // The filter matrix on both engines (`npm run bench -- --matrix --engine postgres`): the PostgreSQL
-// database is filled from the SQLite file when empty, every row is timed on both, and both engines give
-// the same answers. The generator writes search passages itself; they must be the ones Syntheo cuts
-// (`db copy` re-indexes every transcript), or every search total would differ between the engines.
+// database is filled from the SQLite file when empty (its search bitmaps then built as a worker's upkeep
+// would), every row is timed on both, and both engines give the same answers. The generator writes search
+// passages itself; they must be the ones Syntheo cuts (`db copy` re-indexes every transcript), or every
+// search total would differ between the engines.
 
 describe.skipIf(needs('postgresql'))('bench matrix on SQLite and PostgreSQL side by side', () => {
   const pgBlock = clusterForBlock();
@@ -33,6 +35,16 @@ describe.skipIf(needs('postgresql'))('bench matrix on SQLite and PostgreSQL side
     const lines: string[] = [];
     const results = await benchMatrix({ db: generated, url, calls: 2, budgetMs: 50, roundTrip: false, log: (l) => lines.push(l) });
     expect(lines.some((l) => l.startsWith('db copy SQLite -> PostgreSQL'))).toBe(true);
+    // The copy's search bitmaps as a worker's upkeep leaves them: its dense words and tags kept (too few passages here for
+    // a whole block of 4,096 to be built).
+    const pool = new pg.Pool({ connectionString: url, max: 1 });
+    try {
+      const kept = (await pool.query<{ words: number; tags: number }>("SELECT count(*) FILTER (WHERE kind = 'w')::int AS words, count(*) FILTER (WHERE kind = 't')::int AS tags FROM search_bitmap_terms")).rows[0]!;
+      expect(kept.words).toBeGreaterThan(0);
+      expect(kept.tags).toBeGreaterThan(0);
+    } finally {
+      await pool.end();
+    }
     expect(results.length).toBeGreaterThan(30);
     for (const r of results) {
       expect(r.pg, r.name).toBeDefined();
