@@ -343,32 +343,35 @@ async function fromPostings(
   const values = alone ? [...lexemes, ...filterParams, RANK_WINDOW] : [...lexemes, ...filterParams, words, RANK_WINDOW];
   values.push(...(bitmaps?.params ?? []));
   const [limit, offset] = [`$${values.push(page.limit)}`, `$${values.push(page.offset)}`];
-  // Several words: the exact phrase ranks first, so when the window holds it at least to the page's end, the rows
-  // without it are not ranked (ts_rank_cd, ~1.2 µs a passage: 2.3 of `the and`'s 6.3 ms; 283 of its 2,000 hold it).
-  const phrase = termCount > 1 && !repeated;
-  const ranked = alone
-    ? `SELECT m.id, m.n AS score, false AS exact FROM m ORDER BY m.id DESC LIMIT $${k + m + 1}`
+  const query = `$${k + m + 1}`;
+  // The window: the newest RANK_WINDOW matches (for one word, with its count in each).
+  const newest = `SELECT id${k === 1 ? ', n' : ''} FROM m ORDER BY id DESC LIMIT $${k + m + 2}`;
+  const pageEnd = `${limit}::bigint + ${offset}::bigint`;
+  /** Common table expressions before the window's ranking (each ending with a comma), and that ranking (see pagedWindow). */
+  const rank: { ctes: string; ranked: string } = alone
+    ? { ctes: '', ranked: `SELECT m.id, m.n AS score, false AS exact FROM m ORDER BY m.id DESC LIMIT $${k + m + 1}` }
     : repeated
-      ? `SELECT w.id, w.n AS score, w.id IN (SELECT id FROM ex) AS exact FROM w`
-      : phrase
-        ? `SELECT wp.id, CASE WHEN wp.exact OR (SELECT count(*) FROM wp x WHERE x.exact) < ${limit}::bigint + ${offset}::bigint
-                           THEN ts_rank_cd(wp.words, ${tsquery('plainto', `$${k + m + 1}`)}) END AS score, wp.exact FROM wp`
-        : `SELECT w.id, ${rankOf(`$${k + m + 1}`, termCount)}
-           FROM (SELECT id FROM m ORDER BY id DESC LIMIT $${k + m + 2}) w JOIN search_passages p ON p.id = w.id`;
-  // Several words: the window's passages, each read once, and whether it holds the phrase (wp). A word said several
-  // times: the window's passages (w), and the phrase looked for in rank order (the most said first, then the newest)
-  // until the page's end is reached (ex): the rows past it, marked apart from the phrase whether they hold it or not,
-  // rank after the page. Only when fewer hold it is every one looked at (`the the`: 10 of the 491 in the 2,000 newest
-  // passages, where 1,645 say `the` twice or more).
-  const phrased = phrase
-    ? `wp AS MATERIALIZED (SELECT w.id, p.words, p.words @@ ${tsquery('phraseto', `$${k + m + 1}`)} AS exact
-                          FROM (SELECT id FROM m ORDER BY id DESC LIMIT $${k + m + 2}) w JOIN search_passages p ON p.id = w.id),`
-    : repeated
-      ? `w AS MATERIALIZED (SELECT id, n FROM m ORDER BY id DESC LIMIT $${k + m + 2}),
-       ex AS (SELECT x.id FROM (SELECT id, n FROM w WHERE n >= ${saidAtLeast} ORDER BY n DESC, id DESC) x
-              WHERE (SELECT p.words @@ ${tsquery('phraseto', `$${k + m + 1}`)} FROM search_passages p WHERE p.id = x.id) LIMIT ${limit}::bigint + ${offset}::bigint),`
-      : '';
-  const window = await read<PagedRow>(q, pagedWindow(`${withs} m AS ${cte} (${k === 1 ? scored : windowed}), ${phrased}`, ranked, total, limit, offset), values);
+      ? // A word said several times: the window's passages (w), and the phrase looked for in rank order (the most said
+        // first, then the newest) until the page's end is reached (ex): the rows past it, marked apart from the phrase
+        // whether they hold it or not, rank after the page. Only when fewer hold it is every one looked at (`the the`: 10
+        // of the 491 in the 2,000 newest passages, where 1,645 say `the` twice or more).
+        {
+          ctes: `w AS MATERIALIZED (${newest}),
+                 ex AS (SELECT x.id FROM (SELECT id, n FROM w WHERE n >= ${saidAtLeast} ORDER BY n DESC, id DESC) x
+                        WHERE (SELECT p.words @@ ${tsquery('phraseto', query)} FROM search_passages p WHERE p.id = x.id) LIMIT ${pageEnd}),`,
+          ranked: 'SELECT w.id, w.n AS score, w.id IN (SELECT id FROM ex) AS exact FROM w',
+        }
+      : // Several lexemes: the window's passages, each read once, and whether it holds the phrase (wp; none is exact for
+        // one word of the query that is several lexemes). The exact phrase ranks first, so when the window holds it at
+        // least to the page's end, the rows without it are not ranked (ts_rank_cd, ~1.2 µs a passage: 2.3 of `the
+        // and`'s 6.3 ms; 283 of its 2,000 hold it).
+        {
+          ctes: `wp AS MATERIALIZED (SELECT w.id, p.words, ${termCount > 1 ? `p.words @@ ${tsquery('phraseto', query)}` : 'false'} AS exact
+                                 FROM (${newest}) w JOIN search_passages p ON p.id = w.id),`,
+          ranked: `SELECT wp.id, CASE WHEN wp.exact OR (SELECT count(*) FROM wp x WHERE x.exact) < ${pageEnd}
+                                      THEN ts_rank_cd(wp.words, ${tsquery('plainto', query)}) END AS score, wp.exact FROM wp`,
+        };
+  const window = await read<PagedRow>(q, pagedWindow(`${withs} m AS ${cte} (${k === 1 ? scored : windowed}), ${rank.ctes}`, rank.ranked, total, limit, offset), values);
   return pageOf(window, page, (boundary, limit, offset) =>
     read<{ id: number }>(q, `SELECT id FROM (${matches}) m WHERE id < $${k + m + 1} ORDER BY id DESC LIMIT $${k + m + 2} OFFSET $${k + m + 3}`, [
       ...lexemes,
