@@ -7,7 +7,7 @@ import pg from 'pg';
 import { needs } from '../support/system-tools.js';
 import { pgDatabaseMigratedTo, startPostgres, type PgCluster } from '../support/postgres.js';
 import { tempDir } from '../support/db.js';
-import { FRAGMENTS, holding, LIST_FILTERS, seed } from '../support/participant-exceptions.js';
+import { FRAGMENTS, holding, LIST_FILTERS, seed, seedCommonWords } from '../support/participant-exceptions.js';
 import { copyDatabase, openStore } from '../../src/db/engine.js';
 import { openDatabase } from '../../src/db/open.js';
 import { compileTags, listMeetings } from '../../src/db/postgres/meetings.js';
@@ -96,6 +96,54 @@ describe.skipIf(needs('postgresql'))('PostgreSQL: a participant fragment in most
       await pgStore.close();
     }
   }, 240_000);
+
+  it('in several words and every recent meeting: leaves out the few meetings it fails, as SQLite does', async () => {
+    const path = join(files.dir, 'common.db');
+    const db = openDatabase(path, { create: true });
+    let ids: string[];
+    try {
+      ids = seedCommonWords(db.sqlite, 300);
+    } finally {
+      db.close();
+    }
+    const commonUrl = await cluster.createDatabase('common');
+    await copyDatabase(path, commonUrl);
+    const q = new pg.Pool({ connectionString: commonUrl, max: 2 });
+    const [pgStore, liteStore] = [await openStore(commonUrl, { create: false }), await openStore(path, { create: false })];
+    try {
+      expect((await compileTags(q, { participant: 'a' }))?.except).toEqual(ids.slice(0, 12).sort());
+      // In half the meetings (a recent one lacks it): its words' tags.
+      const i = await compileTags(q, { participant: 'i' });
+      expect([i?.except, (i?.participant?.group.length ?? 0) > 1]).toEqual([undefined, true]);
+      for (const participant of ['a', 'i'])
+        for (const filter of [{}, { folderPath: 'Legal' }, { from: '2026-01-02', to: '2026-01-05' }]) {
+          for (const offset of [0, 7, 90]) {
+            const f = { ...filter, participant };
+            const page = { limit: 10, offset };
+            const list = async (s: Store) => {
+              const r = await s.meetings.list(f, page);
+              return { f, offset, total: r.pagination.total, ids: r.meetings.map((m) => m.id) };
+            };
+            expect(await list(pgStore)).toEqual(await list(liteStore));
+          }
+          for (const query of ['the', 'the and', 'plan7']) {
+            const f = { ...filter, query, participant };
+            const page = { limit: 5, offset: 0 };
+            const found = await searchTranscripts(q, f, page);
+            const reference = await searchTranscripts(q, f, page, { exceptions: false });
+            expect(reference.pagination.total, JSON.stringify(f)).toBeGreaterThan(0);
+            expect({ f, total: found.pagination.total, hits: found.hits.map((h) => [h.meeting_id, h.snippet]) }).toEqual({
+              f,
+              total: reference.pagination.total,
+              hits: reference.hits.map((h) => [h.meeting_id, h.snippet]),
+            });
+            expect({ f, total: found.pagination.total }).toEqual({ f, total: (await liteStore.search.transcripts(f, page)).pagination.total });
+          }
+        }
+    } finally {
+      await Promise.all([pgStore.close(), liteStore.close(), q.end()]);
+    }
+  }, 120_000);
 
   it('keeps the tag of a meeting without participants as they come and go, and migrates the meetings written before', async () => {
     const hx = async (q: pg.Pool, id: string) =>

@@ -41,3 +41,25 @@ export const FRAGMENTS = ['e', 'LE.TE'];
 
 /** The other filters a list is asked with. */
 export const LIST_FILTERS = [{}, { folderPath: 'Legal' }, { from: '2026-01-05', to: '2026-01-20' }, { query: 'budget' }, { query: 'Sync 1' }, { folderPath: 'Sales', query: 'sy' }];
+
+/**
+ * 200 meetings, one an hour: the 12 oldest fail `a` (no participants; `Bo Kim` without an e-mail; `Bo Kim
+ * <bo<i>@kim.io>`), the others have `Ann Lee <u<i>@example.test>`, and every other one `Cy Diaz <c<i>@example.test>`
+ * too. `a` is in three words (ann, example, diaz) and every recent meeting; `i` in several words (diaz, kim, io ...) and
+ * half of them. Passages of a few words, `the` in most.
+ */
+export function seedCommonWords(s: Sqlite, passages: number): string[] {
+  const meetings: string[] = [];
+  s.transaction(() => {
+    for (let i = 0; i < 200; i++) {
+      const m = makeMeeting(s, { title: `Sync ${i}`, folderPath: FOLDERS[i % 3], startedAt: new Date(Date.UTC(2026, 0, 1) + i * 3_600_000).toISOString() });
+      if (i < 12 && i % 3 > 0) makeParticipant(s, m, { name: 'Bo Kim', email: i % 3 === 1 ? null : `bo${i}@kim.io` });
+      if (i >= 12) makeParticipant(s, m, { name: 'Ann Lee', email: `u${i}@example.test` });
+      if (i >= 12 && i % 2 === 1) makeParticipant(s, m, { name: 'Cy Diaz', email: `c${i}@example.test`, position: 1 });
+      meetings.push(m);
+    }
+    for (let i = 0; i < passages; i++)
+      makeSummary(s, meetings[(i * 13) % meetings.length]!, { title: `S${i}`, content: `${i % 5 ? 'the ' : ''}${i % 3 ? 'and ' : ''}plan${i % 40}`, position: i });
+  })();
+  return meetings;
+}

@@ -10,7 +10,7 @@ import { IMPORT_COLUMNS, toRecordingImport, type ImportRow } from '../queries/im
 import { toSegments, type WordTuple } from '../queries/export.js';
 import { unicodeForms } from '../queries/unicode.js';
 import { parseDateRange, type MeetingFilter } from '../queries/meetings.js';
-import { MAX_LACKING_READ, MAX_PARTICIPANT_EXCEPTIONS, MAX_PARTICIPANT_HANDLES, PARTICIPANT_SEPARATORS } from '../queries/participant-words.js';
+import { MAX_LACKING_READ, MAX_PARTICIPANT_EXCEPTIONS, MAX_PARTICIPANT_HANDLES, PARTICIPANT_SEPARATORS, RECENT_MEETINGS_HOLDING } from '../queries/participant-words.js';
 import {
   EXPORT_FORMAT,
   type ActionItem,
@@ -392,8 +392,12 @@ export async function compileTags(q: Queryable, filter: MeetingFilter, options: 
     // In more words than that, its names and e-mails are read with those lacking it (handlesOf), in one scan.
     const spans = [...fragment].some((ch) => PARTICIPANT_SEPARATORS.includes(ch));
     const words = spans ? undefined : await wordTags(q, patterns);
-    const handles = words === undefined ? await handlesOf(q, patterns, { tags: !spans, except: options.exceptions !== false }) : undefined;
-    const held = words ?? handles?.tags;
+    // In several words and every recent meeting (`a`): the few meetings it fails, when few, rather than the union of its
+    // words' tags (RECENT_MEETINGS_HOLDING).
+    const common = words !== undefined && words.length > 1 && options.exceptions !== false && (await heldByRecentMeetings(q, patterns));
+    const handles =
+      words === undefined || common ? await handlesOf(q, patterns, { tags: common ? 'none' : spans ? 'index' : 'scan', except: options.exceptions !== false }) : undefined;
+    const held = common && handles?.except !== undefined ? undefined : (words ?? handles?.tags);
     if (held === undefined) {
       // In too many for tags: the few meetings it fails (none at all for `e` or the bench's domain at 100k meetings), or
       // undefined, or (`probeMany`: a list, which walks few meetings) each meeting's participants checked.
@@ -417,15 +421,16 @@ export async function compileTags(q: Queryable, filter: MeetingFilter, options: 
  * SQLite's meetingsLacking finds them: the participants whose e-mail lacks it (read by e-mail from the names and e-mails
  * lacking it) or who have none, and the meetings without participants (tag `hx`, migration 0017), each candidate then
  * checked whole (ascending; none past MAX_LACKING_READ participants read or MAX_PARTICIPANT_EXCEPTIONS candidates).
- * `tags`: the names read here, in one scan with those lacking it (a fragment in many words: `e`, whose 1 character
- * no trigram holds, was read twice, 6.9 and 6.1 ms); else from their trigram index (handleTags), the scan only past it.
+ * `tags`: `scan`, the names read here, in one scan with those lacking it (a fragment in many words: `e`, whose 1
+ * character no trigram holds, was read twice, 6.9 and 6.1 ms); `index`, from their trigram index (handleTags), the scan
+ * only past it; `none`, not read (the exceptions alone, however few the names).
  * (A handle written twice, which participant_handles allows, counts twice: a fragment near the bound may be read as
  * past it, and answered by the meetings it fails as exactly. DISTINCT cost 1.5 ms of 9.)
  * Each handle's participants are looked up by e-mail (LATERAL ... OFFSET 0): the planner, expecting ~200 a handle,
  * hashed all 400,000 participants to find that `e`'s 882 handles lacking it are no one's e-mail (93 ms against ~4).
  */
-async function handlesOf(q: Queryable, patterns: string[], want: { tags: boolean; except: boolean }): Promise<{ tags?: string[]; except?: string[] }> {
-  if (!want.tags) {
+async function handlesOf(q: Queryable, patterns: string[], want: { tags: 'scan' | 'index' | 'none'; except: boolean }): Promise<{ tags?: string[]; except?: string[] }> {
+  if (want.tags === 'index') {
     const tags = await handleTags(q, patterns);
     if (tags !== undefined || !want.except) return { ...(tags && { tags }) };
   }
@@ -438,7 +443,7 @@ async function handlesOf(q: Queryable, patterns: string[], want: { tags: boolean
   const [r] = await rows<{ tags: string[] | null; read: number; candidates: string[]; bare: string[] }>(
     q,
     `WITH h AS MATERIALIZED (SELECT x.handle, (${handleHolds}) AS holds FROM participant_handles x),
-          n AS MATERIALIZED (SELECT ${want.tags ? '(SELECT count(*) FILTER (WHERE h.holds) FROM h)::int' : MAX_PARTICIPANT_HANDLES + 1} AS held),
+          n AS MATERIALIZED (SELECT ${want.tags === 'scan' ? '(SELECT count(*) FILTER (WHERE h.holds) FROM h)::int' : MAX_PARTICIPANT_HANDLES + 1} AS held),
           found AS MATERIALIZED (
             SELECT p.meeting_id, (${holds(['p.name', 'p.email'])}) IS TRUE AS holds
               FROM h CROSS JOIN LATERAL (SELECT p.meeting_id, p.name, p.email FROM participants p WHERE p.email = h.handle OFFSET 0) p
@@ -451,7 +456,7 @@ async function handlesOf(q: Queryable, patterns: string[], want: { tags: boolean
             array(SELECT t.meeting_id FROM meeting_tags t WHERE t.tag = 'hx' AND ${many} LIMIT ${MAX_PARTICIPANT_EXCEPTIONS + 1}) AS bare`,
     patterns,
   );
-  if (r!.tags !== null) return want.tags ? { tags: r!.tags } : {};
+  if (r!.tags !== null) return want.tags === 'scan' ? { tags: r!.tags } : {};
   if (!want.except || r!.read > MAX_LACKING_READ) return {};
   const candidates = [...new Set([...r!.candidates, ...r!.bare])];
   if (candidates.length > MAX_PARTICIPANT_EXCEPTIONS) return {};
@@ -463,6 +468,17 @@ async function handlesOf(q: Queryable, patterns: string[], want: { tags: boolean
     [...patterns, candidates],
   );
   return { except: lacking.map((x) => x.id) };
+}
+
+/** Whether each of the RECENT_MEETINGS_HOLDING newest meetings has a participant matching one of the ILIKE patterns. */
+async function heldByRecentMeetings(q: Queryable, patterns: string[]): Promise<boolean> {
+  const matched = ilikeAny(['pa.name', 'pa.email'], patterns.map((_, i) => `$${i + 1}`));
+  const r = await one<{ held: boolean }>(
+    q,
+    `SELECT NOT EXISTS (SELECT 1 FROM (SELECT m.id FROM meetings m ${NEWEST_FIRST} LIMIT ${RECENT_MEETINGS_HOLDING}) r WHERE NOT ${participantsProbed(matched, 'r.id')}) AS held`,
+    patterns,
+  );
+  return r!.held;
 }
 
 /**

@@ -8,7 +8,7 @@ import { clip, notFound } from './not-found.js';
 import { pagination } from './pagination.js';
 import { isAscii } from './unicode.js';
 import { anySpelling, spellingGrams, trigramMatch } from './fragments.js';
-import { handleTag, holdsFragment, meetingsLacking, participantHandleIds, participantTag, participantWordIds } from './participant-words.js';
+import { handleTag, heldByRecentMeetings, holdsFragment, meetingsLacking, participantHandleIds, participantTag, participantWordIds } from './participant-words.js';
 import { checkedKeys, ftsSource, gramToken, intersection, keyRange, listSource, pageOf, probedSource, quoteToken, unionSource, type FtsQuery, type KeySource } from './list-index.js';
 import type { ActionItem, MeetingDetail, MeetingListItem, MeetingRecord, Page, Pagination, Participant, SeriesRef, Summary, TranscriptInfo } from './types.js';
 
@@ -137,7 +137,12 @@ export function compileMeetingFilter(sqlite: Sqlite, filter: MeetingFilter, opti
   if (filter.participant !== undefined && filter.participant !== '') {
     const fragment = matchFragment(filter.participant, 'participant');
     const words = participantWordIds(sqlite, fragment);
-    if (words !== undefined) {
+    // In several words and every recent meeting (`a`): the few meetings it fails, when few, rather than the union of its words.
+    const fails =
+      words !== undefined && words.length > 1 && options.exceptions !== false && heldByRecentMeetings(sqlite, fragment) ? meetingsLacking(sqlite, fragment) : undefined;
+    if (fails !== undefined) {
+      if (fails.length > 0) parts.push(exceptPart(fails));
+    } else if (words !== undefined) {
       if (words.length === 0) none = true;
       parts.push(tagsPart(words.map(participantTag)));
     } else {
