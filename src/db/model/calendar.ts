@@ -32,6 +32,9 @@ const tokenMs = (token: string) => dayMs(`${token.slice(1, 5)}-${token.slice(5, 
  * `first` and `last` are the first and last day tokens that hold meetings (undefined: none); the cover
  * does not reach past them. Null when it would take more than MAX_DATE_TOKENS tokens.
  */
+/** The days from the first day token to the last, both counted (`d20260101` to `d20261231`: 365). */
+export const daysSpanned = (first: string, last: string): number => Math.round((tokenMs(last) - tokenMs(first)) / DAY_MS) + 1;
+
 export function calendarCover(range: { from?: string; to?: string }, first: string | undefined, last: string | undefined): { tokens: string[]; edges: string[] } | null {
   const tokens: string[] = ['dx'];
   const edges: string[] = ['dx'];

@@ -43,6 +43,8 @@ export interface BitmapTotal {
 /** A from/to range as calendar tags (the search's dateTerm): its cover, and the first and last days' meetings that may be outside it. */
 export interface DateTerm {
   tokens: string[];
+  /** The days from the data's first day to its last (undefined: no meeting has a date). */
+  days?: number;
   /** The first and last days' tokens (and `dx`) whose meetings may fall outside the range, and the range as conditions on `t.started_at`. */
   outside?: { edges: string[]; range: (p: (value: unknown) => string) => string[] };
 }
