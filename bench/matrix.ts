@@ -89,6 +89,23 @@ export function chooseCases(sqlite: Sqlite): MatrixCase[] {
   for (const word of all<{ word: string }>('SELECT word FROM participant_words')) for (const ch of new Set(word.word.toLowerCase().match(/[a-z]/g) ?? [])) count(nameLetters, ch);
   const nameLetter = mostFrequent(nameLetters);
   const commonPair = mostFrequent(namePairs);
+  // Fragments in a few words of names and e-mails (2 to 32: a filter's tags) but in many meetings: the letter, and the
+  // two letters, in the most meetings' names and e-mails among those.
+  const fewWords = (fragment: string) => all<{ n: number }>("SELECT count(*) AS n FROM (SELECT 1 FROM participant_words WHERE instr(lower(word), ?) > 0 LIMIT 33)", fragment)[0]!.n;
+  const handles = all<{ h: string }>("SELECT lower(group_concat(name || ' ' || coalesce(email, ''), ' ')) AS h FROM participants GROUP BY meeting_id").map((r) => r.h);
+  const meetingsHolding = (candidates: string[]) => {
+    const held = new Map(candidates.filter((c) => { const n = fewWords(c); return n >= 2 && n <= 32; }).map((c) => [c, 0]));
+    for (const h of handles) for (const c of held.keys()) if (h.includes(c)) count(held, c);
+    return held;
+  };
+  const fewWordsLetter = mostFrequent(meetingsHolding([...nameLetters.keys()]));
+  const wordBigrams = new Map<string, number>();
+  for (const word of all<{ word: string }>('SELECT word FROM participant_words'))
+    for (const bg of new Set(Array.from({ length: Math.max(0, word.word.length - 1) }, (_, i) => word.word.toLowerCase().slice(i, i + 2)).filter((x) => /^[a-z]{2}$/.test(x)))) count(wordBigrams, bg);
+  const pairsHeld = meetingsHolding([...wordBigrams.keys()]);
+  const fewWordsPair = mostFrequent(pairsHeld);
+  // And the two letters in about half the meetings (their words' tags are then many meetings, few failing none).
+  const halfPair = [...pairsHeld].sort((a, b) => Math.abs(a[1] - total / 2) - Math.abs(b[1] - total / 2) || (a[0] < b[0] ? -1 : 1))[0]?.[0];
   let rarePerson = 'nobody';
   let rareN = Infinity;
   for (const [name, n] of fullNames) if (n < rareN || (n === rareN && name < rarePerson)) [rarePerson, rareN] = [name, n];
@@ -110,6 +127,8 @@ export function chooseCases(sqlite: Sqlite): MatrixCase[] {
   const oneChar = mostFrequent(said, (w) => w.length === 1);
   const twoChars = mostFrequent(said, (w) => w.length === 2);
   const commonPhrase = mostFrequent(pairs) ?? `${commonWord} ${commonWord}`;
+  // The most frequent words (any length), as a query of several common words that is rarely said as a phrase.
+  const topWords = [...said].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([w]) => w);
   // Rare: seen once in the sample, longest first (rarer in a Zipf vocabulary), with few matches in all.
   const rareCandidates = [...said].filter(([w, n]) => n === 1 && w.length >= 6).map(([w]) => w).sort((a, b) => b.length - a.length || (a < b ? -1 : 1));
   const ftsCount = (q: string) => one<{ n: number }>('SELECT count(*) AS n FROM search_fts WHERE search_fts MATCH ?', `"${q}"`).n;
@@ -183,6 +202,9 @@ export function chooseCases(sqlite: Sqlite): MatrixCase[] {
   L(`participant "${commonPerson.slice(0, 2)}" (2 chars)`, { participant: commonPerson.slice(0, 2) });
   if (nameLetter) L(`participant "${nameLetter}" (1 char, in the most name words)`, { participant: nameLetter });
   if (nameLetter) L(`participant "${nameLetter}" + query "${titleWord}"`, { participant: nameLetter, query: titleWord });
+  if (fewWordsLetter) L(`participant "${fewWordsLetter}" (1 char, in few name words, most meetings)`, { participant: fewWordsLetter });
+  if (fewWordsPair) L(`participant "${fewWordsPair}" (2 chars, in few name words, most meetings)`, { participant: fewWordsPair });
+  if (halfPair) L(`participant "${halfPair}" (2 chars, in few name words, half the meetings)`, { participant: halfPair });
   if (bigFolder) L(`folder "${bigFolder}" (biggest top-level)`, { folderPath: bigFolder }, 0, true);
   if (smallFolder) L(`folder "${smallFolder}" (smallest leaf)`, { folderPath: smallFolder });
   if (series) L('series (largest)', { seriesId: series });
@@ -202,6 +224,9 @@ export function chooseCases(sqlite: Sqlite): MatrixCase[] {
   if (twoChars) S(`2-char word "${twoChars}"`, { query: twoChars });
   S(`common phrase "${commonPhrase}"`, { query: commonPhrase });
   if (secondWord) S(`two common words "${commonWord} ${secondWord}"`, { query: `${commonWord} ${secondWord}` });
+  if (topWords.length >= 3) S(`three common words "${topWords.slice(0, 3).join(' ')}"`, { query: topWords.slice(0, 3).join(' ') });
+  if (topWords.length >= 5) S(`five common words "${topWords.slice(0, 5).join(' ')}"`, { query: topWords.slice(0, 5).join(' ') });
+  if (topWords.length >= 2) S(`two common words + word in 1 passage of 40 "${topWords[1]} ${commonWord} ${midWord}"`, { query: `${topWords[1]} ${commonWord} ${midWord}` });
   S(`common + rare word "${commonWord} ${rareWord}"`, { query: `${commonWord} ${rareWord}` });
   // A word neither common nor rare, as most words asked are: alone, with a common word, with another such word.
   S(`word in 1 passage of 40 "${midWord}"`, { query: midWord });
@@ -213,10 +238,16 @@ export function chooseCases(sqlite: Sqlite): MatrixCase[] {
   if (series) S('common + series', { query: commonWord, seriesId: series });
   S('common + six months', { query: commonWord, ...six }, 0, true);
   S('common + one day', { query: commonWord, from: day, to: day });
+  // A month: the data's last whole calendar month, given as its first and last days.
+  const monthEnd = new Date(Date.parse(`${day.slice(0, 8)}01`) - 86_400_000).toISOString().slice(0, 10);
+  S('common + one month', { query: commonWord, from: `${monthEnd.slice(0, 8)}01`, to: monthEnd });
   S(`common + participant common`, { query: commonWord, participant: commonPerson }, 0, true);
   S(`common + participant rare`, { query: commonWord, participant: rarePerson });
   if (commonPair) S(`common + participant across words (most frequent)`, { query: commonWord, participant: commonPair });
   if (nameLetter) S(`common + participant "${nameLetter}" (1 char, in the most name words)`, { query: commonWord, participant: nameLetter });
+  if (fewWordsLetter) S(`common + participant "${fewWordsLetter}" (1 char, in few name words, most meetings)`, { query: commonWord, participant: fewWordsLetter });
+  if (fewWordsPair) S(`common + participant "${fewWordsPair}" (2 chars, in few name words, most meetings)`, { query: commonWord, participant: fewWordsPair });
+  if (halfPair) S(`common + participant "${halfPair}" (2 chars, in few name words, half the meetings)`, { query: commonWord, participant: halfPair });
   S(`rare + participant common`, { query: rareWord, participant: commonPerson });
   if (commonPair) S(`rare + participant across words (most frequent)`, { query: rareWord, participant: commonPair });
   if (commonPair) S(`word in 1 passage of 40 "${midWord}" + participant across words`, { query: midWord, participant: commonPair });
