@@ -105,5 +105,28 @@ describe.skipIf(needs('postgresql'))('PostgreSQL list_meetings: the tally and th
         expect(page.meetings.map((m) => m.id), `offset ${offset} limit ${limit}`).toEqual(newest.slice(offset, offset + limit));
         expect(page.pagination.total).toBe(1200);
       }
+
+    // A participant fragment in two words (omar, tom), with and without the folder: from DEEP_PAGE on, the meetings of
+    // its words' tags made distinct and sorted, not the meetings walked and probed.
+    await db.pool.query(
+      `INSERT INTO participants (id, meeting_id, name, email, position)
+       SELECT 'par_' || m.id || '_' || k, m.id, (ARRAY['Omar Diaz', 'Tom Lee', 'Ann Kim'])[(substr(m.id, 5)::int + k) % 3 + 1], NULL, k
+       FROM meetings m CROSS JOIN generate_series(0, 1) k WHERE substr(m.id, 5)::int % 5 <> 0 OR k = 0`,
+    );
+    const holding = (await db.pool.query<{ id: string }>("SELECT DISTINCT meeting_id AS id FROM participants WHERE name ILIKE '%om%'")).rows.map((r) => r.id);
+    const expected = newest.filter((id) => holding.includes(id));
+    expect(expected.length).toBeGreaterThan(800);
+    for (const filter of [{ participant: 'om' }, { participant: 'OM', folderPath: 'T' }])
+      for (const offset of [0, 498, 499, 500, 501, 700, expected.length - 2, expected.length])
+        for (const limit of [1, 3, 20]) {
+          const page = await store.meetings.list(filter, { limit, offset });
+          expect({ filter, offset, limit, ids: page.meetings.map((m) => m.id), total: page.pagination.total }).toEqual({
+            filter,
+            offset,
+            limit,
+            ids: expected.slice(offset, offset + limit),
+            total: expected.length,
+          });
+        }
   });
 });

@@ -602,9 +602,19 @@ function keyedWalk(table: string, tag: string, when: string, skip: string, take:
  */
 async function listByTags(q: Queryable, t: TagFilter, page: Page): Promise<{ meetings: MeetingListItem[]; total: number } | undefined> {
   if (t.none) return { meetings: [], total: 0 };
-  // A group drives when it is one tag, title grams (one a spelling of the fragment: `é` composed or not), or the names
-  // and e-mails holding a participant fragment across words (`Ines Kowalski`: 38 names, 7,381 meetings).
-  const kindOf = (g: string[]) => (g.length === 1 ? 'tag' : g.every((tag) => tag.startsWith('g')) ? 'grams' : g.every((tag) => tag.startsWith('h')) ? 'handles' : undefined);
+  // A group drives when it is one tag, title grams (one a spelling of the fragment: `é` composed or not), the names
+  // and e-mails holding a participant fragment across words (`Ines Kowalski`: 38 names, 7,381 meetings), or, from
+  // DEEP_PAGE on, the words holding one: otherwise the meetings are walked newest first, each probed, down to the page
+  // (`om`, two words in 46,000 of 100k meetings: 25 ms at offset 0 either way, 54 against 30 at 3,000, 214 against 43
+  // at 20,000).
+  const kindOf = (g: string[]) =>
+    g.length === 1
+      ? 'tag'
+      : g.every((tag) => tag.startsWith('g'))
+        ? 'grams'
+        : g.every((tag) => tag.startsWith('h')) || (page.offset >= DEEP_PAGE && g.every((tag) => tag.startsWith('p')))
+          ? 'handles'
+          : undefined;
   const drivers = t.groups.filter((g) => kindOf(g) !== undefined);
   if (drivers.length === 0) return undefined;
   const params: unknown[] = [];
