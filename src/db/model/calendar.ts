@@ -25,6 +25,9 @@ const dayToken = (ms: number) => {
 /** A token's day `YYYY-MM-DD` as milliseconds. */
 const tokenMs = (token: string) => dayMs(`${token.slice(1, 5)}-${token.slice(5, 7)}-${token.slice(7, 9)}`);
 
+/** The days from the first day token to the last, both counted (`d20260101` to `d20261231`: 365). */
+export const daysSpanned = (first: string, last: string): number => Math.round((tokenMs(last) - tokenMs(first)) / DAY_MS) + 1;
+
 /**
  * The fewest year, month and day tokens covering the days strictly between the range's first and last day
  * (every meeting of those days is inside the range, whatever the time of day), plus `edges`: the first and
@@ -32,9 +35,6 @@ const tokenMs = (token: string) => dayMs(`${token.slice(1, 5)}-${token.slice(5, 
  * `first` and `last` are the first and last day tokens that hold meetings (undefined: none); the cover
  * does not reach past them. Null when it would take more than MAX_DATE_TOKENS tokens.
  */
-/** The days from the first day token to the last, both counted (`d20260101` to `d20261231`: 365). */
-export const daysSpanned = (first: string, last: string): number => Math.round((tokenMs(last) - tokenMs(first)) / DAY_MS) + 1;
-
 export function calendarCover(range: { from?: string; to?: string }, first: string | undefined, last: string | undefined): { tokens: string[]; edges: string[] } | null {
   const tokens: string[] = ['dx'];
   const edges: string[] = ['dx'];

@@ -258,7 +258,6 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
   }
   const args = [all, ...params];
 
-  // Matches newest first, at most `limit` of them: how FTS5 walks a doclist cheaply.
   /**
    * The matches of `match` and the filters' `values` (in `statement`, FTS5's MATCH and the filters) from `lowest` up,
    * ascending. FTS5 seeks such a bound only walking up: walked down from the newest to it, it read every match below it
@@ -266,6 +265,7 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
    */
   const matchesFrom = (statement: string, match: string, values: unknown[], lowest: number): number[] =>
     stmt(sqlite, `SELECT f.rowid AS id ${statement} AND f.rowid >= CAST(? AS INTEGER) ORDER BY f.rowid`).pluck().all(match, ...values, lowest) as number[];
+  // Matches newest first, at most `limit` of them: how FTS5 walks a doclist cheaply.
   const newestOf = (match: string, limit: number): number[] =>
     few
       ? (stmt(sqlite, `SELECT f.rowid AS id ${walk ? ranked : from}`).pluck().all(match, ...params) as number[]).sort((a, b) => b - a).slice(0, limit)
