@@ -10,7 +10,7 @@ describe('calendar tokens', () => {
     expect(daysSpanned('d20211201', 'd20261128')).toBe(1824);
   });
 
-  it('covers a month with its token, between the edges that are checked exactly', () => {
+  it('covers a month asked as its first and last days with the days between them, those two checked exactly', () => {
     expect(calendarCover({ from: '2026-10-01T00:00:00.000Z', to: '2026-10-31T23:59:59.999Z' }, 'd20211201', 'd20261128')).toEqual({
       tokens: ['dx', 'd20261001', 'd20261031', 'd20261002', 'd20261003', ...Array.from({ length: 27 }, (_, i) => `d202610${String(i + 4).padStart(2, '0')}`)],
       edges: ['dx', 'd20261001', 'd20261031'],
