@@ -14,6 +14,40 @@ import { FRAGMENTS, holding, LIST_FILTERS, seed, seedCommonWords } from '../supp
 
 const db = testDbs();
 
+type Sqlite = ReturnType<typeof db>;
+
+/**
+ * The fragment's list with `filter`, at each offset, is the filter's list kept to the meetings `held` (newest first);
+ * returns how many those are.
+ */
+function expectListedAsHeld(s: Sqlite, fragment: string, filter: object, held: string[], offsets: (n: number) => number[], limit: number): number {
+  const expected = listMeetings(s, filter, { limit: 1000, offset: 0 }).meetings.map((m) => m.id).filter((id) => held.includes(id));
+  for (const offset of offsets(expected.length)) {
+    const list = listMeetings(s, { ...filter, participant: fragment }, { limit, offset });
+    expect({ fragment, filter, offset, total: list.pagination.total, ids: list.meetings.map((m) => m.id) }).toEqual({
+      fragment,
+      filter,
+      offset,
+      total: expected.length,
+      ids: expected.slice(offset, offset + limit),
+    });
+  }
+  return expected.length;
+}
+
+/** A search's first page is the one of matching every meeting's participants (`exceptions: false`), which finds some. */
+function expectSearchedAsEveryParticipant(s: Sqlite, filter: SearchFilter, options: { bits?: boolean } = {}): void {
+  const reference = searchTranscripts(s, filter, { limit: 5, offset: 0 }, { exceptions: false });
+  expect(reference.pagination.total, JSON.stringify(filter)).toBeGreaterThan(0);
+  const found = searchTranscripts(s, filter, { limit: 5, offset: 0 }, options);
+  expect({ filter, options, total: found.pagination.total, hits: found.hits.map((h) => [h.meeting_id, h.offset]) }).toEqual({
+    filter,
+    options,
+    total: reference.pagination.total,
+    hits: reference.hits.map((h) => [h.meeting_id, h.offset]),
+  });
+}
+
 describe('a participant fragment in most names', () => {
   it('leaves out the few meetings it fails, in lists and searches, as matching every participant does', () => {
     const s = db();
@@ -26,37 +60,15 @@ describe('a participant fragment in most names', () => {
       expect(parts.map((p) => p.except)).toEqual([[...all].filter((id) => !held.includes(id)).sort()]);
       // Matched on every meeting's participants instead: the way the exceptions are checked against.
       expect(compileMeetingFilter(s, { participant: fragment }, { exceptions: false }).parts[0]!.except).toBeUndefined();
-      for (const filter of LIST_FILTERS) {
-        const expected = listMeetings(s, filter, { limit: 1000, offset: 0 }).meetings.map((m) => m.id).filter((id) => held.includes(id));
-        expect(expected.length, JSON.stringify(filter)).toBeGreaterThan(5);
-        for (const offset of [0, 3, 20, expected.length - 2, expected.length]) {
-          const list = listMeetings(s, { ...filter, participant: fragment }, { limit: 20, offset });
-          expect({ fragment, filter, offset, total: list.pagination.total, ids: list.meetings.map((m) => m.id) }).toEqual({
-            fragment,
-            filter,
-            offset,
-            total: expected.length,
-            ids: expected.slice(offset, offset + 20),
-          });
-        }
-      }
+      for (const filter of LIST_FILTERS)
+        expect(expectListedAsHeld(s, fragment, filter, held, (n) => [0, 3, 20, n - 2, n], 20), JSON.stringify(filter)).toBeGreaterThan(5);
     }
     const compare = () => {
       for (const fragment of FRAGMENTS)
         for (const query of ['the', 'the and', 'zebra', 'plan8'])
           for (const more of [{}, { folderPath: 'Legal' }, { from: '2026-01-10T12:00:00.000Z', to: '2026-01-25' }] as Omit<SearchFilter, 'query'>[]) {
             const filter = { query, participant: fragment, ...more };
-            const reference = searchTranscripts(s, filter, { limit: 5, offset: 0 }, { exceptions: false });
-            expect(reference.pagination.total, JSON.stringify(filter)).toBeGreaterThan(0);
-            for (const options of [{}, { bits: false }]) {
-              const found = searchTranscripts(s, filter, { limit: 5, offset: 0 }, options);
-              expect({ filter, options, total: found.pagination.total, hits: found.hits.map((h) => [h.meeting_id, h.offset]) }).toEqual({
-                filter,
-                options,
-                total: reference.pagination.total,
-                hits: reference.hits.map((h) => [h.meeting_id, h.offset]),
-              });
-            }
+            for (const options of [{}, { bits: false }]) expectSearchedAsEveryParticipant(s, filter, options);
             if (query === 'the') {
               const deep = { limit: 6, offset: 1997 };
               expect(searchTranscripts(s, filter, deep).hits.map((h) => [h.meeting_id, h.snippet])).toEqual(searchTranscripts(s, filter, deep, { exceptions: false }).hits.map((h) => [h.meeting_id, h.snippet]));
@@ -118,28 +130,8 @@ describe('a participant fragment in most names', () => {
       const held = holding(s, fragment);
       expect(held.length, fragment).toBe(fragment === 'a' ? 188 : 102);
       for (const filter of [{}, { folderPath: 'Legal' }, { from: '2026-01-02', to: '2026-01-05' }]) {
-        const expected = listMeetings(s, filter, { limit: 1000, offset: 0 }).meetings.map((m) => m.id).filter((id) => held.includes(id));
-        for (const offset of [0, 7, expected.length - 3]) {
-          const list = listMeetings(s, { ...filter, participant: fragment }, { limit: 10, offset });
-          expect({ fragment, filter, offset, total: list.pagination.total, ids: list.meetings.map((m) => m.id) }).toEqual({
-            fragment,
-            filter,
-            offset,
-            total: expected.length,
-            ids: expected.slice(offset, offset + 10),
-          });
-        }
-        for (const query of ['the', 'the and', 'plan7']) {
-          const f = { ...filter, query, participant: fragment };
-          const reference = searchTranscripts(s, f, { limit: 5, offset: 0 }, { exceptions: false });
-          expect(reference.pagination.total, JSON.stringify(f)).toBeGreaterThan(0);
-          const found = searchTranscripts(s, f, { limit: 5, offset: 0 });
-          expect({ f, total: found.pagination.total, hits: found.hits.map((h) => [h.meeting_id, h.offset]) }).toEqual({
-            f,
-            total: reference.pagination.total,
-            hits: reference.hits.map((h) => [h.meeting_id, h.offset]),
-          });
-        }
+        expectListedAsHeld(s, fragment, filter, held, (n) => [0, 7, n - 3], 10);
+        for (const query of ['the', 'the and', 'plan7']) expectSearchedAsEveryParticipant(s, { ...filter, query, participant: fragment });
       }
     }
   });

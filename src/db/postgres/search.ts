@@ -217,9 +217,10 @@ async function fromPostings(
   // most common: a month's ~6,500 and a day's ~220 alike at 100k meetings; `the` + October, taken for 22,000 matches
   // in 25,000 tag rows rather than 6,011 in 6,500, walked 117,589 of `the`'s postings instead of reading the bits: 10.1
   // against 7.5 ms).
+  // (A year, month or day token is a letter and digits: no other tag is.)
   const perDay = dates?.days === undefined ? undefined : sizes.passages / dates.days;
-  const dateSize = (tag: string) => (perDay === undefined || !/^[ymd]\d/.test(tag) ? sizes('search_tags', tag) : perDay * (tag[0] === 'y' ? 365 : tag[0] === 'm' ? 30.4 : 1));
-  const groupSize = (group: string[]) => group.reduce((n, tag) => n + (group === dates?.tokens ? dateSize(tag) : sizes('search_tags', tag)), 0);
+  const tagSize = (tag: string) => (perDay === undefined || !/^[ymd]\d/.test(tag) ? sizes('search_tags', tag) : perDay * (tag[0] === 'y' ? 365 : tag[0] === 'm' ? 30.4 : 1));
+  const groupSize = (group: string[]) => group.reduce((n, tag) => n + tagSize(tag), 0);
   /** The passages expected to hold every one of these key ranges' lengths (filters taken as independent). */
   const expectedOf = (lengths: number[]) => sizes.passages * lengths.reduce((share, n) => share * Math.min(1, n / sizes.passages), 1);
   // A date range over many days, or a participant fragment in several words or names, when the other terms leave few
@@ -249,7 +250,8 @@ async function fromPostings(
     } else groups.push(group);
   }
   // A word's own count where it was read (its statistics' guess is ~2,400 for any word outside the most common).
-  for (const [j, list] of lists.entries()) list.size = j < k && Number.isFinite(said[j]!.n) ? said[j]!.n : sizes(list.key[0], list.key[1]);
+  for (const [j, list] of lists.entries())
+    list.size = j < k && Number.isFinite(said[j]!.n) ? said[j]!.n : list.table === 'search_tags' ? tagSize(list.key[1]) : sizes(list.key[0], list.key[1]);
   // The two smallest ranges are joined (merged, or one probed into the other, as the planner finds cheaper);
   // each other range is probed for every passage they leave (a key lookup each, forced by LATERAL ... OFFSET 0):
   // `the` AND a folder AND six months AND a participant, merged all at once, read the participant's 166,000 tags
