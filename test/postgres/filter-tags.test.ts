@@ -2,7 +2,8 @@
 // participant and date filters from meeting_tags and search_tags, so those must always be exactly the
 // meetings' folders (and ancestors), series, participants' words and start days, whoever writes and
 // however many at once. Likewise the title grams of migrations 0008-0009 (meeting_grams), from which list_meetings
-// answers a `query` of 1-2 characters, and the counts of both (meeting_tag_counts), from which it totals one tag alone. The reference here never reads a tag: the filters
+// answers a `query` of 1-2 characters, the counts of both (meeting_tag_counts), from which it totals one tag alone, and
+// the tags' bits (meeting_tag_bits, migration 0019), from which it totals several groups of tags. The reference here never reads a tag: the filters
 // evaluated on the rows themselves (folder paths, participants and titles by ILIKE, started_at as text) and
 // the GIN index for the words.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -71,7 +72,10 @@ async function drift(q: pg.Pool): Promise<Record<string, number>> {
           gram_rows AS MATERIALIZED (SELECT tag, started_at, meeting_id FROM meeting_gram_rows),
           want AS MATERIALIZED (SELECT t.tag, p.id AS passage_id FROM meeting_tags t JOIN search_passages p ON p.meeting_id = t.meeting_id),
           kept_counts AS MATERIALIZED (SELECT tag, sum(n)::int FROM meeting_tag_counts GROUP BY tag HAVING sum(n) <> 0),
-          counted AS MATERIALIZED (SELECT tag, count(*)::int FROM meeting_grams GROUP BY tag UNION ALL SELECT tag, count(*)::int FROM meeting_tags GROUP BY tag)
+          counted AS MATERIALIZED (SELECT tag, count(*)::int FROM meeting_grams GROUP BY tag UNION ALL SELECT tag, count(*)::int FROM meeting_tags GROUP BY tag),
+          bits_held AS MATERIALIZED (SELECT t.tag, n.n >> 12 AS block, bit_or(B'1'::bit(4096) >> (n.n & 4095)) AS bits
+                                     FROM meeting_tags t JOIN meeting_numbers n ON n.meeting_id = t.meeting_id GROUP BY 1, 2),
+          bits_kept AS MATERIALIZED (SELECT tag, block, bit_xor(bits) AS bits FROM meeting_tag_bits GROUP BY 1, 2 HAVING bit_count(bit_xor(bits)) > 0)
      SELECT (SELECT count(*) FROM (SELECT * FROM meeting_tags EXCEPT ALL SELECT * FROM tag_rows) x)::int AS meeting_extra,
             (SELECT count(*) FROM (SELECT * FROM tag_rows EXCEPT ALL SELECT * FROM meeting_tags) x)::int AS meeting_missing,
             (SELECT count(*) FROM (SELECT * FROM search_tags EXCEPT ALL SELECT * FROM want) x)::int AS search_extra,
@@ -79,12 +83,14 @@ async function drift(q: pg.Pool): Promise<Record<string, number>> {
             (SELECT count(*) FROM (SELECT * FROM meeting_grams EXCEPT ALL SELECT * FROM gram_rows) x)::int AS grams_extra,
             (SELECT count(*) FROM (SELECT * FROM gram_rows EXCEPT ALL SELECT * FROM meeting_grams) x)::int AS grams_missing,
             (SELECT count(*) FROM (SELECT * FROM kept_counts EXCEPT ALL SELECT * FROM counted) x)::int AS counts_wrong,
-            (SELECT count(*) FROM (SELECT * FROM counted EXCEPT ALL SELECT * FROM kept_counts) x)::int AS counts_missing`,
+            (SELECT count(*) FROM (SELECT * FROM counted EXCEPT ALL SELECT * FROM kept_counts) x)::int AS counts_missing,
+            (SELECT count(*) FROM meeting_tags t WHERE NOT EXISTS (SELECT 1 FROM meeting_numbers n WHERE n.meeting_id = t.meeting_id))::int AS unnumbered,
+            (SELECT count(*) FROM bits_held h FULL JOIN bits_kept k USING (tag, block) WHERE h.bits IS DISTINCT FROM k.bits)::int AS bits_wrong`,
   );
   return r.rows[0]!;
 }
 
-const CLEAN = { meeting_extra: 0, meeting_missing: 0, search_extra: 0, search_missing: 0, grams_extra: 0, grams_missing: 0, counts_wrong: 0, counts_missing: 0 };
+const CLEAN = { meeting_extra: 0, meeting_missing: 0, search_extra: 0, search_missing: 0, grams_extra: 0, grams_missing: 0, counts_wrong: 0, counts_missing: 0, unnumbered: 0, bits_wrong: 0 };
 
 describe.skipIf(needs('postgresql'))('PostgreSQL filter tags (meeting_tags, search_tags)', () => {
   let cluster: PgCluster;
@@ -338,6 +344,8 @@ describe.skipIf(needs('postgresql'))('PostgreSQL filter tags (meeting_tags, sear
     // The writers' many deltas were summed (a gram of every id, `m` of `mtg_`, has one row, or a few since).
     expect((await pool.query<{ n: number }>("SELECT count(*)::int AS n FROM meeting_tag_counts WHERE tag = 'y2026'")).rows[0]!.n).toBeLessThanOrEqual(33);
     expect((await pool.query<{ n: number }>("SELECT count(*)::int AS n FROM meeting_tag_counts WHERE tag = 'g6d'")).rows[0]!.n).toBeLessThanOrEqual(33);
+    // And the bits' deltas XORed (every meeting's year: one block's rows, folded by whoever wrote the ninth).
+    expect((await pool.query<{ n: number }>("SELECT count(*)::int AS n FROM meeting_tag_bits WHERE tag = 'y2026'")).rows[0]!.n).toBeLessThanOrEqual(16);
   }, 180_000);
 
   it('roles: neither role writes the tags directly; the triggers keep them when an assistant imports a meeting', async () => {
@@ -345,7 +353,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL filter tags (meeting_tags, sear
     const roles = loginRoles(cluster, url, 3);
     const as = (user: string, sql: string) => runAs(url, user, sql);
     for (const user of roles)
-      for (const table of ['meeting_tags', 'search_tags', 'participant_words', 'meeting_grams', 'meeting_tag_counts', 'meeting_tag_versions']) {
+      for (const table of ['meeting_tags', 'search_tags', 'participant_words', 'meeting_grams', 'meeting_tag_counts', 'meeting_tag_versions', 'meeting_numbers', 'meeting_tag_bits']) {
         const forged = {
           meeting_tags: "('pforged', 'x', 'mtg_0')",
           search_tags: "('pforged', 1)",
@@ -353,6 +361,8 @@ describe.skipIf(needs('postgresql'))('PostgreSQL filter tags (meeting_tags, sear
           meeting_grams: "('g7a', 'x', 'mtg_0')",
           meeting_tag_counts: "('g7a', 1)",
           meeting_tag_versions: "('mtg_0', 1)",
+          meeting_numbers: "('mtg_0')",
+          meeting_tag_bits: "('pforged', 0, B'1'::bit(4096))",
         }[table];
         expect(await as(user, `INSERT INTO ${table} VALUES ${forged}`), `${user} ${table}`).toBe('42501');
         expect(await as(user, `DELETE FROM ${table}`), `${user} ${table}`).toBe('42501');
@@ -407,6 +417,24 @@ describe.skipIf(needs('postgresql'))('PostgreSQL filter tags (meeting_tags, sear
     expect(await drift(pool)).toEqual(CLEAN);
     const jy = await store.meetings.list({ query: 'jy' }, { limit: 10, offset: 0 });
     expect([jy.pagination.total, jy.meetings.map((m) => m.id)]).toEqual([1, ['mtg_ann']]);
+    // The tags' bits (migration 0019) likewise: the participant's old word and name keep their bits (their deletes
+    // wrote none), so a list by the old word and a folder (totalled from the bits) still counts the meeting until the repair.
+    const byBits = { participant: 'quentin', folderPath: 'Sales/EU' };
+    expect((await store.meetings.list(byBits, { limit: 10, offset: 0 })).pagination.total).toBe(1);
+    await pool.query('ALTER TABLE meeting_tags DISABLE TRIGGER meeting_tags_bits_ad');
+    try {
+      await pool.query("UPDATE participants SET name = 'Ursula Xu' WHERE id = 'par_w3'");
+    } finally {
+      await pool.query('ALTER TABLE meeting_tags ENABLE TRIGGER meeting_tags_bits_ad');
+    }
+    expect((await store.admin.integrity({ full: true })).search.join('\n')).toMatch(/bits of the meetings' tags \(meeting_tag_bits\): 2 of a sample of blocks differ from their tags \(h[0-9a-f]+ 0; pquentin 0\)/);
+    expect((await store.meetings.list(byBits, { limit: 10, offset: 0 })).pagination.total).toBe(1);
+    await store.admin.repairSearch();
+    expect((await store.admin.integrity({ full: true })).search).toEqual([]);
+    expect(await drift(pool)).toEqual(CLEAN);
+    expect((await store.meetings.list(byBits, { limit: 10, offset: 0 })).pagination.total).toBe(0);
+    const ursula = await store.meetings.list({ participant: 'ursula', folderPath: 'Sales/EU' }, { limit: 10, offset: 0 });
+    expect([ursula.pagination.total, ursula.meetings.map((m) => m.id)]).toEqual([1, ['mtg_ann']]);
   }, 120_000);
 });
 

@@ -51,6 +51,8 @@ describe.skipIf(needs('postgresql'))('PostgreSQL: open and migrate', () => {
         'action_items',
         'folders',
         'meeting_grams',
+        'meeting_numbers',
+        'meeting_tag_bits',
         'meeting_tag_counts',
         'meeting_tag_versions',
         'meeting_tags',

@@ -300,3 +300,25 @@ export async function bitmapDrift(q: Queryable): Promise<{ wrong: number; exampl
   if (wrong.length === 0) return undefined;
   return { wrong: wrong[0]!.wrong, examples: wrong.map((w) => `${w.kind} ${w.term} ${w.block}`).join('; ') };
 }
+
+/**
+ * `syntheo doctor`: the bits of the meetings' tags (meeting_tag_bits, migration 0019) of the newest meetings' block and
+ * CHECKED_BLOCKS - 1 random others computed again from meeting_tags and compared with their deltas XORed, in one
+ * statement. How many (tag, block) differ, and the first three as `tag block`.
+ */
+export async function meetingTagBitsDrift(q: Queryable): Promise<{ wrong: number; examples: string } | undefined> {
+  const wrong = await rows<{ tag: string; block: number; wrong: number }>(
+    q,
+    `WITH top AS (SELECT coalesce(max(n), 0) >> 12 AS b FROM meeting_numbers),
+          blocks AS (SELECT b FROM top UNION SELECT b FROM (SELECT g.b FROM top, generate_series(0, top.b - 1) g(b) ORDER BY random() LIMIT ${CHECKED_BLOCKS - 1}) r),
+          held AS (SELECT t.tag, n.n >> 12 AS block, bit_or(B'1'::bit(4096) >> (n.n & 4095)) AS bits
+                   FROM blocks k JOIN meeting_numbers n ON n.n >= k.b * 4096 AND n.n < (k.b + 1) * 4096 JOIN meeting_tags t ON t.meeting_id = n.meeting_id
+                   GROUP BY 1, 2),
+          stored AS (SELECT s.tag, s.block, bit_xor(s.bits) AS bits FROM meeting_tag_bits s WHERE s.block IN (SELECT b FROM blocks)
+                     GROUP BY 1, 2 HAVING bit_count(bit_xor(s.bits)) > 0)
+     SELECT tag, block, count(*) OVER ()::int AS wrong FROM held h FULL JOIN stored s USING (tag, block)
+     WHERE h.bits IS DISTINCT FROM s.bits ORDER BY tag COLLATE "C", block LIMIT 3`,
+  );
+  if (wrong.length === 0) return undefined;
+  return { wrong: wrong[0]!.wrong, examples: wrong.map((w) => `${w.tag} ${w.block}`).join('; ') };
+}

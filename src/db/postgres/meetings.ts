@@ -309,6 +309,27 @@ function totalSql({ where, folderOnly, participantOnly }: Compiled, param: (valu
   return `(SELECT count(*)::int FROM meetings m ${where})`;
 }
 
+/**
+ * The total of a list whose filters are all groups of meeting_tags' tags (participant words or names, a folder, a
+ * series; no dates, title or participant fragment checked otherwise), from their bits (migration 0019): each tag's
+ * block XORed from its deltas, a group's tags ORed, the groups ANDed, counted. `om` (two words in 56,460 of 100k
+ * meetings) 23 -> ~0.3 ms; a participant word and a folder, merged and counted from their key ranges, 4.8 -> ~0.5.
+ * Undefined when another filter takes part (the caller counts rows).
+ */
+function bitsTotal(t: TagFilter | undefined, param: (value: unknown) => string): string | undefined {
+  if (t === undefined || t.none || t.title || t.probe || t.except || t.range.from !== undefined || t.range.to !== undefined) return undefined;
+  if (t.groups.length === 0 || t.groups.some((g) => g.some((tag) => tag.startsWith('g')))) return undefined;
+  const tags = t.groups.flat();
+  const of = t.groups.flatMap((g, i) => g.map(() => i));
+  return `(SELECT coalesce(sum(bit_count(a.bits)), 0)::int FROM (
+             SELECT o.block, bit_and(o.bits) AS bits FROM (
+               SELECT g.i, x.block, bit_or(x.bits) AS bits
+               FROM (SELECT b.tag, b.block, bit_xor(b.bits) AS bits FROM meeting_tag_bits b WHERE b.tag = ANY(${param(tags)}::text[]) GROUP BY b.tag, b.block) x
+               JOIN unnest(${param(tags)}::text[], ${param(of)}::int[]) g (tag, i) ON g.tag = x.tag
+               GROUP BY g.i, x.block) o
+             GROUP BY o.block HAVING count(*) = ${t.groups.length}) a)`;
+}
+
 export const OLDEST_FIRST = 'ORDER BY m.started_at COLLATE "C" ASC, m.id COLLATE "C" ASC';
 
 // ---------------------------------------------------------------------------------------------
@@ -697,12 +718,15 @@ async function listByTags(q: Queryable, t: TagFilter, page: Page): Promise<{ mee
       from = 'FROM candidates t WHERE true';
     }
   }
-  const n = params.length;
-  const [limit, offset] = [`$${n + 1}::bigint`, `$${n + 2}::bigint`];
   // One tag alone (a participant word, a series, a title gram; no dates): its total is the sum of its counted
   // deltas (meeting_tag_counts, migration 0008), and pages past the middle are walked from the oldest end, as
-  // listMeetings does with a cheap total.
+  // listMeetings does with a cheap total. One tag driving with other groups of tags: counted from their bits. Not when
+  // the driver's meetings are materialized for the page anyway (names holding a participant fragment: `Ines Kowalski`'s
+  // 38 names are 945 sparse blocks of bits, 2.2 ms, where its 7,381 meetings are counted in ~0.3).
   const tagAlone = driver !== undefined && joins.length === 0 && clauses.length === 1 && ctes.length === 0;
+  const counted = tagAlone || ctes.length > 0 ? undefined : bitsTotal(t, p);
+  const n = params.length;
+  const [limit, offset] = [`$${n + 1}::bigint`, `$${n + 2}::bigint`];
   const newest = `SELECT t.meeting_id AS id ${from} ORDER BY t.started_at DESC, t.meeting_id COLLATE "C" DESC LIMIT ${limit} OFFSET ${offset}`;
   // Past DEEP_PAGE, the walk skips by start alone (keyedWalk); nearer, the plain statement plans faster (~0.5 ms).
   const pageSql = tagAlone && page.offset < DEEP_PAGE
@@ -717,7 +741,11 @@ async function listByTags(q: Queryable, t: TagFilter, page: Page): Promise<{ mee
        (SELECT r.id FROM (${keyedWalk(tagTable(driver), driverParam!, `${offset} * 2 > c.total`, `greatest(c.total - ${offset} - ${limit}, 0)`, limit, 'ASC')}) r
         LIMIT greatest(least(${limit}, c.total - ${offset}), 0))`
     : newest;
-  const totalSql = tagAlone ? `SELECT coalesce(sum(n), 0)::int AS total FROM meeting_tag_counts WHERE tag = ${driverParam}` : `SELECT count(*)::int AS total ${from}`;
+  const totalSql = tagAlone
+    ? `SELECT coalesce(sum(n), 0)::int AS total FROM meeting_tag_counts WHERE tag = ${driverParam}`
+    : counted !== undefined
+      ? `SELECT ${counted} AS total`
+      : `SELECT count(*)::int AS total ${from}`;
   const found = await rowsPlanned<MeetingListItem & { total: number }>(
     q,
     `${ctes.length > 0 ? `WITH ${ctes.join(',\n')} ` : ''}SELECT i.*, c.total FROM (${totalSql}) c
@@ -766,7 +794,7 @@ export async function listMeetings(q: Queryable, filter: MeetingFilter, page: Pa
       )
     : pageOfMeetings(`${ids} ${NEWEST_FIRST} LIMIT $${n + 1} OFFSET $${n + 2}`);
   // The page and the total in one statement: a row per item (each carrying the total), or one row of nulls but the total.
-  const counted = totalSql(compiled, countParam);
+  const counted = bitsTotal(tagged, countParam) ?? totalSql(compiled, countParam);
   const total = left ? `(${counted} - (SELECT count(*)::int FROM meetings m ${where} ${where ? 'AND' : 'WHERE'} m.id = ANY(${left}::text[])))` : counted;
   const found = await rows<MeetingListItem & { total: number }>(
     q,

@@ -50,6 +50,8 @@ export function rolesSql(database: string, names: RoleNames = DEFAULT_ROLES): st
     `REVOKE INSERT, UPDATE, DELETE, TRUNCATE ON participant_words, meeting_tags, search_tags, meeting_grams, meeting_tag_counts FROM ${a}, ${app}`,
     // And the meetings' tag versions (migration 0016): raised by those triggers.
     `REVOKE INSERT, UPDATE, DELETE, TRUNCATE ON meeting_tag_versions FROM ${a}, ${app}`,
+    // And the meetings' numbers and their tags' bits (migration 0019): written by the triggers on meeting_tags.
+    `REVOKE INSERT, UPDATE, DELETE, TRUNCATE ON meeting_numbers, meeting_tag_bits FROM ${a}, ${app}`,
     // And the words' counts and their pending deltas (migrations 0010, 0011): derived from search_postings by triggers.
     `REVOKE INSERT, UPDATE, DELETE, TRUNCATE ON search_word_counts, search_word_deltas, search_word_totals FROM ${a}, ${app}`,
     // And the search bitmaps (migration 0013): written by the triggers and the worker's rounds (functions of the owner).

@@ -13,7 +13,7 @@ import * as reads from './meetings.js';
 import * as proposals from './proposals.js';
 import * as imports from './imports.js';
 import { searchTranscripts } from './search.js';
-import { bitmapDrift, keepBitmaps } from './bitmaps.js';
+import { bitmapDrift, keepBitmaps, meetingTagBitsDrift } from './bitmaps.js';
 import { meetingMissingAHandle, repairParticipantHandles } from './participant-handles.js';
 import { loadMeetings } from './load.js';
 import type { LoadOptions } from '../queries/export.js';
@@ -225,6 +225,8 @@ export async function openPostgresStore(url: string, options: PgStoreOptions): P
         // The title grams (migrations 0008-0009) likewise; then every tag's and gram's count recomputed from the rows.
         for (let i = 0; i < ids.length; i += 1000) await pool.query('SELECT syntheo_repair_meeting_grams($1::text[])', [ids.slice(i, i + 1000)]);
         await pool.query('SELECT syntheo_repair_meeting_grams(NULL)');
+        // The tags' bits (migration 0019) computed again from the repaired rows.
+        await pool.query('SELECT syntheo_repair_meeting_tag_bits()');
         // Every word's count (migration 0010) recomputed from the postings.
         await pool.query('SELECT syntheo_repair_word_counts()');
         // The bitmaps (migration 0013) dropped: the worker's rounds build them again from the repaired rows.
@@ -305,6 +307,9 @@ async function derivedDrift(q: Queryable): Promise<string[]> {
   // The kept bitmaps (migration 0013) of a sample of built blocks, computed again.
   const bitmaps = await bitmapDrift(q);
   if (bitmaps) found.push(`search bitmaps (search_bitmaps): ${bitmaps.wrong} of a sample of blocks differ from their postings and tags (${bitmaps.examples})`);
+  // The tags' bits (migration 0019) of the newest meetings' block and a sample of others, computed again.
+  const tagBits = await meetingTagBitsDrift(q);
+  if (tagBits) found.push(`bits of the meetings' tags (meeting_tag_bits): ${tagBits.wrong} of a sample of blocks differ from their tags (${tagBits.examples})`);
   return found;
 }
 
