@@ -216,6 +216,7 @@ export function chooseCases(sqlite: Sqlite): MatrixCase[] {
   if (series) L('series + participant common', { seriesId: series, participant: commonPerson });
   if (bigFolder) L(`folder, offset 5000 (deep)`, { folderPath: bigFolder }, 5000);
   L(`participant common, offset 20000 (deep)`, { participant: commonPerson }, 20000);
+  if (halfPair) L(`participant "${halfPair}" (in few name words, half the meetings), offset 20000 (deep)`, { participant: halfPair }, 20000);
 
   S(`rare word "${rareWord}"`, { query: rareWord });
   S(`rare phrase "${rarePhrase}"`, { query: rarePhrase });
