@@ -330,13 +330,13 @@ const countedByBits = (t: TagFilter | undefined): t is TagFilter =>
  */
 function bitsTotal(t: TagFilter | undefined, param: (value: unknown) => string): string | undefined {
   if (!countedByBits(t)) return undefined;
-  const tags = t.groups.flat();
-  const of = t.groups.flatMap((g, i) => g.map(() => i));
+  const tags = param(t.groups.flat());
+  const of = param(t.groups.flatMap((g, i) => g.map(() => i)));
   return `(SELECT coalesce(sum(bit_count(a.bits)), 0)::int FROM (
              SELECT o.block, bit_and(o.bits) AS bits FROM (
                SELECT g.i, x.block, bit_or(x.bits) AS bits
-               FROM (SELECT b.tag, b.block, bit_xor(b.bits) AS bits FROM meeting_tag_bits b WHERE b.tag = ANY(${param(tags)}::text[]) GROUP BY b.tag, b.block) x
-               JOIN unnest(${param(tags)}::text[], ${param(of)}::int[]) g (tag, i) ON g.tag = x.tag
+               FROM (SELECT b.tag, b.block, bit_xor(b.bits) AS bits FROM meeting_tag_bits b WHERE b.tag = ANY(${tags}::text[]) GROUP BY b.tag, b.block) x
+               JOIN unnest(${tags}::text[], ${of}::int[]) g (tag, i) ON g.tag = x.tag
                GROUP BY g.i, x.block) o
              GROUP BY o.block HAVING count(*) = ${t.groups.length}) a)`;
 }
@@ -705,8 +705,7 @@ async function listByTags(q: Queryable, t: TagFilter, page: Page): Promise<{ mee
     const words = driverGroup.map(p);
     merged = (dir) => tagsMerged(words, dir);
     source = `${merged('DESC')} t`;
-  }
-  else {
+  } else {
     ctes.push(`named AS MATERIALIZED (SELECT d.started_at, d.meeting_id FROM meeting_tags d WHERE d.tag = ANY(${p(driverGroup)}::text[]) GROUP BY d.started_at, d.meeting_id)`);
     source = 'named t';
   }
