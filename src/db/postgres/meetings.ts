@@ -644,11 +644,11 @@ function keyedWalk(sourceOf: (dir: 'DESC' | 'ASC') => string, when: string, skip
 const tagRange = (table: string, tag: string): string => `(SELECT started_at, meeting_id FROM ${table} WHERE tag = ${tag})`;
 
 /**
- * Several tags' key ranges (a participant fragment's words) as keyedWalk's source walking `dir`: merged in key order and
- * made distinct as they stream (a Merge Append and a Unique; `om`'s two words at offset 20,000: 23,560 entries read,
- * ~4 ms, where its 66,446 were gathered and sorted first, 41 ms). DISTINCT ON, not DISTINCT: the planner, not knowing
- * how deep the walk goes, hashed all of them (46 ms); each range in the same order: without it, they were appended and
- * sorted (29 ms).
+ * Several tags' key ranges (a participant fragment's words) below the start `below` as keyedWalk's source walking `dir`:
+ * merged in key order and made distinct as they stream (a Merge Append and a Unique; `om`'s two words at offset 20,000:
+ * 23,560 entries read, ~5 ms, where its 66,446 were gathered and sorted first, 41 ms). DISTINCT ON, not DISTINCT: the
+ * planner, not knowing how deep the walk goes, hashed all of them (46 ms); each range in the same order: without it, they
+ * were appended and sorted (29 ms).
  */
 const tagsMerged = (tags: string[], dir: 'DESC' | 'ASC', below: string): string =>
   `(SELECT DISTINCT ON (u.started_at, u.meeting_id) u.started_at, u.meeting_id
