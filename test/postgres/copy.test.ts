@@ -114,6 +114,17 @@ describe.skipIf(needs('postgresql'))('syntheo db copy: SQLite -> PostgreSQL -> S
       expect(words.rows[0]!.wrong).toBe(0);
       expect(words.rows[0]!.words).toBeGreaterThan(50);
       expect((await client.query("SELECT count(*)::int AS n FROM pg_trigger WHERE tgname LIKE 'search_postings_counts_%' AND tgenabled = 'O'")).rows[0].n).toBe(4);
+      // The tags' bits (migration 0019; their trigger stays on, for the tags' one statement): each tag's meetings, each
+      // meeting numbered.
+      const bits = await client.query<{ wrong: number; tags: number; unnumbered: number }>(
+        `WITH held AS (SELECT t.tag, n.n >> 12 AS block, bit_or(B'1'::bit(4096) >> (n.n & 4095)) AS bits FROM meeting_tags t JOIN meeting_numbers n ON n.meeting_id = t.meeting_id GROUP BY 1, 2),
+              kept AS (SELECT tag, block, bit_xor(bits) AS bits FROM meeting_tag_bits GROUP BY 1, 2)
+         SELECT (SELECT count(*) FROM held h FULL JOIN kept k USING (tag, block) WHERE h.bits IS DISTINCT FROM k.bits)::int AS wrong,
+                (SELECT count(DISTINCT tag) FROM kept)::int AS tags,
+                (SELECT count(*) FROM meetings m WHERE NOT EXISTS (SELECT 1 FROM meeting_numbers n WHERE n.meeting_id = m.id))::int AS unnumbered`,
+      );
+      expect(bits.rows[0]).toMatchObject({ wrong: 0, unnumbered: 0 });
+      expect(bits.rows[0]!.tags).toBeGreaterThan(20);
     } finally {
       await client.end();
     }
