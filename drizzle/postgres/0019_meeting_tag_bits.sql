@@ -74,7 +74,7 @@ END $$;
 --> statement-breakpoint
 CREATE OR REPLACE TRIGGER meeting_tags_bits_at AFTER TRUNCATE ON meeting_tags FOR EACH STATEMENT EXECUTE FUNCTION syntheo_meeting_tag_bits_truncate();
 --> statement-breakpoint
--- The bits computed again from the rows (`syntheo doctor --repair`, and this migration's first bits): numbers for the
+-- The bits computed again from the rows (`syntheo doctor --repair-search`, and this migration's first bits): numbers for the
 -- meetings without one, every block's bits as one row. Writers of tags wait until it commits; readers do not.
 CREATE OR REPLACE FUNCTION syntheo_repair_meeting_tag_bits() RETURNS void LANGUAGE plpgsql SECURITY DEFINER SET search_path = public AS $$
 BEGIN
