@@ -321,6 +321,9 @@ const countedByBits = (t: TagFilter | undefined): t is TagFilter =>
   t.groups.length > 0 &&
   t.groups.every((g) => g.every((tag) => !tag.startsWith('g')));
 
+/** Each (tag, block) of meeting_tag_bits whose tag `holds` (a condition on `b.tag`) as one row: `tag`, `block`, its deltas XORed as `bits`. */
+const tagBlocks = (holds: string): string => `(SELECT b.tag, b.block, bit_xor(b.bits) AS bits FROM meeting_tag_bits b WHERE ${holds} GROUP BY b.tag, b.block)`;
+
 /**
  * The total of a list whose filters are all groups of meeting_tags' tags (participant words or names, a folder, a
  * series; no dates, title or participant fragment checked otherwise), from their bits (migration 0019): each tag's
@@ -335,7 +338,7 @@ function bitsTotal(t: TagFilter | undefined, param: (value: unknown) => string):
   return `(SELECT coalesce(sum(bit_count(a.bits)), 0)::int FROM (
              SELECT o.block, bit_and(o.bits) AS bits FROM (
                SELECT g.i, x.block, bit_or(x.bits) AS bits
-               FROM (SELECT b.tag, b.block, bit_xor(b.bits) AS bits FROM meeting_tag_bits b WHERE b.tag = ANY(${tags}::text[]) GROUP BY b.tag, b.block) x
+               FROM ${tagBlocks(`b.tag = ANY(${tags}::text[])`)} x
                JOIN unnest(${tags}::text[], ${of}::int[]) g (tag, i) ON g.tag = x.tag
                GROUP BY g.i, x.block) o
              GROUP BY o.block HAVING count(*) = ${t.groups.length}) a)`;
@@ -657,7 +660,8 @@ const tagsMerged = (tags: string[], dir: 'DESC' | 'ASC', below: string): string 
 
 /**
  * Where a walk of several tags' meetings newest first (`tags`, an array parameter) reaches `offset`, from their bits and
- * the months': common table expressions ending with `ms` (`upper`, `skip`). Each month's meetings among the tags' are
+ * the months': common table expressions, `wb` (the tags' bits ORed by block, which also give their total: MERGED_TOTAL)
+ * then the others, ending with `ms` (`upper`, `skip`). Each month's meetings among the tags' are
  * counted (a month's tag ANDed with the tags' ORed), and the walk starts below the month holding the offset's meeting
  * (`upper`, above every start of that month: `2026-10-:`, as `:` follows the digits), skipping only the month's newer
  * ones (`skip`): `om` at offset 20,000 walked 23,560 entries of its two words, ~5 ms, and now a month's ~1,000. A month
@@ -666,11 +670,9 @@ const tagsMerged = (tags: string[], dir: 'DESC' | 'ASC', below: string): string 
  * every start (the greatest, and one more character), `skip` the offset.
  */
 const monthSkip = (tags: string, offset: string): string[] => [
-  `mc AS MATERIALIZED (SELECT mo.tag, sum(bit_count(mo.bits & u.bits))::bigint AS n
-     FROM (SELECT b.tag, b.block, bit_xor(b.bits) AS bits FROM meeting_tag_bits b WHERE (b.tag >= 'm' AND b.tag < 'n') OR b.tag = 'dx' GROUP BY b.tag, b.block) mo
-     JOIN (SELECT x.block, bit_or(x.bits) AS bits
-           FROM (SELECT b.tag, b.block, bit_xor(b.bits) AS bits FROM meeting_tag_bits b WHERE b.tag = ANY(${tags}::text[]) GROUP BY b.tag, b.block) x
-           GROUP BY x.block) u ON u.block = mo.block
+  `wb AS MATERIALIZED (SELECT x.block, bit_or(x.bits) AS bits FROM ${tagBlocks(`b.tag = ANY(${tags}::text[])`)} x GROUP BY x.block)`,
+  `mc AS MATERIALIZED (SELECT mo.tag, sum(bit_count(mo.bits & wb.bits))::bigint AS n
+     FROM ${tagBlocks(`(b.tag >= 'm' AND b.tag < 'n') OR b.tag = 'dx'`)} mo JOIN wb ON wb.block = mo.block
      GROUP BY mo.tag)`,
   `mt AS (SELECT m.tag, m.before FROM (SELECT tag, n, (sum(n) OVER (ORDER BY tag DESC) - n)::bigint AS before FROM mc WHERE tag <> 'dx') m
           WHERE m.before <= ${offset} AND m.before + m.n > ${offset} AND NOT EXISTS (SELECT 1 FROM mc WHERE tag = 'dx' AND n > 0))`,
@@ -678,6 +680,9 @@ const monthSkip = (tags: string, offset: string): string[] => [
                           (SELECT max(m.started_at COLLATE "C") FROM meetings m) || chr(1)) AS upper,
                  ${offset} - coalesce((SELECT before FROM mt), 0) AS skip)`,
 ];
+
+/** The total of monthSkip's tags, from its `wb`. */
+const MERGED_TOTAL = '(SELECT coalesce(sum(bit_count(wb.bits)), 0)::int FROM wb)';
 
 /**
  * list_meetings from meeting_tags: the rarest single-tag filter's key range (within the dates) walked newest
@@ -799,7 +804,7 @@ async function listByTags(q: Queryable, t: TagFilter, page: Page): Promise<{ mee
   // fragment's words alone are walked as one tag is, merged (tagsMerged), newest first from the month of the page
   // (monthSkip), and counted from their bits.
   const tagAlone = driver !== undefined && joins.length === 0 && clauses.length === 1 && ctes.length === 0;
-  const counted = tagAlone || ctes.length > 0 ? undefined : bitsTotal(t, p);
+  const counted = wordsArray !== undefined ? MERGED_TOTAL : tagAlone || ctes.length > 0 ? undefined : bitsTotal(t, p);
   const walked = tagAlone ? () => tagRange(tagTable(driver), driverParam!) : undefined;
   const n = params.length;
   const [limit, offset] = [`$${n + 1}::bigint`, `$${n + 2}::bigint`];
