@@ -31,7 +31,8 @@ const withPostgres = SYSTEM_TOOLS.postgresql.present() || systemToolsRequired();
 export default defineConfig({
   test: {
     // One line per missing system tool (pocketsphinx, ffmpeg): their tests skip, or fail under CI.
-    globalSetup: ['test/support/system-tools.setup.ts'],
+    // One folder for the run's temporary files, removed at its end (tmp.setup.ts).
+    globalSetup: ['test/support/system-tools.setup.ts', 'test/support/tmp.setup.ts'],
     // Tests spawn real processes (syntheo mcp, workers, pocketsphinx) on a 2-core machine.
     pool: 'forks',
     maxWorkers: 2,
