@@ -243,9 +243,12 @@ function openFailure(path: string, error: unknown): SyntheoError {
   if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT')
     return new SyntheoError('storage', `${path} is not a Syntheo database: it is not SQLite, or it is damaged or encrypted. Point to another file with --db.`, { cause: error });
   if (code === 'SQLITE_READONLY_DIRECTORY' || (code === 'SQLITE_CANTOPEN' && existsSync(path) && !writable(dirname(path))))
+    // The path once: an MCP client gets at most 300 characters (wire-errors.ts), and with the folder named again a path
+    // of ~55 characters (a home folder's application data) cut the middle of this message, what SQLite needs. It fits
+    // for a path of up to 90 characters.
     return new SyntheoError(
       'storage',
-      `Cannot use the database at ${path}: its folder ${dirname(path)} is not writable, and SQLite needs to create ${basename(path)}-wal and ${basename(path)}-shm there. Make the folder writable by the user running Syntheo, or move the database to a writable folder.`,
+      `Cannot use the database at ${path}: its folder is not writable, and SQLite needs to create ${basename(path)}-wal and ${basename(path)}-shm next to it. Let the user running Syntheo write there, or move the database to a writable folder.`,
       { cause: error },
     );
   if (code === 'SQLITE_CANTOPEN' || code === 'EACCES' || code === 'EISDIR' || code === 'ENOTDIR')
