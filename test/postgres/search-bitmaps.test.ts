@@ -152,6 +152,21 @@ function recording(c: pg.PoolClient, sent: Sent[]): pg.PoolClient {
   } as unknown as pg.PoolClient;
 }
 
+/**
+ * The kept words' counts (migration 0020) that are not their postings': a byte of a built block not marked stale that is
+ * not its passage's n (0: not said; 255 at most), or a word's bitmap of such a block without its counts, as `term block`.
+ */
+async function countsWrong(pool: pg.Pool): Promise<string[]> {
+  const r = await pool.query<{ wrong: string }>(
+    `SELECT DISTINCT b.term || ' ' || b.block AS wrong FROM search_bitmaps b LEFT JOIN search_counts c ON c.term = b.term AND c.block = b.block
+     CROSS JOIN generate_series(0, 4095) i
+     WHERE b.kind = 'w' AND b.block NOT IN (SELECT block FROM search_bitmap_stale)
+       AND get_byte(c.counts, i) IS DISTINCT FROM coalesce((SELECT least(x.n, 255) FROM search_postings x WHERE x.lexeme = b.term AND x.passage_id = b.block::bigint * 4096 + i), 0)
+     ORDER BY 1`,
+  );
+  return r.rows.map((w) => w.wrong);
+}
+
 /** Rounds until one has nothing to do (writers may hold the lock: those rounds retry). */
 async function buildAll(pool: pg.Pool): Promise<void> {
   await pool.query('SELECT syntheo_add_search_bitmap_terms()');
@@ -290,6 +305,8 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
     expect((await pgs.pool.query<{ n: number }>("SELECT min(built)::int AS n FROM search_bitmap_terms WHERE kind = 'w'")).rows[0]!.n).toBe(6);
     expect((await pgs.pool.query('SELECT block FROM search_bitmap_stale')).rows).toEqual([]);
     expect(await compare(pgs.pool)).toEqual([]);
+    // The words' counts were rebuilt with their bits: each block's are its postings'.
+    expect(await countsWrong(pgs.pool)).toEqual([]);
     // And the doctor finds nothing wrong: before migration 0016 a repeatable-read writer here could leave a passage
     // with its meeting's old day or without a participant's tags (filter-tags.test.ts has those cases one by one).
     expect((await pgs.store.admin.integrity({ full: true })).search).toEqual([]);
@@ -342,14 +359,59 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
     expect(await bitmapLines()).toEqual([]);
     // One bit of `the` in each block turned off (bitmaps written by hand): each block the doctor samples (3) has one wrong.
     await pgs.pool.query("UPDATE search_bitmaps SET bits = bits & ~(B'1'::bit(4096) >> position(B'1' IN bits) - 1) WHERE kind = 'w' AND term = 'the'");
-    expect((await bitmapLines()).join('\n')).toMatch(/^search bitmaps \(search_bitmaps\): 3 of a sample of blocks differ from their postings and tags \(w the \d; w the \d; w the \d\)$/);
+    const wrongBits = /^search bitmaps \(search_bitmaps, search_counts\): 3 of a sample of blocks differ from their postings and tags \(w the \d; w the \d; w the \d; kind c: a word's counts\)$/;
+    expect((await bitmapLines()).join('\n')).toMatch(wrongBits);
+    // And one count of `the` in each block made one more (migration 0020): named as `c the <block>`, before the bits.
+    await pgs.pool.query("UPDATE search_counts SET counts = set_byte(counts, 7, get_byte(counts, 7) + 1) WHERE term = 'the'");
+    expect((await bitmapLines()).join('\n')).toMatch(/^search bitmaps \(search_bitmaps, search_counts\): 6 of a sample of blocks differ from their postings and tags \(c the \d; c the \d; c the \d; kind c: a word's counts\)$/);
     await pgs.store.admin.repairSearch();
     expect((await pgs.pool.query('SELECT count(*)::int AS n FROM search_bitmaps')).rows[0].n).toBe(0);
+    expect((await pgs.pool.query('SELECT count(*)::int AS n FROM search_counts')).rows[0].n).toBe(0);
     expect(await compare(pgs.pool, UNDATED)).toEqual([]);
     for (let i = 0; i < 100 && (await pgs.store.admin.maintain())!.bitmaps!.units > 0; i++);
     expect((await pgs.pool.query<{ n: number }>('SELECT min(built)::int AS n FROM search_bitmap_terms')).rows[0]!.n).toBeGreaterThan(0);
+    // The rounds built the words' counts with their bits: a row for each word's bitmap.
+    const rowsOf = (table: string) => pgs.pool.query(`SELECT term, block FROM ${table} ${table === 'search_bitmaps' ? "WHERE kind = 'w'" : ''} ORDER BY 1, 2`);
+    expect((await rowsOf('search_counts')).rows).toEqual((await rowsOf('search_bitmaps')).rows);
     expect(await bitmapLines()).toEqual([]);
     expect(await compare(pgs.pool, UNDATED)).toEqual([]);
+  }, 60_000);
+
+  it('one word with a filter: the window read from the bits is ranked by the kept counts, and the postings where a count is 0 or 255', async () => {
+    await buildAll(pgs.pool);
+    const filter: SearchFilter = { query: 'the', folderPath: 'Legal' };
+    const folder = `f${(await pgs.pool.query<{ id: string }>("SELECT id FROM folders WHERE path = 'Legal'")).rows[0]!.id}`;
+    // The newest match of a built block saying `the` once: ranked last of the window's, it is not on the first page.
+    const { id, text } = (
+      await pgs.pool.query<{ id: number; text: string }>(
+        `SELECT p.id::int AS id, p.text FROM search_postings s JOIN search_passages p ON p.id = s.passage_id
+         WHERE s.lexeme = 'the' AND s.n = 1 AND s.passage_id < (SELECT min(built) FROM search_bitmap_terms)::bigint * 4096
+           AND s.passage_id IN (SELECT passage_id FROM search_tags WHERE tag = $1) ORDER BY s.passage_id DESC LIMIT 1`,
+        [folder],
+      )
+    ).rows[0]!;
+    const page = async () => (await searchTranscripts(pgs.pool, filter, { offset: 0, limit: PAGE }, { window: 'bits' })).hits.map((h) => h.snippet.replace(/\*\*/g, ''));
+    const setCount = (n: number) =>
+      pgs.pool.query("UPDATE search_counts SET counts = set_byte(counts, $1::int & 4095, $2) WHERE term = 'the' AND block = $1::int >> 12", [id, n]);
+    const held = await page();
+    expect(held).not.toContain(text);
+    // Its count read as 254: first.
+    await setCount(254);
+    expect((await page())[0]).toBe(text);
+    // 255 (said 255 times or more) and 0 (not kept): its posting looked up, so it is last again.
+    for (const n of [255, 0]) {
+      await setCount(n);
+      expect(await page(), String(n)).toEqual(held);
+    }
+    await setCount(1);
+    // Its posting said 200 times (its block marked stale): the kept 1 is no longer read.
+    await pgs.pool.query("UPDATE search_postings SET n = 200 WHERE lexeme = 'the' AND passage_id = $1", [id]);
+    expect((await page())[0]).toBe(text);
+    await pgs.pool.query("UPDATE search_postings SET n = 1 WHERE lexeme = 'the' AND passage_id = $1", [id]);
+    await buildAll(pgs.pool);
+    expect(await page()).toEqual(held);
+    expect(await countsWrong(pgs.pool)).toEqual([]);
+    expect(await compare(pgs.pool, [{ query: '', folderPath: 'Legal' }])).toEqual([]);
   }, 60_000);
 
   it('several words without a filter: counted from their bitmaps, paged as the postings say', async () => {
@@ -581,6 +643,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
           "INSERT INTO search_bitmaps (kind, term, block, bits) VALUES ('w', 'zz', 0, B'1'::bit(4096))",
           'DELETE FROM search_bitmap_terms',
           'INSERT INTO search_bitmap_stale (block) VALUES (0)',
+          "INSERT INTO search_counts (term, block, counts) VALUES ('zz', 0, '\\x00')",
           "SELECT setval('search_bitmap_boundary', 0)",
         ],
         allowed: ['SELECT count(*) FROM search_bitmaps'],
@@ -595,6 +658,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
     for (const user of ['ann1', 'worker1']) {
       expect(await runAs(pgs.url, user, "INSERT INTO search_bitmaps (kind, term, block, bits) VALUES ('w', 'zz', 0, B'1'::bit(4096))"), user).toBe('42501');
       expect(await runAs(pgs.url, user, 'DELETE FROM search_bitmap_stale'), user).toBe('42501');
+      expect(await runAs(pgs.url, user, 'DELETE FROM search_counts'), user).toBe('42501');
       expect(await runAs(pgs.url, user, "SELECT nextval('search_bitmap_boundary')"), user).toBe('42501');
     }
     await buildAll(pgs.pool);

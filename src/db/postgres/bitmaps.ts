@@ -38,6 +38,12 @@ export interface BitmapTotal {
    * the range's 39,802, then probed, for 1,523 matches.)
    */
   window: string;
+  /**
+   * With one word and the window read from the bits: how often passage `id` (an SQL expression, a passage of the window)
+   * says it, as kept (search_counts, migration 0020), or null where it is not kept (the caller then looks up its
+   * posting): a passage of a block not built or marked stale, or one saying it 255 times or more.
+   */
+  said?: (id: string) => string;
 }
 
 /** A from/to range as calendar tags (the search's dateTerm): its cover, and the first and last days' meetings that may be outside it. */
@@ -225,6 +231,12 @@ export async function bitmapTotal(
       const laidOut = `SELECT string_agg(decode(repeat('00', ${4096 / 8} * gap), 'hex') || substring(varbit_send(bits) FROM 5), ''::bytea ORDER BY block) AS a
                        FROM (SELECT block, bits, block - coalesce(lag(block) OVER (ORDER BY block) + 1, 0) AS gap FROM blk) g`;
       // kb.b: the blocks every term of the query has built (0 when one is no longer kept: a repair cleared it).
+      // wc: the word's counts of the built blocks not stale from the floor's on, laid end to end as arr is (a block
+      // missing: 4,096 zero bytes); byte i is passage id floor + i's. Read in the window only.
+      const counted = window && lexemes.length === 1;
+      const countsLaidOut = `SELECT string_agg(decode(repeat('00', (4096 * gap)::int), 'hex') || counts, ''::bytea ORDER BY block) AS a
+                       FROM (SELECT block, counts, block - coalesce(lag(block) OVER (ORDER BY block) + 1, ${lo} >> 12) AS gap
+                             FROM search_counts WHERE term = (${w})[1] AND block >= ${lo} >> 12 AND ${fresh}) g`;
       return `kb AS (SELECT CASE WHEN count(*) = ${n} THEN min(built) ELSE 0 END AS b FROM search_bitmap_terms
                      WHERE (kind = 'w' AND term = ANY(${w})) OR (kind = 't' AND term = ANY(${t}))),
               blk AS (${blkSql}),${
@@ -233,11 +245,18 @@ export async function bitmapTotal(
               bc AS (SELECT block, sum(c)::bigint AS c FROM (${counts.join(' UNION ALL ')}) x (block, c) GROUP BY block),
               fl AS (SELECT coalesce(max(block), 0)::bigint * 4096 AS lo FROM (SELECT block, sum(c) OVER (ORDER BY block DESC) AS above FROM bc) z WHERE above >= ${RANK_WINDOW})${
                 window ? `,\n              bm AS (${fromBits} UNION ALL SELECT id FROM ub UNION ALL SELECT id FROM st WHERE block >= ${lo} >> 12)` : ''
-              }`;
+              }${counted ? `,\n              wc AS MATERIALIZED (${countsLaidOut})` : ''}`;
     },
     total: '(SELECT coalesce(sum(c), 0) FROM bc)::int',
     floor: '(SELECT lo FROM fl)',
     window: 'SELECT id FROM bm',
+    // The window's passages below the floor (the blocks not built, when they alone hold a window's matches) are not laid out.
+    ...(lexemes.length === 1 && {
+      said: (id: string) => {
+        const [lo, a] = ['(SELECT lo FROM fl)', '(SELECT a FROM wc)'];
+        return `nullif(nullif(CASE WHEN ${id} >= ${lo} AND ${id} - ${lo} < octet_length(${a}) THEN get_byte(${a}, (${id} - ${lo})::int) END, 0), 255)`;
+      },
+    }),
   };
 }
 
@@ -285,8 +304,9 @@ const CHECKED_BLOCKS = 3;
 
 /**
  * `syntheo doctor`: the kept bitmaps of CHECKED_BLOCKS random built blocks not marked stale (every kept term built
- * past them) computed again from the postings and tags and compared, in one statement (one snapshot). How many
- * bitmaps differ (a wrong bit, a bitmap missing or one too many), and the first three as `kind term block`.
+ * past them) computed again from the postings and tags and compared, and so are the kept words' counts (kind `c`), in
+ * one statement (one snapshot). How many bitmaps and counts differ (a wrong bit or byte, a row missing or one too many),
+ * and the first three as `kind term block`.
  */
 export async function bitmapDrift(q: Queryable): Promise<{ wrong: number; examples: string } | undefined> {
   const one = "B'1'::bit(4096)";
@@ -302,9 +322,15 @@ export async function bitmapDrift(q: Queryable): Promise<{ wrong: number; exampl
                    SELECT k.kind, k.term, k.block, bit_or(${one} >> (x.passage_id & 4095)::int) FROM kept k
                      JOIN search_tags x ON k.kind = 't' AND x.tag = k.term AND x.passage_id >= k.block::bigint * 4096 AND x.passage_id < (k.block + 1)::bigint * 4096
                      GROUP BY 1, 2, 3),
-          stored AS (SELECT s.kind, s.term, s.block, s.bits FROM kept k JOIN search_bitmaps s USING (kind, term, block))
-     SELECT kind, term, block, count(*) OVER ()::int AS wrong FROM held h FULL JOIN stored s USING (kind, term, block)
-     WHERE h.bits IS DISTINCT FROM s.bits ORDER BY kind, term COLLATE "C", block LIMIT 3`,
+          stored AS (SELECT s.kind, s.term, s.block, s.bits FROM kept k JOIN search_bitmaps s USING (kind, term, block)),
+          counted AS (SELECT k.term, k.block, syntheo_block_counts(array_agg((x.passage_id & 4095)::int ORDER BY x.passage_id), array_agg(x.n::int ORDER BY x.passage_id)) AS counts
+                      FROM kept k JOIN search_postings x ON k.kind = 'w' AND x.lexeme = k.term AND x.passage_id >= k.block::bigint * 4096 AND x.passage_id < (k.block + 1)::bigint * 4096
+                      GROUP BY 1, 2),
+          kept_counts AS (SELECT s.term, s.block, s.counts FROM kept k JOIN search_counts s ON k.kind = 'w' AND s.term = k.term AND s.block = k.block),
+          differ AS (SELECT kind, term, block FROM held h FULL JOIN stored s USING (kind, term, block) WHERE h.bits IS DISTINCT FROM s.bits
+                     UNION ALL
+                     SELECT 'c', term, block FROM counted h FULL JOIN kept_counts s USING (term, block) WHERE h.counts IS DISTINCT FROM s.counts)
+     SELECT kind, term, block, count(*) OVER ()::int AS wrong FROM differ ORDER BY kind, term COLLATE "C", block LIMIT 3`,
   );
   if (wrong.length === 0) return undefined;
   return { wrong: wrong[0]!.wrong, examples: wrong.map((w) => `${w.kind} ${w.term} ${w.block}`).join('; ') };

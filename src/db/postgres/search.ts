@@ -353,12 +353,13 @@ async function fromPostings(
   // ranges from there, or, when the ranges hold many more rows than matches, from the bits (positions and rows read).
   const fromBits = bitmaps !== undefined && (options.window === undefined ? ranges > WALKED_RATIO * expected : options.window === 'bits');
   const walked = fromBits ? undefined : bitmaps ? matchesIn(bitmaps.floor).sql : matches;
-  // The window's matches (`id`), and for one word their `n` too: a walk reads it with the word's key, the bits' positions
-  // each look it up.
+  // The window's matches (`id`), and for one word their `n` too: a walk reads it with the word's key; the bits' positions
+  // read it from the word's kept counts (migration 0020), and look up its posting where it is not kept (`the` + one
+  // month at 100k meetings, 2,015 positions: 6.9 ms a statement looking up each, 4.6 reading the counts).
   const windowed = walked ?? bitmaps!.window;
   const scored =
     walked?.replace(`SELECT ${id} AS id`, `SELECT ${id} AS id, s0.n`) ??
-    `SELECT b.id, x.n FROM (${bitmaps!.window}) b CROSS JOIN LATERAL (SELECT x.n FROM search_postings x WHERE x.lexeme = $1 AND x.passage_id = b.id OFFSET 0) x`;
+    `SELECT b.id, coalesce(${bitmaps!.said?.('b.id') ?? 'NULL'}, (SELECT x.n FROM search_postings x WHERE x.lexeme = $1 AND x.passage_id = b.id)) AS n FROM (${bitmaps!.window}) b`;
   const withs = bitmaps ? `${bitmaps.ctes(last, fromBits)},` : '';
   const values = alone ? [...lexemes, ...filterParams, RANK_WINDOW] : [...lexemes, ...filterParams, words, RANK_WINDOW];
   values.push(...(bitmaps?.params ?? []));

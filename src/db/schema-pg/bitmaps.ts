@@ -4,6 +4,8 @@ import { pgTable, text, integer, primaryKey, customType } from 'drizzle-orm/pg-c
 const bytesText = customType<{ data: string }>({ dataType: () => 'text COLLATE "C"' });
 /** One bit a passage of a block of 4,096 passage ids (bit i: passage id block * 4096 + i). */
 const blockBits = customType<{ data: string }>({ dataType: () => 'bit(4096)' });
+/** One byte a passage of a block of 4,096 passage ids (byte i: passage id block * 4096 + i). */
+const blockBytes = customType<{ data: Buffer }>({ dataType: () => 'bytea' });
 
 /** A term's kind: `w` a lexeme of search_postings, `t` a tag of search_tags. */
 export const BITMAP_KINDS = ['w', 't'] as const;
@@ -39,6 +41,22 @@ export const searchBitmaps = pgTable(
     bits: blockBits('bits').notNull(),
   },
   (t) => [primaryKey({ columns: [t.kind, t.term, t.block] })],
+);
+
+/**
+ * How often each passage of a block says a kept word (migration 0020): byte i is search_postings.n of passage id
+ * block * 4096 + i, 255 for 255 or more, 0 where the passage does not say it. Built with the word's bitmap of the block,
+ * by the same rounds, and read where that bitmap is (the block built and not stale): a search of one word ranks its
+ * window by this count, which the window read from the bits otherwise looked up in the postings one passage at a time.
+ */
+export const searchCounts = pgTable(
+  'search_counts',
+  {
+    term: bytesText('term').notNull(),
+    block: integer('block').notNull(),
+    counts: blockBytes('counts').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.term, t.block] })],
 );
 
 /** Built blocks whose postings or tags changed since they were built (statement triggers): counted from the rows until rebuilt. */
