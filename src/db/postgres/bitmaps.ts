@@ -230,13 +230,13 @@ export async function bitmapTotal(
       // planner made that join a nested loop over both, 9,025 rows for 95 blocks (0.7 ms).
       const laidOut = `SELECT string_agg(decode(repeat('00', ${4096 / 8} * gap), 'hex') || substring(varbit_send(bits) FROM 5), ''::bytea ORDER BY block) AS a
                        FROM (SELECT block, bits, block - coalesce(lag(block) OVER (ORDER BY block) + 1, 0) AS gap FROM blk) g`;
-      // kb.b: the blocks every term of the query has built (0 when one is no longer kept: a repair cleared it).
       // wc: the word's counts of the built blocks not stale from the floor's on, laid end to end as arr is (a block
       // missing: 4,096 zero bytes); byte i is passage id floor + i's. Read in the window only.
       const counted = window && lexemes.length === 1;
       const countsLaidOut = `SELECT string_agg(decode(repeat('00', (4096 * gap)::int), 'hex') || counts, ''::bytea ORDER BY block) AS a
                        FROM (SELECT block, counts, block - coalesce(lag(block) OVER (ORDER BY block) + 1, ${lo} >> 12) AS gap
                              FROM search_counts WHERE term = (${w})[1] AND block >= ${lo} >> 12 AND ${fresh}) g`;
+      // kb.b: the blocks every term of the query has built (0 when one is no longer kept: a repair cleared it).
       return `kb AS (SELECT CASE WHEN count(*) = ${n} THEN min(built) ELSE 0 END AS b FROM search_bitmap_terms
                      WHERE (kind = 'w' AND term = ANY(${w})) OR (kind = 't' AND term = ANY(${t}))),
               blk AS (${blkSql}),${
