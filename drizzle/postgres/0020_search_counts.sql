@@ -25,12 +25,18 @@ EXCEPTION WHEN feature_not_supported THEN
   NULL; -- a server built without lz4 keeps its default (pglz)
 END $$;
 --> statement-breakpoint
--- A block's counts from its postings: `pos` the passages' places in the block (0-4095, ascending), `ns` their counts.
-CREATE OR REPLACE FUNCTION syntheo_block_counts(pos int[], ns int[]) RETURNS bytea LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-  SELECT decode(coalesce(string_agg(repeat('00', u.p - u.prev - 1) || lpad(to_hex(least(u.c, 255)), 2, '0'), '' ORDER BY u.p), '')
-                || repeat('00', 4095 - coalesce(max(u.p), -1)), 'hex')
-  FROM (SELECT t.p, t.c, coalesce(lag(t.p) OVER (ORDER BY t.p), -1) AS prev FROM unnest(pos, ns) AS t(p, c)) u
-$$;
+-- A block's counts from its postings, each as its passage's place in the block (0-4095) times 256 plus its count (at
+-- most 255): one aggregate, in any order. A byte set a posting (96 blocks of `the`, 346,673 postings: 65 ms, against
+-- 153 for the same bytes aggregated as hex text in passage order).
+CREATE OR REPLACE FUNCTION syntheo_block_counts(cells int[]) RETURNS bytea LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
+DECLARE
+  counts bytea := decode(repeat('00', 4096), 'hex');
+BEGIN
+  FOR i IN 1 .. coalesce(array_length(cells, 1), 0) LOOP
+    counts := set_byte(counts, cells[i] >> 8, cells[i] & 255);
+  END LOOP;
+  RETURN counts;
+END $$;
 --> statement-breakpoint
 -- Migration 0013's round, with each word's counts written where its bits are (the lines marked `counts`).
 CREATE OR REPLACE FUNCTION syntheo_build_search_bitmaps(budget_ms int) RETURNS int LANGUAGE plpgsql SECURITY DEFINER SET search_path = public AS $$
@@ -66,7 +72,7 @@ BEGIN
       -- counts
       DELETE FROM search_counts c USING search_bitmap_terms k WHERE k.kind = 'w' AND c.term = k.term AND c.block = s AND k.built > s;
       INSERT INTO search_counts (term, block, counts)
-        SELECT k.term, s, syntheo_block_counts(array_agg((x.passage_id & 4095)::int ORDER BY x.passage_id), array_agg(x.n::int ORDER BY x.passage_id))
+        SELECT k.term, s, syntheo_block_counts(array_agg((x.passage_id & 4095)::int << 8 | least(x.n, 255)))
           FROM search_bitmap_terms k
           JOIN search_postings x ON x.lexeme = k.term AND x.passage_id >= s::bigint * 4096 AND x.passage_id < (s + 1)::bigint * 4096
           WHERE k.kind = 'w' AND k.built > s GROUP BY k.term;
@@ -78,7 +84,7 @@ BEGIN
     EXIT WHEN done > 0 AND clock_timestamp() - started > budget_ms * interval '1 ms';
     SELECT kind, term, built INTO t FROM search_bitmap_terms WHERE built < target ORDER BY built, kind, term LIMIT 1;
     EXIT WHEN NOT FOUND;
-    -- About 4,000 rows of bits at a time (~5-15 ms, and ~4 more for a word's counts): one block of `the` (in 89% of the
+    -- About 4,000 rows of bits at a time (~5-15 ms, ~1-2 more for a word's counts): one block of `the` (in 89% of the
     -- passage ids), 60 of a word in 1/64. A tag's count is of meetings: about 4 passages each.
     hi := least(target, t.built + greatest(1, least(64, 4000 * target::bigint / greatest(1,
       CASE WHEN t.kind = 'w' THEN (SELECT coalesce(sum(n), 0) FROM search_word_counts WHERE lexeme = t.term)
@@ -90,7 +96,7 @@ BEGIN
         ON CONFLICT (kind, term, block) DO UPDATE SET bits = excluded.bits;
       -- counts
       INSERT INTO search_counts (term, block, counts)
-        SELECT t.term, (passage_id >> 12)::int, syntheo_block_counts(array_agg((passage_id & 4095)::int ORDER BY passage_id), array_agg(n::int ORDER BY passage_id))
+        SELECT t.term, (passage_id >> 12)::int, syntheo_block_counts(array_agg((passage_id & 4095)::int << 8 | least(n, 255)))
         FROM search_postings
         WHERE lexeme = t.term AND passage_id >= t.built::bigint * 4096 AND passage_id < hi::bigint * 4096 GROUP BY 2
         ON CONFLICT (term, block) DO UPDATE SET counts = excluded.counts;
@@ -124,13 +130,13 @@ BEGIN
 END $$;
 --> statement-breakpoint
 -- The counts of every word's built blocks (stale ones too: they are rebuilt with their bits), under the rounds' lock.
--- 100k meetings: the 9.2 million postings of 380 kept words, 8.5 s.
+-- 100k meetings: the 9.2 million postings of 380 kept words, 3.9 s.
 DO $$
 BEGIN
   PERFORM pg_advisory_xact_lock(1651078253, 0);
   DELETE FROM search_counts;
   INSERT INTO search_counts (term, block, counts)
-    SELECT x.lexeme, (x.passage_id >> 12)::int, syntheo_block_counts(array_agg((x.passage_id & 4095)::int ORDER BY x.passage_id), array_agg(x.n::int ORDER BY x.passage_id))
+    SELECT x.lexeme, (x.passage_id >> 12)::int, syntheo_block_counts(array_agg((x.passage_id & 4095)::int << 8 | least(x.n, 255)))
     FROM search_bitmap_terms k JOIN search_postings x ON x.lexeme = k.term AND x.passage_id < k.built::bigint * 4096
     WHERE k.kind = 'w' GROUP BY 1, 2;
 END $$;

@@ -323,7 +323,7 @@ export async function bitmapDrift(q: Queryable): Promise<{ wrong: number; exampl
                      JOIN search_tags x ON k.kind = 't' AND x.tag = k.term AND x.passage_id >= k.block::bigint * 4096 AND x.passage_id < (k.block + 1)::bigint * 4096
                      GROUP BY 1, 2, 3),
           stored AS (SELECT s.kind, s.term, s.block, s.bits FROM kept k JOIN search_bitmaps s USING (kind, term, block)),
-          counted AS (SELECT k.term, k.block, syntheo_block_counts(array_agg((x.passage_id & 4095)::int ORDER BY x.passage_id), array_agg(x.n::int ORDER BY x.passage_id)) AS counts
+          counted AS (SELECT k.term, k.block, syntheo_block_counts(array_agg((x.passage_id & 4095)::int << 8 | least(x.n, 255))) AS counts
                       FROM kept k JOIN search_postings x ON k.kind = 'w' AND x.lexeme = k.term AND x.passage_id >= k.block::bigint * 4096 AND x.passage_id < (k.block + 1)::bigint * 4096
                       GROUP BY 1, 2),
           kept_counts AS (SELECT s.term, s.block, s.counts FROM kept k JOIN search_counts s ON k.kind = 'w' AND s.term = k.term AND s.block = k.block),
