@@ -15,8 +15,9 @@ CREATE TABLE IF NOT EXISTS "search_counts" (
 --
 -- A row is the block's 4,096 passage ids, a byte each: the passage's n (its positions of the word), 255 for 255 or
 -- more, 0 where it does not say the word. ~0.9 KB compressed (lz4, where the server has it): 31 MB for the 380 kept
--- words of 100k meetings (35,812 rows). Exactness: the rows are written only where the word's bitmap is, in the same transaction
--- (the rounds, their rebuild of stale blocks, the clear); a block marked stale is read from neither. A search reads a
+-- words of 100k meetings (35,812 rows). Exactness: a word's row of a block follows its bitmap row, by triggers on
+-- search_bitmaps (written, rewritten, deleted, truncated: whoever writes the bits, in that statement), so migration
+-- 0013's rounds, clear and truncate are left as they are; a block marked stale is read from neither. A search reads a
 -- byte only for a passage of a built block not marked stale, and looks up the posting for 0 and 255.
 DO $$
 BEGIN
@@ -38,111 +39,53 @@ BEGIN
   RETURN counts;
 END $$;
 --> statement-breakpoint
--- Migration 0013's round, with each word's counts written where its bits are (the lines marked `counts`).
-CREATE OR REPLACE FUNCTION syntheo_build_search_bitmaps(budget_ms int) RETURNS int LANGUAGE plpgsql SECURITY DEFINER SET search_path = public AS $$
-DECLARE
-  started timestamptz := clock_timestamp();
-  target int;
-  top int;
-  s int;
-  t record;
-  hi int;
-  done int := 0;
-BEGIN
-  IF NOT pg_try_advisory_xact_lock(1651078253, 0) THEN RETURN -1; END IF;
-  -- The tables read, before any written: a truncate of the passages (which then writes the bitmaps' tables) waits
-  -- for this round, or this round for it, never each for the other.
-  LOCK TABLE search_passages, search_postings, search_tags IN ACCESS SHARE MODE;
-  -- Blocks below the highest passage id's are complete (new passages take higher ids).
-  SELECT coalesce(max(id), 0) >> 12 INTO target FROM search_passages;
-  IF target > (SELECT last_value FROM search_bitmap_boundary) THEN PERFORM setval('search_bitmap_boundary', target); END IF;
-  SELECT coalesce(max(built), 0) INTO top FROM search_bitmap_terms;
-  FOR s IN SELECT block FROM search_bitmap_stale ORDER BY block LOOP
-    EXIT WHEN done > 0 AND clock_timestamp() - started > budget_ms * interval '1 ms';
-    IF s < top THEN
-      DELETE FROM search_bitmaps b USING search_bitmap_terms k WHERE b.kind = k.kind AND b.term = k.term AND b.block = s AND k.built > s;
-      INSERT INTO search_bitmaps (kind, term, block, bits)
-        SELECT 'w', k.term, s, syntheo_block_bits(array_agg(x.passage_id)) FROM search_bitmap_terms k
-          JOIN search_postings x ON x.lexeme = k.term AND x.passage_id >= s::bigint * 4096 AND x.passage_id < (s + 1)::bigint * 4096
-          WHERE k.kind = 'w' AND k.built > s GROUP BY k.term
-        UNION ALL
-        SELECT 't', k.term, s, syntheo_block_bits(array_agg(x.passage_id)) FROM search_bitmap_terms k
-          JOIN search_tags x ON x.tag = k.term AND x.passage_id >= s::bigint * 4096 AND x.passage_id < (s + 1)::bigint * 4096
-          WHERE k.kind = 't' AND k.built > s GROUP BY k.term;
-      -- counts
-      DELETE FROM search_counts c USING search_bitmap_terms k WHERE k.kind = 'w' AND c.term = k.term AND c.block = s AND k.built > s;
-      INSERT INTO search_counts (term, block, counts)
-        SELECT k.term, s, syntheo_block_counts(array_agg((x.passage_id & 4095)::int << 8 | least(x.n, 255)))
-          FROM search_bitmap_terms k
-          JOIN search_postings x ON x.lexeme = k.term AND x.passage_id >= s::bigint * 4096 AND x.passage_id < (s + 1)::bigint * 4096
-          WHERE k.kind = 'w' AND k.built > s GROUP BY k.term;
-    END IF;
-    DELETE FROM search_bitmap_stale WHERE block = s;
-    done := done + 1;
-  END LOOP;
-  LOOP
-    EXIT WHEN done > 0 AND clock_timestamp() - started > budget_ms * interval '1 ms';
-    SELECT kind, term, built INTO t FROM search_bitmap_terms WHERE built < target ORDER BY built, kind, term LIMIT 1;
-    EXIT WHEN NOT FOUND;
-    -- About 4,000 rows of bits at a time (~5-15 ms, ~1-2 more for a word's counts): one block of `the` (in 89% of the
-    -- passage ids), 60 of a word in 1/64. A tag's count is of meetings: about 4 passages each.
-    hi := least(target, t.built + greatest(1, least(64, 4000 * target::bigint / greatest(1,
-      CASE WHEN t.kind = 'w' THEN (SELECT coalesce(sum(n), 0) FROM search_word_counts WHERE lexeme = t.term)
-        + (SELECT coalesce(sum((d.counts ->> t.term)::bigint), 0) FROM search_word_deltas d WHERE d.bucket = syntheo_word_bucket(t.term)) ELSE 4 * (SELECT sum(n) FROM meeting_tag_counts WHERE tag = t.term) END))));
-    IF t.kind = 'w' THEN
-      INSERT INTO search_bitmaps (kind, term, block, bits)
-        SELECT 'w', t.term, (passage_id >> 12)::int, syntheo_block_bits(array_agg(passage_id)) FROM search_postings
-        WHERE lexeme = t.term AND passage_id >= t.built::bigint * 4096 AND passage_id < hi::bigint * 4096 GROUP BY 3
-        ON CONFLICT (kind, term, block) DO UPDATE SET bits = excluded.bits;
-      -- counts
-      INSERT INTO search_counts (term, block, counts)
-        SELECT t.term, (passage_id >> 12)::int, syntheo_block_counts(array_agg((passage_id & 4095)::int << 8 | least(n, 255)))
-        FROM search_postings
-        WHERE lexeme = t.term AND passage_id >= t.built::bigint * 4096 AND passage_id < hi::bigint * 4096 GROUP BY 2
-        ON CONFLICT (term, block) DO UPDATE SET counts = excluded.counts;
-    ELSE
-      INSERT INTO search_bitmaps (kind, term, block, bits)
-        SELECT 't', t.term, (passage_id >> 12)::int, syntheo_block_bits(array_agg(passage_id)) FROM search_tags
-        WHERE tag = t.term AND passage_id >= t.built::bigint * 4096 AND passage_id < hi::bigint * 4096 GROUP BY 3
-        ON CONFLICT (kind, term, block) DO UPDATE SET bits = excluded.bits;
-    END IF;
-    UPDATE search_bitmap_terms SET built = hi WHERE kind = t.kind AND term = t.term;
-    done := done + 1;
-  END LOOP;
-  RETURN done;
-END $$;
+-- The counts of the words' blocks `terms[i]`, `blocks[i]` from their postings, written over what was there.
+CREATE OR REPLACE FUNCTION syntheo_write_search_counts(terms text[], blocks int[]) RETURNS void LANGUAGE sql AS $$
+  INSERT INTO search_counts (term, block, counts)
+    SELECT k.term, k.block, syntheo_block_counts(array_agg((x.passage_id & 4095)::int << 8 | least(x.n, 255)))
+    FROM unnest(terms, blocks) AS k(term, block)
+    JOIN search_postings x ON x.lexeme = k.term COLLATE "C" AND x.passage_id >= k.block::bigint * 4096 AND x.passage_id < (k.block + 1)::bigint * 4096
+    GROUP BY k.term, k.block
+  ON CONFLICT (term, block) DO UPDATE SET counts = excluded.counts
+$$;
 --> statement-breakpoint
--- `syntheo doctor --repair-search`: every bitmap and count dropped (the worker's rounds build them again).
-CREATE OR REPLACE FUNCTION syntheo_clear_search_bitmaps() RETURNS void LANGUAGE plpgsql SECURITY DEFINER SET search_path = public AS $$
+-- A statement's words' bitmap rows (kind `w`): their counts deleted, or written from the postings it sees.
+CREATE OR REPLACE FUNCTION syntheo_search_counts() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER SET search_path = public AS $$
 BEGIN
-  PERFORM pg_advisory_xact_lock(1651078253, 0);
-  DELETE FROM search_bitmaps;
-  DELETE FROM search_counts;
-  DELETE FROM search_bitmap_terms;
-  DELETE FROM search_bitmap_stale;
-END $$;
---> statement-breakpoint
--- search_postings or search_tags truncated: no bitmap or count holds (the rounds build them again).
-CREATE OR REPLACE FUNCTION syntheo_search_bitmaps_truncate() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER SET search_path = public AS $$
-BEGIN
-  TRUNCATE search_bitmaps, search_counts, search_bitmap_terms, search_bitmap_stale;
+  IF TG_OP = 'DELETE' THEN
+    DELETE FROM search_counts c USING removed r WHERE r.kind = 'w' AND c.term = r.term AND c.block = r.block;
+  ELSE
+    PERFORM syntheo_write_search_counts(array_agg(a.term), array_agg(a.block)) FROM added a WHERE a.kind = 'w' HAVING count(*) > 0;
+  END IF;
   RETURN NULL;
 END $$;
 --> statement-breakpoint
--- The counts of every word's built blocks (stale ones too: they are rebuilt with their bits), under the rounds' lock.
--- 100k meetings: the 9.2 million postings of 380 kept words, 3.9 s.
+-- search_bitmaps truncated (search_postings' or search_tags' truncate, migration 0013): no count holds either.
+CREATE OR REPLACE FUNCTION syntheo_search_counts_truncate() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER SET search_path = public AS $$
+BEGIN
+  TRUNCATE search_counts;
+  RETURN NULL;
+END $$;
+--> statement-breakpoint
+CREATE OR REPLACE TRIGGER search_bitmaps_counts_ai AFTER INSERT ON search_bitmaps REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION syntheo_search_counts();
+--> statement-breakpoint
+CREATE OR REPLACE TRIGGER search_bitmaps_counts_au AFTER UPDATE ON search_bitmaps REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION syntheo_search_counts();
+--> statement-breakpoint
+CREATE OR REPLACE TRIGGER search_bitmaps_counts_ad AFTER DELETE ON search_bitmaps REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION syntheo_search_counts();
+--> statement-breakpoint
+CREATE OR REPLACE TRIGGER search_bitmaps_counts_at AFTER TRUNCATE ON search_bitmaps FOR EACH STATEMENT EXECUTE FUNCTION syntheo_search_counts_truncate();
+--> statement-breakpoint
+-- The counts of every word's bitmap rows already there (stale blocks' too: they are rebuilt with their bits), under the
+-- rounds' lock. 100k meetings: the 9.2 million postings of 380 kept words, 4.9 s.
 DO $$
 BEGIN
   PERFORM pg_advisory_xact_lock(1651078253, 0);
   DELETE FROM search_counts;
-  INSERT INTO search_counts (term, block, counts)
-    SELECT x.lexeme, (x.passage_id >> 12)::int, syntheo_block_counts(array_agg((x.passage_id & 4095)::int << 8 | least(x.n, 255)))
-    FROM search_bitmap_terms k JOIN search_postings x ON x.lexeme = k.term AND x.passage_id < k.built::bigint * 4096
-    WHERE k.kind = 'w' GROUP BY 1, 2;
+  PERFORM syntheo_write_search_counts(array_agg(term), array_agg(block)) FROM search_bitmaps WHERE kind = 'w' HAVING count(*) > 0;
 END $$;
 --> statement-breakpoint
 -- Roles made by `syntheo db roles` before this migration got write privileges on the new table (their default
--- privileges): neither may write it (only the functions above do), as that command now says.
+-- privileges): neither may write it (only the triggers above do), as that command now says.
 DO $$
 DECLARE
   r record;

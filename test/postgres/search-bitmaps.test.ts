@@ -673,4 +673,13 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
     await buildAll(pgs.pool);
     expect(await compare(pgs.pool, UNDATED)).toEqual([]);
   }, 60_000);
+
+  // (Last: it empties the index.)
+  it('search_postings truncated: no bitmap and no count is left', async () => {
+    await buildAll(pgs.pool);
+    const rows = async () => (await pgs.pool.query<{ b: number; c: number }>('SELECT (SELECT count(*) FROM search_bitmaps)::int AS b, (SELECT count(*) FROM search_counts)::int AS c')).rows[0]!;
+    expect((await rows()).c).toBeGreaterThan(0);
+    await pgs.pool.query('TRUNCATE search_postings');
+    expect(await rows()).toEqual({ b: 0, c: 0 });
+  });
 });

@@ -296,7 +296,7 @@ export async function undoTagVersions(q: Pick<pg.Pool, 'query'>): Promise<void> 
 export async function undoSearchBitmaps(q: Pick<pg.Pool, 'query'>): Promise<void> {
   await q.query('DROP TABLE search_bitmaps, search_counts, search_bitmap_terms, search_bitmap_stale; DROP SEQUENCE search_bitmap_boundary');
   await q.query(
-    'DROP FUNCTION syntheo_search_bitmaps_stale(), syntheo_search_bitmaps_truncate(), syntheo_block_bits(bigint[]), syntheo_block_counts(int[]), syntheo_build_search_bitmaps(int), syntheo_add_search_bitmap_terms(), syntheo_clear_search_bitmaps() CASCADE',
+    'DROP FUNCTION syntheo_search_bitmaps_stale(), syntheo_search_bitmaps_truncate(), syntheo_block_bits(bigint[]), syntheo_block_counts(int[]), syntheo_write_search_counts(text[], int[]), syntheo_search_counts(), syntheo_search_counts_truncate(), syntheo_build_search_bitmaps(int), syntheo_add_search_bitmap_terms(), syntheo_clear_search_bitmaps() CASCADE',
   );
   await forgetMigrationsFrom(q, '0013_search_bitmaps');
 }

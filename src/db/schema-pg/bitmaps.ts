@@ -45,8 +45,8 @@ export const searchBitmaps = pgTable(
 
 /**
  * How often each passage of a block says a kept word (migration 0020): byte i is search_postings.n of passage id
- * block * 4096 + i, 255 for 255 or more, 0 where the passage does not say it. Built with the word's bitmap of the block,
- * by the same rounds, and read where that bitmap is (the block built and not stale): a search of one word ranks its
+ * block * 4096 + i, 255 for 255 or more, 0 where the passage does not say it. Kept with the word's bitmap row of the block
+ * (triggers on search_bitmaps: whoever writes the bits), and read where that bitmap is (the block built and not stale): a search of one word ranks its
  * window by this count, which the window read from the bits otherwise looked up in the postings one passage at a time.
  */
 export const searchCounts = pgTable(
