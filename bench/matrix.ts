@@ -280,7 +280,7 @@ async function run(store: Store, c: MatrixCase): Promise<Answer> {
 /**
  * What differs between the engines' answers to a row, or undefined: the total, and for list_meetings
  * the page itself (newest first, ties by ID: one right answer). Search pages are ranked (BM25 on
- * SQLite, ts_rank_cd on PostgreSQL), so only their totals must agree.
+ * both, but PostgreSQL's without a passage's length, over its own parser's words), so only their totals must agree.
  */
 export function mismatch(tool: MatrixCase['tool'], sqlite: Answer, postgres: Answer): string | undefined {
   if (sqlite.total !== postgres.total) return `total ${sqlite.total} vs ${postgres.total}`;

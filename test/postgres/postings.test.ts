@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { needs } from '../support/system-tools.js';
-import { loginRoles, runAs, startPostgres, type PgCluster } from '../support/postgres.js';
+import { bm25, loginRoles, runAs, startPostgres, type PgCluster } from '../support/postgres.js';
 import { openPostgresStore } from '../../src/db/postgres/store.js';
 import { indexTranscript } from '../../src/db/postgres/transcripts.js';
 import { asciiLexemes, listSizes } from '../../src/db/postgres/search.js';
@@ -153,31 +153,78 @@ describe.skipIf(needs('postgresql'))('search_postings: exact search counts from 
     ]);
   });
 
-  it('ranks several words as ts_rank_cd does, the exact phrase first, on pages before, across and past its end', async () => {
+  it('ranks several words by BM25 of how often each passage says each, the exact phrase first, on pages before, across and past its end', async () => {
     const c = await pool.connect();
     try {
       await c.query(`INSERT INTO meetings (id, title, started_at, created_at, updated_at) VALUES ('mtg_koala', 't', '2026-03-02T00:00:00.000Z', 'x', 'x')`);
-      // Three passages holding the phrase; four holding both words apart, written from the closest (the best ranked) to
-      // the farthest, so that the newest first is their order reversed.
-      for (const text of ['koala emu', 'koala emu and koala emu', 'emu koala emu', 'emu koala', 'koala x emu', 'koala x x emu', 'koala x x x x emu'])
-        await c.query(`INSERT INTO search_passages (meeting_id, kind, ref_id, text) VALUES ('mtg_koala', 'note', 'mtg_koala', $1)`, [text]);
+      // `emu` is said in more passages than `koala` (a lower IDF). Three passages holding the phrase, the one saying both
+      // words twice first; then, without it, the most said first (`koala` weighing more), then the newest: how close the
+      // words are does not count (ts_rank_cd ranked `emu koala` first, then `koala x emu`, by their distance).
+      const texts = ['koala emu', 'koala emu and koala emu', 'emu koala emu', 'emu koala', 'koala x emu', 'emu x emu x emu', 'koala x x emu', 'koala x koala x emu', 'koala x x x x emu', 'emu emu x koala'];
+      for (const text of texts) await c.query(`INSERT INTO search_passages (meeting_id, kind, ref_id, text) VALUES ('mtg_koala', 'note', 'mtg_koala', $1)`, [text]);
     } finally {
       c.release();
     }
     const query = 'koala emu';
     const reference = await pool.query<{ text: string }>(
-      `SELECT text FROM search_passages WHERE words @@ plainto_tsquery('simple', $1)
-       ORDER BY words @@ phraseto_tsquery('simple', $1) DESC, ts_rank_cd(words, plainto_tsquery('simple', $1)) DESC, id DESC`,
+      `WITH ${bm25('$1').cte} SELECT p.text FROM search_passages p WHERE p.words @@ plainto_tsquery('simple', $1)
+       ORDER BY p.words @@ phraseto_tsquery('simple', $1) DESC, ${bm25('$1').score('p')} DESC, p.id DESC`,
       [query],
     );
     const found = reference.rows.map((r) => r.text);
-    expect(found.slice(3)).toEqual(['emu koala', 'koala x emu', 'koala x x emu', 'koala x x x x emu']);
-    // Every page of 1 to 4 hits: the rows without the phrase are ranked when the page reaches past the phrase's rows.
+    expect(found).toEqual(['koala emu and koala emu', 'emu koala emu', 'koala emu', 'koala x koala x emu', 'emu emu x koala', 'koala x x x x emu', 'koala x x emu', 'koala x emu', 'emu koala']);
+    // Every page of 1 to 4 hits: the phrase looked for up to the page's end, and past it.
     for (let limit = 1; limit <= 4; limit++)
       for (let offset = 0; offset < found.length; offset++) {
         const page = (await store.search.transcripts({ query }, { offset, limit })).hits.map((h) => h.snippet.replace(/\*\*/g, ''));
         expect(page, `${limit} at ${offset}`).toEqual(found.slice(offset, offset + limit));
       }
+  });
+
+  it('finds the phrase in passages ranked below those it looks at first (the best ranked 110 for a page of 1)', async () => {
+    const c = await pool.connect();
+    try {
+      await c.query(`INSERT INTO meetings (id, title, started_at, created_at, updated_at) VALUES ('mtg_dingo', 't', '2026-03-04T00:00:00.000Z', 'x', 'x')`);
+      // Two passages holding the phrase, said once each: ranked below the 150 saying both words apart, twice each.
+      await c.query(`INSERT INTO search_passages (meeting_id, kind, ref_id, text) VALUES ('mtg_dingo', 'note', 'mtg_dingo', 'a dingo wallaby')`);
+      await c.query(
+        `INSERT INTO search_passages (meeting_id, kind, ref_id, text) SELECT 'mtg_dingo', 'note', 'mtg_dingo', 'dingo x dingo x wallaby x wallaby ' || i FROM generate_series(1, 150) i`,
+      );
+      await c.query(`INSERT INTO search_passages (meeting_id, kind, ref_id, text) VALUES ('mtg_dingo', 'note', 'mtg_dingo', 'the dingo wallaby')`);
+    } finally {
+      c.release();
+    }
+    for (const [limit, offset] of [[1, 0], [1, 1], [2, 0], [3, 1]] as const) {
+      const page = (await store.search.transcripts({ query: 'dingo wallaby' }, { offset, limit })).hits.map((h) => h.snippet.replace(/\*\*/g, ''));
+      expect(page.slice(0, 2 - offset), `${limit} at ${offset}`).toEqual(['the dingo wallaby', 'a dingo wallaby'].slice(offset, offset + limit));
+      if (limit + offset > 2) expect(page.at(-1), `${limit} at ${offset}`).toMatch(/^dingo x dingo x wallaby x wallaby \d+$/);
+    }
+  });
+
+  it('ranks nine words (the GIN index, not the postings) and one word of two lexemes as it ranks the others', async () => {
+    const words = ['wa', 'wb', 'wc', 'wd', 'we', 'wf', 'wg', 'wh', 'wi'];
+    const c = await pool.connect();
+    try {
+      await c.query(`INSERT INTO meetings (id, title, started_at, created_at, updated_at) VALUES ('mtg_nine', 't', '2026-03-03T00:00:00.000Z', 'x', 'x')`);
+      // Each passage says every word once, and one of them 1 to 9 times more (no two rank alike).
+      for (const [i, word] of words.entries()) {
+        await c.query(`INSERT INTO search_passages (meeting_id, kind, ref_id, text) VALUES ('mtg_nine', 'note', 'mtg_nine', $1)`, [`${words.join(' ')} ${`${word} `.repeat(1 + i)}`]);
+        // A word the parser reads as two lexemes (`9e5` and `x11`).
+        await c.query(`INSERT INTO search_passages (meeting_id, kind, ref_id, text) VALUES ('mtg_nine', 'note', 'mtg_nine', $1)`, [`${'9E5x11 '.repeat(1 + (i % 3))}${word}`]);
+      }
+    } finally {
+      c.release();
+    }
+    for (const query of [[...words].reverse().join(' '), '9E5x11']) {
+      const reference = await pool.query<{ text: string }>(
+        `WITH ${bm25('$1').cte} SELECT p.text FROM search_passages p WHERE p.words @@ plainto_tsquery('simple', syntheo_fold($1))
+         ORDER BY p.words @@ phraseto_tsquery('simple', syntheo_fold($1)) DESC, ${bm25('$1').score('p')} DESC, p.id DESC`,
+        [query],
+      );
+      const found = (await store.search.transcripts({ query }, { offset: 0, limit: 20 })).hits.map((h) => h.snippet.replace(/\*\*/g, ''));
+      expect(found, query).toEqual(reference.rows.map((r) => r.text));
+      expect(found, query).toHaveLength(9);
+    }
   });
 
   it('knows the lexemes of ASCII words as the parser of PostgreSQL makes them, and leaves the others to it', async () => {

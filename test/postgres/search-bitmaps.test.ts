@@ -10,7 +10,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { needs } from '../support/system-tools.js';
-import { expectPrivileges, loginRoles, pgDatabaseMigratedTo, runAs, undoSearchBitmaps, storeForBlock } from '../support/postgres.js';
+import { bm25, expectPrivileges, loginRoles, pgDatabaseMigratedTo, runAs, undoSearchBitmaps, storeForBlock } from '../support/postgres.js';
 import { seeded } from '../support/seeded.js';
 import { openStore } from '../../src/db/engine.js';
 import type { Store } from '../../src/db/store.js';
@@ -72,7 +72,7 @@ function text(rnd: ReturnType<typeof seeded>, n: number): string {
 /**
  * What the postings and tags say: the passages holding every word (its posting), in the folder's tag (its subtree), of a
  * meeting in the date range with a participant whose name holds the fragment; `page`: the texts of the first PAGE of them in
- * search order (the newest RANK_WINDOW ranked: the exact phrase first, then ts_rank_cd, then the newest).
+ * search order (the newest RANK_WINDOW ranked: the exact phrase first, then BM25 of the words' counts, then the newest).
  */
 async function reference(q: pg.ClientBase, filter: SearchFilter): Promise<{ n: number; page: string[] }> {
   const groups: string[][] = [];
@@ -88,9 +88,9 @@ async function reference(q: pg.ClientBase, filter: SearchFilter): Promise<{ n: n
          AND ${groups.map((_, i) => `EXISTS (SELECT 1 FROM search_tags t WHERE t.passage_id = p.id AND t.tag = ANY($${i + 5}::text[]))`).join(' AND ') || 'true'}
          AND EXISTS (SELECT 1 FROM meetings m WHERE m.id = p.meeting_id AND m.started_at COLLATE "C" >= coalesce($2, '') AND m.started_at COLLATE "C" <= coalesce($3, '~'))
          AND ${named ? `EXISTS (SELECT 1 FROM participants pa WHERE pa.meeting_id = p.meeting_id AND pa.name ILIKE $${groups.length + 5})` : 'true'}),
-     win AS (SELECT * FROM matches ORDER BY id DESC LIMIT $4)
+     win AS (SELECT * FROM matches ORDER BY id DESC LIMIT $4), ${bm25('$1').cte}
      SELECT (SELECT count(*)::int FROM matches) AS n,
-            (SELECT array_agg(text) FROM (SELECT p.text FROM win p ORDER BY ${phrase}ts_rank_cd(p.words, plainto_tsquery('simple', syntheo_fold($1))) DESC, p.id DESC LIMIT ${PAGE}) x) AS page`,
+            (SELECT array_agg(text) FROM (SELECT p.text FROM win p ORDER BY ${phrase}${bm25('$1').score('p')} DESC, p.id DESC LIMIT ${PAGE}) x) AS page`,
     [filter.query, range.from ?? null, range.to ?? null, RANK_WINDOW, ...groups, ...(named ? [`%${filter.participant}%`] : [])],
   );
   return { n: r.rows[0]!.n, page: r.rows[0]!.page ?? [] };

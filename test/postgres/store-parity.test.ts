@@ -115,7 +115,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL Store answers as the SQLite Sto
   it('search: the same hits (meetings, kinds, offsets, start times) and totals over all pages', async () => {
     type Hit = { meeting_id: string; kind: string; offset: number | null; start_ms: number | null; summary_id: string | null };
     const key = (h: Hit) => `${h.meeting_id} ${h.kind} ${h.summary_id} ${h.offset} ${h.start_ms}`;
-    /** Every hit of a query, page by page; rankings differ between BM25 and ts_rank_cd, so pages are compared as a whole. */
+    /** Every hit of a query, page by page; BM25 differs between the engines (passage lengths, tokenizers), so pages are compared as a whole. */
     const everything = async (s: Store, query: string) => {
       const out: string[] = [];
       let total = 0;

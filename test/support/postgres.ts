@@ -220,6 +220,23 @@ export async function listedByRows(q: Pick<pg.Pool, 'query'>, filter: MeetingFil
   return (await q.query<{ id: string }>(sql, params)).rows.map((r) => r.id);
 }
 
+/**
+ * search_transcripts' rank on PostgreSQL, written apart from src/db/postgres/search.ts, for an ORDER BY: BM25 (k1 = 1.2,
+ * b = 0) of each distinct lexeme of the query (`query`, an SQL expression of its text) in a passage. `cte`: the lexemes
+ * and their IDFs (`lexeme_idf`, for a WITH), the passages saying each counted in search_postings and the highest passage
+ * id taken as the number of passages; `score(p)`: the score of search_passages row `p`, each lexeme's positions counted
+ * in its words.
+ */
+export const bm25 = (query: string): { cte: string; score: (p: string) => string } => ({
+  cte: `lexeme_idf AS MATERIALIZED (SELECT q.l, greatest(1e-6::float8, ln((t.top - h.n + 0.5::float8) / (h.n + 0.5::float8))) AS idf
+          FROM (SELECT DISTINCT lexeme AS l FROM unnest(to_tsvector('simple', syntheo_fold(${query})))) q
+          CROSS JOIN (SELECT max(id)::float8 AS top FROM search_passages) t
+          CROSS JOIN LATERAL (SELECT count(*)::float8 AS n FROM search_postings s WHERE s.lexeme = q.l COLLATE "C") h)`,
+  score: (p) =>
+    `(SELECT sum(x.idf * f.n * 2.2::float8 / (f.n + 1.2::float8)) FROM lexeme_idf x
+      CROSS JOIN LATERAL (SELECT coalesce(sum(array_length(u.positions, 1)), 0)::float8 AS n FROM unnest(${p}.words) u WHERE u.lexeme = x.l) f)`,
+});
+
 /** Runs `sql` as `user` (a role made by the test, trust login) on the database of `url`: 'ok', or the error's SQLSTATE. */
 export async function runAs(url: string, user: string, sql: string): Promise<string> {
   const client = new pg.Client({ connectionString: url.replace('postgres@', `${user}@`) });

@@ -39,11 +39,11 @@ export interface BitmapTotal {
    */
   window: string;
   /**
-   * With one word and the window read from the bits: how often passage `id` (an SQL expression, a passage of the window)
-   * says it, as kept (search_counts, migration 0020), or null where it is not kept (the caller then looks up its
-   * posting): a passage of a block not built or marked stale, or one saying it 255 times or more.
+   * With the window read from the bits: how often passage `id` (an SQL expression, a passage of the window) says the
+   * query's word `j` (in `lexemes`' order), as kept (search_counts, migration 0020), or null where it is not kept (the
+   * caller then looks up its posting): a passage of a block not built or marked stale, or one saying it 255 times or more.
    */
-  said?: (id: string) => string;
+  said: (id: string, j: number) => string;
 }
 
 /** A from/to range as calendar tags (the search's dateTerm): its cover, and the first and last days' meetings that may be outside it. */
@@ -230,12 +230,11 @@ export async function bitmapTotal(
       // planner made that join a nested loop over both, 9,025 rows for 95 blocks (0.7 ms).
       const laidOut = `SELECT string_agg(decode(repeat('00', ${4096 / 8} * gap), 'hex') || substring(varbit_send(bits) FROM 5), ''::bytea ORDER BY block) AS a
                        FROM (SELECT block, bits, block - coalesce(lag(block) OVER (ORDER BY block) + 1, 0) AS gap FROM blk) g`;
-      // wc: the word's counts of the built blocks not stale from the floor's on, laid end to end as arr is (a block
-      // missing: 4,096 zero bytes); byte i is passage id floor + i's. Read in the window only.
-      const counted = window && lexemes.length === 1;
-      const countsLaidOut = `SELECT string_agg(decode(repeat('00', (4096 * gap)::int), 'hex') || counts, ''::bytea ORDER BY block) AS a
+      // wc0, wc1...: each word's counts of the built blocks not stale from the floor's on, laid end to end as arr is (a
+      // block missing: 4,096 zero bytes); byte i is passage id floor + i's. Read in the window only.
+      const countsLaidOut = (j: number) => `SELECT string_agg(decode(repeat('00', (4096 * gap)::int), 'hex') || counts, ''::bytea ORDER BY block) AS a
                        FROM (SELECT block, counts, block - coalesce(lag(block) OVER (ORDER BY block) + 1, ${lo} >> 12) AS gap
-                             FROM search_counts WHERE term = (${w})[1] AND block >= ${lo} >> 12 AND ${fresh}) g`;
+                             FROM search_counts WHERE term = (${w})[${j + 1}] AND block >= ${lo} >> 12 AND ${fresh}) g`;
       // kb.b: the blocks every term of the query has built (0 when one is no longer kept: a repair cleared it).
       return `kb AS (SELECT CASE WHEN count(*) = ${n} THEN min(built) ELSE 0 END AS b FROM search_bitmap_terms
                      WHERE (kind = 'w' AND term = ANY(${w})) OR (kind = 't' AND term = ANY(${t}))),
@@ -245,18 +244,16 @@ export async function bitmapTotal(
               bc AS (SELECT block, sum(c)::bigint AS c FROM (${counts.join(' UNION ALL ')}) x (block, c) GROUP BY block),
               fl AS (SELECT coalesce(max(block), 0)::bigint * 4096 AS lo FROM (SELECT block, sum(c) OVER (ORDER BY block DESC) AS above FROM bc) z WHERE above >= ${RANK_WINDOW})${
                 window ? `,\n              bm AS (${fromBits} UNION ALL SELECT id FROM ub UNION ALL SELECT id FROM st WHERE block >= ${lo} >> 12)` : ''
-              }${counted ? `,\n              wc AS MATERIALIZED (${countsLaidOut})` : ''}`;
+              }${window ? lexemes.map((_, j) => `,\n              wc${j} AS MATERIALIZED (${countsLaidOut(j)})`).join('') : ''}`;
     },
     total: '(SELECT coalesce(sum(c), 0) FROM bc)::int',
     floor: '(SELECT lo FROM fl)',
     window: 'SELECT id FROM bm',
     // The window's passages below the floor (the blocks not built, when they alone hold a window's matches) are not laid out.
-    ...(lexemes.length === 1 && {
-      said: (id: string) => {
-        const [lo, a] = ['(SELECT lo FROM fl)', '(SELECT a FROM wc)'];
-        return `nullif(nullif(CASE WHEN ${id} >= ${lo} AND ${id} - ${lo} < octet_length(${a}) THEN get_byte(${a}, (${id} - ${lo})::int) END, 0), 255)`;
-      },
-    }),
+    said: (id: string, j: number) => {
+      const [lo, a] = ['(SELECT lo FROM fl)', `(SELECT a FROM wc${j})`];
+      return `nullif(nullif(CASE WHEN ${id} >= ${lo} AND ${id} - ${lo} < octet_length(${a}) THEN get_byte(${a}, (${id} - ${lo})::int) END, 0), 255)`;
+    },
   };
 }
 

@@ -14,7 +14,8 @@ import { snippetOf } from '../queries/snippet.js';
 // Every word must appear (plainto_tsquery: AND of the words), the input is plain text (only runs of
 // letters and digits are kept, as on SQLite), folded and without diacritics (syntheo_fold, as the
 // stored tsvector); within the newest RANK_WINDOW matches the exact phrase comes first
-// (phraseto_tsquery), then ts_rank_cd; then older matches, newest first. Hits point at word offsets.
+// (phraseto_tsquery), then BM25 of how often each passage says each word (see `share`); then older
+// matches, newest first. Hits point at word offsets.
 
 /**
  * The query's words as a tsquery, computed once a statement: a scalar subquery is an InitPlan. Written inline in a
@@ -24,9 +25,42 @@ import { snippetOf } from '../queries/snippet.js';
  */
 const tsquery = (kind: 'plainto' | 'phraseto', param: string) => `(SELECT ${kind}_tsquery('simple', syntheo_fold(${param})))`;
 
-/** A window row's rank over `p.words`, the query's words in `param`: ts_rank_cd as `score`, the exact phrase (several words) as `exact`. */
+/** How many passages say lexeme `param` (an SQL expression), as kept: its base rows (migration 0010) and its bucket's pending deltas (0011). */
+const keptCount = (param: string) =>
+  `((SELECT coalesce(sum(c.n), 0) FROM search_word_counts c WHERE c.lexeme = ${param})
+    + (SELECT coalesce(sum((d.counts ->> ${param})::bigint), 0) FROM search_word_deltas d WHERE d.bucket = syntheo_word_bucket(${param})))`;
+
+/**
+ * The window is ranked by BM25 as SQLite's bm25() ranks it (k1 = 1.2; src/db/queries/rank.ts), of how often each
+ * passage says each word, without its length (b = 0: PostgreSQL keeps no passage's length). Those counts are kept (the
+ * postings' `n`, migration 0004, and the dense words' counts, 0020), so a window is ranked without reading its passages;
+ * only the phrase is looked for in them, in rank order, until the page is full. (ts_rank_cd, which ranked several words
+ * before, reads every passage of the window: ~1.2 µs a passage for two words and 3.3 for five, on top of reading them,
+ * ~1 µs each.) For one lexeme, this is the order of its count alone, as before.
+ * A lexeme's share of a passage's score: its IDF `idf` and the passage's count of it `n` (SQL expressions).
+ */
+const share = (idf: string, n: string) => `${idf} * ${n}::float8 * 2.2::float8 / (${n}::float8 + 1.2::float8)`;
+
+/**
+ * A lexeme's IDF (floored at 1e-6, as bm25()'s) from `n` (SQL), the passages saying it, and the highest passage id as
+ * the number of passages (`t.top`, from TOP: a key's end, where a count would read every passage; ids are not reused).
+ */
+const idfOf = (n: string) => `greatest(1e-6::float8, ln((t.top - ${n} + 0.5::float8) / (${n} + 0.5::float8)))`;
+const TOP = '(SELECT coalesce(max(id), 0)::float8 AS top FROM search_passages) t';
+
+/** The query's lexemes (its words in `param`), each with its IDF (`i`) and as a tsquery of it alone (`q`): a common table expression `lx`. */
+const lexemesOf = (param: string) =>
+  `lx AS MATERIALIZED (SELECT ${idfOf('x.c')} AS i, x.q
+                      FROM (SELECT ${keptCount('u.l')}::float8 AS c, ('''' || replace(replace(u.l, '\\', '\\\\'), '''', '''''') || '''')::tsquery AS q
+                            FROM (SELECT DISTINCT lexeme AS l FROM unnest(to_tsvector('simple', syntheo_fold(${param})))) u) x, ${TOP}),`;
+
+/**
+ * A window row's rank over `p.words` (lx's lexemes; the query's words in `param`): BM25 as `score`, each lexeme's count
+ * read as ts_rank_cd of it alone (0.1 a position), and the exact phrase (several words) as `exact`.
+ */
 const rankOf = (param: string, termCount: number) =>
-  `ts_rank_cd(p.words, ${tsquery('plainto', param)}) AS score, ${termCount > 1 ? `p.words @@ ${tsquery('phraseto', param)}` : 'false'} AS exact`;
+  `(SELECT sum(${share('l.i', 'f.n')}) FROM lx l CROSS JOIN LATERAL (SELECT round(ts_rank_cd(p.words, l.q) * 10) AS n) f) AS score,
+   ${termCount > 1 ? `p.words @@ ${tsquery('phraseto', param)}` : 'false'} AS exact`;
 
 /** Folded as syntheo_fold() folds stored text: no diacritics, lower case. */
 const fold = (word: string) => word.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
@@ -163,6 +197,14 @@ const WALKED_RATIO = 20;
  * lookups, 9-17), or its participants' names and e-mails matched (23-30).
  */
 const COST_US = { tagRow: 0.5, tagLookup: 6, dateCheck: 12, participantCheck: 30 };
+
+/**
+ * The phrase of several words is looked for in rank order in the best ranked PHRASE_LOOKS times the page's end plus
+ * PHRASE_LOOKS_MIN passages of the window (`the and`: 283 of its 2,000 hold it, one in seven); when fewer hold it, in all
+ * of them, in the window's order.
+ */
+const PHRASE_LOOKS = 10;
+const PHRASE_LOOKS_MIN = 100;
 
 /** At most this many distinct words are intersected in the postings (one join each); more go to the GIN bitmap. */
 const MAX_POSTING_WORDS = 8;
@@ -330,13 +372,15 @@ async function fromPostings(
   // expected to hold them all (`the` + the smallest leaf folder: 1,924 matches, each probed twice before); merged, the
   // window walks back from the newest and stops, so it is read apart from the count.
   const cte = (order !== lists || expected <= RANK_WINDOW || probed) && !bitmaps ? 'MATERIALIZED' : 'NOT MATERIALIZED';
-  // One word: ts_rank_cd is 0.1 for each of its positions in the passage, so the window is ranked by the
-  // postings' `n`, read with the key (no passage read at all). Else the window's passages are read to rank.
+  // One word: ranked by the postings' `n` (BM25 of one word is in the order of its count), read with the key (no
+  // passage read at all). Several: by each word's count (see `share`), the passages read only to find the phrase.
   const alone = termCount === 1 && k === 1;
-  // One word said several times (`the the`): ranked by `n` too (ts_rank_cd of `the & the` is that of `the`), the exact
-  // phrase checked only in the passages saying the word as often as the query does (ts_rank_cd read 2,000 passages'
-  // words: `the the` 9.7 ms a search). When a word of the query is not the lexeme (dropped by the parser), every one.
+  // One word said several times (`the the`): ranked by `n` too, the exact phrase checked only in the passages saying the
+  // word as often as the query does (ts_rank_cd read 2,000 passages' words: `the the` 9.7 ms a search). When a word of
+  // the query is not the lexeme (dropped by the parser), every one.
   const repeated = termCount > 1 && k === 1;
+  /** The window's column of lexeme `j`'s count in each passage. */
+  const countOf = (j: number) => (k === 1 ? 'n' : `n${j}`);
   const saidAtLeast = repeated && words.split(' ').every((t) => fold(t) === lexemes[0]) ? termCount : 1;
   // One lexeme without filters: the matches are its postings, counted by its kept count instead of walked (`the`:
   // 346,673 postings, ~20 ms): its base rows (migration 0010) plus its entries in its bucket's pending deltas (0011,
@@ -345,29 +389,30 @@ async function fromPostings(
   const total = bitmaps
     ? bitmaps.total
     : (tags === undefined || (excepted && tags.groups.length === 0 && !dates)) && k === 1
-      ? `((SELECT coalesce(sum(c.n), 0) FROM search_word_counts c WHERE c.lexeme = $1)
-          + (SELECT coalesce(sum((d.counts ->> $1)::bigint), 0) FROM search_word_deltas d WHERE d.bucket = syntheo_word_bucket($1))
-          ${excepted ? `- (SELECT count(*) FROM search_postings x WHERE x.lexeme = $1 AND x.passage_id IN (${excepted}))` : ''})::int`
+      ? `(${keptCount('$1')}${excepted ? ` - (SELECT count(*) FROM search_postings x WHERE x.lexeme = $1 AND x.passage_id IN (${excepted}))` : ''})::int`
       : '(SELECT count(*) FROM m)::int';
   // With the bitmaps, the window reads the matches from their floor on (those above it fill the window): walking the key
   // ranges from there, or, when the ranges hold many more rows than matches, from the bits (positions and rows read).
   const fromBits = bitmaps !== undefined && (options.window === undefined ? ranges > WALKED_RATIO * expected : options.window === 'bits');
   const walked = fromBits ? undefined : bitmaps ? matchesIn(bitmaps.floor).sql : matches;
-  // The window's matches (`id`), and for one word their `n` too: a walk reads it with the word's key; the bits' positions
-  // read it from the word's kept counts (migration 0020), and look up its posting where it is not kept (`the` + one
-  // month at 100k meetings, 2,015 positions: 6.9 ms a statement looking up each, 4.6 reading the counts).
-  const windowed = walked ?? bitmaps!.window;
+  // The window's matches (`id`) and how often each says each word (`countOf`): a walk reads them with the words' keys; the
+  // bits' positions read them from the words' kept counts (migration 0020), and look up a posting where it is not kept
+  // (`the` + one month at 100k meetings, 2,015 positions: 6.9 ms a statement looking up each, 4.6 reading the counts).
   const scored =
-    walked?.replace(`SELECT ${id} AS id`, `SELECT ${id} AS id, s0.n`) ??
-    `SELECT b.id, coalesce(${bitmaps!.said?.('b.id') ?? 'NULL'}, (SELECT x.n FROM search_postings x WHERE x.lexeme = $1 AND x.passage_id = b.id)) AS n FROM (${bitmaps!.window}) b`;
+    walked?.replace(`SELECT ${id} AS id`, `SELECT ${id} AS id, ${lexemes.map((_, j) => `s${j}.n AS ${countOf(j)}`).join(', ')}`) ??
+    `SELECT b.id, ${lexemes
+      .map((_, j) => `coalesce(${bitmaps!.said('b.id', j)}, (SELECT x.n FROM search_postings x WHERE x.lexeme = $${j + 1} AND x.passage_id = b.id)) AS ${countOf(j)}`)
+      .join(', ')} FROM (${bitmaps!.window}) b`;
   const withs = bitmaps ? `${bitmaps.ctes(last, fromBits)},` : '';
   const values = alone ? [...lexemes, ...filterParams, RANK_WINDOW] : [...lexemes, ...filterParams, words, RANK_WINDOW];
   values.push(...(bitmaps?.params ?? []));
   const [limit, offset] = [`$${values.push(page.limit)}`, `$${values.push(page.offset)}`];
   const query = `$${k + m + 1}`;
-  // The window: the newest RANK_WINDOW matches (for one word, with its count in each).
-  const newest = `SELECT id${k === 1 ? ', n' : ''} FROM m ORDER BY id DESC LIMIT $${k + m + 2}`;
+  // The window: the newest RANK_WINDOW matches, with each word's count in each.
+  const newest = `SELECT id, ${lexemes.map((_, j) => countOf(j)).join(', ')} FROM m ORDER BY id DESC LIMIT $${k + m + 2}`;
   const pageEnd = `${limit}::bigint + ${offset}::bigint`;
+  /** Whether passage `id` (SQL) holds the query's words as a phrase. */
+  const holdsPhrase = (id: string) => `(SELECT p.words @@ ${tsquery('phraseto', query)} FROM search_passages p WHERE p.id = ${id})`;
   /** Common table expressions before the window's ranking (each ending with a comma), and that ranking (see pagedWindow). */
   const rank: { ctes: string; ranked: string } = alone
     ? { ctes: '', ranked: `SELECT m.id, m.n AS score, false AS exact FROM m ORDER BY m.id DESC LIMIT $${k + m + 1}` }
@@ -379,20 +424,29 @@ async function fromPostings(
         {
           ctes: `w AS MATERIALIZED (${newest}),
                  ex AS (SELECT x.id FROM (SELECT id, n FROM w WHERE n >= ${saidAtLeast} ORDER BY n DESC, id DESC) x
-                        WHERE (SELECT p.words @@ ${tsquery('phraseto', query)} FROM search_passages p WHERE p.id = x.id) LIMIT ${pageEnd}),`,
+                        WHERE ${holdsPhrase('x.id')} LIMIT ${pageEnd}),`,
           ranked: 'SELECT w.id, w.n AS score, w.id IN (SELECT id FROM ex) AS exact FROM w',
         }
-      : // Several lexemes: the window's passages, each read once, and whether it holds the phrase (wp; none is exact for
-        // one word of the query that is several lexemes). The exact phrase ranks first, so when the window holds it at
-        // least to the page's end, the rows without it are not ranked (ts_rank_cd, ~1.2 µs a passage: 2.3 of `the
-        // and`'s 6.3 ms; 283 of its 2,000 hold it).
+      : // Several lexemes: the window's rows scored from their counts (w; the lexemes' IDFs in wi), then the phrase looked
+        // for in the best ranked (bt), in rank order, until the page's end is reached (ex), as above. When fewer of them
+        // hold it, in the others too, in the window's order (ea): read in rank order, from all over the table, the 1,872
+        // passages `we the elra` read to find its 10 took 4.5 ms (EXPLAIN ANALYZE at 100k meetings), 1,800 in the window's
+        // order 2.4. None is exact for one word of the query that is several lexemes (`9E5x11`; its words then typed by a
+        // test never true).
         {
-          ctes: `wp AS MATERIALIZED (SELECT w.id, p.words, ${termCount > 1 ? `p.words @@ ${tsquery('phraseto', query)}` : 'false'} AS exact
-                                 FROM (${newest}) w JOIN search_passages p ON p.id = w.id),`,
-          ranked: `SELECT wp.id, CASE WHEN wp.exact OR (SELECT count(*) FROM wp x WHERE x.exact) < ${pageEnd}
-                                      THEN ts_rank_cd(wp.words, ${tsquery('plainto', query)}) END AS score, wp.exact FROM wp`,
+          ctes: `wi AS MATERIALIZED (SELECT ${lexemes.map((_, j) => `${idfOf(`c.c${j}`)} AS i${j}`).join(', ')}
+                                 FROM (SELECT ${lexemes.map((_, j) => `${keptCount(`$${j + 1}`)}::float8 AS c${j}`).join(', ')}) c, ${TOP}),
+                 w AS MATERIALIZED (SELECT v.id, ${lexemes.map((_, j) => share(`i.i${j}`, `v.${countOf(j)}`)).join(' + ')} AS score FROM (${newest}) v, wi i),
+                 ${
+                   termCount > 1
+                     ? `bt AS MATERIALIZED (SELECT id, score FROM w ORDER BY score DESC, id DESC LIMIT ${PHRASE_LOOKS} * (${pageEnd}) + ${PHRASE_LOOKS_MIN}),
+                        ex AS (SELECT x.id FROM (SELECT id FROM bt ORDER BY score DESC, id DESC) x WHERE ${holdsPhrase('x.id')} LIMIT ${pageEnd}),
+                        ea AS (SELECT w.id FROM w WHERE (SELECT count(*) FROM ex) < ${pageEnd} AND w.id NOT IN (SELECT id FROM bt) AND ${holdsPhrase('w.id')}),`
+                     : ''
+                 }`,
+          ranked: `SELECT w.id, w.score, ${termCount > 1 ? '(w.id IN (SELECT id FROM ex) OR w.id IN (SELECT id FROM ea))' : `${query}::text IS NULL`} AS exact FROM w`,
         };
-  const window = await read<PagedRow>(q, pagedWindow(`${withs} m AS ${cte} (${k === 1 ? scored : windowed}), ${rank.ctes}`, rank.ranked, total, limit, offset), values);
+  const window = await read<PagedRow>(q, pagedWindow(`${withs} m AS ${cte} (${scored}), ${rank.ctes}`, rank.ranked, total, limit, offset), values);
   return pageOf(window, page, (boundary, limit, offset) =>
     read<{ id: number }>(q, `SELECT id FROM (${matches}) m WHERE id < $${k + m + 1} ORDER BY id DESC LIMIT $${k + m + 2} OFFSET $${k + m + 3}`, [
       ...lexemes,
@@ -493,12 +547,12 @@ async function fromBitmap(q: Queryable, words: string, termCount: number, where:
   const n = args.length;
 
   // The newest RANK_WINDOW matches and the count of all of them from one scan of the matches; ranked
-  // (ts_rank_cd reads a passage's words) for the window's rows only. `p.id + 0`: the count needs every
+  // (each lexeme's count read in a passage's words) for the window's rows only. `p.id + 0`: the count needs every
   // match, so the matches come from the GIN index (bitmap); ordered by the bare id, the planner walked the
   // primary key backwards instead, testing all 390k passages for a word in 2% of them (900 ms vs 14 ms).
   const ranked = `SELECT w.id, w.total AS matches, ${rankOf('$1', termCount)}
      FROM (SELECT p.id, count(*) OVER () AS total ${from} ORDER BY p.id + 0 DESC LIMIT $${n + 1}) w JOIN search_passages p ON p.id = w.id`;
-  const window = await rows<PagedRow>(q, pagedWindow('', ranked, '(SELECT max(matches) FROM r)', `$${n + 2}`, `$${n + 3}`), [...args, RANK_WINDOW, page.limit, page.offset]);
+  const window = await rows<PagedRow>(q, pagedWindow(lexemesOf('$1'), ranked, '(SELECT max(matches) FROM r)', `$${n + 2}`, `$${n + 3}`), [...args, RANK_WINDOW, page.limit, page.offset]);
   return pageOf(window, page, (boundary, limit, offset) =>
     rows<{ id: number }>(q, `SELECT p.id ${from} AND p.id < $${n + 1} ORDER BY p.id DESC LIMIT $${n + 2} OFFSET $${n + 3}`, [...args, boundary, limit, offset]),
   );

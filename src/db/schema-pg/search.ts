@@ -58,8 +58,8 @@ export const searchPostings = pgTable(
     lexeme: bytesText('lexeme').notNull(),
     passageId: bigint('passage_id', { mode: 'number' }).notNull(),
     /**
-     * How many times the passage says it (its positions in `words`). For a one-word query, ts_rank_cd
-     * is 0.1 a position, so the window is ranked from the key alone. In the key's index (INCLUDE, added
+     * How many times the passage says it (its positions in `words`): what a search's window is ranked by
+     * (BM25 of the counts), read from the key alone. In the key's index (INCLUDE, added
      * by hand in migration 0004: Drizzle cannot say it), so that stays an index-only scan.
      */
     n: smallint('n').notNull(),
