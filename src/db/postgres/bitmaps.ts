@@ -33,9 +33,10 @@ export interface BitmapTotal {
   /**
    * The matches from the floor on (their passage ids as `id`, a statement over the CTEs), without walking the key ranges:
    * in the built blocks not marked stale, the positions of the bits counted and the passages read; in the others, the
-   * rows counted. (The walk reads the ranges' rows above the floor, many more than the matches when the filters are
-   * independent and narrow together: `the` + a folder, six months and a participant, 34,090 folder passages merged with
-   * the range's 39,802, then probed, for 1,523 matches.)
+   * rows counted, with how often each says each word as `c0`, `c1`... (`matchesIn`'s; null for the others). (The walk
+   * reads the ranges' rows above the floor, many more than the matches when the filters are independent and narrow
+   * together: `the` + a folder, six months and a participant, 34,090 folder passages merged with the range's 39,802, then
+   * probed, for 1,523 matches.)
    */
   window: string;
   /**
@@ -71,7 +72,8 @@ const MAX_READ_PASSAGES = 250_000;
  * The total of the matches of `lexemes` (all of them) and `groups` (each: any of its tags) from the kept bitmaps: per
  * block of 4,096 passage ids below the smallest `built` of the query's terms and not marked stale, the bits of the
  * words and of each group ORed ANDed and counted; the other passage ids (the blocks not built yet, the stale ones)
- * counted from the key ranges by `matchesIn` (the search's own statement, each key range read from `lo` only).
+ * counted from the key ranges by `matchesIn` (the search's own statement, each key range read from `lo` only; with each
+ * word's count in a passage as `c0`, `c1`...).
  * A date range (`dates`) is read as SQLite reads it (monthsLessDays): the kept months and years of its cover ANDed as a
  * group, less the days of those months it leaves out; its days that are not kept (the partial months', the first and
  * last) are read from their tag rows, each passage's bit tested in its block's bits of the words and other groups, and
@@ -129,6 +131,8 @@ export async function bitmapTotal(
   const within = (p: (value: unknown) => string) => (except && dates ? startedWithin(except.range, p, 'm.started_at COLLATE "C"') : []);
   within((value) => `$${exceptBounds.push(value)}`);
   const exceptParams = except ? [except.ids, ...exceptBounds] : [];
+  // The columns of each word's count in a passage, in the rows matchesIn reads.
+  const saidColumns = lexemes.map((_, j) => `c${j}`);
   const params = [lexemes, tags, lexemes.length + tags.length, ...sets, ...(date ? [date.read, date.less] : []), ...(read ? [read] : []), ...(dates?.outside ? [dates.outside.edges, ...bounds] : []), ...exceptParams];
   return {
     params,
@@ -201,7 +205,7 @@ export async function bitmapTotal(
       const shared = new Map<string, string>();
       if (tested.length > 0) shared.set('rs', `(SELECT x.id, x.sign FROM (${tested.join(' UNION ALL ')}) x (id, sign))`);
       shared.set('ub', `(${matchesIn(`${built}::bigint * 4096`).sql})`);
-      shared.set('st', `(SELECT s.block, x.id FROM search_bitmap_stale s CROSS JOIN LATERAL (${matchesIn('s.block::bigint * 4096', '(s.block + 1)::bigint * 4096').sql}) x WHERE s.block < ${built})`);
+      shared.set('st', `(SELECT s.block, x.* FROM search_bitmap_stale s CROSS JOIN LATERAL (${matchesIn('s.block::bigint * 4096', '(s.block + 1)::bigint * 4096').sql}) x WHERE s.block < ${built})`);
       const from = (name: string) => (window ? name : `${shared.get(name)!} ${name}`);
       // The matches' count by block: `block`, `c` rows summed by block (the blocks from kb.b on: one row, at kb.b). The
       // passages tested are summed by block in their own branch, where a group's come sorted by id from their DISTINCT:
@@ -243,12 +247,15 @@ export async function bitmapTotal(
               }${window ? [...shared].map(([name, sql]) => `\n              ${name} AS ${sql},`).join('') : ''}
               bc AS (SELECT block, sum(c)::bigint AS c FROM (${counts.join(' UNION ALL ')}) x (block, c) GROUP BY block),
               fl AS (SELECT coalesce(max(block), 0)::bigint * 4096 AS lo FROM (SELECT block, sum(c) OVER (ORDER BY block DESC) AS above FROM bc) z WHERE above >= ${RANK_WINDOW})${
-                window ? `,\n              bm AS (${fromBits} UNION ALL SELECT id FROM ub UNION ALL SELECT id FROM st WHERE block >= ${lo} >> 12)` : ''
+                window
+                  ? `,\n              bm AS (SELECT f.id, ${saidColumns.map((c) => `NULL::int AS ${c}`).join(', ')} FROM (${fromBits}) f
+                                     UNION ALL SELECT id, ${saidColumns.join(', ')} FROM ub UNION ALL SELECT id, ${saidColumns.join(', ')} FROM st WHERE block >= ${lo} >> 12)`
+                  : ''
               }${window ? lexemes.map((_, j) => `,\n              wc${j} AS MATERIALIZED (${countsLaidOut(j)})`).join('') : ''}`;
     },
     total: '(SELECT coalesce(sum(c), 0) FROM bc)::int',
     floor: '(SELECT lo FROM fl)',
-    window: 'SELECT id FROM bm',
+    window: `SELECT id, ${saidColumns.join(', ')} FROM bm`,
     // The window's passages below the floor (the blocks not built, when they alone hold a window's matches) are not laid out.
     said: (id: string, j: number) => {
       const [lo, a] = ['(SELECT lo FROM fl)', `(SELECT a FROM wc${j})`];

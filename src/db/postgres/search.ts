@@ -345,6 +345,8 @@ async function fromPostings(
     return { sql: `SELECT x.* FROM (${sql} OFFSET 0) x WHERE (SELECT true FROM ${meeting} WHERE dp.id = x.id AND ${onMeeting.join(' AND ')}) IS TRUE`, id };
   };
   const { sql: matches, id } = matchesIn();
+  /** Matches (matchesIn's) with how often each says each word, in column `name(j)` for word `j`: read with its key. */
+  const counted = (sql: string, name: (j: number) => string) => sql.replace(`SELECT ${id} AS id`, `SELECT ${id} AS id, ${lexemes.map((_, j) => `s${j}.n AS ${name(j)}`).join(', ')}`);
   const m = filterParams.length;
   // Planned for its values at each call (see rowsPlanned) when the join of the key ranges depends on their lengths: with
   // filters, or with two words or more. A prepared statement's generic plan merged `marmarorpla` (452 postings) with
@@ -365,7 +367,7 @@ async function fromPostings(
   const datesRead = dates !== undefined && !probeDates && dates.tokens.some((t) => /^[my]\d/.test(t));
   const bitmaps =
     !probed && (tags !== undefined || k > 1) && (!(expected <= RANK_WINDOW) || datesRead)
-      ? await bitmapTotal(q, lexemes, tags?.groups ?? [], matchesIn, sizes, dates, excepted ? { ids: tags!.except!, range } : undefined)
+      ? await bitmapTotal(q, lexemes, tags?.groups ?? [], (lo, hi) => ({ sql: counted(matchesIn(lo, hi).sql, (j) => `c${j}`) }), sizes, dates, excepted ? { ids: tags!.except!, range } : undefined)
       : undefined;
   // Probed from a small range, the matches are read once for both the count and the window (the window's
   // newest-first walk cannot stop early through the probes and the sorted dates), and so are they when the window is
@@ -397,11 +399,12 @@ async function fromPostings(
   const walked = fromBits ? undefined : bitmaps ? matchesIn(bitmaps.floor).sql : matches;
   // The window's matches (`id`) and how often each says each word (`countOf`): a walk reads them with the words' keys; the
   // bits' positions read them from the words' kept counts (migration 0020), and look up a posting where it is not kept
-  // (`the` + one month at 100k meetings, 2,015 positions: 6.9 ms a statement looking up each, 4.6 reading the counts).
+  // (`the` + one month at 100k meetings, 2,015 positions: 6.9 ms a statement looking up each, 4.6 reading the counts);
+  // the rows of the blocks not built or stale come with them (`c0`...: five words' 146 rows, 730 lookups, ~1 ms).
   const scored =
-    walked?.replace(`SELECT ${id} AS id`, `SELECT ${id} AS id, ${lexemes.map((_, j) => `s${j}.n AS ${countOf(j)}`).join(', ')}`) ??
+    (walked && counted(walked, countOf)) ??
     `SELECT b.id, ${lexemes
-      .map((_, j) => `coalesce(${bitmaps!.said('b.id', j)}, (SELECT x.n FROM search_postings x WHERE x.lexeme = $${j + 1} AND x.passage_id = b.id)) AS ${countOf(j)}`)
+      .map((_, j) => `coalesce(${bitmaps!.said('b.id', j)}, b.c${j}, (SELECT x.n FROM search_postings x WHERE x.lexeme = $${j + 1} AND x.passage_id = b.id)) AS ${countOf(j)}`)
       .join(', ')} FROM (${bitmaps!.window}) b`;
   const withs = bitmaps ? `${bitmaps.ctes(last, fromBits)},` : '';
   const values = alone ? [...lexemes, ...filterParams, RANK_WINDOW] : [...lexemes, ...filterParams, words, RANK_WINDOW];
