@@ -42,7 +42,8 @@ export interface BitmapTotal {
   /**
    * With the window read from the bits: how often passage `id` (an SQL expression, a passage of the window) says the
    * query's word `j` (in `lexemes`' order), as kept (search_counts, migration 0020), or null where it is not kept (the
-   * caller then looks up its posting): a passage of a block not built or marked stale, or one saying it 255 times or more.
+   * caller then takes the row's own `c<j>`, or looks up its posting): a passage of a block not built or marked stale, or
+   * one saying it 255 times or more.
    */
   said: (id: string, j: number) => string;
 }
