@@ -227,6 +227,23 @@ describe.skipIf(needs('postgresql'))('search_postings: exact search counts from 
     }
   });
 
+  it('ranks with kept word counts gone wrong (more passages than there are, fewer than none) instead of failing', async () => {
+    const page = async () => (await store.search.transcripts({ query: 'koala emu' }, { offset: 0, limit: 20 })).hits.map((h) => h.snippet.replace(/\*\*/g, ''));
+    const before = await page();
+    expect(before.length).toBeGreaterThan(3);
+    for (const wrong of [1e12, -1e12]) {
+      await pool.query('INSERT INTO search_word_counts (lexeme, n) VALUES ($1, $2)', ['koala', wrong]);
+      try {
+        // The same passages, the phrase's first.
+        const found = await page();
+        expect(found.slice(0, 3).sort(), String(wrong)).toEqual(before.slice(0, 3).sort());
+        expect(found.sort(), String(wrong)).toEqual([...before].sort());
+      } finally {
+        await pool.query('DELETE FROM search_word_counts WHERE lexeme = $1 AND n = $2', ['koala', wrong]);
+      }
+    }
+  });
+
   it('knows the lexemes of ASCII words as the parser of PostgreSQL makes them, and leaves the others to it', async () => {
     // Words, numbers, words with digits, exponents, leading zeros, hex-looking runs; and 400 random queries of such runs.
     const rnd = seeded(19);

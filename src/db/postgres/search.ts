@@ -44,8 +44,13 @@ const share = (idf: string, n: string) => `${idf} * ${n}::float8 * 2.2::float8 /
 /**
  * A lexeme's IDF (floored at 1e-6, as bm25()'s) from `n` (SQL), the passages saying it, and the highest passage id as
  * the number of passages (`t.top`, from TOP: a key's end, where a count would read every passage; ids are not reused).
+ * Kept counts gone wrong (more passages than there are, or fewer than none: `syntheo doctor` names them) give the
+ * floor rather than the logarithm of a number below zero, which would fail the search.
  */
-const idfOf = (n: string) => `greatest(1e-6::float8, ln((t.top - ${n} + 0.5::float8) / (${n} + 0.5::float8)))`;
+const idfOf = (n: string) => {
+  const said = `greatest(${n}, 0::float8)`;
+  return `greatest(1e-6::float8, ln(greatest(t.top - ${said} + 0.5::float8, 0.5::float8) / (${said} + 0.5::float8)))`;
+};
 const TOP = '(SELECT coalesce(max(id), 0)::float8 AS top FROM search_passages) t';
 
 /** The query's lexemes (its words in `param`), each with its IDF (`i`) and as a tsquery of it alone (`q`): a common table expression `lx`. */
