@@ -18,12 +18,12 @@ import { snippetOf } from '../queries/snippet.js';
 // matches, newest first. Hits point at word offsets.
 
 /**
- * The query's words as a tsquery, computed once a statement: a scalar subquery is an InitPlan. Written inline in a
+ * The query's words as a phrase (phraseto_tsquery), computed once a statement: a scalar subquery is an InitPlan. Written inline in a
  * select list, it is computed again for every row once a prepared statement runs its generic plan (from the sixth
  * call): `the the` ranked its 2,000 window rows in 14.5 ms instead of 7.2 (psql, PREPARE and EXECUTE, p50).
  * Not in a WHERE: a custom plan estimates a match's rows from the constant, not from an InitPlan's parameter.
  */
-const tsquery = (kind: 'plainto' | 'phraseto', param: string) => `(SELECT ${kind}_tsquery('simple', syntheo_fold(${param})))`;
+const phraseQuery = (param: string) => `(SELECT phraseto_tsquery('simple', syntheo_fold(${param})))`;
 
 /** How many passages say lexeme `param` (an SQL expression), as kept: its base rows (migration 0010) and its bucket's pending deltas (0011). */
 const keptCount = (param: string) =>
@@ -53,11 +53,14 @@ const idfOf = (n: string) => {
 };
 const TOP = '(SELECT coalesce(max(id), 0)::float8 AS top FROM search_passages) t';
 
+/** The distinct lexemes of the query's words (in `param`) as `l`, each with how many passages say it, as kept, as `n`. */
+const lexemeCounts = (param: string) =>
+  `SELECT u.l, ${keptCount('u.l')}::float8 AS n FROM (SELECT DISTINCT x.lexeme AS l FROM unnest(to_tsvector('simple', syntheo_fold(${param}))) x) u`;
+
 /** The query's lexemes (its words in `param`), each with its IDF (`i`) and as a tsquery of it alone (`q`): a common table expression `lx`. */
 const lexemesOf = (param: string) =>
-  `lx AS MATERIALIZED (SELECT ${idfOf('x.c')} AS i, x.q
-                      FROM (SELECT ${keptCount('u.l')}::float8 AS c, ('''' || replace(replace(u.l, '\\', '\\\\'), '''', '''''') || '''')::tsquery AS q
-                            FROM (SELECT DISTINCT lexeme AS l FROM unnest(to_tsvector('simple', syntheo_fold(${param})))) u) x, ${TOP}),`;
+  `lx AS MATERIALIZED (SELECT ${idfOf('x.n')} AS i, ('''' || replace(replace(x.l, '\\', '\\\\'), '''', '''''') || '''')::tsquery AS q
+                      FROM (${lexemeCounts(param)}) x, ${TOP}),`;
 
 /**
  * A window row's rank over `p.words` (lx's lexemes; the query's words in `param`): BM25 as `score`, each lexeme's count
@@ -65,7 +68,7 @@ const lexemesOf = (param: string) =>
  */
 const rankOf = (param: string, termCount: number) =>
   `(SELECT sum(${share('l.i', 'f.n')}) FROM lx l CROSS JOIN LATERAL (SELECT round(ts_rank_cd(p.words, l.q) * 10) AS n) f) AS score,
-   ${termCount > 1 ? `p.words @@ ${tsquery('phraseto', param)}` : 'false'} AS exact`;
+   ${termCount > 1 ? `p.words @@ ${phraseQuery(param)}` : 'false'} AS exact`;
 
 /** Folded as syntheo_fold() folds stored text: no diacritics, lower case. */
 const fold = (word: string) => word.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
@@ -239,13 +242,7 @@ async function fromPostings(
   // rather than its words' bitmaps counted.
   const ascii = countsDecide ? undefined : asciiLexemes(words);
   const known = ascii !== undefined && ascii.length < 3 ? ascii : undefined;
-  const said = known?.map((l) => ({ l, n: NaN })) ?? await rows<{ l: string; n: number }>(
-    q,
-    `SELECT u.l, ((SELECT coalesce(sum(c.n), 0) FROM search_word_counts c WHERE c.lexeme = u.l)
-                  + (SELECT coalesce(sum((d.counts ->> u.l)::bigint), 0) FROM search_word_deltas d WHERE d.bucket = syntheo_word_bucket(u.l)))::float8 AS n
-     FROM (SELECT DISTINCT x.lexeme AS l FROM unnest(to_tsvector('simple', syntheo_fold($1))) x) u`,
-    [words],
-  );
+  const said = known?.map((l) => ({ l, n: NaN })) ?? (await rows<{ l: string; n: number }>(q, lexemeCounts('$1'), [words]));
   const lexemes = said.map((w) => w.l);
   // No lexeme (e.g. only words longer than PostgreSQL indexes): plainto_tsquery matches nothing either.
   if (lexemes.length === 0) return { ids: [], total: 0 };
@@ -396,6 +393,8 @@ async function fromPostings(
   // One word: ranked by the postings' `n` (BM25 of one word is in the order of its count), read with the key (no
   // passage read at all). Several: by each word's count (see `share`), the passages read only to find the phrase.
   const alone = termCount === 1 && k === 1;
+  // The query's words are a parameter only when there is a phrase to look for (several words).
+  const phrased = termCount > 1;
   // One word said several times (`the the`): ranked by `n` too, the exact phrase checked only in the passages saying the
   // word as often as the query does (ts_rank_cd read 2,000 passages' words: `the the` 9.7 ms a search). When a word of
   // the query is not the lexeme (dropped by the parser), every one.
@@ -406,7 +405,9 @@ async function fromPostings(
   // One lexeme without filters: the matches are its postings, counted by its kept count instead of walked (`the`:
   // 346,673 postings, ~20 ms): its base rows (migration 0010) plus its entries in its bucket's pending deltas (0011,
   // tens of small rows). Common words with common filters: from the kept bitmaps (0013). In the same statement: one snapshot.
-  const last = k + m + (alone ? 1 : 2);
+  const last = k + m + (phrased ? 2 : 1);
+  /** The window's size (RANK_WINDOW), after the phrase's words. */
+  const windowSize = `$${last}`;
   const total = bitmaps
     ? bitmaps.total
     : (tags === undefined || (excepted && tags.groups.length === 0 && !dates)) && k === 1
@@ -426,18 +427,19 @@ async function fromPostings(
       .map((_, j) => `coalesce(${bitmaps!.said('b.id', j)}, b.c${j}, (SELECT x.n FROM search_postings x WHERE x.lexeme = $${j + 1} AND x.passage_id = b.id)) AS ${countOf(j)}`)
       .join(', ')} FROM (${bitmaps!.window}) b`;
   const withs = bitmaps ? `${bitmaps.ctes(last, fromBits)},` : '';
-  const values = alone ? [...lexemes, ...filterParams, RANK_WINDOW] : [...lexemes, ...filterParams, words, RANK_WINDOW];
+  const values = [...lexemes, ...filterParams, ...(phrased ? [words] : []), RANK_WINDOW];
   values.push(...(bitmaps?.params ?? []));
   const [limit, offset] = [`$${values.push(page.limit)}`, `$${values.push(page.offset)}`];
+  /** The phrase's words (a parameter when `phrased`). */
   const query = `$${k + m + 1}`;
   // The window: the newest RANK_WINDOW matches, with each word's count in each.
-  const newest = `SELECT id, ${lexemes.map((_, j) => countOf(j)).join(', ')} FROM m ORDER BY id DESC LIMIT $${k + m + 2}`;
+  const newest = `SELECT id, ${lexemes.map((_, j) => countOf(j)).join(', ')} FROM m ORDER BY id DESC LIMIT ${windowSize}`;
   const pageEnd = `${limit}::bigint + ${offset}::bigint`;
   /** Whether passage `id` (SQL) holds the query's words as a phrase. */
-  const holdsPhrase = (id: string) => `(SELECT p.words @@ ${tsquery('phraseto', query)} FROM search_passages p WHERE p.id = ${id})`;
+  const holdsPhrase = (id: string) => `(SELECT p.words @@ ${phraseQuery(query)} FROM search_passages p WHERE p.id = ${id})`;
   /** Common table expressions before the window's ranking (each ending with a comma), and that ranking (see pagedWindow). */
   const rank: { ctes: string; ranked: string } = alone
-    ? { ctes: '', ranked: `SELECT m.id, m.n AS score, false AS exact FROM m ORDER BY m.id DESC LIMIT $${k + m + 1}` }
+    ? { ctes: '', ranked: `SELECT m.id, m.n AS score, false AS exact FROM m ORDER BY m.id DESC LIMIT ${windowSize}` }
     : repeated
       ? // A word said several times: the window's passages (w), and the phrase looked for in rank order (the most said
         // first, then the newest) until the page's end is reached (ex): the rows past it, marked apart from the phrase
@@ -453,20 +455,19 @@ async function fromPostings(
         // for in the best ranked (bt), in rank order, until the page's end is reached (ex), as above. When fewer of them
         // hold it, in the others too, in the window's order (ea): read in rank order, from all over the table, the 1,872
         // passages `we the elra` read to find its 10 took 4.5 ms (EXPLAIN ANALYZE at 100k meetings), 1,800 in the window's
-        // order 2.4. None is exact for one word of the query that is several lexemes (`9E5x11`; its words then typed by a
-        // test never true).
+        // order 2.4. None is exact for one word of the query that is several lexemes (`9E5x11`).
         {
           ctes: `wi AS MATERIALIZED (SELECT ${lexemes.map((_, j) => `${idfOf(`c.c${j}`)} AS i${j}`).join(', ')}
                                  FROM (SELECT ${lexemes.map((_, j) => `${keptCount(`$${j + 1}`)}::float8 AS c${j}`).join(', ')}) c, ${TOP}),
                  w AS MATERIALIZED (SELECT v.id, ${lexemes.map((_, j) => share(`i.i${j}`, `v.${countOf(j)}`)).join(' + ')} AS score FROM (${newest}) v, wi i),
                  ${
-                   termCount > 1
+                   phrased
                      ? `bt AS MATERIALIZED (SELECT id, score FROM w ORDER BY score DESC, id DESC LIMIT ${PHRASE_LOOKS} * (${pageEnd}) + ${PHRASE_LOOKS_MIN}),
                         ex AS (SELECT x.id FROM (SELECT id FROM bt ORDER BY score DESC, id DESC) x WHERE ${holdsPhrase('x.id')} LIMIT ${pageEnd}),
                         ea AS (SELECT w.id FROM w WHERE (SELECT count(*) FROM ex) < ${pageEnd} AND w.id NOT IN (SELECT id FROM bt) AND ${holdsPhrase('w.id')}),`
                      : ''
                  }`,
-          ranked: `SELECT w.id, w.score, ${termCount > 1 ? '(w.id IN (SELECT id FROM ex) OR w.id IN (SELECT id FROM ea))' : `${query}::text IS NULL`} AS exact FROM w`,
+          ranked: `SELECT w.id, w.score, ${phrased ? '(w.id IN (SELECT id FROM ex) OR w.id IN (SELECT id FROM ea))' : 'false'} AS exact FROM w`,
         };
   const window = await read<PagedRow>(q, pagedWindow(`${withs} m AS ${cte} (${scored}), ${rank.ctes}`, rank.ranked, total, limit, offset), values);
   return pageOf(window, page, (boundary, limit, offset) =>
