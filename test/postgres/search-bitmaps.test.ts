@@ -553,6 +553,58 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
     }
   }, 60_000);
 
+  it('a month in fewer than 1/64 of the meetings is kept all the same (migration 0021): a range over most of it reads the few days it leaves out, not the days it covers', async () => {
+    // A database of its own: two meetings a day from 1 November 2025 to 29 January 2026 (a day: 2 of the 182 meetings,
+    // fewer than 1/64, not kept), and 2 in February (as few: kept only as a month); four built blocks and a few
+    // passages in a fifth.
+    const url = await pgs.cluster.createDatabase();
+    const store = await openStore(url, { create: true });
+    const pool = new pg.Pool({ connectionString: url, max: 4 });
+    try {
+      const starts = [...Array.from({ length: 180 }, (_, i) => new Date(Date.UTC(2025, 10, 1 + Math.floor(i / 2), 9 + (i % 2) * 5)).toISOString()), '2026-02-10T10:00:00.000Z', '2026-02-24T10:00:00.000Z'];
+      for (const [m, at] of starts.entries()) await pool.query(`INSERT INTO meetings (id, title, started_at, note, created_at, updated_at) VALUES ($1, $1, $2, '', 'x', 'x')`, [`mtg_${m}`, at]);
+      const rnd = seeded(11);
+      // One passage in three is of February's meetings; the passages spread over the blocks.
+      const passages = Array.from({ length: 4 * 1000 + 10 }, (_, k) => [k < 4000 ? (k % 4) * 4096 + Math.floor(k / 4) * 4 : 4 * 4096 + k, `mtg_${rnd.int(3) === 0 ? 180 + rnd.int(2) : rnd.int(180)}`, text(rnd, 3 + rnd.int(8))] as const);
+      await pool.query("INSERT INTO search_passages (id, meeting_id, kind, ref_id, text) SELECT i, m, 'note', m, t FROM unnest($1::bigint[], $2::text[], $3::text[]) u(i, m, t)", [
+        passages.map((p) => p[0]),
+        passages.map((p) => p[1]),
+        passages.map((p) => p[2]),
+      ]);
+      await pool.query('ANALYZE');
+      await buildAll(pool);
+      const kept = (await pool.query<{ term: string }>("SELECT term FROM search_bitmap_terms WHERE kind = 't' AND term ~ '^[ymd][0-9]' ORDER BY term")).rows.map((r) => r.term);
+      expect(kept).toEqual(['m202511', 'm202512', 'm202601', 'm202602', 'y2025', 'y2026']);
+      // January, and most of February: the month's bits less 26-28 February read from their tags; with the first and
+      // last days' meetings outside the range by their time; and the days of a range of a few days read one by one.
+      const filters: SearchFilter[] = [
+        { query: '', from: '2025-12-31', to: '2026-02-25' },
+        { query: '', from: '2025-12-31T12:00:00.000Z', to: '2026-02-24T09:00:00.000Z' },
+        { query: '', from: '2026-02-09', to: '2026-02-12' },
+      ];
+      expect(await compare(pool, filters, true, ['the', 'the budget'])).toEqual([]);
+      const sent: Sent[] = [];
+      const c = await pool.connect();
+      try {
+        await searchTranscripts(recording(c, sent), { query: 'the', from: '2025-12-31', to: '2026-02-25' }, { offset: 0, limit: 3 });
+      } finally {
+        c.release();
+      }
+      const counted = sent.find((s) => s.text.includes('FROM search_bitmaps'))!;
+      // The months' bits (January's, and February's though it is rare); the days read one by one: 31 December (and `dx`);
+      // taken away: the days of February the cover leaves out (it ends on the data's last day, 24 February). (The whole
+      // cover's days are sent too, for the blocks not built.)
+      expect(counted.values).toContainEqual(['m202601', 'm202602']);
+      expect(counted.values).toContainEqual(['dx', 'd20251231']);
+      expect(counted.values).toContainEqual(['d20260225', 'd20260226', 'd20260227', 'd20260228']);
+      const passage = passages.find((p) => p[0] < 4 * 4096 && p[1] === 'mtg_180' && p[2].split(' ').includes('the'))![0];
+      await expectCountedFromBits(pool, store, { query: 'the', from: '2025-12-31', to: '2026-02-25' }, 'the', passage);
+    } finally {
+      await pool.end();
+      await store.close();
+    }
+  }, 60_000);
+
   it('a prepared statement finds the phrase with the query computed once: in its generic plan, no row computes a tsquery', async () => {
     // The statements of a one-word phrase (`the the`: one lexeme, a prepared statement) as the search sends them: ranked
     // by the postings' counts, the phrase looked for in the window's passages.
