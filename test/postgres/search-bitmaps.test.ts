@@ -167,6 +167,20 @@ async function countsWrong(pool: pg.Pool): Promise<string[]> {
   return r.rows.map((w) => w.wrong);
 }
 
+/** Passages written as notes in one statement: each its id, its meeting and its text. */
+async function insertPassages(q: Pick<pg.Pool, 'query'>, passages: readonly (readonly [id: number, meeting: string, text: string])[]): Promise<void> {
+  await q.query("INSERT INTO search_passages (id, meeting_id, kind, ref_id, text) SELECT i, m, 'note', m, t FROM unnest($1::bigint[], $2::text[], $3::text[]) u(i, m, t)", [
+    passages.map((p) => p[0]),
+    passages.map((p) => p[1]),
+    passages.map((p) => p[2]),
+  ]);
+}
+
+/** Meetings `mtg_0`, `mtg_1`... started at `starts`, without folder or participant. */
+async function insertMeetings(q: Pick<pg.Pool, 'query'>, starts: readonly string[]): Promise<void> {
+  for (const [m, at] of starts.entries()) await q.query(`INSERT INTO meetings (id, title, started_at, note, created_at, updated_at) VALUES ($1, $1, $2, '', 'x', 'x')`, [`mtg_${m}`, at]);
+}
+
 /** Rounds until one has nothing to do (writers may hold the lock: those rounds retry). */
 async function buildAll(pool: pg.Pool): Promise<void> {
   await pool.query('SELECT syntheo_add_search_bitmap_terms()');
@@ -192,6 +206,19 @@ async function expectCountedFromBits(pool: pg.Pool, store: Store, filter: Search
 describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)', () => {
   const pgs = storeForBlock(10);
 
+  /** `body` on a database of its own (its Store, and a pool of 4), closed after. */
+  async function ownDatabase(body: (store: Store, pool: pg.Pool) => Promise<void>): Promise<void> {
+    const url = await pgs.cluster.createDatabase();
+    const store = await openStore(url, { create: true });
+    const pool = new pg.Pool({ connectionString: url, max: 4 });
+    try {
+      await body(store, pool);
+    } finally {
+      await pool.end();
+      await store.close();
+    }
+  }
+
   beforeAll(async () => {
     const now = new Date().toISOString();
     for (const [i, path] of FOLDERS.entries()) {
@@ -208,11 +235,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
       await pgs.pool.query('INSERT INTO participants (id, meeting_id, name) VALUES ($1, $2, $3)', [`par_${m}`, `mtg_${m}`, rnd.one(PEOPLE)]);
     }
     const passages = Array.from({ length: SEEDED }, (_, i) => [i * SPREAD + rnd.int(SPREAD), `mtg_${rnd.int(MEETINGS)}`, text(rnd, 3 + rnd.int(12))] as const);
-    await pgs.pool.query("INSERT INTO search_passages (id, meeting_id, kind, ref_id, text) SELECT i, m, 'note', m, t FROM unnest($1::bigint[], $2::text[], $3::text[]) u(i, m, t)", [
-      passages.map((p) => p[0]),
-      passages.map((p) => p[1]),
-      passages.map((p) => p[2]),
-    ]);
+    await insertPassages(pgs.pool, passages);
     // New passages take the ids after them, near the end of block 5: the writers below cross into block 6.
     await pgs.pool.query("SELECT setval(pg_get_serial_sequence('search_passages', 'id'), $1)", [6 * 4096 - 20]);
     await pgs.pool.query('ANALYZE');
@@ -507,12 +530,8 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
     // from their rows). Blocks 0 and 2: `the budget` in January and February; block 1: `the plan` (no `budget`: no
     // bitmap of it there); block 3: `the budget` in March only (no bitmap of January's or February's), at other
     // positions than block 2's. A meeting a day, 69 in all: a month is kept, a day is not.
-    const url = await pgs.cluster.createDatabase();
-    const store = await openStore(url, { create: true });
-    const pool = new pg.Pool({ connectionString: url, max: 4 });
-    try {
-      const days = Array.from({ length: 69 }, (_, d) => new Date(Date.UTC(2026, 0, 1 + d, 10)).toISOString());
-      for (const [d, at] of days.entries()) await pool.query(`INSERT INTO meetings (id, title, started_at, note, created_at, updated_at) VALUES ($1, $1, $2, '', 'x', 'x')`, [`mtg_${d}`, at]);
+    await ownDatabase(async (store, pool) => {
+      await insertMeetings(pool, Array.from({ length: 69 }, (_, d) => new Date(Date.UTC(2026, 0, 1 + d, 10)).toISOString()));
       // Meetings 0-58: January and February (58: 28 February); 59-68: March.
       const rnd = seeded(7);
       const passages: [id: number, meeting: string, text: string][] = [];
@@ -522,11 +541,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
         passages.push([3 * 4096 + k * 4 + 1, `mtg_${59 + rnd.int(10)}`, 'the budget']);
       }
       for (let k = 0; k < 10; k++) passages.push([4 * 4096 + k, `mtg_${k}`, 'the plan']);
-      await pool.query("INSERT INTO search_passages (id, meeting_id, kind, ref_id, text) SELECT i, m, 'note', m, t FROM unnest($1::bigint[], $2::text[], $3::text[]) u(i, m, t)", [
-        passages.map((p) => p[0]),
-        passages.map((p) => p[1]),
-        passages.map((p) => p[2]),
-      ]);
+      await insertPassages(pool, passages);
       await pool.query('ANALYZE');
       await buildAll(pool);
       const built = async (kind: string, term: string) =>
@@ -547,30 +562,23 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
       expect(await compare(pool, filters)).toEqual([]);
       const passage = passages.find((p) => p[0] >= 2 * 4096 && p[1] === 'mtg_10')![0];
       await expectCountedFromBits(pool, store, { query: 'the budget', from: '2026-01-01', to: '2026-02-26' }, 'budget', passage);
-    } finally {
-      await pool.end();
-      await store.close();
-    }
+    });
   }, 60_000);
 
   it('a month in fewer than 1/64 of the meetings is kept all the same (migration 0021): a range over most of it reads the few days it leaves out, not the days it covers', async () => {
     // A database of its own: two meetings a day from 1 November 2025 to 29 January 2026 (a day: 2 of the 182 meetings,
     // fewer than 1/64, not kept), and 2 in February (as few: kept only as a month); four built blocks and a few
     // passages in a fifth.
-    const url = await pgs.cluster.createDatabase();
-    const store = await openStore(url, { create: true });
-    const pool = new pg.Pool({ connectionString: url, max: 4 });
-    try {
-      const starts = [...Array.from({ length: 180 }, (_, i) => new Date(Date.UTC(2025, 10, 1 + Math.floor(i / 2), 9 + (i % 2) * 5)).toISOString()), '2026-02-10T10:00:00.000Z', '2026-02-24T10:00:00.000Z'];
-      for (const [m, at] of starts.entries()) await pool.query(`INSERT INTO meetings (id, title, started_at, note, created_at, updated_at) VALUES ($1, $1, $2, '', 'x', 'x')`, [`mtg_${m}`, at]);
+    await ownDatabase(async (store, pool) => {
+      await insertMeetings(pool, [
+        ...Array.from({ length: 180 }, (_, i) => new Date(Date.UTC(2025, 10, 1 + Math.floor(i / 2), 9 + (i % 2) * 5)).toISOString()),
+        '2026-02-10T10:00:00.000Z',
+        '2026-02-24T10:00:00.000Z',
+      ]);
       const rnd = seeded(11);
       // One passage in three is of February's meetings; the passages spread over the blocks.
       const passages = Array.from({ length: 4 * 1000 + 10 }, (_, k) => [k < 4000 ? (k % 4) * 4096 + Math.floor(k / 4) * 4 : 4 * 4096 + k, `mtg_${rnd.int(3) === 0 ? 180 + rnd.int(2) : rnd.int(180)}`, text(rnd, 3 + rnd.int(8))] as const);
-      await pool.query("INSERT INTO search_passages (id, meeting_id, kind, ref_id, text) SELECT i, m, 'note', m, t FROM unnest($1::bigint[], $2::text[], $3::text[]) u(i, m, t)", [
-        passages.map((p) => p[0]),
-        passages.map((p) => p[1]),
-        passages.map((p) => p[2]),
-      ]);
+      await insertPassages(pool, passages);
       await pool.query('ANALYZE');
       await buildAll(pool);
       const kept = (await pool.query<{ term: string }>("SELECT term FROM search_bitmap_terms WHERE kind = 't' AND term ~ '^[ymd][0-9]' ORDER BY term")).rows.map((r) => r.term);
@@ -599,10 +607,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
       expect(counted.values).toContainEqual(['d20260225', 'd20260226', 'd20260227', 'd20260228']);
       const passage = passages.find((p) => p[0] < 4 * 4096 && p[1] === 'mtg_180' && p[2].split(' ').includes('the'))![0];
       await expectCountedFromBits(pool, store, { query: 'the', from: '2025-12-31', to: '2026-02-25' }, 'the', passage);
-    } finally {
-      await pool.end();
-      await store.close();
-    }
+    });
   }, 60_000);
 
   it('a prepared statement finds the phrase with the query computed once: in its generic plan, no row computes a tsquery', async () => {
@@ -673,11 +678,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
       }
       // 3,000 passages over ids 0-5,999: block 0 complete, so built.
       const passages = Array.from({ length: 3000 }, (_, i) => [i * 2 + rnd.int(2), `mtg_${rnd.int(60)}`, text(rnd, 3 + rnd.int(12))] as const);
-      await q.query("INSERT INTO search_passages (id, meeting_id, kind, ref_id, text) SELECT i, m, 'note', m, t FROM unnest($1::bigint[], $2::text[], $3::text[]) u(i, m, t)", [
-        passages.map((p) => p[0]),
-        passages.map((p) => p[1]),
-        passages.map((p) => p[2]),
-      ]);
+      await insertPassages(q, passages);
       await buildAll(q);
       const built = async () => (await q.query('SELECT kind, term, built FROM search_bitmap_terms ORDER BY kind, term')).rows;
       const before = await built();
