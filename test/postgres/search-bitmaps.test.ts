@@ -7,7 +7,7 @@
 // are not kept, less the first and last days' meetings outside it (the meetings span four months, a day's share of them is
 // too small to be kept, a month's is not), or checked on each match's meeting (the same answers). A database at 0014 with built bitmaps gets 0015's names and e-mails as tags
 // without a block marked stale.
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import pg from 'pg';
 import { needs } from '../support/system-tools.js';
 import { bm25, expectPrivileges, loginRoles, pgDatabaseMigratedTo, runAs, undoSearchBitmaps, storeForBlock } from '../support/postgres.js';
@@ -608,6 +608,59 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
       const passage = passages.find((p) => p[0] < 4 * 4096 && p[1] === 'mtg_180' && p[2].split(' ').includes('the'))![0];
       await expectCountedFromBits(pool, store, { query: 'the', from: '2025-12-31', to: '2026-02-25' }, 'the', passage);
     });
+  }, 60_000);
+
+  it('through the Store, a window read from the bits is planned once for any words while few blocks are counted from their rows, and answers as the rows say', async () => {
+    await buildAll(pgs.pool);
+    // The names of the bitmaps' statements the Store runs as named statements of its generic connections (rowsGeneric).
+    const generic: string[] = [];
+    const query = pg.Client.prototype.query;
+    const spy = vi.spyOn(pg.Client.prototype, 'query').mockImplementation(function (this: pg.Client, ...args: unknown[]) {
+      const config = args[0] as { name?: string; text?: string } | string;
+      if (typeof config === 'object' && config.name?.startsWith('syntheo_g') && config.text?.includes('FROM search_bitmaps')) generic.push(config.name);
+      return (query as (...a: unknown[]) => unknown).apply(this, args);
+    } as typeof query);
+    const c = await pgs.pool.connect();
+    try {
+      /** The names the two calls of `filter` ran its window under, each answered as the rows say. */
+      const namesOf = async (filter: SearchFilter) => {
+        generic.length = 0;
+        const held = await reference(c, filter);
+        for (let call = 0; call < 2; call++) {
+          const found = await pgs.store.search.transcripts(filter, { offset: 0, limit: PAGE });
+          expect([found.pagination.total, found.hits.map((h) => h.snippet.replace(/\*\*/g, ''))]).toEqual([held.n, held.page]);
+        }
+        return [...generic];
+      };
+      // Narrow filters (here, with months): fewer matches than the key ranges' rows by far, so the window is read from
+      // the bits; the blocks not built are the newest, partial one.
+      const filters: SearchFilter[] = [
+        { query: 'budget review', folderPath: 'Sales/EU', participant: 'ada', from: '2025-11-20', to: '2026-03-10' },
+        { query: 'the plan', folderPath: 'Sales/EU', participant: 'bob', from: '2025-12-01', to: '2026-02-28' },
+        { query: 'hiring', folderPath: 'Legal', participant: 'ada', from: '2025-11-20', to: '2026-03-10' },
+      ];
+      for (const filter of filters) {
+        const names = await namesOf(filter);
+        // Prepared by the first call, run again by the second.
+        expect(names).toHaveLength(2);
+        expect(names[1]).toBe(names[0]);
+      }
+      // A worker behind: four blocks stale, or the newest passage five blocks past the built ones. The rows counted from
+      // them are not bounded: planned for the values at each call.
+      await pgs.pool.query('INSERT INTO search_bitmap_stale (block) VALUES (0), (1), (2), (3) ON CONFLICT DO NOTHING');
+      for (const filter of filters) expect(await namesOf(filter)).toEqual([]);
+      await pgs.pool.query('DELETE FROM search_bitmap_stale');
+      await pgs.pool.query("INSERT INTO search_passages (id, meeting_id, kind, ref_id, text) VALUES (10 * 4096, 'mtg_0', 'note', 'mtg_0', 'zebra')");
+      try {
+        for (const filter of filters) expect(await namesOf(filter)).toEqual([]);
+      } finally {
+        await pgs.pool.query('DELETE FROM search_passages WHERE id = 10 * 4096');
+      }
+    } finally {
+      c.release();
+      spy.mockRestore();
+      await buildAll(pgs.pool);
+    }
   }, 60_000);
 
   it('a prepared statement finds the phrase with the query computed once: in its generic plan, no row computes a tsquery', async () => {

@@ -46,7 +46,19 @@ export interface BitmapTotal {
    * one saying it 255 times or more.
    */
   said: (id: string, j: number) => string;
+  /**
+   * Whether the blocks the statement counts from rows are few (SETTLED_BLOCKS at most from the fewest built of its terms
+   * to the highest passage id's, as many stale at most), as the kept terms were read just before: the rows it reads are
+   * then bounded by those blocks and the built blocks' bits, whatever the words.
+   */
+  settled: boolean;
 }
+
+/**
+ * Blocks counted from their rows (not built yet, or stale) a settled statement reads at most: the newest, partial one and
+ * those a worker keeping up has not built yet.
+ */
+const SETTLED_BLOCKS = 3;
 
 /** A from/to range as calendar tags (the search's dateTerm): its cover, and the first and last days' meetings that may be outside it. */
 export interface DateTerm {
@@ -101,9 +113,11 @@ export async function bitmapTotal(
   // The months of the cover's days may stand for them (most of a month's days covered).
   const months = (dates?.tokens ?? []).filter((t) => /^d\d{8}$/.test(t)).map((t) => `m${t.slice(1, 7)}`);
   const asked = [...new Set([...groups.flat(), ...(dates?.tokens ?? []), ...months])];
-  const kept = await rows<{ kind: string; term: string }>(
+  // With each term's built blocks, the block of the highest passage id and the stale blocks (see `settled`).
+  const kept = await rows<{ kind: string; term: string; built: number; top: number; stale: number }>(
     q,
-    `SELECT k.kind, k.term FROM search_bitmap_terms k, (SELECT max(built) AS top FROM search_bitmap_terms) t
+    `SELECT k.kind, k.term, k.built, (SELECT coalesce(max(id), 0) >> 12 FROM search_passages)::int AS top, (SELECT count(*) FROM search_bitmap_stale)::int AS stale
+     FROM search_bitmap_terms k, (SELECT max(built) AS top FROM search_bitmap_terms) t
      WHERE ((k.kind = 'w' AND k.term = ANY($1::text[])) OR (k.kind = 't' AND k.term = ANY($2::text[]))) AND k.built >= t.top - ${LAG_BLOCKS} AND k.built > 0`,
     [lexemes, asked],
   );
@@ -123,6 +137,9 @@ export async function bitmapTotal(
     if ([...date.read, ...less].reduce((n, t) => n + sizes('search_tags', t), 0) > MAX_READ_PASSAGES) return undefined;
   }
   const tags = [...new Set([...bitGroups.flat(), ...(date?.kept ?? [])])];
+  // The blocks the statement counts from rows: from the fewest built of its terms to the highest passage id's, and the stale ones.
+  const built = Math.min(...kept.filter((k) => (k.kind === 'w' ? lexemes : tags).includes(k.term)).map((k) => k.built));
+  const settled = kept[0]!.top + 1 - built <= SETTLED_BLOCKS && kept[0]!.stale <= SETTLED_BLOCKS;
   const sets = [...bitGroups, ...(date && date.kept.length > 0 ? [date.kept] : [])];
   // The range's values, in the order its conditions take them.
   const bounds: unknown[] = [];
@@ -136,6 +153,7 @@ export async function bitmapTotal(
   const saidColumns = lexemes.map((_, j) => `c${j}`);
   const params = [lexemes, tags, lexemes.length + tags.length, ...sets, ...(date ? [date.read, date.less] : []), ...(read ? [read] : []), ...(dates?.outside ? [dates.outside.edges, ...bounds] : []), ...exceptParams];
   return {
+    settled,
     params,
     ctes: (last, window) => {
       const [w, t, n] = [`$${last + 1}::text[]`, `$${last + 2}::text[]`, `$${last + 3}::int`];

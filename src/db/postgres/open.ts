@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { NoDatabaseError, StorageError } from '../../errors.js';
 import { PACKAGE_ROOT, packageVersion } from '../../package.js';
 import { connectionError, describeTarget, toStorageError } from './errors.js';
-import { registerMergePool } from './sql.js';
+import { registerGenericPool, registerMergePool } from './sql.js';
 import type { OnSchemaNotice } from '../model/schema-notice.js';
 
 export const PG_MIGRATIONS_DIR = join(PACKAGE_ROOT, 'drizzle', 'postgres');
@@ -17,6 +17,8 @@ export const MIGRATION_LOCK_KEY = 0x53594e54;
 const CONNECT_TIMEOUT_MS = 10_000;
 /** At most this many connections for searches that merge key ranges (withMergePlans), beside the Store's. */
 const MERGE_POOL_MAX = 4;
+/** At most this many for statements planned once for any values (rowsGeneric), each holding up to GENERIC_STATEMENTS. */
+const GENERIC_POOL_MAX = 2;
 
 export interface PgOpenOptions {
   /** Apply the migrations to an empty database (mcp, worker, writing CLI commands). */
@@ -75,7 +77,10 @@ export async function openPostgres(url: string, options: PgOpenOptions): Promise
   // Made on first use, and closed when idle as the Store's are.
   const merging = quiet(new pg.Pool({ ...config, max: Math.min(MERGE_POOL_MAX, config.max ?? MERGE_POOL_MAX) }));
   registerMergePool(pool, merging);
-  const closeAll = () => Promise.all([pool.end(), merging.end()]);
+  // And statements planned once for any values (a search's window read from the bits), on connections of their own.
+  const generic = quiet(new pg.Pool({ ...config, max: Math.min(GENERIC_POOL_MAX, config.max ?? GENERIC_POOL_MAX) }));
+  registerGenericPool(pool, generic);
+  const closeAll = () => Promise.all([pool.end(), merging.end(), generic.end()]);
   const where = describeTarget(url);
   let client: PoolClient;
   try {

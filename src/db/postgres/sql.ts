@@ -77,6 +77,67 @@ const mergePools = new WeakMap<Queryable, Pool>();
 const mergeSet = new WeakSet<PoolClient>();
 export const registerMergePool = (pool: Pool, merging: Pool): void => void mergePools.set(pool, merging);
 
+/** Each Store pool's companion for rowsGeneric (registered by openPostgres), and its connections' prepared statements (text -> name, least recently used first). */
+const genericPools = new WeakMap<Queryable, Pool>();
+const genericPrepared = new WeakMap<PoolClient, Map<string, string>>();
+export const registerGenericPool = (pool: Pool, generic: Pool): void => void genericPools.set(pool, generic);
+
+/**
+ * Statements a connection of a generic pool keeps prepared, at most: each holds 0.8-1.6 MB of the server's memory (its
+ * query trees and its plan: a search's window at 100k meetings, pg_backend_memory_contexts), so a connection holds ~13 MB
+ * at most, and a Store's two ~26 MB, until they close (idle 30 s).
+ */
+export const GENERIC_STATEMENTS = 8;
+/** A name is never used again once deallocated (node-postgres remembers the names it has parsed on a connection). */
+let genericNames = 0;
+
+/**
+ * `text` run with `values` as a named statement planned once for any values (plan_cache_mode = force_generic_plan, and
+ * the merge plans' settings) on a connection of `pool`'s companion; undefined when `pool` has none (a client, another
+ * pool: the caller runs it otherwise). Planning and parsing a search's window of several words cost 1.5-3 ms a call,
+ * as much as running it; for statements whose plan holds whatever the values (see searchTranscripts). Each connection
+ * keeps its GENERIC_STATEMENTS most recently used, and deallocates the others.
+ */
+export async function rowsGeneric<R extends QueryResultRow>(pool: Queryable, text: string, values: unknown[]): Promise<R[] | undefined> {
+  const generic = genericPools.get(pool);
+  if (generic === undefined) return undefined;
+  const client = await generic.connect();
+  try {
+    let prepared = genericPrepared.get(client);
+    if (prepared === undefined) {
+      await client.query([...MERGE_PLAN_SETTINGS, 'plan_cache_mode = force_generic_plan'].map((s) => `SET ${s}`).join('; '));
+      genericPrepared.set(client, (prepared = new Map()));
+    }
+    let name = prepared.get(text);
+    if (name !== undefined) prepared.delete(text);
+    else {
+      name = `syntheo_g${genericNames++}`;
+      const oldest = prepared.size >= GENERIC_STATEMENTS ? [...prepared][0] : undefined;
+      if (oldest !== undefined) {
+        prepared.delete(oldest[0]);
+        await forget(client, oldest[1]);
+      }
+    }
+    prepared.set(text, name);
+    try {
+      return (await client.query<R>({ name, text, values })).rows;
+    } catch (error) {
+      // Prepared or not, it is not kept.
+      prepared.delete(text);
+      await forget(client, name);
+      throw error;
+    }
+  } finally {
+    client.release();
+  }
+}
+
+/** A prepared statement deallocated (if it was prepared), and its text, which node-postgres keeps by name (if it does), freed. */
+async function forget(client: PoolClient, name: string): Promise<void> {
+  await client.query(`DEALLOCATE ${name}`).catch(() => {});
+  delete (client as unknown as { connection?: { parsedStatements?: Record<string, string> } }).connection?.parsedStatements?.[name];
+}
+
 /**
  * Runs `work` where the planner merges or probes key ranges rather than hashing them. A word's postings and a
  * filter's tags are both in passage order: a merge reads each once, a probe (nested loop on the key) is cheaper when
