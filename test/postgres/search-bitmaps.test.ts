@@ -610,7 +610,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
     });
   }, 60_000);
 
-  it('through the Store, a window read from the bits is planned once for any words while few blocks are counted from their rows, and answers as the rows say', async () => {
+  it('through the Store, while few blocks are counted from their rows, the window is read from the bits and planned once for any words, and answers as the rows say', async () => {
     await buildAll(pgs.pool);
     // The names of the bitmaps' statements the Store runs as named statements of its generic connections (rowsGeneric).
     const generic: string[] = [];
@@ -632,12 +632,15 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
         }
         return [...generic];
       };
-      // Narrow filters (here, with months): fewer matches than the key ranges' rows by far, so the window is read from
-      // the bits; the blocks not built are the newest, partial one.
+      // Narrow filters (here, with months): fewer matches than the key ranges' rows by far, where a window planned at
+      // each call is read from the bits too; and broad ones, where it walks the key ranges (one word and a folder, two
+      // words). The blocks not built are the newest, partial one.
       const filters: SearchFilter[] = [
         { query: 'budget review', folderPath: 'Sales/EU', participant: 'ada', from: '2025-11-20', to: '2026-03-10' },
         { query: 'the plan', folderPath: 'Sales/EU', participant: 'bob', from: '2025-12-01', to: '2026-02-28' },
         { query: 'hiring', folderPath: 'Legal', participant: 'ada', from: '2025-11-20', to: '2026-03-10' },
+        { query: 'the', folderPath: 'Sales' },
+        { query: 'the budget' },
       ];
       for (const filter of filters) {
         const names = await namesOf(filter);

@@ -81,6 +81,8 @@ export const registerMergePool = (pool: Pool, merging: Pool): void => void merge
 const genericPools = new WeakMap<Queryable, Pool>();
 const genericPrepared = new WeakMap<PoolClient, Map<string, string>>();
 export const registerGenericPool = (pool: Pool, generic: Pool): void => void genericPools.set(pool, generic);
+/** Whether rowsGeneric runs statements for `pool` (it has a companion). */
+export const canPlanOnce = (pool: Queryable): boolean => genericPools.has(pool);
 
 /**
  * Statements a connection of a generic pool keeps prepared, at most: each holds 0.8-1.6 MB of the server's memory (its
