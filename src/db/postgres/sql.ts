@@ -98,12 +98,14 @@ let genericNames = 0;
  * the merge plans' settings) on a connection of `pool`'s companion; undefined when `pool` has none (a client, another
  * pool: the caller runs it otherwise). Planning and parsing a search's window of several words cost 1.5-3 ms a call,
  * as much as running it; for statements whose plan holds whatever the values (see searchTranscripts). Each connection
- * keeps its GENERIC_STATEMENTS most recently used, and deallocates the others.
+ * keeps its GENERIC_STATEMENTS most recently used, and deallocates the others. A connection where anything failed is
+ * closed, with its statements (a statement that failed may or may not be prepared; a broken connection is of no use).
  */
 export async function rowsGeneric<R extends QueryResultRow>(pool: Queryable, text: string, values: unknown[]): Promise<R[] | undefined> {
   const generic = genericPools.get(pool);
   if (generic === undefined) return undefined;
   const client = await generic.connect();
+  let failed: Error | undefined;
   try {
     let prepared = genericPrepared.get(client);
     if (prepared === undefined) {
@@ -117,27 +119,19 @@ export async function rowsGeneric<R extends QueryResultRow>(pool: Queryable, tex
       const oldest = prepared.size >= GENERIC_STATEMENTS ? [...prepared][0] : undefined;
       if (oldest !== undefined) {
         prepared.delete(oldest[0]);
-        await forget(client, oldest[1]);
+        await client.query(`DEALLOCATE ${oldest[1]}`);
+        // The text node-postgres keeps by the name it parsed, if it does (the name is never used again).
+        delete (client as unknown as { connection?: { parsedStatements?: Record<string, string> } }).connection?.parsedStatements?.[oldest[1]];
       }
     }
     prepared.set(text, name);
-    try {
-      return (await client.query<R>({ name, text, values })).rows;
-    } catch (error) {
-      // Prepared or not, it is not kept.
-      prepared.delete(text);
-      await forget(client, name);
-      throw error;
-    }
+    return (await client.query<R>({ name, text, values })).rows;
+  } catch (error) {
+    failed = error instanceof Error ? error : new Error(String(error));
+    throw error;
   } finally {
-    client.release();
+    client.release(failed);
   }
-}
-
-/** A prepared statement deallocated (if it was prepared), and its text, which node-postgres keeps by name (if it does), freed. */
-async function forget(client: PoolClient, name: string): Promise<void> {
-  await client.query(`DEALLOCATE ${name}`).catch(() => {});
-  delete (client as unknown as { connection?: { parsedStatements?: Record<string, string> } }).connection?.parsedStatements?.[name];
 }
 
 /**
