@@ -48,8 +48,9 @@ export interface BitmapTotal {
   said: (id: string, j: number) => string;
   /**
    * Whether the blocks the statement counts from rows are few (SETTLED_BLOCKS at most from the fewest built of its terms
-   * to the highest passage id's, as many stale at most), as the kept terms were read just before: the rows it reads are
-   * then bounded by those blocks and the built blocks' bits, whatever the words.
+   * to the highest passage id's, as many stale at most), as the kept terms were read just before: beyond the built
+   * blocks' bits it then reads those blocks' rows (and a group's or the days' tag rows, whole), whatever the words. (A
+   * repair clearing the bitmaps in between has it count every block from rows: slower, still right.)
    */
   settled: boolean;
 }

@@ -416,7 +416,7 @@ async function fromPostings(
       : '(SELECT count(*) FROM m)::int';
   // With the bitmaps, the window reads the matches from their floor on (those above it fill the window): walking the key
   // ranges from there, or, when the ranges hold many more rows than matches, from the bits (positions and rows read).
-  // From the bits always when that window is planned once for any words (planOnce, below): then it cost 0.71-1.02x the
+  // From the bits always when that window is planned once for any words (planOnce, below): then it cost 0.71-1.04x the
   // walk where the walk was chosen (`the` + the biggest folder 0.71, `the and` 0.85, `the we to` 0.89, `the` + six
   // months 0.82, `the` + "Ines Kowalski" 0.99; calls alternated at 100k meetings).
   const planOnce = bitmaps?.settled === true && canPlanOnce(statsOf);
