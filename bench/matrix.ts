@@ -341,10 +341,25 @@ export interface MatrixOptions {
   /** A PostgreSQL database (postgresql://...): every row is timed on it too, in the same run; filled from `db` when empty. */
   url?: string;
   calls: number;
+  /**
+   * Times the rows are timed, one whole run after another (1 by default): a row's p50 is then the median of its runs'
+   * p50s, its p99 and max the worst of its runs' (see combineRuns). The round trips are timed once.
+   */
+  runs?: number;
   roundTrip?: boolean;
   budgetMs?: number;
   rows?: RegExp;
   log?: (line: string) => void;
+}
+
+/**
+ * One row's timings over several runs of the matrix: the median of their p50s (a run's p50 moved 10-30% from one run to
+ * the next on this machine, the code the same, and all of a run's rows with it), and the worst of their p99s and maxima
+ * (the worst case of each row); the calls summed.
+ */
+export function combineRuns(runs: Timing[]): Timing {
+  if (runs.length === 1) return runs[0]!;
+  return { calls: runs.reduce((n, r) => n + r.calls, 0), p50: median(runs.map((r) => r.p50)), p99: Math.max(...runs.map((r) => r.p99)), max: Math.max(...runs.map((r) => r.max)) };
 }
 
 /**
@@ -354,6 +369,8 @@ export interface MatrixOptions {
  */
 export async function benchMatrix(options: MatrixOptions): Promise<MatrixResult[]> {
   const log = options.log ?? (() => {});
+  const runs = options.runs ?? 1;
+  if (!Number.isInteger(runs) || runs < 1) throw new RangeError(`runs must be a whole number of 1 or more, not ${runs}`);
   const budgetMs = (options.budgetMs ?? 4000) * (options.url ? 2 : 1);
   const chooser = openDatabase(options.db, { create: false });
   let cases: MatrixCase[];
@@ -370,21 +387,30 @@ export async function benchMatrix(options: MatrixOptions): Promise<MatrixResult[
   const results: MatrixResult[] = [];
   try {
     if (options.url) stores.push(await openStore(options.url, { create: false }));
-    for (const c of cases) {
-      const answers = await Promise.all(stores.map((s) => run(s, c)));
-      const times = await timeInterleaved(
-        stores.map((s) => () => run(s, c)),
-        options.calls,
-        budgetMs,
-      );
-      const r: MatrixResult = { name: c.name, tool: c.tool, args: toolArgs(c), total: answers[0]!.total, ...stats(times[0]!) };
-      if (options.url) {
-        const wrong = mismatch(c.tool, answers[0]!, answers[1]!);
-        r.pg = { total: answers[1]!.total, ...stats(times[1]!), ...(wrong && { mismatch: wrong }) };
+    // Each case's answers (from the first run), and its timings on each engine, a run each.
+    const answers: Answer[][] = [];
+    const timings: Timing[][][] = cases.map(() => stores.map(() => []));
+    for (let k = 0; k < runs; k++)
+      for (const [i, c] of cases.entries()) {
+        if (k === 0) answers.push(await Promise.all(stores.map((s) => run(s, c))));
+        const times = await timeInterleaved(
+          stores.map((s) => () => run(s, c)),
+          options.calls,
+          budgetMs,
+        );
+        times.forEach((t, e) => timings[i]![e]!.push(stats(t)));
+        const pg = times[1] ? `; PostgreSQL p50 ${median(times[1]).toFixed(2)} ms, max ${Math.max(...times[1]).toFixed(2)} ms` : '';
+        log(`${c.tool} ${c.name}${runs > 1 ? ` (run ${k + 1} of ${runs})` : ''}: p50 ${median(times[0]!).toFixed(2)} ms, max ${Math.max(...times[0]!).toFixed(2)} ms (total ${answers[i]![0]!.total})${pg}`);
+      }
+    for (const [i, c] of cases.entries()) {
+      const [sqlite, postgres] = answers[i]!;
+      const r: MatrixResult = { name: c.name, tool: c.tool, args: toolArgs(c), total: sqlite!.total, ...combineRuns(timings[i]![0]!) };
+      if (postgres) {
+        const wrong = mismatch(c.tool, sqlite!, postgres);
+        r.pg = { total: postgres.total, ...combineRuns(timings[i]![1]!), ...(wrong && { mismatch: wrong }) };
+        if (wrong) log(`${c.tool} ${c.name}: MISMATCH ${wrong}`);
       }
       results.push(r);
-      const pg = r.pg ? `; PostgreSQL p50 ${r.pg.p50.toFixed(2)} ms, max ${r.pg.max.toFixed(2)} ms${r.pg.mismatch ? ` MISMATCH ${r.pg.mismatch}` : ''}` : '';
-      log(`${c.tool} ${c.name}: p50 ${r.p50.toFixed(2)} ms, max ${r.max.toFixed(2)} ms (total ${r.total})${pg}`);
     }
   } finally {
     for (const s of stores) await s.close();
@@ -473,6 +499,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     db: { type: 'string', value: 'FILE', default: 'bench/.data/bench-100000-10000000.db', description: 'Database (generate it with generate.js); the cases are chosen from it' },
     url: { type: 'string', value: 'URL', description: 'Also a PostgreSQL database (postgresql://...), filled from --db when empty: both engines side by side' },
     calls: { type: 'string', value: 'N', default: '30', description: 'Timed calls per row (fewer for rows slower than ~4 s in all)' },
+    runs: { type: 'string', value: 'N', default: '1', description: "Whole runs, one after another: a row's p50 is the median of its runs' p50s, its p99 and max the worst" },
     'no-round-trip': { type: 'boolean', default: false, description: 'Skip the rows timed through syntheo mcp' },
     json: { type: 'string', value: 'FILE', description: 'Also write the results as JSON' },
     rows: { type: 'string', value: 'REGEX', description: 'Only the rows whose "tool row" matches' },
@@ -481,6 +508,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     db: values.db!,
     ...(values.url ? { url: values.url } : {}),
     calls: Number(values.calls),
+    runs: Number(values.runs),
     roundTrip: !values['no-round-trip'],
     ...(values.rows ? { rows: new RegExp(values.rows) } : {}),
     log: (l) => process.stderr.write(`${l}\n`),
