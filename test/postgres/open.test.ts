@@ -6,7 +6,7 @@ import { needs } from '../support/system-tools.js';
 import { pgDatabaseMigratedTo, startPostgres, type PgCluster } from '../support/postgres.js';
 import pgDriver from 'pg';
 import { MIGRATION_LOCK_KEY, openPostgres, readPgMigrations } from '../../src/db/postgres/open.js';
-import { GENERIC_STATEMENTS, rowsGeneric, withMergePlans } from '../../src/db/postgres/sql.js';
+import { GENERIC_STATEMENTS, genericPoolOf, rowsGeneric, withMergePlans } from '../../src/db/postgres/sql.js';
 import { describeTarget } from '../../src/db/postgres/errors.js';
 import type { SchemaNotice } from '../../src/db/model/schema-notice.js';
 import { isPostgresUrl, resolveDbLocation } from '../../src/db/engine.js';
@@ -194,29 +194,31 @@ describe.skipIf(needs('postgresql'))('PostgreSQL: open and migrate', () => {
     const db = await openPostgres(url, { create: true });
     const other = new pgDriver.Pool({ connectionString: url, max: 1 });
     try {
+      // The Store's companion, where a search's window planned once runs.
+      const generic = genericPoolOf(db.pool)!;
       const mode = "SELECT current_setting('plan_cache_mode') AS mode, current_setting('enable_hashjoin') AS hash";
       // Its connections plan once for any values, with the merge plans' settings; the Store's and the merge
       // connections plan for the values at each call (or after five calls, if no worse) as by default.
-      expect(await rowsGeneric(db.pool, mode, [])).toEqual([{ mode: 'force_generic_plan', hash: 'off' }]);
+      expect(await rowsGeneric(generic, mode, [])).toEqual([{ mode: 'force_generic_plan', hash: 'off' }]);
       expect((await db.pool.query(mode)).rows).toEqual([{ mode: 'auto', hash: 'on' }]);
       expect(await withMergePlans(db.pool, async (c) => (await c.query(mode)).rows)).toEqual([{ mode: 'auto', hash: 'off' }]);
-      // Another pool has no such connections: the caller runs the statement itself.
-      expect(await rowsGeneric(other, mode, [])).toBeUndefined();
+      // Another pool has no companion: its caller plans each statement for its values.
+      expect(genericPoolOf(other)).toBeUndefined();
       /** The statements prepared on the connection (called one after another, the pool lends the same one), this one among them. */
-      const prepared = async () => (await rowsGeneric<{ name: string }>(db.pool, "SELECT name FROM pg_prepared_statements WHERE name LIKE 'syntheo_g%'", []))!.map((r) => r.name);
+      const prepared = async () => (await rowsGeneric<{ name: string }>(generic, "SELECT name FROM pg_prepared_statements WHERE name LIKE 'syntheo_g%'", [])).map((r) => r.name);
       const texts = Array.from({ length: GENERIC_STATEMENTS + 4 }, (_, i) => `SELECT $1::int + ${i} AS v`);
-      for (const [i, text] of texts.entries()) expect(await rowsGeneric(db.pool, text, [1])).toEqual([{ v: 1 + i }]);
+      for (const [i, text] of texts.entries()) expect(await rowsGeneric(generic, text, [1])).toEqual([{ v: 1 + i }]);
       expect((await prepared()).length).toBe(GENERIC_STATEMENTS);
       // The first, deallocated, is prepared again (under another name), and answers.
-      expect(await rowsGeneric(db.pool, texts[0]!, [2])).toEqual([{ v: 2 }]);
+      expect(await rowsGeneric(generic, texts[0]!, [2])).toEqual([{ v: 2 }]);
       // A statement that fails, when run or in its parse, closes its connection, with the statements it had prepared:
       // the next call opens another, and the same text runs again.
-      await expect(rowsGeneric(db.pool, 'SELECT 1 / $1::int AS v', [0])).rejects.toThrow(/division by zero/);
+      await expect(rowsGeneric(generic, 'SELECT 1 / $1::int AS v', [0])).rejects.toThrow(/division by zero/);
       expect(await prepared()).toHaveLength(1);
-      await expect(rowsGeneric(db.pool, 'SELEC $1::int', [0])).rejects.toThrow(/syntax error/);
-      expect(await rowsGeneric(db.pool, 'SELECT 1 / $1::int AS v', [1])).toEqual([{ v: 1 }]);
+      await expect(rowsGeneric(generic, 'SELEC $1::int', [0])).rejects.toThrow(/syntax error/);
+      expect(await rowsGeneric(generic, 'SELECT 1 / $1::int AS v', [1])).toEqual([{ v: 1 }]);
       expect(await prepared()).toHaveLength(2);
-      expect(await rowsGeneric(db.pool, mode, [])).toEqual([{ mode: 'force_generic_plan', hash: 'off' }]);
+      expect(await rowsGeneric(generic, mode, [])).toEqual([{ mode: 'force_generic_plan', hash: 'off' }]);
     } finally {
       await other.end();
       await db.close();

@@ -73,12 +73,13 @@ export async function openPostgres(url: string, options: PgOpenOptions): Promise
     return p;
   };
   const pool = quiet(new pg.Pool(config));
+  /** A companion pool of at most `max` connections (no more than the Store's), each made on first use and closed when idle as the Store's are. */
+  const companion = (max: number) => quiet(new pg.Pool({ ...config, max: Math.min(max, config.max ?? max) }));
   // Searches that merge key ranges plan on connections of their own, which keep the planner settings (withMergePlans).
-  // Made on first use, and closed when idle as the Store's are.
-  const merging = quiet(new pg.Pool({ ...config, max: Math.min(MERGE_POOL_MAX, config.max ?? MERGE_POOL_MAX) }));
+  const merging = companion(MERGE_POOL_MAX);
   registerMergePool(pool, merging);
   // And statements planned once for any values (a search's window read from the bits), on connections of their own.
-  const generic = quiet(new pg.Pool({ ...config, max: Math.min(GENERIC_POOL_MAX, config.max ?? GENERIC_POOL_MAX) }));
+  const generic = companion(GENERIC_POOL_MAX);
   registerGenericPool(pool, generic);
   const closeAll = () => Promise.all([pool.end(), merging.end(), generic.end()]);
   const where = describeTarget(url);

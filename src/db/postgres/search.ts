@@ -5,7 +5,7 @@ import { queryTerms, RANK_WINDOW, type SearchFilter, type SearchHit } from '../q
 import type { SearchKind } from '../schema/enums.js';
 import type { Page, Pagination } from '../queries/types.js';
 import { compileMeetingFilter, compileTags, probedFor, startedWithin, type TagFilter } from './meetings.js';
-import { canPlanOnce, one, rows, rowsGeneric, rowsPlanned, withMergePlans, type Queryable } from './sql.js';
+import { genericPoolOf, one, rows, rowsGeneric, rowsPlanned, withMergePlans, type Queryable } from './sql.js';
 import { calendarCover, daysSpanned } from '../model/calendar.js';
 import { bitmapTotal, type DateTerm } from './bitmaps.js';
 import { snippetOf } from '../queries/snippet.js';
@@ -189,9 +189,8 @@ async function pageOf(window: PagedRow[], page: Page, olderThan: (boundary: numb
 /**
  * With the bitmaps, and each call planned for its values (see `planOnce`), the window's matches are read from the bits
  * when the key ranges hold more than this many times the matches expected (filters taken as independent), else the
- * ranges are walked from the floor. At 100k meetings, the
- * ranges' rows against the matches expected, and the bits against the walk (calls alternated, 21-41 a row, p50s; this VM
- * varies run to run): `the` + a folder, six months and a participant 286 times, 0.40-0.55x; + two weeks 36 times,
+ * ranges are walked from the floor. At 100k meetings, the ranges' rows against the matches expected, and the bits
+ * against the walk (calls alternated, 21-41 a row, p50s; this VM varies run to run): `the` + a folder, six months and a participant 286 times, 0.40-0.55x; + two weeks 36 times,
  * 0.32-0.56x; + "Ines Kowalski" and a folder 178 times, 0.43-0.76x. Walked: + the biggest folder 13 times, 1.34-1.74x
  * from the bits (a merge reads the rows above the floor in order; the bits' positions are each looked up in the word's
  * postings), + a common participant word 3 times 1.49-1.99x, + six months 8 times 1.21-1.55x.
@@ -419,8 +418,8 @@ async function fromPostings(
   // From the bits always when that window is planned once for any words (planOnce, below): then it cost 0.71-1.04x the
   // walk where the walk was chosen (`the` + the biggest folder 0.71, `the and` 0.85, `the we to` 0.89, `the` + six
   // months 0.82, `the` + "Ines Kowalski" 0.99; calls alternated at 100k meetings).
-  const planOnce = bitmaps?.settled === true && canPlanOnce(statsOf);
-  const fromBits = bitmaps !== undefined && (options.window === undefined ? planOnce || ranges > WALKED_RATIO * expected : options.window === 'bits');
+  const planOnce = bitmaps?.settled === true ? genericPoolOf(statsOf) : undefined;
+  const fromBits = bitmaps !== undefined && (options.window === undefined ? planOnce !== undefined || ranges > WALKED_RATIO * expected : options.window === 'bits');
   const walked = fromBits ? undefined : bitmaps ? matchesIn(bitmaps.floor).sql : matches;
   // The window's matches (`id`) and how often each says each word (`countOf`): a walk reads them with the words' keys; the
   // bits' positions read them from the words' kept counts (migration 0020), and look up a posting where it is not kept
@@ -481,7 +480,7 @@ async function fromPostings(
   // the values holds. Planning and parsing it cost 1.5-3 ms a call at 100k meetings (`the and` + the biggest folder: 5.6
   // -> 3.4 ms a statement). A window walked, or one counting many blocks from their rows (a worker behind), is planned
   // for its values at each call: a plan for any words merged `marmarorpla`'s 452 postings with all 346,673 of `the`.
-  const window = (fromBits && planOnce ? await rowsGeneric<PagedRow>(statsOf, text, values) : undefined) ?? (await read<PagedRow>(q, text, values));
+  const window = fromBits && planOnce ? await rowsGeneric<PagedRow>(planOnce, text, values) : await read<PagedRow>(q, text, values);
   return pageOf(window, page, (boundary, limit, offset) =>
     read<{ id: number }>(q, `SELECT id FROM (${matches}) m WHERE id < $${k + m + 1} ORDER BY id DESC LIMIT $${k + m + 2} OFFSET $${k + m + 3}`, [
       ...lexemes,

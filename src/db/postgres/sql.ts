@@ -71,6 +71,8 @@ export async function transaction<T>(pool: Pool, work: (client: PoolClient) => P
 
 /** The planner settings of withMergePlans. */
 const MERGE_PLAN_SETTINGS = ['enable_hashjoin = off', 'random_page_cost = 1.1', 'max_parallel_workers_per_gather = 0'];
+/** Settings as one simple query (`SET`, or `SET LOCAL` inside a transaction). */
+const setAll = (settings: string[], local = false): string => settings.map((s) => `SET ${local ? 'LOCAL ' : ''}${s}`).join('; ');
 
 /** Each Store pool's companion for withMergePlans (registered by openPostgres), and its connections already set. */
 const mergePools = new WeakMap<Queryable, Pool>();
@@ -81,8 +83,8 @@ export const registerMergePool = (pool: Pool, merging: Pool): void => void merge
 const genericPools = new WeakMap<Queryable, Pool>();
 const genericPrepared = new WeakMap<PoolClient, Map<string, string>>();
 export const registerGenericPool = (pool: Pool, generic: Pool): void => void genericPools.set(pool, generic);
-/** Whether rowsGeneric runs statements for `pool` (it has a companion). */
-export const canPlanOnce = (pool: Queryable): boolean => genericPools.has(pool);
+/** `pool`'s companion for rowsGeneric; undefined for a pool without one (another pool, a client). */
+export const genericPoolOf = (pool: Queryable): Pool | undefined => genericPools.get(pool);
 
 /**
  * Statements a connection of a generic pool keeps prepared, at most: each holds 0.8-1.6 MB of the server's memory (its
@@ -95,21 +97,18 @@ let genericNames = 0;
 
 /**
  * `text` run with `values` as a named statement planned once for any values (plan_cache_mode = force_generic_plan, and
- * the merge plans' settings) on a connection of `pool`'s companion; undefined when `pool` has none (a client, another
- * pool: the caller runs it otherwise). Planning and parsing a search's window of several words cost 1.5-3 ms a call,
+ * the merge plans' settings) on a connection of `generic`, a Store pool's companion (genericPoolOf). Planning and parsing a search's window of several words cost 1.5-3 ms a call,
  * as much as running it; for statements whose plan holds whatever the values (see searchTranscripts). Each connection
  * keeps its GENERIC_STATEMENTS most recently used, and deallocates the others. A connection where anything failed is
  * closed, with its statements (a statement that failed may or may not be prepared; a broken connection is of no use).
  */
-export async function rowsGeneric<R extends QueryResultRow>(pool: Queryable, text: string, values: unknown[]): Promise<R[] | undefined> {
-  const generic = genericPools.get(pool);
-  if (generic === undefined) return undefined;
+export async function rowsGeneric<R extends QueryResultRow>(generic: Pool, text: string, values: unknown[]): Promise<R[]> {
   const client = await generic.connect();
   let failed: Error | undefined;
   try {
     let prepared = genericPrepared.get(client);
     if (prepared === undefined) {
-      await client.query([...MERGE_PLAN_SETTINGS, 'plan_cache_mode = force_generic_plan'].map((s) => `SET ${s}`).join('; '));
+      await client.query(setAll([...MERGE_PLAN_SETTINGS, 'plan_cache_mode = force_generic_plan']));
       genericPrepared.set(client, (prepared = new Map()));
     }
     let name = prepared.get(text);
@@ -150,7 +149,7 @@ export async function withMergePlans<T>(q: Queryable, work: (c: Queryable) => Pr
     const client = await merging.connect();
     try {
       if (!mergeSet.has(client)) {
-        await client.query(MERGE_PLAN_SETTINGS.map((s) => `SET ${s}`).join('; '));
+        await client.query(setAll(MERGE_PLAN_SETTINGS));
         mergeSet.add(client);
       }
       return await work(client);
@@ -158,7 +157,7 @@ export async function withMergePlans<T>(q: Queryable, work: (c: Queryable) => Pr
       client.release();
     }
   }
-  const settings = MERGE_PLAN_SETTINGS.map((s) => `SET LOCAL ${s}`).join('; ');
+  const settings = setAll(MERGE_PLAN_SETTINGS, true);
   if (!('totalCount' in q)) {
     await q.query(settings);
     return work(q);
