@@ -358,7 +358,6 @@ export interface MatrixOptions {
  * (the worst case of each row); the calls summed.
  */
 export function combineRuns(runs: Timing[]): Timing {
-  if (runs.length === 1) return runs[0]!;
   return { calls: runs.reduce((n, r) => n + r.calls, 0), p50: median(runs.map((r) => r.p50)), p99: Math.max(...runs.map((r) => r.p99)), max: Math.max(...runs.map((r) => r.max)) };
 }
 
