@@ -1,0 +1,212 @@
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { needs } from '../support/system-tools.js';
+import { clusterForBlock } from '../support/postgres.js';
+import { generate } from '../../bench/generate.js';
+import { fillPostgres } from '../../bench/postgres.js';
+import { openStore } from '../../src/db/engine.js';
+import type { MeetingFilter } from '../../src/db/queries/meetings.js';
+import type { SearchFilter } from '../../src/db/queries/search.js';
+import type { Store } from '../../src/db/store.js';
+
+// Seeded random questions, every filter drawn at random and combined, asked of both engines at a size where
+// PostgreSQL's search bitmaps hold whole blocks of 4,096 passages (five blocks: four built, the newest not). The
+// matrix and the parity test ask fixed questions; the paths PostgreSQL chooses between (bits or rows, planned once
+// or at each call, a walk or the bits, a name group or one tag, months or days) depend on the values, so questions
+// drawn from the data reach the combinations nobody wrote down. Totals must agree (pages of a search are ranked
+// by each engine's own BM25); a list's page must be the same meetings in the same order.
+//
+// The same searches are asked again after notes and summaries are rewritten in two of the built blocks: the blocks
+// are then stale, their bits hold passages that are gone, and their rows must be read instead, within the few stale
+// blocks a plan made once allows; then with two more blocks marked stale, beyond them (each call planned for its
+// values).
+
+/** A small seeded PRNG (mulberry32): the same questions on every run, another seed for other ones. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+interface Vocabulary {
+  common: string[];
+  middling: string[];
+  rare: string[];
+  folders: string[];
+  series: string[];
+  handles: string[];
+  titles: string[];
+  first: number;
+  last: number;
+}
+
+/** What the questions are made of, read from the SQLite file. */
+function vocabulary(file: string): Vocabulary {
+  const db = new Database(file, { readonly: true });
+  try {
+    const col = <T>(sql: string) => db.prepare(sql).pluck().all() as T[];
+    const counted = 'SELECT word FROM (SELECT word, sum(passages) AS n FROM search_word_counts GROUP BY word)';
+    const span = db.prepare('SELECT min(started_at) AS lo, max(started_at) AS hi FROM meetings').get() as { lo: string; hi: string };
+    return {
+      common: col(`${counted} ORDER BY n DESC, word LIMIT 40`),
+      middling: col(`${counted} WHERE n BETWEEN 100 AND 1000 ORDER BY word LIMIT 200`),
+      rare: col(`${counted} ORDER BY n, word LIMIT 200`),
+      folders: col('SELECT path FROM folders ORDER BY path'),
+      series: col('SELECT id FROM series ORDER BY id'),
+      handles: col('SELECT DISTINCT name FROM participants UNION SELECT DISTINCT email FROM participants WHERE email IS NOT NULL ORDER BY 1'),
+      titles: col('SELECT title FROM meetings ORDER BY id LIMIT 400'),
+      first: Date.parse(span.lo),
+      last: Date.parse(span.hi),
+    };
+  } finally {
+    db.close();
+  }
+}
+
+/** Random filters over `v`: each kind of filter present a third of the time or so, values common and rare. */
+function drawer(v: Vocabulary, seed: number) {
+  const rnd = prng(seed);
+  const pick = <T>(xs: T[]): T => xs[Math.floor(rnd() * xs.length)]!;
+  const slice = (s: string, most: number) => {
+    const at = Math.floor(rnd() * Math.max(1, s.length - 1));
+    return s.slice(at, at + 1 + Math.floor(rnd() * most));
+  };
+  /** A participant: a whole name or e-mail, its first word, or a fragment of 1-4 characters, maybe across words. */
+  const participant = () => {
+    const h = pick(v.handles);
+    const r = rnd();
+    return r < 0.3 ? h : r < 0.55 ? h.split(/[ @.]/)[0]! : slice(h, 4);
+  };
+  const day = (t: number) => new Date(t).toISOString().slice(0, 10);
+  const when = (t: number) => (rnd() < 0.5 ? day(t) : new Date(t).toISOString());
+  const filters = (f: MeetingFilter) => {
+    if (rnd() < 0.25) f.folderPath = pick(v.folders);
+    if (rnd() < 0.3) f.participant = participant();
+    if (rnd() < 0.08) f.seriesId = pick(v.series);
+    if (rnd() < 0.25) {
+      // A range: a day, a few weeks or months, or to the end.
+      const from = v.first + rnd() * (v.last - v.first);
+      const to = from + rnd() * (v.last - from) * pick([0, 0.05, 0.3, 1]);
+      if (rnd() < 0.8) f.from = when(from);
+      f.to = when(to);
+    }
+    return f;
+  };
+  return {
+    search(): { filter: SearchFilter; offset: number } {
+      const words = Array.from({ length: 1 + Math.floor(rnd() * 3) }, () => {
+        const r = rnd();
+        return r < 0.55 ? pick(v.common) : r < 0.85 ? pick(v.middling) : pick(v.rare);
+      });
+      return { filter: filters({ query: words.join(' ') }) as SearchFilter, offset: rnd() < 0.2 ? Math.floor(rnd() * 2500) : 0 };
+    },
+    list(): { filter: MeetingFilter; offset: number } {
+      // A title fragment of 1-2 characters, a piece of one word of a title, or any piece of a title.
+      const r = rnd();
+      const title = pick(v.titles);
+      const word = pick(title.split(' ').filter((w) => w.length >= 3).concat(title));
+      const query = r < 0.2 ? slice(title, 2) : r < 0.45 ? word.slice(0, 3 + Math.floor(rnd() * 3)) : r < 0.6 ? slice(title, 8) : undefined;
+      const f: MeetingFilter = query === undefined ? {} : { query };
+      return { filter: filters(f), offset: rnd() < 0.3 ? Math.floor(rnd() * 1500) : 0 };
+    },
+  };
+}
+
+describe.skipIf(needs('postgresql'))('random questions answered alike by SQLite and PostgreSQL (bitmaps built)', () => {
+  const pgBlock = clusterForBlock();
+  const SEARCHES = 150;
+  const LISTS = 150;
+
+  it('the same totals for random searches (bits as built, two blocks rewritten, four stale) and the same pages for random lists', async () => {
+    const file = join(pgBlock.tmp.dir, 'random.db');
+    generate({ meetings: 5_000, words: 500_000, longest: 2_000, seed: 23, out: file, progress: false });
+    const url = await pgBlock.cluster.createDatabase();
+    await fillPostgres(file, url);
+    const pool = new pg.Pool({ connectionString: url, max: 1 });
+    const stores: Store[] = [];
+    pgBlock.cleanups.push(async () => {
+      for (const s of stores) await s.close();
+      await pool.end();
+    });
+    const blocks = await pool.query<{ top: number; built: number; words: number; tags: number }>(
+      `SELECT (SELECT max(id) >> 12 FROM search_passages)::int AS top, (SELECT min(built) FROM search_bitmap_terms)::int AS built,
+              (SELECT count(*) FROM search_bitmap_terms WHERE kind = 'w')::int AS words, (SELECT count(*) FROM search_bitmap_terms WHERE kind = 't')::int AS tags`,
+    );
+    // Five blocks, the four older ones built for every kept word and tag: bits are read, not only rows.
+    expect(blocks.rows[0]).toMatchObject({ top: 4, built: 4 });
+    expect(blocks.rows[0]!.words).toBeGreaterThan(50);
+    expect(blocks.rows[0]!.tags).toBeGreaterThan(20);
+
+    const sqlite = await openStore(file, { create: false });
+    stores.push(sqlite);
+    const postgres = await openStore(url, { create: false });
+    stores.push(postgres);
+    const words = vocabulary(file);
+    for (const [kind, values] of Object.entries(words)) if (Array.isArray(values)) expect(values.length, kind).toBeGreaterThan(0);
+    const draw = drawer(words, 20261204);
+
+    const searches = Array.from({ length: SEARCHES }, () => draw.search());
+    const expected: number[] = [];
+    for (const s of searches) expected.push((await sqlite.search.transcripts(s.filter, { limit: 10, offset: s.offset })).pagination.total);
+    // The questions find things: many searches have matches, some more than a window of 2,000, some none.
+    expect(expected.filter((n) => n > 0).length).toBeGreaterThan(SEARCHES / 3);
+    expect(expected.filter((n) => n > 2000).length).toBeGreaterThan(5);
+    expect(expected.some((n) => n === 0)).toBe(true);
+
+    const differences = async (state: string) => {
+      const out: string[] = [];
+      for (const [i, s] of searches.entries()) {
+        const got = await postgres.search.transcripts(s.filter, { limit: 10, offset: s.offset });
+        const shown = Math.max(0, Math.min(10, expected[i]! - s.offset));
+        if (got.pagination.total !== expected[i] || got.hits.length !== shown)
+          out.push(`${state}: ${JSON.stringify(s.filter)} at ${s.offset}: SQLite ${expected[i]}, PostgreSQL ${got.pagination.total} (${got.hits.length} hits)`);
+      }
+      return out;
+    };
+    expect(await differences('as built')).toEqual([]);
+
+    // New notes and summaries on both engines: their old passages go, new ones come at the end. `db copy` wrote
+    // PostgreSQL's notes first, then the summaries, then the transcripts, so the old notes are in block 0 and these
+    // summaries in block 1; the triggers mark both stale, and their bits now hold passages that are gone.
+    const inBlock = async (kind: string, block: number) =>
+      (await pool.query<{ meeting_id: string; ref_id: string }>('SELECT meeting_id, ref_id FROM search_passages WHERE kind = $1 AND id >> 12 = $2 ORDER BY id LIMIT 3', [kind, block])).rows;
+    const notes = await inBlock('note', 0);
+    const summaries = await inBlock('summary', 1);
+    expect([notes.length, summaries.length]).toEqual([3, 3]);
+    const texts = Array.from({ length: 6 }, (_, i) => `${draw.search().filter.query} ${words.common[i]} ${words.middling[i]}\n`);
+    for (const s of stores) {
+      for (const [i, r] of notes.entries()) await s.proposals.apply((await s.proposals.proposeMemoEdit({ meetingId: r.meeting_id, content: texts[i]! })).id, { force: false });
+      for (const [i, r] of summaries.entries())
+        await s.proposals.apply((await s.proposals.proposeSummaryEdit({ meetingId: r.meeting_id, targetId: r.ref_id, content: texts[3 + i]! })).id, { force: false });
+    }
+    expected.length = 0;
+    for (const s of searches) expected.push((await sqlite.search.transcripts(s.filter, { limit: 10, offset: s.offset })).pagination.total);
+    const stale = async () => (await pool.query<{ blocks: number[] }>('SELECT array_agg(block ORDER BY block) AS blocks FROM search_bitmap_stale')).rows[0]!.blocks;
+    // Two blocks stale: few enough for the statements planned once, which read those blocks' rows instead of their bits.
+    expect((await stale()).filter((b) => b < 4)).toEqual([0, 1]);
+    expect(await differences('blocks 0 and 1 rewritten')).toEqual([]);
+    // Two more marked stale: more than a plan made once allows, so each call is planned for its values.
+    await pool.query('INSERT INTO search_bitmap_stale (block) VALUES (2), (3) ON CONFLICT DO NOTHING');
+    expect((await stale()).filter((b) => b < 4)).toEqual([0, 1, 2, 3]);
+    expect(await differences('blocks 0-3 stale')).toEqual([]);
+
+    const lists = Array.from({ length: LISTS }, () => draw.list());
+    const listed: string[] = [];
+    let found = 0;
+    for (const l of lists) {
+      const [a, b] = await Promise.all([sqlite, postgres].map((s) => s.meetings.list(l.filter, { limit: 9, offset: l.offset })));
+      if (a!.meetings.length > 0) found++;
+      const key = (r: typeof a) => JSON.stringify([r!.pagination.total, r!.meetings.map((m) => m.id)]);
+      if (key(a) !== key(b)) listed.push(`${JSON.stringify(l.filter)} at ${l.offset}: SQLite ${key(a)}, PostgreSQL ${key(b)}`);
+    }
+    expect(found).toBeGreaterThan(LISTS / 3);
+    expect(listed).toEqual([]);
+  }, 240_000);
+});
