@@ -1,14 +1,12 @@
-import Database from 'better-sqlite3';
 import pg from 'pg';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { needs } from '../support/system-tools.js';
 import { clusterForBlock } from '../support/postgres.js';
+import { drawer, vocabulary } from '../support/questions.js';
 import { generate } from '../../bench/generate.js';
 import { fillPostgres } from '../../bench/postgres.js';
 import { openStore } from '../../src/db/engine.js';
-import type { MeetingFilter } from '../../src/db/queries/meetings.js';
-import type { SearchFilter } from '../../src/db/queries/search.js';
 import { searchTranscripts, type SearchOptions } from '../../src/db/postgres/search.js';
 import type { Store } from '../../src/db/store.js';
 
@@ -24,102 +22,6 @@ import type { Store } from '../../src/db/store.js';
 // are then stale, their bits hold passages that are gone, and their rows must be read instead, within the few stale
 // blocks a plan made once allows; then with two more blocks marked stale, beyond them (each call planned for its
 // values).
-
-/** A small seeded PRNG (mulberry32): the same questions on every run, another seed for other ones. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-interface Vocabulary {
-  common: string[];
-  middling: string[];
-  rare: string[];
-  folders: string[];
-  series: string[];
-  handles: string[];
-  titles: string[];
-  first: number;
-  last: number;
-}
-
-/** What the questions are made of, read from the SQLite file. */
-function vocabulary(file: string): Vocabulary {
-  const db = new Database(file, { readonly: true });
-  try {
-    const col = <T>(sql: string) => db.prepare(sql).pluck().all() as T[];
-    const counted = 'SELECT word FROM (SELECT word, sum(passages) AS n FROM search_word_counts GROUP BY word)';
-    const span = db.prepare('SELECT min(started_at) AS lo, max(started_at) AS hi FROM meetings').get() as { lo: string; hi: string };
-    return {
-      common: col(`${counted} ORDER BY n DESC, word LIMIT 40`),
-      middling: col(`${counted} WHERE n BETWEEN 100 AND 1000 ORDER BY word LIMIT 200`),
-      rare: col(`${counted} ORDER BY n, word LIMIT 200`),
-      folders: col('SELECT path FROM folders ORDER BY path'),
-      series: col('SELECT id FROM series ORDER BY id'),
-      handles: col('SELECT DISTINCT name FROM participants UNION SELECT DISTINCT email FROM participants WHERE email IS NOT NULL ORDER BY 1'),
-      titles: col('SELECT title FROM meetings ORDER BY id LIMIT 400'),
-      first: Date.parse(span.lo),
-      last: Date.parse(span.hi),
-    };
-  } finally {
-    db.close();
-  }
-}
-
-/** Random filters over `v`: each kind of filter present a third of the time or so, values common and rare. */
-function drawer(v: Vocabulary, seed: number) {
-  const rnd = prng(seed);
-  const pick = <T>(xs: T[]): T => xs[Math.floor(rnd() * xs.length)]!;
-  const slice = (s: string, most: number) => {
-    const at = Math.floor(rnd() * Math.max(1, s.length - 1));
-    return s.slice(at, at + 1 + Math.floor(rnd() * most));
-  };
-  /** A participant: a whole name or e-mail, its first word, or a fragment of 1-4 characters, maybe across words. */
-  const participant = () => {
-    const h = pick(v.handles);
-    const r = rnd();
-    return r < 0.3 ? h : r < 0.55 ? h.split(/[ @.]/)[0]! : slice(h, 4);
-  };
-  const day = (t: number) => new Date(t).toISOString().slice(0, 10);
-  const when = (t: number) => (rnd() < 0.5 ? day(t) : new Date(t).toISOString());
-  const filters = (f: MeetingFilter) => {
-    if (rnd() < 0.25) f.folderPath = pick(v.folders);
-    if (rnd() < 0.3) f.participant = participant();
-    if (rnd() < 0.08) f.seriesId = pick(v.series);
-    if (rnd() < 0.25) {
-      // A range: a day, a few weeks or months, or to the end.
-      const from = v.first + rnd() * (v.last - v.first);
-      const to = from + rnd() * (v.last - from) * pick([0, 0.05, 0.3, 1]);
-      if (rnd() < 0.8) f.from = when(from);
-      f.to = when(to);
-    }
-    return f;
-  };
-  return {
-    search(): { filter: SearchFilter; offset: number } {
-      const words = Array.from({ length: 1 + Math.floor(rnd() * 3) }, () => {
-        const r = rnd();
-        return r < 0.55 ? pick(v.common) : r < 0.85 ? pick(v.middling) : pick(v.rare);
-      });
-      return { filter: filters({ query: words.join(' ') }) as SearchFilter, offset: rnd() < 0.2 ? Math.floor(rnd() * 2500) : 0 };
-    },
-    list(): { filter: MeetingFilter; offset: number } {
-      // A title fragment of 1-2 characters, a piece of one word of a title, or any piece of a title.
-      const r = rnd();
-      const title = pick(v.titles);
-      const word = pick(title.split(' ').filter((w) => w.length >= 3).concat(title));
-      const query = r < 0.2 ? slice(title, 2) : r < 0.45 ? word.slice(0, 3 + Math.floor(rnd() * 3)) : r < 0.6 ? slice(title, 8) : undefined;
-      const f: MeetingFilter = query === undefined ? {} : { query };
-      return { filter: filters(f), offset: rnd() < 0.3 ? Math.floor(rnd() * 1500) : 0 };
-    },
-  };
-}
 
 describe.skipIf(needs('postgresql'))('random questions answered alike by SQLite and PostgreSQL (bitmaps built)', () => {
   const pgBlock = clusterForBlock();
