@@ -240,8 +240,13 @@ async function fromPostings(
   // And with three lexemes or more: the statistics guess a word outside their most common at ~2,400 passages, so `to
   // the elra` (`elra` in 9,822) was expected to hold fewer matches than a window, and its 17,549 probes walked (26 ms)
   // rather than its words' bitmaps counted.
+  // And with a word the statistics do not list among their most common: they give it their average, ~2,400 passages,
+  // whatever it holds, so `elra to` (`elra` in 9,822) was expected to hold 1,700 matches, fewer than a window, and
+  // `elra`'s postings were merged with all 270,604 of `to` (22.9 ms) rather than their bitmaps counted.
+  const sizes = await listSizes(q, statsOf);
   const ascii = countsDecide ? undefined : asciiLexemes(words);
-  const known = ascii !== undefined && ascii.length < 3 ? ascii : undefined;
+  const oneWord = tags === undefined && ascii?.length === 1;
+  const known = ascii !== undefined && ascii.length < 3 && (oneWord || ascii.every((l) => sizes.common('search_postings', l))) ? ascii : undefined;
   const said = known?.map((l) => ({ l, n: NaN })) ?? (await rows<{ l: string; n: number }>(q, lexemeCounts('$1'), [words]));
   const lexemes = said.map((w) => w.l);
   // No lexeme (e.g. only words longer than PostgreSQL indexes): plainto_tsquery matches nothing either.
@@ -256,7 +261,6 @@ async function fromPostings(
   // The key ranges to intersect on passage id: each word's postings, each single tag; a group (participant words,
   // the dates' tokens) is a set of passages. The words take $1..$k; the filters' values follow.
   const lists: PassageList[] = lexemes.map((l, j) => ({ table: 'search_postings', alias: `s${j}`, cond: (a) => `${a}.lexeme = $${j + 1}`, size: 0, key: ['search_postings', l] }));
-  const sizes = await listSizes(q, statsOf);
   // A date range's tokens as shares of the data's days (the statistics guess ~800 passages for any tag outside their
   // most common: a month's ~6,500 and a day's ~220 alike at 100k meetings; `the` + October, taken for 22,000 matches
   // in 25,000 tag rows rather than 6,011 in 6,500, walked 117,589 of `the`'s postings instead of reading the bits: 10.1
@@ -333,18 +337,24 @@ async function fromPostings(
       const fence = lo !== undefined && groupSize(group) < Math.min(...order.map((l) => l.size)) * group.length ? ' OFFSET 0' : '';
       conditions.push(`${id} IN (SELECT g.passage_id FROM search_tags g WHERE g.tag = ANY(${groupParams[i]}::text[])${within('g.passage_id')}${fence})`);
     });
-    // The first and last days' meetings outside the range (by time of day) are left out.
-    if (edgeParams)
-      conditions.push(
-        `${id} NOT IN (SELECT p.id FROM meeting_tags t JOIN search_passages p ON p.meeting_id = t.meeting_id WHERE t.tag = ANY(${edgeParams.edges}::text[]) AND NOT (${edgeParams.range.join(' AND ')}))`,
-      );
-    if (excepted) conditions.push(`${id} NOT IN (${excepted})`);
     const sql = `SELECT ${id} AS id FROM ${from} ${conditions.length ? `WHERE ${conditions.join(' AND ')}` : ''}`;
-    // The meetings checked last, on the passages the joins leave (OFFSET 0: a condition on the first range's id alone
-    // was checked as it was read, on all 9,822 passages of `elra` before the folder's 842 were kept).
-    if (onMeeting.length === 0) return { sql, id };
-    const meeting = probeDates ? 'search_passages dp JOIN meetings d ON d.id = dp.meeting_id' : 'search_passages dp';
-    return { sql: `SELECT x.* FROM (${sql} OFFSET 0) x WHERE (SELECT true FROM ${meeting} WHERE dp.id = x.id AND ${onMeeting.join(' AND ')}) IS TRUE`, id };
+    // Left out last, from the passages the joins leave (OFFSET 0): the first and last days' meetings outside the range
+    // (by time of day), the few meetings a participant fragment fails, and the meetings checked. As a condition of the
+    // joins, a NOT IN's hashed subplan was costed again for each probe, so the planner merged every posting of the word
+    // instead (`to` + a day ending at 21:54: all 268,140 postings of `to` read, 21.3 ms; fenced, the day's 256 tag rows
+    // probed, 1.2 ms). And a condition on the first range's id alone was checked as it was read, on all 9,822 passages
+    // of `elra` before the folder's 842 were kept.
+    const after = [
+      ...(edgeParams
+        ? [`x.id NOT IN (SELECT p.id FROM meeting_tags t JOIN search_passages p ON p.meeting_id = t.meeting_id WHERE t.tag = ANY(${edgeParams.edges}::text[]) AND NOT (${edgeParams.range.join(' AND ')}))`]
+        : []),
+      ...(excepted ? [`x.id NOT IN (${excepted})`] : []),
+      ...(onMeeting.length
+        ? [`(SELECT true FROM ${probeDates ? 'search_passages dp JOIN meetings d ON d.id = dp.meeting_id' : 'search_passages dp'} WHERE dp.id = x.id AND ${onMeeting.join(' AND ')}) IS TRUE`]
+        : []),
+    ];
+    if (after.length === 0) return { sql, id };
+    return { sql: `SELECT x.* FROM (${sql} OFFSET 0) x WHERE ${after.join(' AND ')}`, id };
   };
   const { sql: matches, id } = matchesIn();
   /** Matches (matchesIn's) with how often each says each word, in column `name(j)` for word `j`: read with its key. */
@@ -515,7 +525,11 @@ interface PassageList {
 /** Statistics read at most this often (ANALYZE changes them rarely; a few ms to read). */
 const STATS_TTL_MS = 60_000;
 /** A key range's estimated length; `passages`: the estimated number of passages (NaN without statistics). */
-type Sizes = ((table: string, value: string) => number) & { passages: number };
+type Sizes = ((table: string, value: string) => number) & {
+  passages: number;
+  /** Whether the statistics list `value` among their most common (its size theirs), rather than give it their average for the rest. */
+  common(table: string, value: string): boolean;
+};
 /** The statistics read, by the pool (or client) the search was given (`key`): one database's are not another's. */
 const statsCache = new WeakMap<Queryable, { at: number; of: Sizes }>();
 
@@ -540,12 +554,15 @@ export async function listSizes(q: Queryable, key = q): Promise<Sizes> {
       const distinct = r.n_distinct < 0 ? -r.n_distinct * r.tuples : r.n_distinct;
       const commonShare = (r.freqs ?? []).reduce((a, b) => a + b, 0);
       const other = Math.max(1, ((1 - commonShare) * r.tuples) / Math.max(1, distinct - common.size));
-      return [r.t, (value: string) => common.get(value) ?? other] as const;
+      return [r.t, { size: (value: string) => common.get(value) ?? other, common: (value: string) => common.has(value) }] as const;
     }),
   );
   // reltuples: -1 before the first ANALYZE or VACUUM.
   const passages = found.find((r) => r.t === 'search_passages')?.tuples ?? -1;
-  const of = Object.assign((table: string, value: string) => byTable.get(table)?.(value) ?? 0, { passages: passages > 0 ? passages : NaN });
+  const of = Object.assign((table: string, value: string) => byTable.get(table)?.size(value) ?? 0, {
+    passages: passages > 0 ? passages : NaN,
+    common: (table: string, value: string) => byTable.get(table)?.common(value) ?? false,
+  });
   statsCache.set(key, { at: Date.now(), of });
   return of;
 }
