@@ -210,6 +210,7 @@ export function chooseCases(sqlite: Sqlite): MatrixCase[] {
   if (series) L('series (largest)', { seriesId: series });
   L(`from/to six months`, six);
   L(`from/to one day`, { from: day, to: day });
+  L(`from one day to a time of day`, { from: day, to: `${day}T12:00:00.000Z` });
   if (bigFolder) L(`participant common + folder`, { participant: commonPerson, folderPath: bigFolder });
   L(`participant common + six months`, { participant: commonPerson, ...six });
   if (bigFolder) L(`participant common + folder + six months + query`, { participant: commonPerson, folderPath: bigFolder, ...six, query: titleWord });
@@ -233,12 +234,17 @@ export function chooseCases(sqlite: Sqlite): MatrixCase[] {
   S(`word in 1 passage of 40 "${midWord}"`, { query: midWord });
   S(`common + word in 1 passage of 40 "${commonWord} ${midWord}"`, { query: `${commonWord} ${midWord}` });
   if (secondMid) S(`two words in 1 passage of 40 "${midWord} ${secondMid}"`, { query: `${midWord} ${secondMid}` });
+  // With the second most frequent word: a word the statistics do not list among their most common, and one they do.
+  if (secondWord) S(`word in 1 passage of 40 + second common word "${midWord} ${secondWord}"`, { query: `${midWord} ${secondWord}` });
   if (bigFolder) S(`common + folder (biggest)`, { query: commonWord, folderPath: bigFolder }, 0, true);
   if (bigFolder && secondWord) S(`two common words + folder (biggest)`, { query: `${commonWord} ${secondWord}`, folderPath: bigFolder });
   if (smallFolder) S(`common + folder (smallest leaf)`, { query: commonWord, folderPath: smallFolder });
   if (series) S('common + series', { query: commonWord, seriesId: series });
   S('common + six months', { query: commonWord, ...six }, 0, true);
   S('common + one day', { query: commonWord, from: day, to: day });
+  // Dates as assistants often send them, with a time of day: the day's meetings after it left out.
+  S('common + one day to a time of day', { query: commonWord, from: day, to: `${day}T12:00:00.000Z` });
+  S('common + one week', { query: commonWord, from: new Date(Date.parse(day) - 6 * 86_400_000).toISOString().slice(0, 10), to: day });
   // A month: the data's last whole calendar month, given as its first and last days.
   const monthEnd = new Date(Date.parse(`${day.slice(0, 8)}01`) - 86_400_000).toISOString().slice(0, 10);
   S('common + one month', { query: commonWord, from: `${monthEnd.slice(0, 8)}01`, to: monthEnd });
