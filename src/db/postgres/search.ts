@@ -234,15 +234,13 @@ async function fromPostings(
   tags?: TagFilter,
 ): Promise<Matches | undefined> {
   // Each lexeme, and how many passages say it as kept (migration 0010: its base rows and its bucket's pending deltas).
-  // The counts decide only how a participant fragment's or a date range's tags are matched (byMeeting): without those,
-  // the lexemes of ASCII words are known without a round trip (~0.3-0.5 ms).
+  // The counts decide how a participant fragment's or a date range's tags are matched (byMeeting), and whether the
+  // matches are walked or counted from the bitmaps. The lexemes of one or two ASCII words are known without the round
+  // trip (~0.3-0.5 ms) when the statistics list every one among their most common, or when one word is searched alone
+  // (nothing to decide). Otherwise the statistics give a word their average, ~2,400 passages, whatever it holds: `elra
+  // to` (`elra` in 9,822) was expected to hold 1,700 matches, fewer than a window, and `elra`'s postings were merged
+  // with all 270,604 of `to` (22.9 ms) rather than their bitmaps counted; `to the elra` walked 17,549 probes (26 ms).
   const countsDecide = tags !== undefined && (tags.participant !== undefined || tags.range.from !== undefined || tags.range.to !== undefined);
-  // And with three lexemes or more: the statistics guess a word outside their most common at ~2,400 passages, so `to
-  // the elra` (`elra` in 9,822) was expected to hold fewer matches than a window, and its 17,549 probes walked (26 ms)
-  // rather than its words' bitmaps counted.
-  // And with a word the statistics do not list among their most common: they give it their average, ~2,400 passages,
-  // whatever it holds, so `elra to` (`elra` in 9,822) was expected to hold 1,700 matches, fewer than a window, and
-  // `elra`'s postings were merged with all 270,604 of `to` (22.9 ms) rather than their bitmaps counted.
   const sizes = await listSizes(q, statsOf);
   const ascii = countsDecide ? undefined : asciiLexemes(words);
   const oneWord = tags === undefined && ascii?.length === 1;
