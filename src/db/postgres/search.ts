@@ -197,8 +197,11 @@ async function pageOf(window: PagedRow[], page: Page, olderThan: (boundary: numb
  */
 const WALKED_RATIO = 20;
 
-/** Ranges this long or longer, the two shortest of a search, are not merged to find its matches: the bitmaps count them. */
-const LONG_WALK_RANGE = 20_000;
+/**
+ * Ranges holding this share of the passages or more, the two shortest of a search, are not merged to find its
+ * matches: the bitmaps count them (both costs grow with the passages; 19,500 at 100k meetings).
+ */
+const LONG_WALK_SHARE = 1 / 20;
 
 /**
  * What matching a filter held by several tags costs, a tag or a passage (µs, EXPLAIN ANALYZE at 100k meetings), which
@@ -392,10 +395,10 @@ async function fromPostings(
   // the biggest folder, six months and a common participant: 60 -> 29 ms; `elra` + six months: 28 -> 17 ms). Days alone
   // are read from their tags (`elra` + October's 33 days, no month in the cover: 6.7 -> 12 ms by the bitmaps).
   const datesRead = dates !== undefined && !probeDates && dates.tokens.some((t) => /^[my]\d/.test(t));
-  // And when the walk would merge two long ranges to find few matches (`raneti so` + People: its 34,171 passages merged
-  // with `raneti`'s 57,556, then `so` probed for each of the 5,000 left, 17 ms for 1,357 matches).
+  // And when the walk would merge two long ranges to find few matches (`raneti so` + People at 100k meetings: its 34,171
+  // passages merged with `raneti`'s 57,556, then `so` probed for each of the 5,000 left, 17 ms for 1,357 matches).
   const [first, second] = [...rangeSizes].sort((a, b) => a - b);
-  const longWalk = second !== undefined && first! >= LONG_WALK_RANGE;
+  const longWalk = second !== undefined && first! >= sizes.passages * LONG_WALK_SHARE;
   const bitmaps =
     !probed && (tags !== undefined || k > 1) && (!(expected <= RANK_WINDOW) || datesRead || longWalk)
       ? await bitmapTotal(q, lexemes, tags?.groups ?? [], (lo, hi) => ({ sql: countedIn(lo, hi) }), sizes, dates, excepted ? { ids: tags!.except!, range } : undefined)
