@@ -198,10 +198,11 @@ async function pageOf(window: PagedRow[], page: Page, olderThan: (boundary: numb
 const WALKED_RATIO = 20;
 
 /**
- * Ranges holding this share of the passages or more, the two shortest of a search, are not merged to find its
- * matches: the bitmaps count them (both costs grow with the passages; 19,500 at 100k meetings).
+ * Ranges holding this share of the passages or more, and at least `least`, the two shortest of a search, are not merged
+ * to find its matches: the bitmaps count them (both costs grow with the passages; 19,500 at 100k meetings; below
+ * `least`, a merge costs less than a millisecond).
  */
-const LONG_WALK_SHARE = 1 / 20;
+const LONG_WALK = { share: 1 / 20, least: 2_000 };
 
 /**
  * What matching a filter held by several tags costs, a tag or a passage (µs, EXPLAIN ANALYZE at 100k meetings), which
@@ -398,7 +399,7 @@ async function fromPostings(
   // And when the walk would merge two long ranges to find few matches (`raneti so` + People at 100k meetings: its 34,171
   // passages merged with `raneti`'s 57,556, then `so` probed for each of the 5,000 left, 17 ms for 1,357 matches).
   const [first, second] = [...rangeSizes].sort((a, b) => a - b);
-  const longWalk = second !== undefined && first! >= sizes.passages * LONG_WALK_SHARE;
+  const longWalk = second !== undefined && first! >= Math.max(sizes.passages * LONG_WALK.share, LONG_WALK.least);
   const bitmaps =
     !probed && (tags !== undefined || k > 1) && (!(expected <= RANK_WINDOW) || datesRead || longWalk)
       ? await bitmapTotal(q, lexemes, tags?.groups ?? [], (lo, hi) => ({ sql: countedIn(lo, hi) }), sizes, dates, excepted ? { ids: tags!.except!, range } : undefined)
