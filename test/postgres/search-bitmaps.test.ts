@@ -511,6 +511,10 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
       expect(await checked({ query: 'the', ...range })).toEqual({ dates: false, participant: false, bits: true });
       expect(await checked({ query: 'the budget', ...range })).toEqual({ dates: false, participant: false, bits: true });
       expect(await checked({ query: 'the', participant: 'o' })).toEqual({ dates: false, participant: false, bits: true });
+      // Fewer matches expected than the window holds (1,500-1,750), but the two shortest ranges long (a folder's or a
+      // participant's ~4,000 passages, a word's ~5,000): counted from the bits, not merged.
+      expect(await checked({ query: 'budget review', folderPath: 'Sales' })).toEqual({ dates: false, participant: false, bits: true });
+      expect(await checked({ query: 'budget review', participant: 'ada' })).toEqual({ dates: false, participant: false, bits: true });
       // Fewer matches expected than the window holds (about 500), yet the range's months are counted from their bits,
       // not read from their tags.
       expect(await checked({ query: 'budget review', folderPath: 'Sales/EU', participant: 'ada', ...range })).toEqual({ dates: false, participant: false, bits: true });
