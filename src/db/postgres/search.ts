@@ -398,8 +398,8 @@ async function fromPostings(
   const datesRead = dates !== undefined && !probeDates && dates.tokens.some((t) => /^[my]\d/.test(t));
   // And when the walk would merge two long ranges to find few matches (`raneti so` + People at 100k meetings: its 34,171
   // passages merged with `raneti`'s 57,556, then `so` probed for each of the 5,000 left, 17 ms for 1,357 matches).
-  const [first, second] = [...rangeSizes].sort((a, b) => a - b);
-  const longWalk = second !== undefined && first! >= Math.max(sizes.passages * LONG_WALK.share, LONG_WALK.least);
+  // (The shortest at that length or more, so the second too; none without statistics: every size is 0 then.)
+  const longWalk = rangeSizes.length > 1 && Number.isFinite(sizes.passages) && Math.min(...rangeSizes) >= Math.max(sizes.passages * LONG_WALK.share, LONG_WALK.least);
   const bitmaps =
     !probed && (tags !== undefined || k > 1) && (!(expected <= RANK_WINDOW) || datesRead || longWalk)
       ? await bitmapTotal(q, lexemes, tags?.groups ?? [], (lo, hi) => ({ sql: countedIn(lo, hi) }), sizes, dates, excepted ? { ids: tags!.except!, range } : undefined)
