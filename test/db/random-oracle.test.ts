@@ -4,7 +4,7 @@ import { generate } from '../../bench/generate.js';
 import { openDatabase, type Sqlite } from '../../src/db/open.js';
 import { listMeetings, parseDateRange, type MeetingFilter } from '../../src/db/queries/meetings.js';
 import { applyProposalOrThrow, proposeMemoEdit, proposeSummaryEdit } from '../../src/db/queries/proposals.js';
-import { searchTranscripts, type SearchFilter } from '../../src/db/queries/search.js';
+import { searchTranscripts, type SearchFilter, type SearchOptions } from '../../src/db/queries/search.js';
 import { tempDir } from '../support/db.js';
 import { drawer, vocabulary } from '../support/questions.js';
 
@@ -101,7 +101,8 @@ describe('random questions on SQLite, against the rows and against its other way
             if (got.pagination.total !== held || got.hits.length !== Math.max(0, Math.min(10, held - offset)))
               out.push(`${said}: ${got.pagination.total} counted (${got.hits.length} hits), ${held} held`);
             const key = (r: typeof got) => JSON.stringify([r.pagination.total, r.hits.map((h) => [h.meeting_id, h.kind, h.offset, h.snippet])]);
-            for (const way of [{ bits: false }, { rank: 'fts5' as const }, { exceptions: false }]) {
+            const ways: SearchOptions[] = [{ bits: false }, { rank: 'fts5' }, { exceptions: false }, ...(filter.participant !== undefined ? [{ participants: 'probed' as const }, { participants: 'joined' as const }] : [])];
+            for (const way of ways) {
               const other = searchTranscripts(s, filter, page, way);
               if (key(other) !== key(got)) out.push(`${said} ${JSON.stringify(way)}: ${key(other).slice(0, 300)}, by default ${key(got).slice(0, 300)}`);
             }

@@ -7,9 +7,9 @@ import pg from 'pg';
 import { needs } from '../support/system-tools.js';
 import { pgDatabaseMigratedTo, startPostgres, type PgCluster } from '../support/postgres.js';
 import { tempDir } from '../support/db.js';
-import { FRAGMENTS, holding, LIST_FILTERS, seed, seedCommonWords } from '../support/participant-exceptions.js';
+import { FRAGMENTS, holding, LIST_FILTERS, seed, seedCommonWords, seedManyNames } from '../support/participant-exceptions.js';
 import { copyDatabase, openStore } from '../../src/db/engine.js';
-import { openDatabase } from '../../src/db/open.js';
+import { openDatabase, type Sqlite } from '../../src/db/open.js';
 import { compileTags, listMeetings } from '../../src/db/postgres/meetings.js';
 import { searchTranscripts, type SearchOptions } from '../../src/db/postgres/search.js';
 import type { SearchFilter } from '../../src/db/queries/search.js';
@@ -46,6 +46,21 @@ describe.skipIf(needs('postgresql'))('PostgreSQL: a participant fragment in most
     cluster?.destroy();
     files.cleanup();
   });
+
+  /** A database of its own, seeded on SQLite and copied: both Stores on it, and a plain pool on PostgreSQL's. */
+  async function seeded(name: string, fill: (s: Sqlite) => string[]) {
+    const path = join(files.dir, `${name}.db`);
+    const db = openDatabase(path, { create: true });
+    let ids: string[];
+    try {
+      ids = fill(db.sqlite);
+    } finally {
+      db.close();
+    }
+    const copied = await cluster.createDatabase(name);
+    await copyDatabase(path, copied);
+    return { ids, q: new pg.Pool({ connectionString: copied, max: 4 }), pgStore: await openStore(copied, { create: false }), liteStore: await openStore(path, { create: false }) };
+  }
 
   it('finds the meetings it fails, and lists and searches without them as SQLite and every participant matched do', async () => {
     const pgStore = await openStore(url, { create: false });
@@ -98,18 +113,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL: a participant fragment in most
   }, 240_000);
 
   it('in several words and every recent meeting: leaves out the few meetings it fails, as SQLite does', async () => {
-    const path = join(files.dir, 'common.db');
-    const db = openDatabase(path, { create: true });
-    let ids: string[];
-    try {
-      ids = seedCommonWords(db.sqlite, 300);
-    } finally {
-      db.close();
-    }
-    const commonUrl = await cluster.createDatabase('common');
-    await copyDatabase(path, commonUrl);
-    const q = new pg.Pool({ connectionString: commonUrl, max: 2 });
-    const [pgStore, liteStore] = [await openStore(commonUrl, { create: false }), await openStore(path, { create: false })];
+    const { ids, q, pgStore, liteStore } = await seeded('common', (s) => seedCommonWords(s, 300));
     try {
       expect((await compileTags(q, { participant: 'a' }))?.except).toEqual(ids.slice(0, 12).sort());
       // In half the meetings (a recent one lacks it): its words' tags.
@@ -140,6 +144,42 @@ describe.skipIf(needs('postgresql'))('PostgreSQL: a participant fragment in most
             expect({ f, total: found.pagination.total }).toEqual({ f, total: (await liteStore.search.transcripts(f, page)).pagination.total });
           }
         }
+    } finally {
+      await Promise.all([pgStore.close(), liteStore.close(), q.end()]);
+    }
+  }, 120_000);
+
+  it('in many names but failing too many meetings for their list: each match probed or every participant matched, as SQLite does', async () => {
+    const { q, pgStore, liteStore } = await seeded('many', (s) => seedManyNames(s, 4096 + 600));
+    try {
+      // Neither its names as tags (1,600) nor the meetings it fails (1,200, some among the newest): not `except: []`.
+      expect(await compileTags(q, { participant: 'zq' })).toBeUndefined();
+      for (const filter of [{}, { folderPath: 'Legal' }, { from: '2026-01-02', to: '2026-02-05' }])
+        for (const offset of [0, 7, 790]) {
+          const f = { ...filter, participant: 'zq' };
+          const page = { limit: 10, offset };
+          const list = async (s: Store) => {
+            const r = await s.meetings.list(f, page);
+            return { f, offset, total: r.pagination.total, ids: r.meetings.map((m) => m.id) };
+          };
+          expect(await list(pgStore)).toEqual(await list(liteStore));
+        }
+      const compare = async () => {
+        for (const query of ['the', 'the and', 'zebra', 'plan7 zebra'])
+          for (const more of [{}, { folderPath: 'Legal' }, { from: '2026-01-10T12:00:00.000Z', to: '2026-02-25' }])
+            for (const page of [{ limit: 5, offset: 0 }, { limit: 5, offset: 1998 }]) {
+              const f = { ...more, query, participant: 'zq' };
+              const hits = (r: Awaited<ReturnType<typeof searchTranscripts>>) => ({ total: r.pagination.total, hits: r.hits.map((h) => [h.meeting_id, h.offset, h.snippet]) });
+              const found = hits(await searchTranscripts(q, f, page));
+              if (Object.keys(more).length === 0 || query !== 'plan7 zebra') expect(found.total, JSON.stringify(f)).toBeGreaterThan(0);
+              for (const way of [{ participants: 'probed' }, { participants: 'joined' }] as SearchOptions[])
+                expect({ f, page, way, ...hits(await searchTranscripts(q, f, page, way)) }).toEqual({ f, page, way, ...found });
+              expect({ f, page, total: found.total }).toEqual({ f, page, total: (await liteStore.search.transcripts(f, page)).pagination.total });
+            }
+      };
+      await compare();
+      for (let i = 0; i < 100 && ((await pgStore.admin.maintain())?.bitmaps?.units ?? 0) > 0; i++);
+      await compare();
     } finally {
       await Promise.all([pgStore.close(), liteStore.close(), q.end()]);
     }

@@ -84,7 +84,8 @@ describe.skipIf(needs('postgresql'))('random questions answered alike by SQLite 
         const shown = Math.max(0, Math.min(10, expected[i]! - s.offset));
         const said = `${state}: ${JSON.stringify(s.filter)} at ${s.offset}`;
         if (got.pagination.total !== expected[i] || got.hits.length !== shown) out.push(`${said}: SQLite ${expected[i]}, PostgreSQL ${got.pagination.total} (${got.hits.length} hits)`);
-        const ways: SearchOptions[] = [{ window: 'walk' }, { window: 'bits' }, ...(s.filter.from !== undefined || s.filter.to !== undefined || s.filter.participant !== undefined ? [{ filters: 'meetings' as const }] : [])];
+        const ways: SearchOptions[] = [{ window: 'walk' }, { window: 'bits' }, ...(s.filter.from !== undefined || s.filter.to !== undefined || s.filter.participant !== undefined ? [{ filters: 'meetings' as const }] : []),
+          ...(s.filter.participant !== undefined ? [{ participants: 'probed' as const }, { participants: 'joined' as const }] : [])];
         for (const way of ways) {
           const other = hits(await searchTranscripts(waysPool, s.filter, page, way));
           if (other !== hits(got)) out.push(`${said} ${JSON.stringify(way)}: ${other.slice(0, 300)}, the Store's ${hits(got).slice(0, 300)}`);

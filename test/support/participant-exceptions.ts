@@ -63,3 +63,25 @@ export function seedCommonWords(s: Sqlite, passages: number): string[] {
   })();
   return meetings;
 }
+
+/**
+ * 2,000 meetings, one an hour: in 2 of each 5, `Zq<i> Lee <zq<i>@corp.test>`, so that `zq` is in 800 words, names and
+ * e-mails (more than MAX_PARTICIPANT_WORDS and MAX_PARTICIPANT_HANDLES), and fails the 1,200 others (`Bo Kim`, with
+ * or without an e-mail, or no one), too many for its exceptions, recent ones among them. Passages of a few words:
+ * `the` in most, `and` in two of three, `zebra` in 1 of 97.
+ */
+export function seedManyNames(s: Sqlite, passages: number): string[] {
+  const meetings: string[] = [];
+  s.transaction(() => {
+    for (let i = 0; i < 2000; i++) {
+      const m = makeMeeting(s, { title: `Sync ${i}`, folderPath: FOLDERS[i % 3], startedAt: new Date(Date.UTC(2026, 0, 1) + i * 3_600_000).toISOString() });
+      if (i % 5 < 2) makeParticipant(s, m, { name: `Zq${i} Lee`, email: `zq${i}@corp.test` });
+      else if (i % 5 === 2) makeParticipant(s, m, { name: 'Bo Kim', email: i % 2 ? null : `bo${i}@kim.io` });
+      else if (i % 5 === 3) makeParticipant(s, m, { name: `Cy ${i}`, email: `cy${i}@corp.test` });
+      meetings.push(m);
+    }
+    for (let i = 0; i < passages; i++)
+      makeSummary(s, meetings[(i * 13) % meetings.length]!, { title: `S${i}`, content: `${i % 5 ? 'the ' : ''}${i % 3 ? 'and ' : ''}plan${i % 40}${i % 97 === 0 ? ' zebra' : ''}`, position: i });
+  })();
+  return meetings;
+}

@@ -96,6 +96,8 @@ export interface SearchOptions {
   filters?: 'tags' | 'meetings';
   /** `false`: a participant fragment in most names matched on every meeting's participants, not as the few meetings it fails. */
   exceptions?: boolean;
+  /** A participant fragment in too many names for tags: each match's meeting probed, or every participant matched once (PROBED_MATCHES). */
+  participants?: 'probed' | 'joined';
 }
 
 export async function searchTranscripts(q: Queryable, filter: SearchFilter, page: Page, options: SearchOptions = {}): Promise<{ hits: SearchHit[]; pagination: Pagination }> {
@@ -117,8 +119,13 @@ export async function searchTranscripts(q: Queryable, filter: SearchFilter, page
     tags && (merged ? await withMergePlans(q, (c) => fromPostings(c, q, words, terms.length, page, options, byTags)) : await fromPostings(q, q, words, terms.length, page, options));
   if (!counted) {
     // A filter that tags do not hold (a fragment in too many names and e-mails), or too many words:
-    // each match joined to its meeting.
-    const { where, params } = await compileMeetingFilter(q, meetingFilter, 1);
+    // each match joined to its meeting, whose participants are probed when the rarest word's matches are few.
+    const fragment = filter.participant !== undefined && filter.participant !== '';
+    const probed =
+      fragment &&
+      (options.participants === 'probed' ||
+        (options.participants === undefined && Number((await one<{ n: number }>(q, `SELECT min(x.n) AS n FROM (${lexemeCounts('$1')}) x`, [words]))!.n) <= PROBED_MATCHES));
+    const { where, params } = await compileMeetingFilter(q, meetingFilter, 1, probed);
     counted = await fromBitmap(q, words, terms.length, where, params, page);
   }
   const { ids, total } = counted;
@@ -220,6 +227,16 @@ const COST_US = { tagRow: 0.5, tagLookup: 6, dateCheck: 12, participantCheck: 30
  */
 const PHRASE_LOOKS = 10;
 const PHRASE_LOOKS_MIN = 100;
+
+/**
+ * A participant fragment in more names than MAX_PARTICIPANT_HANDLES and too few meetings for their exceptions
+ * (`person1`: 1,111 of the 2,000 e-mails at 100k meetings, in 93% of the meetings): when the rarest word of the query is
+ * said in at most this many passages (as kept), each match's meeting has its participants probed (~7 µs a match, their
+ * rows read), rather than the participants of every name holding it hashed for a semi-join (~75 ms, then ~2 µs a match:
+ * `marmarorpla` + `person1` 77 -> 8 ms, `ramineti`, in 3,007 passages, 86 -> 36; even at ~12,000: `logrepovi`, in
+ * 10,026, 100 -> 86, `viorande`, in 14,026, 108 -> 117).
+ */
+const PROBED_MATCHES = 12_000;
 
 /** At most this many distinct words are intersected in the postings (one join each); more go to the GIN bitmap. */
 const MAX_POSTING_WORDS = 8;

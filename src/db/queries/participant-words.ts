@@ -100,6 +100,23 @@ export function heldByRecentMeetings(sqlite: Sqlite, fragment: string): boolean 
 /** Beyond this many meetings where no participant may hold a fragment, its meetings are not found as the others. */
 export const MAX_PARTICIPANT_EXCEPTIONS = 1_000;
 
+/**
+ * Whether the meetings a fragment in many names fails may be few enough to be looked for (meetingsLacking): the newest
+ * RECENT_MEETINGS_HOLDING meetings taken as a sample, those lacking it, in proportion to all the meetings, at most
+ * MAX_PARTICIPANT_EXCEPTIONS. `person1` (in 1,111 of the 2,000 e-mails at 100k meetings, failing 7% of the meetings)
+ * read 20,000 participants lacking it, ~20 ms, before meetingsLacking gave up.
+ */
+export function fewMayLack(sqlite: Sqlite, fragment: string): boolean {
+  const { sql, values } = holdsFragment(fragment, ['p.name', 'p.email']);
+  const r = stmt<{ meetings: number; lacking: number }>(
+    sqlite,
+    `SELECT (SELECT count(*) FROM meetings) AS meetings,
+            (SELECT count(*) FROM (SELECT m.id FROM meetings m ORDER BY m.started_at DESC, m.id DESC LIMIT ${RECENT_MEETINGS_HOLDING}) r
+             WHERE NOT EXISTS (SELECT 1 FROM participants p WHERE p.meeting_id = r.id AND ${sql})) AS lacking`,
+  ).get(...values)!;
+  return r.lacking * r.meetings <= MAX_PARTICIPANT_EXCEPTIONS * RECENT_MEETINGS_HOLDING;
+}
+
 /** Participants read at most looking for those lacking a fragment. */
 export const MAX_LACKING_READ = 20_000;
 

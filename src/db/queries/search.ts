@@ -91,6 +91,16 @@ const FEW_MEETINGS = 1000;
 const FEW_MEETINGS_WITH_BITS = 20_000;
 
 /**
+ * A participant fragment in more names than MAX_PARTICIPANT_HANDLES and in too many meetings to read their passages
+ * (`person1`: 1,111 of the 2,000 e-mails at 100k meetings, in 93% of the meetings), with words whose bitmaps are not all
+ * built (a word not dense), the rarest said in at most this many passages: each match is checked on its meeting's
+ * participants (the part's `probe`, ~2.5 µs a match), rather than every participant matched by LIKE for an IN in each
+ * of the search's statements (~55 ms each: `marmarorpla` + `person1` 139 ms, `logrepovi`, in 10,026 passages, 216).
+ * With every word's bitmaps built, the names' lists are ORed instead (~35 ms for any word: 1,111 names).
+ */
+const PROBED_MATCHES = 50_000;
+
+/**
  * A from/to range as calendar tokens of the tags (view meeting_search_tags): the fewest year, month and
  * day tokens covering the days strictly between the range's first and last day (every meeting of those
  * days is inside the range, whatever the time of day), plus the first and last day's tokens and `dx`
@@ -143,12 +153,24 @@ function outsidePassages(sqlite: Sqlite, outside: { sql: string; params: string[
   return stmt(sqlite, `SELECT p.id FROM meeting_tags t JOIN search_passages p ON p.meeting_id = t.meeting_id WHERE ${outside.sql}`).pluck().all(...outside.params) as number[];
 }
 
+/** How the matches are read (tests ask for each way; by default the data decides). */
+export interface SearchOptions {
+  /** `fts5`: the window ranked by FTS5's bm25(); `computed`: from kept counts and lengths. */
+  rank?: 'fts5' | 'computed';
+  /** `false`: no bitmaps, lists or cells read. */
+  bits?: boolean;
+  /** `false`: a participant fragment in most names matched on every meeting's participants, not as the few meetings it fails. */
+  exceptions?: boolean;
+  /** A participant fragment in many names: each match's meeting probed, or every participant matched once (PROBED_MATCHES). */
+  participants?: 'probed' | 'joined';
+}
+
 /**
  * search_transcripts: passages containing every word of the query, filtered by the meeting filters of
  * list_meetings. Order: within the newest RANK_WINDOW matches, exact phrase first, then BM25; then
  * the older matches, newest first. Deterministic, so offsets page consistently.
  */
-export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Page, options: { rank?: 'fts5' | 'computed'; bits?: boolean; exceptions?: boolean } = {}): { hits: SearchHit[]; pagination: Pagination } {
+export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Page, options: SearchOptions = {}): { hits: SearchHit[]; pagination: Pagination } {
   // One snapshot for the count, the window, the ranking and the page: a writer committing between them
   // would otherwise leave a hit without its passage.
   if (!sqlite.inTransaction) return sqlite.transaction(() => searchTranscripts(sqlite, filter, page, options)).deferred();
@@ -175,8 +197,22 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
   const except = c.parts.find((p) => p.except)?.except;
   // The dates stay a condition too when the meetings are read anyway (or the range needs too many tokens).
   const range = untagged.length > 0 || !dates ? rangeSql(c.range, 'm.started_at') : { sql: [], params: [] };
-  const joined = [...untagged.map((p) => p.sql), ...range.sql];
-  let params: unknown[] = [...untagged.flatMap((p) => p.params), ...range.params];
+  // Words the bitmaps and the kept counts may hold (ASCII letters and digits, as the tokenizer keeps them).
+  const plainWords = distinct.every((w) => /^[a-z0-9]+$/.test(w));
+  // The blocks every word's bitmaps are built over (0: not all of them are).
+  const wordBits =
+    (untagged.length > 0 || range.sql.length > 0) && options.bits !== false && plainWords
+      ? stmt<{ n: number; built: number }>(sqlite, `SELECT count(*) AS n, min(built) AS built FROM search_bits_terms WHERE built > 0 AND term IN (SELECT value FROM json_each(?))`).get(JSON.stringify(distinct.map(wordTerm)))
+      : undefined;
+  const wordsBuilt = wordBits?.n === distinct.length ? wordBits.built : 0;
+  // A fragment in many names with a word not dense: each match's meeting probed (PROBED_MATCHES).
+  const probing =
+    untagged.some((p) => p.probe) &&
+    (options.participants === 'probed' ||
+      (options.participants === undefined && plainWords && !wordsBuilt && Math.min(...distinct.map((w) => passagesSaying(sqlite, w))) <= PROBED_MATCHES));
+  const conditions = untagged.map((p) => (probing && p.probe ? { sql: p.probe.sql('m.id'), params: p.probe.params } : p));
+  const joined = [...conditions.map((p) => p.sql), ...range.sql];
+  let params: unknown[] = [...conditions.flatMap((p) => p.params), ...range.params];
   // The rest: when few meetings pass, as the set of their passages,
   // found from the meetings' indexes; else each match is joined to its meeting (measured: reading the
   // passages of 10,000 meetings costs more than joining the matches of `the`).
@@ -184,28 +220,21 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
   // walk the word's whole doclist instead) and ordered here.
   // The meetings are found once, then named by id: their conditions may cost (a participant fragment matched by LIKE
   // over every participant), and were evaluated in each statement.
-  // Words the bitmaps and the kept counts may hold (ASCII letters and digits, as the tokenizer keeps them).
-  const plainWords = distinct.every((w) => /^[a-z0-9]+$/.test(w));
-  // The blocks every word's bitmaps are built over (0: not all of them are).
-  const wordBits =
-    joined.length > 0 && options.bits !== false && plainWords
-      ? stmt<{ n: number; built: number }>(sqlite, `SELECT count(*) AS n, min(built) AS built FROM search_bits_terms WHERE built > 0 AND term IN (SELECT value FROM json_each(?))`).get(JSON.stringify(distinct.map(wordTerm)))
-      : undefined;
-  const wordsBuilt = wordBits?.n === distinct.length ? wordBits.built : 0;
   const fewest = wordsBuilt ? FEW_MEETINGS_WITH_BITS : FEW_MEETINGS;
   // A participant fragment in more names and e-mails than MAX_PARTICIPANT_HANDLES (a letter: "e" is in 3,118 of the
   // 4,000 at 100k meetings, held by 99% of the meetings): with the words' bitmaps built, and every one of the names'
   // bits or list (migration 0021) built as far, its names are a group of the bitmaps, and the matches above the
   // bitmaps and the dirty ones are checked on their tags (below). No meeting is read. (Should the bitmaps refuse after
   // all, too many passages being marked, each match is joined to its meeting, as for a fragment in many meetings.)
-  const many = wordsBuilt && untagged.length === 1 ? manyNames(sqlite, untagged[0]!, wordsBuilt) : undefined;
+  const many = wordsBuilt && untagged.length === 1 && !probing ? manyNames(sqlite, untagged[0]!, wordsBuilt) : undefined;
+  // Probing, the matches are few: joined to their meetings, not the meetings looked for (probed, most of them to find none).
   const meetings =
-    joined.length > 0 && !many
+    joined.length > 0 && !many && !probing
       ? (stmt(sqlite, `SELECT m.id FROM meetings m WHERE ${[...joined, ...(except ? ['m.id NOT IN (SELECT value FROM json_each(?))'] : [])].join(' AND ')} LIMIT ${fewest}`)
           .pluck()
           .all(...params, ...(except ? [JSON.stringify(except)] : [])) as string[])
       : [];
-  const few = joined.length > 0 && !many && meetings.length < fewest;
+  const few = joined.length > 0 && !many && !probing && meetings.length < fewest;
   // Many meetings' passages (the bitmaps did not answer after all): the word's matches walked once, each kept when theirs.
   const walk = meetings.length >= FEW_MEETINGS;
   // The dates' tokens narrow what FTS5 walks, but for the few meetings' passages, whose dates are compared on the
