@@ -1083,6 +1083,28 @@ export function describeStoreConformance(engineName: string, open: () => Promise
         expect(again.failed).toEqual([]);
       });
 
+      it('load refuses a participant name or e-mail longer than 500 characters, says which, and restores the others', async () => {
+        const store = await fresh();
+        // 500 characters of 4 bytes each, that do not compress: the longest a PostgreSQL index entry takes with room.
+        const widest = Array.from({ length: 500 }, (_, i) => String.fromCodePoint(0x1f600 + (i % 80))).join('');
+        const fits = record({ id: 'mtg_wide', title: 'Wide', started_at: '2026-05-01T10:00:00.000Z', participants: [{ name: widest, email: `${'x'.repeat(480)}@example.test` }] });
+        const long = Array.from({ length: 501 }, (_, i) => String.fromCharCode(97 + ((i * 7) % 26))).join('');
+        const tooLong = record({ id: 'mtg_long', title: 'Long', started_at: '2026-05-02T10:00:00.000Z', participants: [{ name: 'Ada' }, { name: 'Bob', email: long }] });
+        // 1,200 CJK characters drawn at random (3,600 bytes): PostgreSQL's index refused such a name, and the load stopped.
+        let seed = 7;
+        const cjk = Array.from({ length: 1200 }, () => String.fromCodePoint(0x4e00 + ((seed = (seed * 48271) % 2147483647) % 20000))).join('');
+        const huge = record({ id: 'mtg_huge', title: 'Huge', started_at: '2026-05-03T10:00:00.000Z', participants: [{ name: cjk }] });
+        const result = await store.admin.load([tooLong, huge, fits]);
+        expect(result.meetings.map((m) => m.id)).toEqual(['mtg_wide']);
+        expect(result.failed).toEqual([
+          { record: 1, id: 'mtg_long', error: `Meeting mtg_long (record 1): participants[1].email: at most 500 characters (got 501: "${long.slice(0, 40)}…").` },
+          { record: 2, id: 'mtg_huge', error: `Meeting mtg_huge (record 2): participants[0].name: at most 500 characters (got 1200: "${cjk.slice(0, 40)}…").` },
+        ]);
+        expect((await store.meetings.export('mtg_wide'))?.participants).toEqual(fits.participants);
+        expect((await store.meetings.list({ participant: widest.slice(0, 10) }, PAGE)).meetings.map((m) => m.id)).toEqual(['mtg_wide']);
+        await expect(store.meetings.export('mtg_long')).rejects.toThrow('Meeting "mtg_long" does not exist');
+      });
+
       it('a long transcript round-trips through 100-word segments', async () => {
         const store = await fresh();
         const words = timed([

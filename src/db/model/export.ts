@@ -70,6 +70,22 @@ export function* recordIds(r: MeetingExport): Generator<RecordId> {
     }
 }
 
+/**
+ * The most characters a participant's name or e-mail may have. PostgreSQL keeps each whole in its indexes (the
+ * participants by name and by e-mail, the distinct names and e-mails, their words and tags), where an entry of more than
+ * ~2,700 bytes cannot be written: a name of 3,300 characters that did not compress failed there, and stopped a load.
+ * 500 characters of 4 bytes each fit; SQLite holds any, and takes the same bound so that a database copies.
+ */
+export const MAX_PARTICIPANT_TEXT = 500;
+
+/** A record's participant name or e-mail longer than MAX_PARTICIPANT_TEXT (each engine checks before writing). */
+export function checkParticipants(r: MeetingExport): void {
+  for (const [i, p] of r.participants.entries())
+    for (const [field, text] of [['name', p.name], ['email', p.email]] as const)
+      if (text !== null && [...text].length > MAX_PARTICIPANT_TEXT)
+        throw new InvalidInputError(`participants[${i}].${field}: at most ${MAX_PARTICIPANT_TEXT} characters (got ${[...text].length}: ${JSON.stringify(clip(text, 41))}).`);
+}
+
 /** A record's ID that the database already gives to another meeting. */
 export function idTakenError(e: RecordId, ownerMeetingId: string): ConflictError {
   return new ConflictError(`${e.at}: ${e.what} ${shownId(e.id)} already belongs to meeting ${ownerMeetingId} in this database. Give it another ID in the file, or load into another database.`);

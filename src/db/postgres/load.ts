@@ -3,7 +3,7 @@ import type { Pool, PoolClient } from 'pg';
 import { ConflictError, InvalidInputError } from '../../errors.js';
 import { newId } from '../ids.js';
 import { exportItems, shownId, type LoadOptions, type LoadResult } from '../queries/export.js';
-import { idTakenError, recordIds } from '../model/export.js';
+import { checkParticipants, idTakenError, recordIds } from '../model/export.js';
 import type { MeetingExport } from '../queries/types.js';
 import { ensureFolderPathIn, exportMeetingOrThrow } from './meetings.js';
 import { indexTranscript } from './transcripts.js';
@@ -53,6 +53,7 @@ export async function loadMeetings(pool: Pool, input: unknown, options: LoadOpti
 }
 
 async function checkIds(c: PoolClient, r: MeetingExport): Promise<void> {
+  checkParticipants(r);
   for (const e of recordIds(r)) {
     const owner = await one<{ meeting_id: string }>(c, `SELECT meeting_id FROM ${e.table} WHERE id = $1`, [e.id]);
     if (owner && owner.meeting_id !== r.id) throw idTakenError(e, owner.meeting_id);

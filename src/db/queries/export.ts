@@ -7,7 +7,7 @@ import { ensureFolderPath } from './folders.js';
 import { readMeetingRecord } from './meetings.js';
 import { indexTranscript } from './search.js';
 import { EXPORT_FORMAT, type ExportSegment, type ExportTranscript, type MeetingExport } from './types.js';
-import { idTakenError, recordIds, shownId, toSegments, type WordTuple } from '../model/export.js';
+import { checkParticipants, idTakenError, recordIds, shownId, toSegments, type WordTuple } from '../model/export.js';
 
 // Pure helpers live in src/db/model/export.ts; re-exported for the callers that import them from here.
 export { SEGMENT_MAX_WORDS, shownId, toSegments, type WordTuple } from '../model/export.js';
@@ -144,6 +144,7 @@ const SOURCES = new Set(['user', 'import', 'llm', 'proposal', 'demo', 'load']);
  * meeting, or that the record uses twice: named here, before SQLite would refuse them without saying which.
  */
 function checkIds(sqlite: Sqlite, r: MeetingExport): void {
+  checkParticipants(r);
   for (const e of recordIds(r)) {
     const owner = stmt<{ meeting_id: string }>(sqlite, `SELECT meeting_id FROM ${e.table} WHERE id = ?`).get(e.id);
     if (owner && owner.meeting_id !== r.id) throw idTakenError(e, owner.meeting_id);
