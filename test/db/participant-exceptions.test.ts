@@ -10,7 +10,7 @@ import { searchTranscripts, type SearchFilter, type SearchOptions } from '../../
 import { BLOCK, buildSearchBits } from '../../src/db/queries/search-bits.js';
 import { databaseMigratedTo, tempDir, testDbs } from '../support/db.js';
 import { makeMeeting, makeParticipant } from '../support/factories.js';
-import { FRAGMENTS, holding, LIST_FILTERS, seed, seedCommonWords, seedManyNames } from '../support/participant-exceptions.js';
+import { FRAGMENTS, holding, LIST_FILTERS, seed, seedCommonWords, seedManyNames, seedSpaces } from '../support/participant-exceptions.js';
 
 const db = testDbs();
 
@@ -170,6 +170,16 @@ describe('a participant fragment in most names', () => {
     buildSearchBits(s);
     compare();
   }, 120_000);
+
+  it('in every name and no e-mail (a space): the few meetings it fails found from the names lacking it', () => {
+    const s = db();
+    const meetings = seedSpaces(s, BLOCK + 600);
+    const held = holding(s, ' ');
+    expect(held).toHaveLength(2000 - 395);
+    expect(compileMeetingFilter(s, { participant: ' ' }).parts.map((p) => p.except)).toEqual([meetings.filter((id) => !held.includes(id)).sort()]);
+    for (const filter of LIST_FILTERS) expectListedAsHeld(s, ' ', filter, held, (n) => [0, 7, n - 3], 10);
+    for (const query of ['the', 'the and', 'zebra']) expectSearchedAsEveryParticipant(s, { query, participant: ' ' });
+  });
 
   it('tags the meetings without participants written before migration 0024', () => {
     const { dir, cleanup } = tempDir();

@@ -462,7 +462,8 @@ export async function compileTags(
  * The names and e-mails holding a participant fragment (its ILIKE patterns) as tags, when at most
  * MAX_PARTICIPANT_HANDLES do; else (`except`) the meetings none of whose participants holds it, when they are few, as
  * SQLite's meetingsLacking finds them: the participants whose e-mail lacks it (read by e-mail from the names and e-mails
- * lacking it) or who have none, and the meetings without participants (tag `hx`, migration 0017), each candidate then
+ * lacking it) or who have none (or those whose name lacks it, when fewer names than e-mails lack it: ` `), and the
+ * meetings without participants (tag `hx`, migration 0017), each candidate then
  * checked whole (ascending; none past MAX_LACKING_READ participants read or MAX_PARTICIPANT_EXCEPTIONS candidates).
  * `tags`: `scan`, the names read here, in one scan with those lacking it (a fragment in many words: `e`, whose 1
  * character no trigram holds, was read twice, 6.9 and 6.1 ms); `index`, from their trigram index (handleTags), the scan
@@ -489,12 +490,16 @@ async function handlesOf(q: Queryable, patterns: string[], want: { tags: 'scan' 
     q,
     `WITH h AS MATERIALIZED (SELECT x.handle, (${handleHolds}) AS holds FROM participant_handles x),
           n AS MATERIALIZED (SELECT ${want.tags === 'scan' ? '(SELECT count(*) FILTER (WHERE h.holds) FROM h)::int' : MAX_PARTICIPANT_HANDLES + 1} AS held),
-          k AS MATERIALIZED (SELECT ${want.except ? `CASE WHEN ${over} THEN ${fewMayLack(holds(['pa.name', 'pa.email']))} ELSE false END` : 'false'} AS lacking),
+          k AS MATERIALIZED (SELECT ${want.except ? `CASE WHEN ${over} THEN ${fewMayLack(holds(['pa.name', 'pa.email']))} ELSE false END` : 'false'} AS lacking,
+                                    (SELECT count(*) FILTER (WHERE strpos(h.handle, '@') = 0) < count(*) FILTER (WHERE strpos(h.handle, '@') > 0) FROM h WHERE NOT h.holds) AS by_name),
           found AS MATERIALIZED (
             SELECT p.meeting_id, (${holds(['p.name', 'p.email'])}) IS TRUE AS holds
               FROM h CROSS JOIN LATERAL (SELECT p.meeting_id, p.name, p.email FROM participants p WHERE p.email = h.handle OFFSET 0) p
-              WHERE NOT h.holds AND ${many}
-            UNION ALL SELECT p.meeting_id, (${holds(['p.name'])}) FROM participants p WHERE p.email IS NULL AND ${many}
+              WHERE NOT h.holds AND ${many} AND NOT (SELECT k.by_name FROM k)
+            UNION ALL SELECT p.meeting_id, (${holds(['p.name'])}) FROM participants p WHERE p.email IS NULL AND ${many} AND NOT (SELECT k.by_name FROM k)
+            UNION ALL SELECT p.meeting_id, (${holds(['p.name', 'p.email'])}) IS TRUE
+              FROM h CROSS JOIN LATERAL (SELECT p.meeting_id, p.name, p.email FROM participants p WHERE p.name = h.handle OFFSET 0) p
+              WHERE NOT h.holds AND ${many} AND (SELECT k.by_name FROM k)
             LIMIT ${MAX_LACKING_READ + 1})
      SELECT CASE WHEN NOT ${over} THEN array(SELECT syntheo_handle_tag(h.handle) FROM h WHERE h.holds) END AS tags, (SELECT k.lacking FROM k) AS lacking,
             (SELECT count(*)::int FROM found) AS read,
