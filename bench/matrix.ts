@@ -280,6 +280,8 @@ export function chooseCases(sqlite: Sqlite): MatrixCase[] {
   if (bigFolder) S('common + folder + six months + participant', { query: commonWord, folderPath: bigFolder, participant: commonPerson, ...six });
   S('common phrase + participant common', { query: commonPhrase, participant: commonPerson });
   S('common, offset 5000 (deep)', { query: commonWord }, 5000);
+  // Past the window with dates to a time of day: the page walks back from the window's end.
+  S('common + six months to a time of day, offset 2500', { query: commonWord, from: six.from, to: `${day}T12:00:00.000Z` }, 2500);
   if (bigFolder) S('common + folder, offset 2000', { query: commonWord, folderPath: bigFolder }, 2000);
   return cases;
 }
