@@ -463,8 +463,8 @@ export async function compileTags(
  * MAX_PARTICIPANT_HANDLES do; else (`except`) the meetings none of whose participants holds it, when they are few, as
  * SQLite's meetingsLacking finds them: the participants whose e-mail lacks it (read by e-mail from the names and e-mails
  * lacking it) or who have none (or those whose name lacks it, when fewer names than e-mails lack it: ` `), and the
- * meetings without participants (tag `hx`, migration 0017), each candidate then
- * checked whole (ascending; none past MAX_LACKING_READ participants read or MAX_PARTICIPANT_EXCEPTIONS candidates).
+ * meetings without participants (tag `hx`, migration 0017), each candidate then checked whole (ascending; none past
+ * MAX_LACKING_READ participants read or MAX_PARTICIPANT_EXCEPTIONS candidates).
  * `tags`: `scan`, the names read here, in one scan with those lacking it (a fragment in many words: `e`, whose 1
  * character no trigram holds, was read twice, 6.9 and 6.1 ms); `index`, from their trigram index (handleTags), the scan
  * only past it; `none`, not read (the exceptions alone, however few the names).

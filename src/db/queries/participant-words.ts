@@ -125,9 +125,9 @@ export const MAX_LACKING_READ = 20_000;
  * are few: a fragment in most names and e-mails (a letter, a domain) passes every other meeting. A participant lacking
  * it has an e-mail lacking it, or none: those are read by e-mail, from the names and e-mails that lack it (every one
  * less those that hold it: `e` lacks 882 of 4,000 at 100k meetings, all of them names) and from the participants
- * without one (or by name, when fewer names lack it); with the meetings without participants (tag `hx`, migration 0024), their meetings are the candidates,
- * each checked whole. Ascending; undefined past MAX_LACKING_READ participants read or MAX_PARTICIPANT_EXCEPTIONS
- * candidates (the caller then matches the meetings' participants).
+ * without one (or by name, when fewer names lack it); with the meetings without participants (tag `hx`, migration
+ * 0024), their meetings are the candidates, each checked whole. Ascending; undefined past MAX_LACKING_READ participants
+ * read or MAX_PARTICIPANT_EXCEPTIONS candidates (the caller then matches the meetings' participants).
  */
 export function meetingsLacking(sqlite: Sqlite, fragment: string): string[] | undefined {
   const handle = holdsFragment(fragment, ['h.handle']);
