@@ -649,7 +649,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
       for (const filter of filters) {
         const names = await namesOf(filter);
         // Prepared by the first call, run again by the second.
-        expect(names).toHaveLength(2);
+        expect({ filter, names: names.length }).toEqual({ filter, names: 2 });
         expect(names[1]).toBe(names[0]);
       }
       // A worker behind: four blocks stale, or the newest passage five blocks past the built ones. The rows counted from

@@ -6,7 +6,7 @@ import type { SearchKind } from '../schema/enums.js';
 import type { Page, Pagination } from '../queries/types.js';
 import { compileMeetingFilter, compileTags, probedFor, startedWithin, type TagFilter } from './meetings.js';
 import { genericPoolOf, one, rows, rowsGeneric, rowsPlanned, withMergePlans, type Queryable } from './sql.js';
-import { calendarCover, daysSpanned } from '../model/calendar.js';
+import { calendarCover, daysSpanned, monthsLessDays } from '../model/calendar.js';
 import { bitmapTotal, type DateTerm } from './bitmaps.js';
 import { snippetOf } from '../queries/snippet.js';
 
@@ -216,9 +216,10 @@ const LONG_WALK = { share: 1 / 20, least: 2_000 };
  * decides how a date range or a participant fragment is matched. By its tags: each row read and sorted (`marmarorpla` +
  * six months: 39,802 rows deduplicated and sorted, 35 ms; `Ines Kowalski`'s 30,000 sorted, 11 ms), or, for each passage
  * the other terms leave, each tag looked up in its key (6). By the passage's meeting: its start compared (two key
- * lookups, 9-17), or its participants' names and e-mails matched (23-30).
+ * lookups, 9-17), or its participants' names and e-mails matched (23-30). A date range's years and months are kept as
+ * bitmaps (migration 0021): counted from them, a statement's bits cost ~2 ms (`bits`), and only its days' rows are read.
  */
-const COST_US = { tagRow: 0.5, tagLookup: 6, dateCheck: 12, participantCheck: 30 };
+const COST_US = { tagRow: 0.5, tagLookup: 6, dateCheck: 12, participantCheck: 30, bits: 2_000 };
 
 /**
  * The phrase of several words is looked for in rank order in the best ranked PHRASE_LOOKS times the page's end plus
@@ -308,7 +309,13 @@ async function fromPostings(
     // on the meetings as well): `so netipoba` + ` Ngu` on one day, 16 matches, read the 250 names' 195,000 tag rows (65 ms).
     const others = [...tags!.groups.filter((g) => g !== group && g !== besides), ...(dates && group !== dates.tokens ? [dates.tokens] : [])];
     const rest = expectedOf([...said.map((w) => w.n), ...others.map(groupSize)]);
-    return rest * check < Math.min(groupSize(group) * COST_US.tagRow, rest * group.length * COST_US.tagLookup);
+    // A range's years and months counted from their bits, when every word has bits too (kept from 1/64 of the passages:
+    // `desuusmar usan` up to 8 April 2026, 9,837 matches' meetings checked, 40 ms, where the bits count them in ~8).
+    // (Read as the bitmaps read them: most of a month's days as the month less the others; the rest day by day.)
+    const bits = dates && group === dates.tokens && said.every((w) => (Number.isFinite(w.n) ? w.n : sizes('search_postings', w.l)) * 64 > sizes.passages);
+    const days = bits ? monthsLessDays(group, () => true) : undefined;
+    const read = days ? groupSize([...days.tokens.filter((t) => !/^[my]\d/.test(t)), ...days.less]) * COST_US.tagRow + COST_US.bits : groupSize(group) * COST_US.tagRow;
+    return rest * check < Math.min(read, rest * group.length * COST_US.tagLookup);
   };
   // The participant first (the dates are then the last check of both).
   const probeParticipant = byMeeting(tags?.participant?.group, COST_US.participantCheck);
