@@ -1,6 +1,7 @@
 import { getTableColumns, getTableName, type Table } from 'drizzle-orm';
 import * as pgSchema from './schema-pg/index.js';
 import { isPostgresUrl } from './model/postgres.js';
+import { MAX_PARTICIPANT_TEXT } from './model/export.js';
 import { openDatabase, type Sqlite } from './open.js';
 import { indexTranscript as indexSqliteTranscript, PASSAGE_MAX_WORDS } from './queries/search.js';
 import { setIndexesAside, type IndexesAside } from './queries/bulk-index.js';
@@ -369,6 +370,22 @@ export interface CopyResult {
   tables: Record<string, number>;
 }
 
+/**
+ * A participant whose name or e-mail is longer than a load takes (MAX_PARTICIPANT_TEXT): PostgreSQL may not index it
+ * (an entry of ~2,700 bytes or more), and the copy would fail on it with PostgreSQL's error code alone. Named first.
+ * (Only a database written before loads took that bound can hold one.)
+ */
+function checkCopiedParticipant(r: Row): void {
+  for (const field of ['name', 'email'] as const) {
+    const text = r[field];
+    const length = typeof text === 'string' ? [...text].length : 0;
+    if (length > MAX_PARTICIPANT_TEXT)
+      throw new InvalidInputError(
+        `Participant ${String(r.id)} of meeting ${String(r.meeting_id)} has ${field === 'name' ? 'a name' : 'an e-mail'} of ${length} characters; PostgreSQL may not index one longer than ${MAX_PARTICIPANT_TEXT} (a load takes at most that). Nothing was copied. Shorten it (export the meeting, edit the file, load it) and copy again.`,
+      );
+  }
+}
+
 async function openSide(location: string, create: boolean, onSchema?: OnSchemaNotice): Promise<Side> {
   return isPostgresUrl(location) ? postgresSide(location, create, onSchema) : sqliteSide(location, create, onSchema);
 }
@@ -402,6 +419,7 @@ export async function copyDatabase(from: string, to: string, onProgress?: CopyPr
             const rows = await source.read(spec, columns, after);
             await writing;
             if (rows.length === 0) break;
+            if (target.engine === 'postgres' && name === 'participants') for (const r of rows) checkCopiedParticipant(r);
             writing = target.write(spec, columns, rows);
             writing.catch(() => {}); // awaited below; a read failing meanwhile must not leave it unhandled
             n += rows.length;

@@ -233,6 +233,31 @@ describe.skipIf(needs('postgresql'))('syntheo db copy: SQLite -> PostgreSQL -> S
     expect(sqliteRows(back, 'SELECT count(*) AS words FROM transcript_words')).toEqual([{ words: WORDS }]);
   });
 
+  it('names a participant PostgreSQL may not index (written before loads took the bound) and copies nothing', async () => {
+    const path = join(tmp.dir, 'long-name.db');
+    const db = openDatabase(path, { create: true });
+    try {
+      const now = '2026-03-01T10:00:00.000Z';
+      db.sqlite.prepare("INSERT INTO meetings (id, title, started_at, note, created_at, updated_at) VALUES ('mtg_long', 'Long', ?, '', ?, ?)").run(now, now, now);
+      // 1,200 CJK characters drawn at random (3,600 bytes): PostgreSQL's index refused such a name with error 54000 alone.
+      let seed = 7;
+      const cjk = Array.from({ length: 1200 }, () => String.fromCodePoint(0x4e00 + ((seed = (seed * 48271) % 2147483647) % 20000))).join('');
+      db.sqlite.prepare("INSERT INTO participants (id, meeting_id, name, email, position) VALUES ('par_long', 'mtg_long', ?, NULL, 0)").run(cjk);
+    } finally {
+      db.close();
+    }
+    const url = await cluster.createDatabase();
+    const copied = await run(['db', 'copy', '--from', path, '--to', url]);
+    expect(copied.code).toBe(1);
+    expect(copied.stderr).toContain('Participant par_long of meeting mtg_long has a name of 1200 characters; PostgreSQL may not index one longer than 500');
+    const q = new pg.Pool({ connectionString: url, max: 1 });
+    try {
+      expect((await q.query('SELECT count(*)::int AS n FROM meetings')).rows[0].n).toBe(0);
+    } finally {
+      await q.end();
+    }
+  });
+
   it('refuses a target that already holds data, and changes nothing there', async () => {
     const a = join(tmp.dir, 'full.db');
     expect((await run(['--db', a, 'demo'])).code).toBe(0);
