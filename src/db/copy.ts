@@ -375,14 +375,16 @@ export interface CopyResult {
  * (an entry of ~2,700 bytes or more), and the copy would fail on it with PostgreSQL's error code alone. Named first.
  * (Only a database written before loads took that bound can hold one.)
  */
-function checkCopiedParticipant(r: Row): void {
+function checkCopiedParticipant(r: Row, from: Side): void {
   for (const field of ['name', 'email'] as const) {
     const text = r[field];
     const length = typeof text === 'string' ? [...text].length : 0;
-    if (length > MAX_PARTICIPANT_TEXT)
+    if (length > MAX_PARTICIPANT_TEXT) {
+      const db = `syntheo --db ${JSON.stringify(from.where)}`;
       throw new InvalidInputError(
-        `Participant ${String(r.id)} of meeting ${String(r.meeting_id)} has ${field === 'name' ? 'a name' : 'an e-mail'} of ${length} characters; PostgreSQL may not index one longer than ${MAX_PARTICIPANT_TEXT} (a load takes at most that). Nothing was copied. Shorten it (export the meeting, edit the file, load it) and copy again.`,
+        `Participant ${String(r.id)} of meeting ${String(r.meeting_id)} has ${field === 'name' ? 'a name' : 'an e-mail'} of ${length} characters; PostgreSQL may not index one longer than ${MAX_PARTICIPANT_TEXT} (a load takes at most that). Nothing was copied. Shorten it: ${db} meetings export ${String(r.meeting_id)} > meeting.json, edit its participants there, ${db} load meeting.json, then copy again.`,
       );
+    }
   }
 }
 
@@ -419,7 +421,7 @@ export async function copyDatabase(from: string, to: string, onProgress?: CopyPr
             const rows = await source.read(spec, columns, after);
             await writing;
             if (rows.length === 0) break;
-            if (target.engine === 'postgres' && name === 'participants') for (const r of rows) checkCopiedParticipant(r);
+            if (target.engine === 'postgres' && name === 'participants') for (const r of rows) checkCopiedParticipant(r, source);
             writing = target.write(spec, columns, rows);
             writing.catch(() => {}); // awaited below; a read failing meanwhile must not leave it unhandled
             n += rows.length;

@@ -250,6 +250,8 @@ describe.skipIf(needs('postgresql'))('syntheo db copy: SQLite -> PostgreSQL -> S
     const copied = await run(['db', 'copy', '--from', path, '--to', url]);
     expect(copied.code).toBe(1);
     expect(copied.stderr).toContain('Participant par_long of meeting mtg_long has a name of 1200 characters; PostgreSQL may not index one longer than 500');
+    // The way out, spelled for the database copied from.
+    expect(copied.stderr).toContain(`syntheo --db ${JSON.stringify(path)} meetings export mtg_long > meeting.json`);
     const q = new pg.Pool({ connectionString: url, max: 1 });
     try {
       expect((await q.query('SELECT count(*)::int AS n FROM meetings')).rows[0].n).toBe(0);

@@ -495,16 +495,15 @@ async function handlesOf(q: Queryable, patterns: string[], want: { tags: 'scan' 
                                     least(c.names, c.emails) * 2 * (SELECT greatest(t.reltuples, 0) FROM pg_class t WHERE t.oid = 'participants'::regclass) / greatest(c.handles, 1) AS expected
                              FROM (SELECT count(*) FILTER (WHERE NOT h.holds AND strpos(h.handle, '@') = 0) AS names, count(*) FILTER (WHERE NOT h.holds AND strpos(h.handle, '@') > 0) AS emails,
                                           count(*) AS handles FROM h) c),
-          k AS MATERIALIZED (SELECT ${want.except ? `CASE WHEN ${over} AND (SELECT s.expected FROM s) <= ${2 * MAX_LACKING_READ} THEN ${fewMayLack(holds(['pa.name', 'pa.email']))} ELSE false END` : 'false'} AS lacking,
-                                    (SELECT s.by_name FROM s) AS by_name),
+          k AS MATERIALIZED (SELECT ${want.except ? `CASE WHEN ${over} AND (SELECT s.expected FROM s) <= ${2 * MAX_LACKING_READ} THEN ${fewMayLack(holds(['pa.name', 'pa.email']))} ELSE false END` : 'false'} AS lacking),
           found AS MATERIALIZED (
             SELECT p.meeting_id, (${holds(['p.name', 'p.email'])}) IS TRUE AS holds
               FROM h CROSS JOIN LATERAL (SELECT p.meeting_id, p.name, p.email FROM participants p WHERE p.email = h.handle OFFSET 0) p
-              WHERE NOT h.holds AND ${many} AND NOT (SELECT k.by_name FROM k)
-            UNION ALL SELECT p.meeting_id, (${holds(['p.name'])}) FROM participants p WHERE p.email IS NULL AND ${many} AND NOT (SELECT k.by_name FROM k)
+              WHERE NOT h.holds AND ${many} AND NOT (SELECT s.by_name FROM s)
+            UNION ALL SELECT p.meeting_id, (${holds(['p.name'])}) FROM participants p WHERE p.email IS NULL AND ${many} AND NOT (SELECT s.by_name FROM s)
             UNION ALL SELECT p.meeting_id, (${holds(['p.name', 'p.email'])}) IS TRUE
               FROM h CROSS JOIN LATERAL (SELECT p.meeting_id, p.name, p.email FROM participants p WHERE p.name = h.handle OFFSET 0) p
-              WHERE NOT h.holds AND ${many} AND (SELECT k.by_name FROM k)
+              WHERE NOT h.holds AND ${many} AND (SELECT s.by_name FROM s)
             LIMIT ${MAX_LACKING_READ + 1})
      SELECT CASE WHEN NOT ${over} THEN array(SELECT syntheo_handle_tag(h.handle) FROM h WHERE h.holds) END AS tags, (SELECT k.lacking FROM k) AS lacking,
             (SELECT count(*)::int FROM found) AS read,
@@ -716,28 +715,23 @@ async function listByTags(q: Queryable, t: TagFilter, page: Page): Promise<{ mee
   // A participant fragment's few words whose meetings are few, when the total is not counted from the bits (dates, a
   // title): their meetings drive too, rather than every meeting of the other filters probed to count them (`person97`,
   // 11 words and 1,113 meetings at 100k, up to a day of 2024: 40,000 meetings probed, 346-655 ms; `ar`, 2 words and
-  // 58,000 meetings, from 1 January 2026: 17,000 probed, 154 ms).
+  // 58,000 meetings, from 1 January 2026: 17,000 probed, 154 ms). Their meetings (the words' counts summed) at most
+  // FEW_WORD_MEETINGS, or fewer than 16 times the range's (each probed costs ~16 times as much), counted in one statement.
   // (Not with a folder, series, title grams or names to drive: the list is walked from those, each meeting probed.)
-  const groups: string[][] = t.groups;
-  const otherDriver = groups.some((g) => g.length === 1 || g.every((tag) => tag.startsWith('g') || tag.startsWith('h')));
-  const wordGroups = page.offset < DEEP_PAGE && !countedByBits(t) && !otherDriver ? groups.filter((g) => g.length > 1 && g.every((tag) => tag.startsWith('p'))) : [];
-  const fewWords = new Set<string[]>();
-  if (wordGroups.length > 0) {
-    const r = await rows<{ n: number[] }>(
+  const { participant, range: dates } = t;
+  const words = participant?.group;
+  const otherDriver = t.groups.some((g) => g.length === 1 || g.every((tag) => tag.startsWith('g') || tag.startsWith('h')));
+  let wordsDrive = false;
+  if (words && words.length > 1 && words.every((tag) => tag.startsWith('p')) && page.offset < DEEP_PAGE && !countedByBits(t) && !otherDriver) {
+    const values: unknown[] = [words];
+    const range = startedWithin(dates, (value) => `$${values.push(value)}`, 'm.started_at COLLATE "C"');
+    const dated = range.length ? `(SELECT count(*) FROM (SELECT 1 FROM meetings m WHERE ${range.join(' AND ')} LIMIT (SELECT w.n / 16 + 1 FROM w)) x)::int` : '0';
+    const r = await one<{ n: number; dated: number }>(
       q,
-      `SELECT array(SELECT (SELECT coalesce(sum(c.n), 0) FROM meeting_tag_counts c WHERE c.tag = ANY(g.tags))::int FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY x(v, i)
-                    CROSS JOIN LATERAL (SELECT array(SELECT jsonb_array_elements_text(x.v)) AS tags) g ORDER BY x.i) AS n`,
-      [JSON.stringify(wordGroups)],
+      `WITH w AS MATERIALIZED (SELECT coalesce(sum(c.n), 0)::int AS n FROM meeting_tag_counts c WHERE c.tag = ANY($1::text[])) SELECT w.n, ${dated} AS dated FROM w`,
+      values,
     );
-    for (const [i, g] of wordGroups.entries()) {
-      const n = r[0]!.n[i]!;
-      // Or, with dates, more meetings in the range than a 16th of theirs (each probed costs ~16 times as much).
-      const cap = Math.ceil(n / 16);
-      const within = (range: string[]) => `SELECT count(*)::int AS n FROM (SELECT 1 FROM meetings m WHERE ${range.join(' AND ')} LIMIT ${cap + 1}) x`;
-      const bounds: unknown[] = [];
-      const range = startedWithin(t.range, (value) => `$${bounds.push(value)}`, 'm.started_at COLLATE "C"');
-      if (n <= FEW_WORD_MEETINGS || (range.length > 0 && (await one<{ n: number }>(q, within(range), bounds))!.n > cap)) fewWords.add(g);
-    }
+    wordsDrive = r!.n <= FEW_WORD_MEETINGS || r!.dated * 16 > r!.n;
   }
   // A group drives when it is one tag, title grams (one a spelling of the fragment: `é` composed or not), the names
   // and e-mails holding a participant fragment across words (`Ines Kowalski`: 38 names, 7,381 meetings), or, from
@@ -749,7 +743,7 @@ async function listByTags(q: Queryable, t: TagFilter, page: Page): Promise<{ mee
       ? 'tag'
       : g.every((tag) => tag.startsWith('g'))
         ? 'grams'
-        : g.every((tag) => tag.startsWith('h')) || (page.offset >= DEEP_PAGE && g.every((tag) => tag.startsWith('p'))) || fewWords.has(g)
+        : g.every((tag) => tag.startsWith('h')) || (page.offset >= DEEP_PAGE && g.every((tag) => tag.startsWith('p'))) || (wordsDrive && g === words)
           ? 'handles'
           : undefined;
   const drivers = t.groups.filter((g) => kindOf(g) !== undefined);

@@ -309,17 +309,13 @@ async function fromPostings(
     // on the meetings as well): `so netipoba` + ` Ngu` on one day, 16 matches, read the 250 names' 195,000 tag rows (65 ms).
     const others = [...tags!.groups.filter((g) => g !== group && g !== besides), ...(dates && group !== dates.tokens ? [dates.tokens] : [])];
     const rest = expectedOf([...said.map((w) => w.n), ...others.map(groupSize)]);
-    // A range's years and months counted from their bits, when every word has bits too (kept from 1/64 of the passages:
-    // `desuusmar usan` up to 8 April 2026, 9,837 matches' meetings checked, 40 ms, where the bits count them in ~8).
-    // (Read as the bitmaps read them: most of a month's days as the month less the others; the rest day by day.)
-    // (Every word and other tag dense, as far as the statistics tell: kept from 1/64 of the passages. A series is not:
-    // `the` + a series + six months, 2.2 -> 12.4 ms, had the range's tags read where its meetings were checked.)
+    // A range read as the bitmaps read it when every word and other tag is dense (kept from 1/64 of the passages, as
+    // far as the counts and statistics tell): its years and months from their bits, most of a month's days as the month
+    // less the others, the rest day by day. `desuusmar usan` up to 8 April 2026 had its 9,837 matches' meetings checked,
+    // 40 ms, where the bits count them in ~8. (A series is not dense: `the` + a series + six months, taken for dense,
+    // went 2.2 -> 12.4 ms, the range's tags read.) The words' counts are read here (countsDecide).
     const dense = (n: number) => n * 64 > sizes.passages;
-    const bits =
-      dates &&
-      group === dates.tokens &&
-      said.every((w) => dense(Number.isFinite(w.n) ? w.n : sizes('search_postings', w.l))) &&
-      others.every((g) => g.every((t) => dense(tagSize(t))));
+    const bits = dates && group === dates.tokens && said.every((w) => dense(w.n)) && others.every((g) => g.every((t) => dense(tagSize(t))));
     const days = bits ? monthsLessDays(group, () => true) : undefined;
     const read = days ? groupSize([...days.tokens.filter((t) => !/^[my]\d/.test(t)), ...days.less]) * COST_US.tagRow + COST_US.bits : groupSize(group) * COST_US.tagRow;
     return rest * check < Math.min(read, rest * group.length * COST_US.tagLookup);
