@@ -20,6 +20,8 @@ export interface GenerateOptions {
    * indexes hold the segments FTS5's automerge leaves, not one each (bench/fts-upkeep.ts compares the two).
    */
   live?: boolean;
+  /** Words said in at least this many passages (not dense) get said lists (buildSearchBits); the worker's default otherwise. */
+  saidWords?: number;
 }
 
 /** mulberry32: small, fast, deterministic. */
@@ -232,7 +234,7 @@ export function generate(o: GenerateOptions): { meetings: number; words: number;
   const indexes = lap();
   // The search bitmaps and the ranking's counts and lengths, as the worker would build them (migrations 0015, 0016).
   bar(1, 'building the search bitmaps', true);
-  buildSearchBits(s);
+  buildSearchBits(s, o.saidWords === undefined ? {} : { saidWords: o.saidWords });
   const bitmaps = lap();
   s.pragma('optimize');
   s.pragma('wal_checkpoint(TRUNCATE)');

@@ -161,13 +161,15 @@ describe('a participant fragment in most names', () => {
             // `plan7 zebra` is said once (in a meeting holding `zq`).
             if (Object.keys(more).length === 0) expect({ filter, total: found.total }).toEqual({ filter, total: plain(query) });
             if (Object.keys(more).length === 0 || query !== 'plan7 zebra') expect(found.total, JSON.stringify(filter)).toBeGreaterThan(0);
-            for (const way of [{ participants: 'probed' }, { participants: 'joined' }, { bits: false }] as SearchOptions[])
+            for (const way of [{ participants: 'probed' }, { participants: 'joined' }, { participants: 'listed' }, { bits: false }] as SearchOptions[])
               expect({ filter, page, way, ...hits(searchTranscripts(s, filter, page, way)) }).toEqual({ filter, page, way, ...found });
           }
     };
-    // From FTS5 (each match probed), then from the bitmaps (`the` and `and`: the names' lists ORed; `zebra` probed).
+    // From FTS5 (each match probed), then from the bitmaps (`the` and `and`: the names' lists ORed; `zebra` and `plan7`,
+    // not dense, from their said lists: probed, or with the names' lists asked for, ORed).
     compare();
-    buildSearchBits(s);
+    buildSearchBits(s, { saidWords: 40 });
+    expect(s.prepare("SELECT term FROM search_bits_terms WHERE term IN ('said:zebra', 'said:plan7') AND built > 0 ORDER BY term").pluck().all()).toEqual(['said:plan7', 'said:zebra']);
     compare();
   }, 120_000);
 

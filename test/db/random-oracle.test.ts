@@ -76,7 +76,8 @@ describe('random questions on SQLite, against the rows and against its other way
     const tmp = tempDir();
     try {
       const file = join(tmp.dir, 'random.db');
-      generate({ meetings: 5_000, words: 500_000, longest: 2_000, seed: 23, out: file, progress: false });
+      // Words said in 100 passages or more have said lists (at 100k meetings, from 2,000): the middling words are read from them.
+      generate({ meetings: 5_000, words: 500_000, longest: 2_000, seed: 23, out: file, progress: false, saidWords: 100 });
       const words = vocabulary(file);
       for (const [kind, values] of Object.entries(words)) if (Array.isArray(values)) expect(values.length, kind).toBeGreaterThan(0);
       const db = openDatabase(file, { create: false });
@@ -86,6 +87,7 @@ describe('random questions on SQLite, against the rows and against its other way
         const built = s.prepare("SELECT count(*) AS terms, min(built) AS built FROM search_bits_terms WHERE built > 0 AND term LIKE 'text:%'").get() as { terms: number; built: number };
         expect(built.terms).toBeGreaterThan(50);
         expect(built.built).toBeGreaterThanOrEqual(4);
+        expect(s.prepare("SELECT count(*) FROM search_bits_terms WHERE built >= 4 AND term LIKE 'said:%'").pluck().get()).toBeGreaterThan(50);
 
         const draw = drawer(words, SEED);
         const searches = Array.from({ length: SEARCHES }, () => draw.search());
@@ -101,7 +103,7 @@ describe('random questions on SQLite, against the rows and against its other way
             if (got.pagination.total !== held || got.hits.length !== Math.max(0, Math.min(10, held - offset)))
               out.push(`${said}: ${got.pagination.total} counted (${got.hits.length} hits), ${held} held`);
             const key = (r: typeof got) => JSON.stringify([r.pagination.total, r.hits.map((h) => [h.meeting_id, h.kind, h.offset, h.snippet])]);
-            const ways: SearchOptions[] = [{ bits: false }, { rank: 'fts5' }, { exceptions: false }, ...(filter.participant !== undefined ? [{ participants: 'probed' as const }, { participants: 'joined' as const }] : [])];
+            const ways: SearchOptions[] = [{ bits: false }, { rank: 'fts5' }, { exceptions: false }, ...(filter.participant !== undefined ? [{ participants: 'probed' as const }, { participants: 'joined' as const }, { participants: 'listed' as const }] : [])];
             for (const way of ways) {
               const other = searchTranscripts(s, filter, page, way);
               if (key(other) !== key(got)) out.push(`${said} ${JSON.stringify(way)}: ${key(other).slice(0, 300)}, by default ${key(got).slice(0, 300)}`);

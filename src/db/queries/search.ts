@@ -9,7 +9,7 @@ import { calendarCover, monthsLessDays } from '../model/calendar.js';
 import { passagesSaying, rankWindow, type RankedRow } from './rank.js';
 import { SNIPPET_TOKENS, snippetOf } from './snippet.js';
 import { asciiTokens, tokenizedAsAscii } from './fts-tokens.js';
-import { idsNewestFirst, listTerm, matchBits, tagTerm, windowCells, wordTerm, type BitsGroup } from './search-bits.js';
+import { idsNewestFirst, listTerm, matchBits, saidTerm, tagTerm, windowCells, wordTerm, type BitsGroup } from './search-bits.js';
 
 /** A transcript passage is one speaker turn, cut after this many words. */
 export const PASSAGE_MAX_WORDS = 60;
@@ -96,9 +96,19 @@ const FEW_MEETINGS_WITH_BITS = 20_000;
  * built (a word not dense), the rarest said in at most this many passages: each match is checked on its meeting's
  * participants (the part's `probe`, ~2.5 µs a match), rather than every participant matched by LIKE for an IN in each
  * of the search's statements (~55 ms each: `marmarorpla` + `person1` 139 ms, `logrepovi`, in 10,026 passages, 216).
- * With every word's bitmaps built, the names' lists are ORed instead (~35 ms for any word: 1,111 names).
+ * With every word's bitmaps built, the names' lists are ORed instead (~13 ms for any word: 1,111 names); so with said
+ * lists, past NAME_PROBES.
  */
 const PROBED_MATCHES = 50_000;
+
+/**
+ * With words not dense but said in many passages (a said list each), a participant fragment's names are ORed from
+ * their lists rather than each match probed when the rarest word's passages are at least this many times its names: a
+ * name's list costs about as much as that many matches probed (at 100k meetings, ~11 µs a name, its ~800 passages,
+ * against ~4.5 µs a passage probed in the count and the window: `elra`, 9,822 passages, + `person1`, 1,111 names, 42 ->
+ * 15 ms; `ramineti`, 2,789, + `1`, 2,542 names, probed in 16 ms against 31 from the lists).
+ */
+const NAME_PROBES = 2.5;
 
 /**
  * A from/to range as calendar tokens of the tags (view meeting_search_tags): the fewest year, month and
@@ -148,6 +158,19 @@ function manyNames(sqlite: Sqlite, part: FilterPart, built: number): string[] | 
   return ready === tags.length ? tags : undefined;
 }
 
+/**
+ * The blocks over which every word has its bitmaps or its said list built (the larger of the two), 0 when a word has
+ * neither: what matchBits reads a word from.
+ */
+function listedWords(sqlite: Sqlite, words: string[]): number {
+  // `text:` and `said:` are both 5 characters long.
+  const r = stmt<{ n: number; built: number }>(
+    sqlite,
+    'SELECT count(*) AS n, min(b) AS built FROM (SELECT max(built) AS b FROM search_bits_terms WHERE built > 0 AND term IN (SELECT value FROM json_each(?)) GROUP BY substr(term, 6))',
+  ).get(JSON.stringify(words.flatMap((w) => [wordTerm(w), saidTerm(w)])))!;
+  return r.n === words.length ? r.built : 0;
+}
+
 /** The passages of the meetings on a range's first and last days that fall outside it (by time of day). */
 function outsidePassages(sqlite: Sqlite, outside: { sql: string; params: string[] }): number[] {
   return stmt(sqlite, `SELECT p.id FROM meeting_tags t JOIN search_passages p ON p.meeting_id = t.meeting_id WHERE ${outside.sql}`).pluck().all(...outside.params) as number[];
@@ -161,8 +184,11 @@ export interface SearchOptions {
   bits?: boolean;
   /** `false`: a participant fragment in most names matched on every meeting's participants, not as the few meetings it fails. */
   exceptions?: boolean;
-  /** A participant fragment in many names: each match's meeting probed, or every participant matched once (PROBED_MATCHES). */
-  participants?: 'probed' | 'joined';
+  /**
+   * A participant fragment in many names: each match's meeting probed, or every participant matched once
+   * (PROBED_MATCHES), or (`listed`) its names' lists ORed whenever its words' bitmaps or said lists are built (NAME_PROBES).
+   */
+  participants?: 'probed' | 'joined' | 'listed';
 }
 
 /**
@@ -205,11 +231,28 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
       ? stmt<{ n: number; built: number }>(sqlite, `SELECT count(*) AS n, min(built) AS built FROM search_bits_terms WHERE built > 0 AND term IN (SELECT value FROM json_each(?))`).get(JSON.stringify(distinct.map(wordTerm)))
       : undefined;
   const wordsBuilt = wordBits?.n === distinct.length ? wordBits.built : 0;
-  // A fragment in many names with a word not dense: each match's meeting probed (PROBED_MATCHES).
+  let fewestSaid: number | undefined;
+  const rarest = () => (fewestSaid ??= Math.min(...distinct.map((w) => passagesSaying(sqlite, w))));
+  // A participant fragment in more names and e-mails than MAX_PARTICIPANT_HANDLES (a letter: "e" is in 3,118 of the
+  // 4,000 at 100k meetings, held by 99% of the meetings): with the words' bitmaps built, and every one of the names'
+  // bits or list (migration 0021) built as far, its names are a group of the bitmaps, and the matches above the
+  // bitmaps and the dirty ones are checked on their tags (below). No meeting is read. (Should the bitmaps refuse after
+  // all, too many passages being marked, each match is joined to its meeting, as for a fragment in many meetings.)
+  // So with words not dense but said in many passages (each a said list, migration 0023, or bitmaps), when the names'
+  // lists cost less than probing each match (NAME_PROBES).
+  const one = untagged.length === 1 ? untagged[0]! : undefined;
+  let many: string[] | undefined;
+  if (one && wordsBuilt && options.participants !== 'probed') many = manyNames(sqlite, one, wordsBuilt);
+  else if (one?.manyTags && wordBits && options.participants !== 'probed' && options.participants !== 'joined') {
+    const listed = listedWords(sqlite, distinct);
+    const names = listed ? manyNames(sqlite, one, listed) : undefined;
+    if (names && (options.participants === 'listed' || rarest() >= NAME_PROBES * names.length)) many = names;
+  }
+  // Else a fragment in many names with a word not dense: each match's meeting probed (PROBED_MATCHES).
   const probing =
+    !many &&
     untagged.some((p) => p.probe) &&
-    (options.participants === 'probed' ||
-      (options.participants === undefined && plainWords && !wordsBuilt && Math.min(...distinct.map((w) => passagesSaying(sqlite, w))) <= PROBED_MATCHES));
+    (options.participants === 'probed' || (options.participants === undefined && plainWords && !wordsBuilt && rarest() <= PROBED_MATCHES));
   const conditions = untagged.map((p) => (probing && p.probe ? { sql: p.probe.sql('m.id'), params: p.probe.params } : p));
   const joined = [...conditions.map((p) => p.sql), ...range.sql];
   let params: unknown[] = [...conditions.flatMap((p) => p.params), ...range.params];
@@ -221,12 +264,6 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
   // The meetings are found once, then named by id: their conditions may cost (a participant fragment matched by LIKE
   // over every participant), and were evaluated in each statement.
   const fewest = wordsBuilt ? FEW_MEETINGS_WITH_BITS : FEW_MEETINGS;
-  // A participant fragment in more names and e-mails than MAX_PARTICIPANT_HANDLES (a letter: "e" is in 3,118 of the
-  // 4,000 at 100k meetings, held by 99% of the meetings): with the words' bitmaps built, and every one of the names'
-  // bits or list (migration 0021) built as far, its names are a group of the bitmaps, and the matches above the
-  // bitmaps and the dirty ones are checked on their tags (below). No meeting is read. (Should the bitmaps refuse after
-  // all, too many passages being marked, each match is joined to its meeting, as for a fragment in many meetings.)
-  const many = wordsBuilt && untagged.length === 1 && !probing ? manyNames(sqlite, untagged[0]!, wordsBuilt) : undefined;
   // Probing, the matches are few: joined to their meetings, not the meetings looked for (probed, most of them to find none).
   const meetings =
     joined.length > 0 && !many && !probing
