@@ -74,14 +74,14 @@ function text(rnd: ReturnType<typeof seeded>, n: number): string {
  * meeting in the date range with a participant whose name holds the fragment; `page`: the texts of the first PAGE of them in
  * search order (the newest RANK_WINDOW ranked: the exact phrase first, then BM25 of the words' counts, then the newest).
  */
-async function reference(q: pg.ClientBase, filter: SearchFilter): Promise<{ n: number; page: string[] }> {
+async function reference(q: pg.ClientBase, filter: SearchFilter, older = 0): Promise<{ n: number; page: string[]; older: string[] }> {
   const groups: string[][] = [];
   if (filter.folderPath) groups.push([`f${(await q.query<{ id: string }>('SELECT id FROM folders WHERE path = $1', [filter.folderPath])).rows[0]!.id}`]);
   // A participant fragment is compared with the participants' names themselves (they have no e-mails here).
   const named = filter.participant !== undefined;
   const range = parseDateRange(filter.from, filter.to);
   const phrase = filter.query.split(' ').length > 1 ? `p.words @@ phraseto_tsquery('simple', syntheo_fold($1)) DESC, ` : '';
-  const r = await q.query<{ n: number; page: string[] | null }>(
+  const r = await q.query<{ n: number; page: string[] | null; older: string[] | null }>(
     `WITH matches AS (SELECT p.id, p.text, p.words FROM search_passages p
        WHERE NOT EXISTS (SELECT 1 FROM unnest(to_tsvector('simple', syntheo_fold($1))) u
                          WHERE NOT EXISTS (SELECT 1 FROM search_postings s WHERE s.lexeme = u.lexeme COLLATE "C" AND s.passage_id = p.id))
@@ -90,10 +90,11 @@ async function reference(q: pg.ClientBase, filter: SearchFilter): Promise<{ n: n
          AND ${named ? `EXISTS (SELECT 1 FROM participants pa WHERE pa.meeting_id = p.meeting_id AND pa.name ILIKE $${groups.length + 5})` : 'true'}),
      win AS (SELECT * FROM matches ORDER BY id DESC LIMIT $4), ${bm25('$1').cte}
      SELECT (SELECT count(*)::int FROM matches) AS n,
-            (SELECT array_agg(text) FROM (SELECT p.text FROM win p ORDER BY ${phrase}${bm25('$1').score('p')} DESC, p.id DESC LIMIT ${PAGE}) x) AS page`,
+            (SELECT array_agg(text) FROM (SELECT p.text FROM win p ORDER BY ${phrase}${bm25('$1').score('p')} DESC, p.id DESC LIMIT ${PAGE}) x) AS page,
+            (SELECT array_agg(text) FROM (SELECT p.text FROM matches p ORDER BY p.id DESC OFFSET ${older} LIMIT ${PAGE}) x) AS older`,
     [filter.query, range.from ?? null, range.to ?? null, RANK_WINDOW, ...groups, ...(named ? [`%${filter.participant}%`] : [])],
   );
-  return { n: r.rows[0]!.n, page: r.rows[0]!.page ?? [] };
+  return { n: r.rows[0]!.n, page: r.rows[0]!.page ?? [], older: r.rows[0]!.older ?? [] };
 }
 
 /**
@@ -120,6 +121,15 @@ async function compare(pool: pg.Pool, filters = FILTERS, deep = true, queries = 
           if (found.pagination.total !== held.n) wrong.push(`${said}: ${found.pagination.total} counted, ${held.n} held`);
           const page = found.hits.map((h) => h.snippet.replace(/\*\*/g, ''));
           if (page.join('|') !== held.page.join('|')) wrong.push(`${said}: page ${JSON.stringify(page)}, held ${JSON.stringify(held.page)}`);
+        }
+        // Pages past the window, newest first (read from where the window's statement found the page ends, and below
+        // the window's end): the matches' own order, each way.
+        for (const offset of deep ? [RANK_WINDOW + 100, held.n - 3].filter((o) => o >= RANK_WINDOW && o < held.n) : []) {
+          const { older } = await reference(c, filter, offset);
+          for (const way of ways) {
+            const page = (await searchTranscripts(c, filter, { offset, limit: PAGE }, way)).hits.map((h) => h.snippet.replace(/\*\*/g, ''));
+            if (page.join('|') !== older.join('|')) wrong.push(`${JSON.stringify(filter)} (${JSON.stringify(way)}): page at ${offset} ${JSON.stringify(page)}, held ${JSON.stringify(older)}`);
+          }
         }
         // Deeper pages, within the window and past it (the older matches): one window, whichever way it was read.
         for (const offset of deep ? [600, RANK_WINDOW - 5].filter((o) => o < held.n) : []) {

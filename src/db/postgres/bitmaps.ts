@@ -1,6 +1,5 @@
 import type { BitmapUpkeep } from '../store.js';
 import { monthsLessDays } from '../model/calendar.js';
-import { RANK_WINDOW } from '../queries/search.js';
 import { startedWithin } from './meetings.js';
 import { rows, type Queryable } from './sql.js';
 
@@ -19,17 +18,27 @@ export interface BitmapTotal {
   params: unknown[];
   /**
    * Common table expressions for the caller's WITH (kb, blk, arr, bc: the matches' count by block, fl; with `window`,
-   * bm and the rows it shares with the count), reading the parameters after `$last`.
+   * bm and the rows it shares with the count), reading the parameters after `$last`; `pageEnd`, an SQL expression, the
+   * number of matches the page ends at (see reach). `$last` is the window's size (RANK_WINDOW, or the end of a page read
+   * with it).
    */
-  ctes: (last: number, window: boolean) => string;
+  ctes: (last: number, window: boolean, pageEnd: string) => string;
   /** The total, a scalar SQL expression over the CTEs. */
   total: string;
   /**
    * The lowest passage id the window reaches (a scalar SQL expression over the CTEs): the start of the newest block whose
-   * matches and those of the blocks above it are RANK_WINDOW or more (0: fewer in all). A walk of the key ranges reads
+   * matches and those of the blocks above it are the window's size or more (0: fewer in all). A walk of the key ranges reads
    * each from there only, so a filter of many tags (a date range's months and days) need not be read and sorted whole.
    */
   floor: string;
+  /**
+   * The lowest passage id a page past the window reaches (a scalar SQL expression over the CTEs): the start of the newest
+   * block whose matches and those of the blocks above it are the page's end or more (0: fewer in all). The walk back from
+   * the window's end for that page reads each key range from there only: a date range's tags were read whole and sorted
+   * to be merged with the word's postings from the window's end (`the` + six months to 12:00 at offset 2,500: 37,504 tag
+   * rows for 510 matches).
+   */
+  reach: string;
   /**
    * The matches from the floor on (their passage ids as `id`, a statement over the CTEs), without walking the key ranges:
    * in the built blocks not marked stale, the positions of the bits counted and the passages read; in the others, the
@@ -156,7 +165,7 @@ export async function bitmapTotal(
   return {
     settled,
     params,
-    ctes: (last, window) => {
+    ctes: (last, window, pageEnd) => {
       const [w, t, n] = [`$${last + 1}::text[]`, `$${last + 2}::text[]`, `$${last + 3}::int`];
       const at = (i: number) => `$${last + 4 + i}`;
       const built = '(SELECT b FROM kb)';
@@ -270,7 +279,9 @@ export async function bitmapTotal(
                 date || read || except ? `\n              arr AS (${laidOut}),` : ''
               }${window ? [...shared].map(([name, sql]) => `\n              ${name} AS ${sql},`).join('') : ''}
               bc AS (SELECT block, sum(c)::bigint AS c FROM (${counts.join(' UNION ALL ')}) x (block, c) GROUP BY block),
-              fl AS (SELECT coalesce(max(block), 0)::bigint * 4096 AS lo FROM (SELECT block, sum(c) OVER (ORDER BY block DESC) AS above FROM bc) z WHERE above >= ${RANK_WINDOW})${
+              fl AS (SELECT coalesce(max(block) FILTER (WHERE above >= $${last}), 0)::bigint * 4096 AS lo,
+                            coalesce(max(block) FILTER (WHERE above >= ${pageEnd}), 0)::bigint * 4096 AS reach
+                     FROM (SELECT block, sum(c) OVER (ORDER BY block DESC) AS above FROM bc) z)${
                 window
                   ? `,\n              bm AS (SELECT f.id, ${saidColumns.map((c) => `NULL::int AS ${c}`).join(', ')} FROM (${fromBits}) f
                                      UNION ALL SELECT id, ${saidColumns.join(', ')} FROM ub UNION ALL SELECT id, ${saidColumns.join(', ')} FROM st WHERE block >= ${lo} >> 12)`
@@ -279,6 +290,7 @@ export async function bitmapTotal(
     },
     total: '(SELECT coalesce(sum(c), 0) FROM bc)::int',
     floor: '(SELECT lo FROM fl)',
+    reach: '(SELECT reach FROM fl)',
     window: `SELECT id, ${saidColumns.join(', ')} FROM bm`,
     // The window's passages below the floor (the blocks not built, when they alone hold a window's matches) are not laid out.
     said: (id: string, j: number) => {
