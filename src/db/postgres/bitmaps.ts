@@ -19,10 +19,10 @@ export interface BitmapTotal {
   /**
    * Common table expressions for the caller's WITH (kb, blk, arr, bc: the matches' count by block, fl; with `window`,
    * bm and the rows it shares with the count), reading the parameters after `$last`; `pageEnd`, an SQL expression, the
-   * number of matches the page ends at (see reach). `$last` is the window's size (RANK_WINDOW, or the end of a page read
-   * with it).
+   * number of matches a page past the window ends at (see reach; undefined for a page within the window). `$last` is the
+   * window's size (RANK_WINDOW, or the end of a page read with it).
    */
-  ctes: (last: number, window: boolean, pageEnd: string) => string;
+  ctes: (last: number, window: boolean, pageEnd?: string) => string;
   /** The total, a scalar SQL expression over the CTEs. */
   total: string;
   /**
@@ -36,7 +36,7 @@ export interface BitmapTotal {
    * block whose matches and those of the blocks above it are the page's end or more (0: fewer in all). The walk back from
    * the window's end for that page reads each key range from there only: a date range's tags were read whole and sorted
    * to be merged with the word's postings from the window's end (`the` + six months to 12:00 at offset 2,500: 37,504 tag
-   * rows for 510 matches).
+   * rows for 510 matches). Null without a `pageEnd`.
    */
   reach: string;
   /**
@@ -280,7 +280,7 @@ export async function bitmapTotal(
               }${window ? [...shared].map(([name, sql]) => `\n              ${name} AS ${sql},`).join('') : ''}
               bc AS (SELECT block, sum(c)::bigint AS c FROM (${counts.join(' UNION ALL ')}) x (block, c) GROUP BY block),
               fl AS (SELECT coalesce(max(block) FILTER (WHERE above >= $${last}), 0)::bigint * 4096 AS lo,
-                            coalesce(max(block) FILTER (WHERE above >= ${pageEnd}), 0)::bigint * 4096 AS reach
+                            ${pageEnd === undefined ? 'NULL::bigint' : `coalesce(max(block) FILTER (WHERE above >= ${pageEnd}), 0)::bigint * 4096`} AS reach
                      FROM (SELECT block, sum(c) OVER (ORDER BY block DESC) AS above FROM bc) z)${
                 window
                   ? `,\n              bm AS (SELECT f.id, ${saidColumns.map((c) => `NULL::int AS ${c}`).join(', ')} FROM (${fromBits}) f
