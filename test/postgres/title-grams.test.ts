@@ -32,6 +32,8 @@ const TITLES = [
   'stra\u00dfe',
   '\u03a9mega \u03c9',
   'plain ascii',
+  // The pairs of `n a` (`n `, ` a`), apart.
+  'Jan bar ask',
   'x%_\\y',
 ];
 const FRAGMENTS = [
@@ -120,9 +122,9 @@ describe.skipIf(needs('postgresql'))('PostgreSQL title grams beyond ASCII (migra
   }
 
 
-  async function compareLists(): Promise<number> {
+  async function compareLists(fragments = FRAGMENTS): Promise<number> {
     let matched = 0;
-    for (const query of FRAGMENTS)
+    for (const query of fragments)
       for (const other of [{}, { folderPath: 'Team' }, { participant: 'kowal' }, { from: '2026-01-20T00:00:00.000Z' }, { folderPath: 'Sales', from: '2026-01-10T00:00:00.000Z' }]) {
         const filter: MeetingFilter = { query, ...other };
         const label = JSON.stringify(filter);
@@ -165,6 +167,20 @@ describe.skipIf(needs('postgresql'))('PostgreSQL title grams beyond ASCII (migra
 
   it('lists, pages and totals every short fragment beyond ASCII as ILIKE over every row does, alone and with other filters', async () => {
     expect(await compareLists()).toBeGreaterThan(40);
+  }, 120_000);
+
+  it('answers an ASCII fragment across words of 1-2 characters from two of its pairs of characters, as ILIKE over every row does', async () => {
+    const tags = async (query: string) => compileTags(pgs.pool, { query });
+    // `n a` (in `plain ascii`): its pairs `n ` and ` a`, each a group, the candidates' titles checked.
+    const na = await tags('N a');
+    expect([...na!.groups].sort()).toEqual([['g2061'], ['g6e20']]);
+    expect(na!.title?.pairs).toBe(true);
+    // A pair no title or id holds: none, nothing read.
+    expect((await tags('q z'))!.none).toBe(true);
+    // A word of three characters: pg_trgm's trigrams (no pairs).
+    expect((await tags('ain a'))!.groups).toEqual([]);
+    const fragments = ['n a', 'N A', 'n as', 'x%_', '%_\\', 'n k', 'r m', 'e 4', '_ 1', 'q z', 'p l', 'an a', 'h \u212a'];
+    expect(await compareLists(fragments)).toBeGreaterThan(8);
   }, 120_000);
 
   it('a database migrated from 0008 gets its grams beyond ASCII (and their counts) from migration 0009', async () => {
