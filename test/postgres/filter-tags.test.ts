@@ -74,7 +74,8 @@ async function drift(q: pg.Pool): Promise<Record<string, number>> {
           kept_counts AS MATERIALIZED (SELECT tag, sum(n)::int FROM meeting_tag_counts GROUP BY tag HAVING sum(n) <> 0),
           counted AS MATERIALIZED (SELECT tag, count(*)::int FROM meeting_grams GROUP BY tag UNION ALL SELECT tag, count(*)::int FROM meeting_tags GROUP BY tag),
           bits_held AS MATERIALIZED (SELECT t.tag, n.n >> 12 AS block, bit_or(B'1'::bit(4096) >> (n.n & 4095)) AS bits
-                                     FROM meeting_tags t JOIN meeting_numbers n ON n.meeting_id = t.meeting_id GROUP BY 1, 2),
+                                     FROM (SELECT tag, meeting_id FROM meeting_tags UNION ALL SELECT tag, meeting_id FROM meeting_grams WHERE ${ASCII_GRAM}) t
+                                     JOIN meeting_numbers n ON n.meeting_id = t.meeting_id GROUP BY 1, 2),
           bits_kept AS MATERIALIZED (SELECT tag, block, bit_xor(bits) AS bits FROM meeting_tag_bits GROUP BY 1, 2 HAVING bit_count(bit_xor(bits)) > 0)
      SELECT (SELECT count(*) FROM (SELECT * FROM meeting_tags EXCEPT ALL SELECT * FROM tag_rows) x)::int AS meeting_extra,
             (SELECT count(*) FROM (SELECT * FROM tag_rows EXCEPT ALL SELECT * FROM meeting_tags) x)::int AS meeting_missing,
@@ -89,6 +90,9 @@ async function drift(q: pg.Pool): Promise<Record<string, number>> {
   );
   return r.rows[0]!;
 }
+
+/** The title grams kept as bits too (migration 0022): a character or a pair of ASCII, not the title's words (`gw`) nor beyond ASCII (`gu`). */
+const ASCII_GRAM = "tag ~ '^g([0-7][0-9a-f]){1,2}$'";
 
 const CLEAN = { meeting_extra: 0, meeting_missing: 0, search_extra: 0, search_missing: 0, grams_extra: 0, grams_missing: 0, counts_wrong: 0, counts_missing: 0, unnumbered: 0, bits_wrong: 0 };
 
@@ -435,6 +439,24 @@ describe.skipIf(needs('postgresql'))('PostgreSQL filter tags (meeting_tags, sear
     expect((await store.meetings.list(byBits, { limit: 10, offset: 0 })).pagination.total).toBe(0);
     const ursula = await store.meetings.list({ participant: 'ursula', folderPath: 'Sales/EU' }, { limit: 10, offset: 0 });
     expect([ursula.pagination.total, ursula.meetings.map((m) => m.id)]).toEqual([1, ['mtg_ann']]);
+    // The title grams' bits (migration 0022) likewise: the grams of `Jy` keep their bits when their deletes write none,
+    // so a list by `j` and a folder (totalled from the bits) still counts the meeting until the repair.
+    const byGram = { query: 'j', folderPath: 'Sales/EU' };
+    expect((await store.meetings.list(byGram, { limit: 10, offset: 0 })).pagination.total).toBe(1);
+    await pool.query('ALTER TABLE meeting_grams DISABLE TRIGGER meeting_grams_bits_ad');
+    try {
+      await pool.query("UPDATE meetings SET title = 'Vow' WHERE id = 'mtg_ann'");
+    } finally {
+      await pool.query('ALTER TABLE meeting_grams ENABLE TRIGGER meeting_grams_bits_ad');
+    }
+    expect((await store.admin.integrity({ full: true })).search.join('\n')).toMatch(/bits of the meetings' tags \(meeting_tag_bits\): 3 of a sample of blocks differ from their tags \(g6a 0; g6a79 0; g79 0\)/);
+    expect((await store.meetings.list(byGram, { limit: 10, offset: 0 })).pagination.total).toBe(1);
+    await store.admin.repairSearch();
+    expect((await store.admin.integrity({ full: true })).search).toEqual([]);
+    expect(await drift(pool)).toEqual(CLEAN);
+    expect((await store.meetings.list(byGram, { limit: 10, offset: 0 })).pagination.total).toBe(0);
+    const vow = await store.meetings.list({ query: 'v', folderPath: 'Sales/EU' }, { limit: 10, offset: 0 });
+    expect([vow.pagination.total, vow.meetings.map((m) => m.id)]).toEqual([1, ['mtg_ann']]);
   }, 120_000);
 });
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { needs } from '../support/system-tools.js';
-import { forgetMigrationsFrom, undoSearchBitmaps, undoTitleWords, undoWordCounts, storeForBlock, listedByRows } from '../support/postgres.js';
+import { forgetMigrationsFrom, pgDatabaseMigratedTo, undoSearchBitmaps, undoTitleWords, undoWordCounts, storeForBlock, listedByRows } from '../support/postgres.js';
 import { openStore } from '../../src/db/engine.js';
 import { compileTags } from '../../src/db/postgres/meetings.js';
 import { openPostgres, PG_MIGRATIONS_DIR } from '../../src/db/postgres/open.js';
@@ -219,6 +219,41 @@ describe.skipIf(needs('postgresql'))('PostgreSQL title grams beyond ASCII (migra
       expect(await again.admin.integrity({ full: true })).toMatchObject({ search: [] });
     } finally {
       await again.close();
+    }
+  });
+
+  it('a database at 0021 gets the bits of its ASCII grams from migration 0022, and lists by a gram and a folder count from them', async () => {
+    const old = await pgs.cluster.createDatabase();
+    await pgDatabaseMigratedTo(old, '0021_calendar_bitmaps');
+    const q = new pg.Pool({ connectionString: old, max: 2 });
+    try {
+      await q.query("INSERT INTO folders (id, path, name, created_at) VALUES ('fld_a', 'Team', 'Team', 'x')");
+      await q.query(
+        "INSERT INTO meetings (id, title, started_at, folder_id, created_at, updated_at) SELECT 'mtg_' || i, CASE i % 3 WHEN 0 THEN 'Jazz ' || i WHEN 1 THEN '\u4f1a\u8b70 plan' ELSE 'Kay' END, '2026-01-0' || (i % 9 + 1), CASE WHEN i % 2 = 0 THEN 'fld_a' END, 'x', 'x' FROM generate_series(1, 60) i",
+      );
+      const gramBits = "SELECT count(*)::int AS n FROM meeting_tag_bits WHERE tag >= 'g' AND tag < 'h'";
+      expect((await q.query(gramBits)).rows[0].n).toBe(0);
+      const again = await openStore(old, { create: false });
+      try {
+        // Each ASCII gram's meetings, and no other gram's.
+        const wrong = await q.query<{ n: number; tags: number }>(
+          `WITH held AS (SELECT g.tag, n.n >> 12 AS block, bit_or(B'1'::bit(4096) >> (n.n & 4095)) AS bits FROM meeting_grams g JOIN meeting_numbers n ON n.meeting_id = g.meeting_id
+                         WHERE g.tag ~ '^g([0-7][0-9a-f]){1,2}$' GROUP BY 1, 2),
+                kept AS (SELECT tag, block, bit_xor(bits) AS bits FROM meeting_tag_bits WHERE tag >= 'g' AND tag < 'h' GROUP BY 1, 2)
+           SELECT (SELECT count(*) FROM held h FULL JOIN kept k USING (tag, block) WHERE h.bits IS DISTINCT FROM k.bits)::int AS n, (SELECT count(*) FROM kept)::int AS tags`,
+        );
+        expect(wrong.rows[0]!.n).toBe(0);
+        expect(wrong.rows[0]!.tags).toBeGreaterThan(20);
+        expect((await q.query("SELECT count(*)::int AS n FROM meeting_tag_bits WHERE tag LIKE 'gu%' OR tag LIKE 'gw%'")).rows[0].n).toBe(0);
+        // `z` in the 20 `Jazz` titles, 10 of them in Team: counted from the bits, paged from the rows.
+        const listed = await again.meetings.list({ query: 'z', folderPath: 'Team' }, { limit: 4, offset: 0 });
+        expect([listed.pagination.total, listed.meetings.length]).toEqual([10, 4]);
+        expect(await again.admin.integrity({ full: true })).toMatchObject({ search: [] });
+      } finally {
+        await again.close();
+      }
+    } finally {
+      await q.end();
     }
   });
 

@@ -377,9 +377,9 @@ export async function bitmapDrift(q: Queryable): Promise<{ wrong: number; exampl
 }
 
 /**
- * `syntheo doctor`: the bits of the meetings' tags (meeting_tag_bits, migration 0019) of the newest meetings' block and
- * CHECKED_BLOCKS - 1 random others computed again from meeting_tags and compared with their deltas XORed, in one
- * statement. How many (tag, block) differ, and the first three as `tag block`.
+ * `syntheo doctor`: the bits of the meetings' tags (meeting_tag_bits, migration 0019; and ASCII title grams, 0022) of the
+ * newest meetings' block and CHECKED_BLOCKS - 1 random others computed again from meeting_tags and meeting_grams and
+ * compared with their deltas XORed, in one statement. How many (tag, block) differ, and the first three as `tag block`.
  */
 export async function meetingTagBitsDrift(q: Queryable): Promise<{ wrong: number; examples: string } | undefined> {
   const wrong = await rows<{ tag: string; block: number; wrong: number }>(
@@ -387,7 +387,8 @@ export async function meetingTagBitsDrift(q: Queryable): Promise<{ wrong: number
     `WITH top AS (SELECT coalesce(max(n), 0) >> 12 AS b FROM meeting_numbers),
           blocks AS (SELECT b FROM top UNION SELECT b FROM (SELECT g.b FROM top, generate_series(0, top.b - 1) g(b) ORDER BY random() LIMIT ${CHECKED_BLOCKS - 1}) r),
           held AS (SELECT t.tag, n.n >> 12 AS block, bit_or(B'1'::bit(4096) >> (n.n & 4095)) AS bits
-                   FROM blocks k JOIN meeting_numbers n ON n.n >= k.b * 4096 AND n.n < (k.b + 1) * 4096 JOIN meeting_tags t ON t.meeting_id = n.meeting_id
+                   FROM blocks k JOIN meeting_numbers n ON n.n >= k.b * 4096 AND n.n < (k.b + 1) * 4096
+                   JOIN (SELECT tag, meeting_id FROM meeting_tags UNION ALL SELECT tag, meeting_id FROM meeting_grams WHERE syntheo_has_tag_bits(tag)) t ON t.meeting_id = n.meeting_id
                    GROUP BY 1, 2),
           stored AS (SELECT s.tag, s.block, bit_xor(s.bits) AS bits FROM meeting_tag_bits s WHERE s.block IN (SELECT b FROM blocks)
                      GROUP BY 1, 2 HAVING bit_count(bit_xor(s.bits)) > 0)

@@ -27,7 +27,7 @@ import {
   type Summary,
   type TranscriptInfo,
 } from '../queries/types.js';
-import { one, rows, rowsPlanned, transaction, type Queryable } from './sql.js';
+import { one, rows, rowsPlanned, transaction, withMergePlans, type Queryable } from './sql.js';
 import type { Pool } from 'pg';
 
 // Reads of meetings, folders and series on PostgreSQL: the same answers as src/db/queries (SQLite).
@@ -309,7 +309,7 @@ function totalSql({ where, folderOnly, participantOnly }: Compiled, param: (valu
   return `(SELECT count(*)::int FROM meetings m ${where})`;
 }
 
-/** Whether a list's filters are all groups of meeting_tags' tags (bitsTotal). */
+/** Whether a list's filters are all groups of tags kept as bits (meeting_tags' and the ASCII title grams: bitsTotal). */
 const countedByBits = (t: TagFilter | undefined): t is TagFilter =>
   t !== undefined &&
   !t.none &&
@@ -319,7 +319,10 @@ const countedByBits = (t: TagFilter | undefined): t is TagFilter =>
   t.range.from === undefined &&
   t.range.to === undefined &&
   t.groups.length > 0 &&
-  t.groups.every((g) => g.every((tag) => !tag.startsWith('g')));
+  t.groups.every((g) => g.every(hasBits));
+
+/** Whether a tag's meetings are kept as bits: every tag of meeting_tags (migration 0019), the ASCII title grams (0022). */
+const hasBits = (tag: string): boolean => !tag.startsWith('g') || /^g(?:[0-7][0-9a-f]){1,2}$/.test(tag);
 
 /** Each (tag, block) of meeting_tag_bits whose tag `holds` (a condition on `b.tag`) as one row: `tag`, `block`, its deltas XORed as `bits`. */
 const tagBlocks = (holds: string): string => `(SELECT b.tag, b.block, bit_xor(b.bits) AS bits FROM meeting_tag_bits b WHERE ${holds} GROUP BY b.tag, b.block)`;
@@ -355,8 +358,11 @@ export interface TagFilter {
   range: { from?: string; to?: string };
   /** A participant fragment in no participant word: nothing matches. */
   none: boolean;
-  /** The title fragment's ILIKE patterns (either Unicode form) and the id's, when there is one: checked on the meeting row. */
-  /** `pairs`: the groups hold the fragment's pairs of characters (pairsOf), whose candidates the total and the page both read. */
+  /**
+   * The title fragment's ILIKE patterns (either Unicode form) and the id's, when there is one: checked on the meeting row.
+   * `pairs`: the groups hold two of the fragment's pairs of characters (pairsOf), whose candidates the total and the page
+   * both read.
+   */
   title?: { forms: string[]; id: string; sure?: string; titled?: string[]; pairs?: boolean };
   /** With `probeMany`, a participant fragment in too many words or names for tags: its ILIKE patterns, each meeting's participants checked. */
   probe?: string[];
@@ -900,13 +906,18 @@ async function listByTags(q: Queryable, t: TagFilter, page: Page): Promise<{ mee
     : counted !== undefined
       ? `SELECT ${counted} AS total`
       : `SELECT count(*)::int AS total ${from}`;
-  const found = await rowsPlanned<MeetingListItem & { total: number }>(
-    q,
+  // Counted from the bits, the page is walked newest first through the driver's key range, the other tags joined: with
+  // merge plans (no hash, no parallel workers). Expecting one row from a join of two tags' ranges (their selectivities
+  // multiplied), the planner hashed `e`'s 91,577 title grams and the 42,942 meetings of `kowalski` in parallel and sorted
+  // the 39,238 it found for a page of 20 (22-39 ms), where a backward merge's incremental sort stops at 21 (0.3 ms).
+  const planned = counted !== undefined && wordsArray === undefined ? <T>(work: (c: Queryable) => Promise<T>) => withMergePlans(q, work) : <T>(work: (c: Queryable) => Promise<T>) => work(q);
+  const found = await planned((c) => rowsPlanned<MeetingListItem & { total: number }>(
+    c,
     `${ctes.length > 0 ? `WITH ${ctes.join(',\n')} ` : ''}SELECT i.*, c.total FROM (${totalSql}) c
      LEFT JOIN LATERAL (${pageOfMeetingsByKey(pageSql)}) i ON true
      ORDER BY i.started_at COLLATE "C" DESC, i.id COLLATE "C" DESC`,
     [...params, page.limit, page.offset],
-  );
+  ));
   const total = found[0]!.total;
   return { meetings: found.filter((r) => r.id !== null).map(({ total: _, ...item }) => item), total };
 }
