@@ -859,9 +859,9 @@ async function listByTags(q: Queryable, t: TagFilter, page: Page): Promise<{ mee
       from = `FROM ${source} ${joins.join(' ')} WHERE ${clauses.join(' AND ')}`;
     } else {
       // Title grams beyond one tag (`é` composed or not), or a fragment's pairs: the meetings that the other filters
-      // keep, then those of them that match, each computed once (the total and the page read them). Those holding the sure gram, or a
-      // titled one that their id lacks, match as they are; the others' titles are checked one by one (as a value:
-      // EXISTS was planned as a semi-join reading every title, 170 ms at 100k).
+      // keep, then those of them that match, each computed once (the total and the page read them). Those holding the
+      // sure gram, or a titled one that their id lacks, match as they are; the others' titles are checked one by one
+      // (as a value: EXISTS was planned as a semi-join reading every title, 170 ms at 100k).
       const holds = (tags: string[], column: string) =>
         grams
           ? `t.${column}`
@@ -915,14 +915,16 @@ async function listByTags(q: Queryable, t: TagFilter, page: Page): Promise<{ mee
   // merge plans (no hash, no parallel workers). Expecting one row from a join of two tags' ranges (their selectivities
   // multiplied), the planner hashed `e`'s 91,577 title grams and the 42,942 meetings of `kowalski` in parallel and sorted
   // the 39,238 it found for a page of 20 (22-39 ms), where a backward merge's incremental sort stops at 21 (0.3 ms).
-  const planned = counted !== undefined && wordsArray === undefined ? <T>(work: (c: Queryable) => Promise<T>) => withMergePlans(q, work) : <T>(work: (c: Queryable) => Promise<T>) => work(q);
-  const found = await planned((c) => rowsPlanned<MeetingListItem & { total: number }>(
-    c,
-    `${ctes.length > 0 ? `WITH ${ctes.join(',\n')} ` : ''}SELECT i.*, c.total FROM (${totalSql}) c
-     LEFT JOIN LATERAL (${pageOfMeetingsByKey(pageSql)}) i ON true
-     ORDER BY i.started_at COLLATE "C" DESC, i.id COLLATE "C" DESC`,
-    [...params, page.limit, page.offset],
-  ));
+  const planned = <T>(work: (c: Queryable) => Promise<T>): Promise<T> => (counted !== undefined && wordsArray === undefined ? withMergePlans(q, work) : work(q));
+  const found = await planned((c) =>
+    rowsPlanned<MeetingListItem & { total: number }>(
+      c,
+      `${ctes.length > 0 ? `WITH ${ctes.join(',\n')} ` : ''}SELECT i.*, c.total FROM (${totalSql}) c
+       LEFT JOIN LATERAL (${pageOfMeetingsByKey(pageSql)}) i ON true
+       ORDER BY i.started_at COLLATE "C" DESC, i.id COLLATE "C" DESC`,
+      [...params, page.limit, page.offset],
+    ),
+  );
   const total = found[0]!.total;
   return { meetings: found.filter((r) => r.id !== null).map(({ total: _, ...item }) => item), total };
 }
