@@ -391,51 +391,47 @@ describe.skipIf(needs('postgresql'))('PostgreSQL filter tags (meeting_tags, sear
     expect((await store.search.transcripts({ query: 'xylophone', folderPath: 'Team' }, { limit: 10, offset: 0 })).pagination.total).toBe(0);
   });
 
+  /** `statement` run with `table`'s trigger `name` set aside: what a trigger that failed to run would leave. */
+  async function withoutTrigger(table: string, name: string, statement: string): Promise<void> {
+    await pool.query(`ALTER TABLE ${table} DISABLE TRIGGER ${name}`);
+    try {
+      await pool.query(statement);
+    } finally {
+      await pool.query(`ALTER TABLE ${table} ENABLE TRIGGER ${name}`);
+    }
+  }
+
+  /** The search repair run: the doctor then finds nothing, and every derived row is its definition again. */
+  async function repairedClean(): Promise<void> {
+    await store.admin.repairSearch();
+    expect((await store.admin.integrity({ full: true })).search).toEqual([]);
+    expect(await drift(pool)).toEqual(CLEAN);
+  }
+
   it('doctor: the integrity check names tags that drifted (a trigger set aside), and the search repair puts them right', async () => {
     expect((await store.admin.integrity({ full: true })).search).toEqual([]);
-    await pool.query('ALTER TABLE meetings DISABLE TRIGGER meetings_tags_au');
-    try {
-      await pool.query(`UPDATE meetings SET folder_id = '${folderIds.get('Sales/EU')}' WHERE id = 'mtg_ann'`);
-    } finally {
-      await pool.query('ALTER TABLE meetings ENABLE TRIGGER meetings_tags_au');
-    }
+    await withoutTrigger('meetings', 'meetings_tags_au', `UPDATE meetings SET folder_id = '${folderIds.get('Sales/EU')}' WHERE id = 'mtg_ann'`);
     const report = await store.admin.integrity({ full: true });
     expect(report.search.join('\n')).toMatch(/filter tags of the newest 500 meetings \(meeting_tags\): 0 wrong, 1 missing/);
     expect(report.searchOnly).toBe(true);
     expect((await store.search.transcripts({ query: 'xylophone', folderPath: 'Sales/EU' }, { limit: 10, offset: 0 })).pagination.total).toBe(0);
-    await store.admin.repairSearch();
-    expect((await store.admin.integrity({ full: true })).search).toEqual([]);
-    expect(await drift(pool)).toEqual(CLEAN);
+    await repairedClean();
     expect((await store.search.transcripts({ query: 'xylophone', folderPath: 'Sales/EU' }, { limit: 10, offset: 0 })).pagination.total).toBe(1);
     // The title grams likewise (and their counts, recomputed by the repair): `j`, `y`, `jy` and the word `jy` (migration 0012) missing.
-    await pool.query('ALTER TABLE meetings DISABLE TRIGGER meetings_grams_au');
-    try {
-      await pool.query("UPDATE meetings SET title = 'Jy' WHERE id = 'mtg_ann'");
-    } finally {
-      await pool.query('ALTER TABLE meetings ENABLE TRIGGER meetings_grams_au');
-    }
+    await withoutTrigger('meetings', 'meetings_grams_au', "UPDATE meetings SET title = 'Jy' WHERE id = 'mtg_ann'");
     expect((await store.admin.integrity({ full: true })).search.join('\n')).toMatch(/title grams of the newest 500 meetings \(meeting_grams\): \d+ wrong, 4 missing/);
     expect((await store.meetings.list({ query: 'jy' }, { limit: 10, offset: 0 })).pagination.total).toBe(0);
-    await store.admin.repairSearch();
-    expect((await store.admin.integrity({ full: true })).search).toEqual([]);
-    expect(await drift(pool)).toEqual(CLEAN);
+    await repairedClean();
     const jy = await store.meetings.list({ query: 'jy' }, { limit: 10, offset: 0 });
     expect([jy.pagination.total, jy.meetings.map((m) => m.id)]).toEqual([1, ['mtg_ann']]);
     // The tags' bits (migration 0019) likewise: the participant's old word and name keep their bits (their deletes
     // wrote none), so a list by the old word and a folder (totalled from the bits) still counts the meeting until the repair.
     const byBits = { participant: 'quentin', folderPath: 'Sales/EU' };
     expect((await store.meetings.list(byBits, { limit: 10, offset: 0 })).pagination.total).toBe(1);
-    await pool.query('ALTER TABLE meeting_tags DISABLE TRIGGER meeting_tags_bits_ad');
-    try {
-      await pool.query("UPDATE participants SET name = 'Ursula Xu' WHERE id = 'par_w3'");
-    } finally {
-      await pool.query('ALTER TABLE meeting_tags ENABLE TRIGGER meeting_tags_bits_ad');
-    }
+    await withoutTrigger('meeting_tags', 'meeting_tags_bits_ad', "UPDATE participants SET name = 'Ursula Xu' WHERE id = 'par_w3'");
     expect((await store.admin.integrity({ full: true })).search.join('\n')).toMatch(/bits of the meetings' tags \(meeting_tag_bits\): 2 of a sample of blocks differ from their tags \(h[0-9a-f]+ 0; pquentin 0\)/);
     expect((await store.meetings.list(byBits, { limit: 10, offset: 0 })).pagination.total).toBe(1);
-    await store.admin.repairSearch();
-    expect((await store.admin.integrity({ full: true })).search).toEqual([]);
-    expect(await drift(pool)).toEqual(CLEAN);
+    await repairedClean();
     expect((await store.meetings.list(byBits, { limit: 10, offset: 0 })).pagination.total).toBe(0);
     const ursula = await store.meetings.list({ participant: 'ursula', folderPath: 'Sales/EU' }, { limit: 10, offset: 0 });
     expect([ursula.pagination.total, ursula.meetings.map((m) => m.id)]).toEqual([1, ['mtg_ann']]);
@@ -443,17 +439,10 @@ describe.skipIf(needs('postgresql'))('PostgreSQL filter tags (meeting_tags, sear
     // so a list by `j` and a folder (totalled from the bits) still counts the meeting until the repair.
     const byGram = { query: 'j', folderPath: 'Sales/EU' };
     expect((await store.meetings.list(byGram, { limit: 10, offset: 0 })).pagination.total).toBe(1);
-    await pool.query('ALTER TABLE meeting_grams DISABLE TRIGGER meeting_grams_bits_ad');
-    try {
-      await pool.query("UPDATE meetings SET title = 'Vow' WHERE id = 'mtg_ann'");
-    } finally {
-      await pool.query('ALTER TABLE meeting_grams ENABLE TRIGGER meeting_grams_bits_ad');
-    }
+    await withoutTrigger('meeting_grams', 'meeting_grams_bits_ad', "UPDATE meetings SET title = 'Vow' WHERE id = 'mtg_ann'");
     expect((await store.admin.integrity({ full: true })).search.join('\n')).toMatch(/bits of the meetings' tags \(meeting_tag_bits\): 3 of a sample of blocks differ from their tags \(g6a 0; g6a79 0; g79 0\)/);
     expect((await store.meetings.list(byGram, { limit: 10, offset: 0 })).pagination.total).toBe(1);
-    await store.admin.repairSearch();
-    expect((await store.admin.integrity({ full: true })).search).toEqual([]);
-    expect(await drift(pool)).toEqual(CLEAN);
+    await repairedClean();
     expect((await store.meetings.list(byGram, { limit: 10, offset: 0 })).pagination.total).toBe(0);
     const vow = await store.meetings.list({ query: 'v', folderPath: 'Sales/EU' }, { limit: 10, offset: 0 });
     expect([vow.pagination.total, vow.meetings.map((m) => m.id)]).toEqual([1, ['mtg_ann']]);

@@ -520,7 +520,9 @@ async function fromPostings(
   values.push(...(bitmaps?.params ?? []));
   const [limit, offset] = [`$${values.push(page.limit)}`, `$${values.push(page.offset)}`];
   const pageEnd = `${limit}::bigint + ${offset}::bigint`;
-  const withs = bitmaps ? `${bitmaps.ctes(last, fromBits, page.offset + page.limit > RANK_WINDOW ? pageEnd : undefined)},` : '';
+  // The page's reach only for a page the window's rows do not hold (past its end, and not read with it).
+  const walksPast = windowEnd === RANK_WINDOW && page.offset + page.limit > RANK_WINDOW;
+  const withs = bitmaps ? `${bitmaps.ctes(last, fromBits, walksPast ? pageEnd : undefined)},` : '';
   /** The phrase's words (a parameter when `phrased`). */
   const query = `$${k + m + 1}`;
   // The window: the newest RANK_WINDOW matches, with each word's count in each.

@@ -158,19 +158,6 @@ function manyNames(sqlite: Sqlite, part: FilterPart, built: number): string[] | 
   return ready === tags.length ? tags : undefined;
 }
 
-/**
- * The blocks over which every word has its bitmaps or its said list built (the larger of the two), 0 when a word has
- * neither: what matchBits reads a word from.
- */
-function listedWords(sqlite: Sqlite, words: string[]): number {
-  // `text:` and `said:` are both 5 characters long.
-  const r = stmt<{ n: number; built: number }>(
-    sqlite,
-    'SELECT count(*) AS n, min(b) AS built FROM (SELECT max(built) AS b FROM search_bits_terms WHERE built > 0 AND term IN (SELECT value FROM json_each(?)) GROUP BY substr(term, 6))',
-  ).get(JSON.stringify(words.flatMap((w) => [wordTerm(w), saidTerm(w)])))!;
-  return r.n === words.length ? r.built : 0;
-}
-
 /** The passages of the meetings on a range's first and last days that fall outside it (by time of day). */
 function outsidePassages(sqlite: Sqlite, outside: { sql: string; params: string[] }): number[] {
   return stmt(sqlite, `SELECT p.id FROM meeting_tags t JOIN search_passages p ON p.meeting_id = t.meeting_id WHERE ${outside.sql}`).pluck().all(...outside.params) as number[];
@@ -225,12 +212,19 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
   const range = untagged.length > 0 || !dates ? rangeSql(c.range, 'm.started_at') : { sql: [], params: [] };
   // Words the bitmaps and the kept counts may hold (ASCII letters and digits, as the tokenizer keeps them).
   const plainWords = distinct.every((w) => /^[a-z0-9]+$/.test(w));
-  // The blocks every word's bitmaps are built over (0: not all of them are).
+  // Each word's built blocks: of its bitmaps (`text:`) and of its said list (`said:`, migration 0023), when it has them.
   const wordBits =
     (untagged.length > 0 || range.sql.length > 0) && options.bits !== false && plainWords
-      ? stmt<{ n: number; built: number }>(sqlite, `SELECT count(*) AS n, min(built) AS built FROM search_bits_terms WHERE built > 0 AND term IN (SELECT value FROM json_each(?))`).get(JSON.stringify(distinct.map(wordTerm)))
+      ? new Map(
+          stmt(sqlite, 'SELECT term, built FROM search_bits_terms WHERE built > 0 AND term IN (SELECT value FROM json_each(?))')
+            .raw()
+            .all(JSON.stringify(distinct.flatMap((w) => [wordTerm(w), saidTerm(w)]))) as [string, number][],
+        )
       : undefined;
-  const wordsBuilt = wordBits?.n === distinct.length ? wordBits.built : 0;
+  /** The blocks over which every word has what `of` gives built (`of`: a word's built blocks, 0 for none). */
+  const builtOver = (of: (w: string) => number) => (wordBits ? Math.min(...distinct.map(of)) : 0);
+  // The blocks every word's bitmaps are built over (0: not all of them are).
+  const wordsBuilt = builtOver((w) => wordBits!.get(wordTerm(w)) ?? 0);
   let fewestSaid: number | undefined;
   const rarest = () => (fewestSaid ??= Math.min(...distinct.map((w) => passagesSaying(sqlite, w))));
   // A participant fragment in more names and e-mails than MAX_PARTICIPANT_HANDLES (a letter: "e" is in 3,118 of the
@@ -244,7 +238,8 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
   let many: string[] | undefined;
   if (one && wordsBuilt && options.participants !== 'probed') many = manyNames(sqlite, one, wordsBuilt);
   else if (one?.manyTags && wordBits && options.participants !== 'probed' && options.participants !== 'joined') {
-    const listed = listedWords(sqlite, distinct);
+    // Every word's bitmaps or said list, whichever is built further: what matchBits reads it from.
+    const listed = builtOver((w) => Math.max(wordBits.get(wordTerm(w)) ?? 0, wordBits.get(saidTerm(w)) ?? 0));
     const names = listed ? manyNames(sqlite, one, listed) : undefined;
     if (names && (options.participants === 'listed' || rarest() >= NAME_PROBES * names.length)) many = names;
   }
