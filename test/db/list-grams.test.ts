@@ -15,6 +15,7 @@ import { ensureFolderPath } from '../../src/db/queries/folders.js';
 import { databaseMigratedTo, tempDir, testDbs } from '../support/db.js';
 import { makeMeeting, makeParticipant, makeSeries } from '../support/factories.js';
 import { seeded } from '../support/seeded.js';
+import { expectListPages } from '../support/lists.js';
 
 const db = testDbs();
 const nfd = (x: string) => x.normalize('NFD');
@@ -50,13 +51,7 @@ function scanned(s: Sqlite, filter: MeetingFilter): string[] {
 
 function expectSameAnswers(s: Sqlite, filter: MeetingFilter): void {
   const want = scanned(s, filter);
-  for (const limit of [1, 3, 200])
-    for (let offset = 0; offset <= want.length + 1; offset += limit) {
-      const got = listMeetings(s, filter, { limit, offset });
-      const label = `${JSON.stringify(filter)} limit ${limit} offset ${offset}`;
-      expect(got.meetings.map((m) => m.id), label).toEqual(want.slice(offset, offset + limit));
-      expect(got.pagination.total, label).toBe(want.length);
-    }
+  expectListPages(s, filter, want, [1, 3, 200]);
 }
 
 function world(s: Sqlite, seed: number) {

@@ -14,6 +14,7 @@ import { ensureFolderPath } from '../../src/db/queries/folders.js';
 import { testDbs } from '../support/db.js';
 import { makeMeeting, makeParticipant, makeSeries } from '../support/factories.js';
 import { seeded } from '../support/seeded.js';
+import { expectListPages } from '../support/lists.js';
 
 const db = testDbs();
 
@@ -137,13 +138,7 @@ function expectSameAnswers(s: Sqlite, filter: MeetingFilter): void {
     const rows = s.prepare('SELECT id, title FROM meetings ORDER BY started_at DESC, id DESC').all() as { id: string; title: string }[];
     expect(want).toEqual(rows.filter((m) => fold(m.title).includes(fold(filter.query!)) || fold(m.id).includes(fold(filter.query!))).map((m) => m.id));
   }
-  for (const limit of [1, 2, 3, 7, 200])
-    for (let offset = 0; offset <= want.length + 1; offset += limit) {
-      const got = listMeetings(s, filter, { limit, offset });
-      const label = `${JSON.stringify(filter)} limit ${limit} offset ${offset}`;
-      expect(got.meetings.map((m) => m.id), label).toEqual(want.slice(offset, offset + limit));
-      expect(got.pagination.total, label).toBe(want.length);
-    }
+  expectListPages(s, filter, want, [1, 2, 3, 7, 200]);
 }
 
 describe('list_meetings from the keyed indexes (migration 0011)', () => {

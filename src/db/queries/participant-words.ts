@@ -5,6 +5,7 @@
 import type { Sqlite } from '../open.js';
 import { likeFragment, stmt } from '../statements.js';
 import { anySpelling, trigramMatch } from './fragments.js';
+import { lowerAscii, peopleGramToken, quoteToken } from './list-index.js';
 import { isAscii } from './unicode.js';
 
 /** What splits names and e-mails into words: the same characters as the triggers of migration 0010. */
@@ -173,4 +174,38 @@ export function meetingsLacking(sqlite: Sqlite, fragment: string): string[] | un
   )
     .pluck()
     .all(JSON.stringify([...candidates]), ...person.values) as string[];
+}
+
+/** Beyond this many names and e-mails holding a fragment's rarest triple but not the fragment, its grams are not read. */
+export const MAX_GRAM_STRAYS = 32;
+
+/**
+ * A participant fragment in many names and e-mails as FTS5 expressions over meeting_terms' participant grams (migration
+ * 0025), for list_meetings, matched as the participant filter matches an ASCII fragment (LIKE: ASCII case folding);
+ * undefined beyond ASCII. A fragment of 1-3 characters is its gram (`exact`: a meeting holds the gram exactly when one
+ * of its names or e-mails holds the fragment). A longer one is read from the triple of its characters in the fewest
+ * names and e-mails (counted in their trigram index), whose meetings hold the fragment but for those holding the triple
+ * only through names and e-mails lacking the fragment (`strays`; `person1`'s `on1` has none): `exact`, the gram's
+ * meetings without a stray; `loose`, those with one, each then checked. Undefined past MAX_GRAM_STRAYS strays.
+ */
+export function participantGrams(sqlite: Sqlite, fragment: string): { exact: string; loose?: string } | undefined {
+  if (!isAscii(fragment) || fragment.includes('\0')) return undefined;
+  const text = lowerAscii(fragment);
+  if (text.length <= 3) return { exact: quoteToken(peopleGramToken(text)) };
+  const handlesWith = (triple: string) => `handle : (${trigramMatch(triple)!})`;
+  const count = stmt(sqlite, 'SELECT count(*) FROM participant_handles_fts WHERE participant_handles_fts MATCH ?').pluck();
+  const triples = [...new Set(Array.from({ length: text.length - 2 }, (_, i) => text.slice(i, i + 3)))];
+  const rarest = triples.map((t) => ({ t, n: count.get(handlesWith(t)) as number })).sort((a, b) => a.n - b.n)[0]!.t;
+  const strays = stmt(
+    sqlite,
+    `SELECT h.id FROM participant_handles h WHERE h.id IN (SELECT rowid FROM participant_handles_fts WHERE participant_handles_fts MATCH ?)
+       AND h.handle LIKE ? ESCAPE '\\' AND NOT h.handle LIKE ? ESCAPE '\\' LIMIT ${MAX_GRAM_STRAYS + 1}`,
+  )
+    .pluck()
+    .all(handlesWith(rarest), likeFragment(rarest), likeFragment(fragment)) as number[];
+  if (strays.length > MAX_GRAM_STRAYS) return undefined;
+  const gram = quoteToken(peopleGramToken(rarest));
+  if (strays.length === 0) return { exact: gram };
+  const others = `(${strays.map((id) => quoteToken(handleTag(id))).join(' OR ')})`;
+  return { exact: `(${gram} NOT ${others})`, loose: `(${gram} AND ${others})` };
 }
