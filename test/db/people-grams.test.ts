@@ -63,7 +63,7 @@ function expectSameAnswers(s: Sqlite, filter: MeetingFilter): void {
 
 /** How a fragment is read: from one gram (`exact`), with strays checked (`loose`), or not from the grams. */
 function way(s: Sqlite, participant: string): 'exact' | 'loose' | 'other' {
-  const part = compileMeetingFilter(s, { participant }).parts[0];
+  const part = compileMeetingFilter(s, { participant }, { grams: true }).parts[0];
   if (part?.terms?.includes('"q') !== true) return 'other';
   return part.looseTerms === undefined ? 'exact' : 'loose';
 }
@@ -154,7 +154,7 @@ describe('list_meetings participant fragments in many names from meeting_terms p
     const both = makeMeeting(s, { title: 'both' });
     makeParticipant(s, both, { name: 'Bca 1', email: 'BCA1@x.test' });
     makeParticipant(s, both, { name: 'Ana Berg 0', email: 'abcab0@Example.test' });
-    const part = compileMeetingFilter(s, { participant: 'abcab' }).parts[0]!;
+    const part = compileMeetingFilter(s, { participant: 'abcab' }, { grams: true }).parts[0]!;
     expect(part.terms).toContain(`"${peopleGramToken('bca')}" NOT (`);
     expect(part.looseTerms).toContain(`"${peopleGramToken('bca')}" AND (`);
     const list = listMeetings(s, { participant: 'abcab' }, { limit: 100, offset: 0 });

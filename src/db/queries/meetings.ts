@@ -109,7 +109,8 @@ const tagsPart = (tags: string[]): FilterPart => ({
 /**
  * The filters, compiled once for list_meetings and search_transcripts; unknown series or folder -> NotFoundError.
  * `exceptions: false`: a participant fragment in most names is matched on every meeting's participants even when the
- * meetings it fails are few (to compare the two ways).
+ * meetings it fails are few (to compare the two ways). `grams`: a participant fragment in many names gets `terms` from
+ * the participants' grams, which only lists read (a search's passages hold no grams).
  */
 export function compileMeetingFilter(sqlite: Sqlite, filter: MeetingFilter, options: { exceptions?: boolean; grams?: boolean } = {}): CompiledFilter {
   const parts: FilterPart[] = [];
@@ -164,7 +165,7 @@ export function compileMeetingFilter(sqlite: Sqlite, filter: MeetingFilter, opti
       const handles = participantHandleIds(sqlite, fragment);
       // In many names and e-mails: a list reads the meetings holding it from their participants' grams (migration 0025),
       // not from an OR of the names' tags (`4@e` at 100k meetings, 184 names: 15 -> ~1 ms) nor probing every meeting.
-      const grams = () => (options.grams === false ? {} : gramTerms(sqlite, fragment, parts));
+      const grams = () => (options.grams === true ? gramTerms(sqlite, fragment, parts) : {});
       if (handles !== undefined) {
         if (handles.length === 0) none = true;
         parts.push({ ...tagsPart(handles.map(handleTag)), ...(handles.length > MAX_PARTICIPANT_WORDS && grams()) });
@@ -274,11 +275,17 @@ export function parseDateRange(from: string | undefined, to: string | undefined)
 /** Meetings counted at most when choosing which tag drives a list: enough to tell a rare tag from a common one. */
 const DRIVER_PROBE = 2000;
 
-export function listMeetings(sqlite: Sqlite, filter: MeetingFilter, page: Page, options: { exceptions?: boolean } = {}): { meetings: MeetingListItem[]; pagination: Pagination } {
+/** `grams: false`: a participant fragment in many names is not read from their grams (to compare the two ways). */
+export function listMeetings(
+  sqlite: Sqlite,
+  filter: MeetingFilter,
+  page: Page,
+  options: { exceptions?: boolean; grams?: boolean } = {},
+): { meetings: MeetingListItem[]; pagination: Pagination } {
   // One snapshot for the filters' names and exceptions, the count and the page: a writer committing between them would
   // otherwise leave the total off by its meeting, or list a meeting the filter fails.
   if (!sqlite.inTransaction) return sqlite.transaction(() => listMeetings(sqlite, filter, page, options)).deferred();
-  const c = compileMeetingFilter(sqlite, filter, options);
+  const c = compileMeetingFilter(sqlite, filter, { ...options, grams: options.grams ?? true });
   if (c.none) return { meetings: [], pagination: pagination(page, 0, 0) };
   // The few meetings a participant fragment in most names fails: each walk probes them out, and the total is that of
   // the other filters less those of them the other filters keep (probing every meeting to count them: `e` with 300 at
