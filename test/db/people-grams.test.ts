@@ -167,6 +167,10 @@ describe('list_meetings participant fragments in many names from meeting_terms p
     expect(way(s, 'Example.')).toBe('exact');
     expectSameAnswers(s, { participant: 'xyzxy' });
     expectSameAnswers(s, { participant: 'Example.' });
+    // A fragment of more triples than are counted (MAX_GRAM_TRIPLES): some of them, spread over it.
+    for (let i = 0; i < 40; i++) makeParticipant(s, makeMeeting(s, {}), { name: `Long ${i}`, email: `a-very-long-mailbox-name.of-someone${i}@example.test` });
+    expect(way(s, 'very-long-mailbox-name.of-some')).toBe('exact');
+    expectSameAnswers(s, { participant: 'very-long-mailbox-name.of-some' });
   });
 
   it('keeps the grams of each ASCII run of 1-3 characters, in the triggers (SQL) and the fill (JavaScript)', () => {

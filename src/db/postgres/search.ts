@@ -119,7 +119,7 @@ export async function searchTranscripts(q: Queryable, filter: SearchFilter, page
     tags && (merged ? await withMergePlans(q, (c) => fromPostings(c, q, words, terms.length, page, options, byTags)) : await fromPostings(q, q, words, terms.length, page, options));
   if (!counted) {
     // A filter that tags do not hold (a fragment in too many names and e-mails), or too many words:
-    // each match joined to its meeting, whose participants are probed when the rarest word's matches are few.
+    // each match joined to its meeting, whose participants are probed when the matches expected are few.
     const fragment = filter.participant !== undefined && filter.participant !== '';
     // The matches expected: the rarest word's passages, or, of several words, each word's share of the passages
     // multiplied (as if said independently): `usan kasto` + `1`, 49,874 and 64,676 of 389,640 passages, 9,198 matches

@@ -179,6 +179,9 @@ export function meetingsLacking(sqlite: Sqlite, fragment: string): string[] | un
 /** Beyond this many names and e-mails holding a fragment's rarest triple but not the fragment, its grams are not read. */
 export const MAX_GRAM_STRAYS = 32;
 
+/** A fragment's triples counted at most to find its rarest (any of them is right; the rarest checks fewest meetings). */
+const MAX_GRAM_TRIPLES = 16;
+
 /**
  * A participant fragment in many names and e-mails as FTS5 expressions over meeting_terms' participant grams (migration
  * 0025), for list_meetings, matched as the participant filter matches an ASCII fragment (LIKE: ASCII case folding);
@@ -194,7 +197,9 @@ export function participantGrams(sqlite: Sqlite, fragment: string): { exact: str
   if (text.length <= 3) return { exact: quoteToken(peopleGramToken(text)) };
   const handlesWith = (triple: string) => `handle : (${trigramMatch(triple)!})`;
   const count = stmt(sqlite, 'SELECT count(*) FROM participant_handles_fts WHERE participant_handles_fts MATCH ?').pluck();
-  const triples = [...new Set(Array.from({ length: text.length - 2 }, (_, i) => text.slice(i, i + 3)))];
+  // At most MAX_GRAM_TRIPLES of them counted, spread over the fragment (up to 1,000 characters: one count each).
+  const all = [...new Set(Array.from({ length: text.length - 2 }, (_, i) => text.slice(i, i + 3)))];
+  const triples = all.length <= MAX_GRAM_TRIPLES ? all : Array.from({ length: MAX_GRAM_TRIPLES }, (_, i) => all[Math.floor((i * all.length) / MAX_GRAM_TRIPLES)]!);
   const rarest = triples.map((t) => ({ t, n: count.get(handlesWith(t)) as number })).sort((a, b) => a.n - b.n)[0]!.t;
   const strays = stmt(
     sqlite,
