@@ -305,7 +305,7 @@ function totalSql({ where, folderOnly, participantOnly }: Compiled, param: (valu
     const handles = `(SELECT syntheo_handles_like(${param(participantOnly)}::text[]))`;
     return `(SELECT count(*)::int FROM (SELECT meeting_id FROM participants WHERE name IN ${handles} UNION SELECT meeting_id FROM participants WHERE email IN ${handles}) x)`;
   }
-  if (where === '') return '(SELECT coalesce(sum(meetings), 0)::int FROM meeting_tally)';
+  if (where === '') return `${MEETINGS}::int`;
   return `(SELECT count(*)::int FROM meetings m ${where})`;
 }
 
@@ -324,8 +324,14 @@ const countedByBits = (t: TagFilter | undefined): t is TagFilter =>
 /** Whether a tag's meetings are kept as bits: every tag of meeting_tags (migration 0019), the ASCII title grams (0022). */
 const hasBits = (tag: string): boolean => !tag.startsWith('g') || /^g(?:[0-7][0-9a-f]){1,2}$/.test(tag);
 
+/** The meetings there are (meeting_tally's rows summed, migration 0003). */
+const MEETINGS = '(SELECT coalesce(sum(meetings), 0) FROM meeting_tally)';
+
 /** Each (tag, block) of meeting_tag_bits whose tag `holds` (a condition on `b.tag`) as one row: `tag`, `block`, its deltas XORed as `bits`. */
 const tagBlocks = (holds: string): string => `(SELECT b.tag, b.block, bit_xor(b.bits) AS bits FROM meeting_tag_bits b WHERE ${holds} GROUP BY b.tag, b.block)`;
+
+/** The meetings holding any of the tags (an array parameter) as bits: a row a block, `block` and `bits`. */
+const tagsOred = (tags: string): string => `(SELECT x.block, bit_or(x.bits) AS bits FROM ${tagBlocks(`b.tag = ANY(${tags}::text[])`)} x GROUP BY x.block)`;
 
 /**
  * The total of a list whose filters are all groups of meeting_tags' tags (participant words or names, a folder, a
@@ -547,7 +553,7 @@ const recentLacking = (matched: string) => `(SELECT m.id FROM meetings m ${NEWES
 
 /** As SQLite's fewMayLack (a boolean SQL expression): the newest meetings lacking `matched` (over `pa`), in proportion, at most MAX_PARTICIPANT_EXCEPTIONS. */
 const fewMayLack = (matched: string) =>
-  `(SELECT count(*) FROM ${recentLacking(matched)}) * (SELECT coalesce(sum(meetings), 0) FROM meeting_tally) <= ${MAX_PARTICIPANT_EXCEPTIONS * RECENT_MEETINGS_HOLDING}`;
+  `(SELECT count(*) FROM ${recentLacking(matched)}) * ${MEETINGS} <= ${MAX_PARTICIPANT_EXCEPTIONS * RECENT_MEETINGS_HOLDING}`;
 
 /** Whether each of the RECENT_MEETINGS_HOLDING newest meetings has a participant matching one of the ILIKE patterns. */
 async function heldByRecentMeetings(q: Queryable, patterns: string[]): Promise<boolean> {
@@ -730,7 +736,7 @@ const tagsMerged = (tags: string[], dir: 'DESC' | 'ASC', below: string): string 
  * every start (the greatest, and one more character), `skip` the offset.
  */
 const monthSkip = (tags: string, offset: string): string[] => [
-  `wb AS MATERIALIZED (SELECT x.block, bit_or(x.bits) AS bits FROM ${tagBlocks(`b.tag = ANY(${tags}::text[])`)} x GROUP BY x.block)`,
+  `wb AS MATERIALIZED ${tagsOred(tags)}`,
   `mc AS MATERIALIZED (SELECT mo.tag, sum(bit_count(mo.bits & wb.bits))::bigint AS n
      FROM ${tagBlocks(`(b.tag >= 'm' AND b.tag < 'n') OR b.tag = 'dx'`)} mo JOIN wb ON wb.block = mo.block
      GROUP BY mo.tag)`,
@@ -951,12 +957,11 @@ async function manyNamesNear(q: Queryable, t: TagFilter, page: Page): Promise<{ 
   const group = t.participant?.group;
   if (!group || t.groups.length !== 1 || t.groups[0] !== group || group.length <= MAX_PARTICIPANT_WORDS || !group.every((tag) => tag.startsWith('h'))) return undefined;
   if (!countedByBits(t) || page.offset >= DEEP_PAGE) return undefined;
-  const tally = '(SELECT coalesce(sum(meetings), 0) FROM meeting_tally)';
   // Too few, or a walk too long, even were the names' meetings all distinct: not counted.
   const walks = (held: number, all: number) => held * DENSE_NAMES >= all && (page.offset + page.limit) * all <= NAMES_WALK * held;
   const most = await one<{ held: number; meetings: number }>(
     q,
-    `SELECT (SELECT coalesce(sum(c.n), 0) FROM meeting_tag_counts c WHERE c.tag = ANY($1::text[]))::float8 AS held, ${tally}::float8 AS meetings`,
+    `SELECT (SELECT coalesce(sum(c.n), 0) FROM meeting_tag_counts c WHERE c.tag = ANY($1::text[]))::float8 AS held, ${MEETINGS}::float8 AS meetings`,
     [group],
   );
   if (!walks(most!.held, most!.meetings)) return undefined;
@@ -965,13 +970,13 @@ async function manyNamesNear(q: Queryable, t: TagFilter, page: Page): Promise<{ 
   const params: unknown[] = [];
   const p = (value: unknown) => `$${params.push(value)}`;
   const [limit, offset] = [p(page.limit), p(page.offset)];
-  const bits = `(SELECT y.block, bit_or(y.bits) AS bits FROM ${tagBlocks(`b.tag = ANY(${p(group)}::text[])`)} y GROUP BY y.block)`;
+  const bits = tagsOred(p(group));
   const ids = `SELECT m.id, m.started_at FROM meetings m WHERE c.walks AND ${probedFor(t.participant!.patterns, p)} ${NEWEST_FIRST} LIMIT ${limit} OFFSET ${offset}`;
   const found = await rows<MeetingListItem & { total: number; walks: boolean }>(
     q,
     `WITH c AS MATERIALIZED (
        SELECT x.total, x.total * ${DENSE_NAMES} >= a.n AND (${offset}::bigint + ${limit}::bigint) * a.n <= ${NAMES_WALK} * x.total AS walks
-       FROM (SELECT coalesce(sum(bit_count(z.bits)), 0)::int AS total FROM ${bits} z) x, (SELECT ${tally} AS n) a)
+       FROM (SELECT coalesce(sum(bit_count(z.bits)), 0)::int AS total FROM ${bits} z) x, (SELECT ${MEETINGS} AS n) a)
      SELECT i.*, c.total, c.walks FROM c LEFT JOIN LATERAL (${pageOfMeetingsByKey(ids)}) i ON true
      ORDER BY i.started_at COLLATE "C" DESC, i.id COLLATE "C" DESC`,
     params,

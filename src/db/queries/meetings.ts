@@ -182,13 +182,7 @@ export function compileMeetingFilter(sqlite: Sqlite, filter: MeetingFilter, opti
           // against 230 ms for the IN over every participant (100 ms with that index). A search joins its matches to the
           // meetings of the IN.
           const { sql, values: params } = holdsFragment(fragment, ['p.name', 'p.email']);
-          parts.push({
-            sql: `m.id IN (SELECT meeting_id FROM participants p WHERE ${sql})`,
-            params,
-            manyTags,
-            probe: { sql: (meetingId) => `EXISTS (SELECT 1 FROM participants p WHERE p.meeting_id = ${meetingId} AND ${sql})`, params },
-            ...grams(),
-          });
+          parts.push({ sql: `m.id IN (SELECT meeting_id FROM participants p WHERE ${sql})`, params, manyTags, probe: participantsProbe(fragment), ...grams() });
         }
       }
     }
@@ -204,8 +198,14 @@ function gramTerms(sqlite: Sqlite, fragment: string, parts: FilterPart[]): Pick<
   const grams = participantGrams(sqlite, fragment);
   if (grams === undefined || (grams.loose !== undefined && parts.some((p) => p.looseTerms !== undefined))) return {};
   if (grams.loose === undefined) return { terms: grams.exact };
-  const { sql, values } = holdsFragment(fragment, ['p.name', 'p.email']);
-  return { terms: grams.exact, looseTerms: grams.loose, looseCheck: { sql: `EXISTS (SELECT 1 FROM participants p WHERE p.meeting_id = m.id AND ${sql})`, params: values } };
+  const probe = participantsProbe(fragment);
+  return { terms: grams.exact, looseTerms: grams.loose, looseCheck: { sql: probe.sql('m.id'), params: probe.params } };
+}
+
+/** A meeting's participants checked for a fragment (its id given as SQL), from participants_meeting_idx (migration 0022). */
+function participantsProbe(fragment: string): NonNullable<FilterPart['probe']> {
+  const { sql, values: params } = holdsFragment(fragment, ['p.name', 'p.email']);
+  return { sql: (meetingId) => `EXISTS (SELECT 1 FROM participants p WHERE p.meeting_id = ${meetingId} AND ${sql})`, params };
 }
 
 /** The date range as conditions on a `started_at` column. */
