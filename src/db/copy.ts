@@ -200,6 +200,8 @@ const POSTINGS_TRIGGERS = ['search_postings_counts_ai', 'search_postings_bitmaps
 const FILTER_FILL = [
   'INSERT INTO participant_words (word) SELECT DISTINCT w.word FROM participants p CROSS JOIN LATERAL syntheo_participant_words_of(p.name, p.email) w(word)',
   'INSERT INTO meeting_tags (tag, started_at, meeting_id) SELECT tag, started_at, meeting_id FROM meeting_tag_rows',
+  // The participants' grams' bits (migration 0023), from the names' and e-mails' bits the insert above wrote.
+  'SELECT syntheo_fill_people_gram_bits()',
   'INSERT INTO search_tags (tag, passage_id) SELECT t.tag, p.id FROM meeting_tags t JOIN search_passages p ON p.meeting_id = t.meeting_id',
   'INSERT INTO meeting_grams (tag, started_at, meeting_id) SELECT tag, started_at, meeting_id FROM meeting_gram_rows',
 ];

@@ -205,6 +205,10 @@ export function storeForBlock(max: number): { readonly cluster: PgCluster; reado
   };
 }
 
+/** Each participant's grams (migration 0023: runs of 1-3 ASCII characters of its lower-cased name and e-mail) with its meeting, as rows (`tag`, `meeting_id`). */
+export const PEOPLE_GRAM_ROWS = `SELECT g.g AS tag, p.meeting_id FROM participants p
+  CROSS JOIN LATERAL (SELECT syntheo_people_grams(lower(p.name)) UNION SELECT syntheo_people_grams(lower(p.email))) g(g)`;
+
 /**
  * The meetings a list_meetings filter (a title query, and folder, participant or `from`) matches, newest first, from
  * conditions on the rows themselves (no gram, word or tag read): the reference the title indexes are compared with.

@@ -180,7 +180,7 @@ export function meetingsLacking(sqlite: Sqlite, fragment: string): string[] | un
 export const MAX_GRAM_STRAYS = 32;
 
 /** A fragment's triples counted at most to find its rarest (any of them is right; the rarest checks fewest meetings). */
-const MAX_GRAM_TRIPLES = 16;
+export const MAX_GRAM_TRIPLES = 16;
 
 /**
  * A participant fragment in many names and e-mails as FTS5 expressions over meeting_terms' participant grams (migration
