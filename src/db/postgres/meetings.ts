@@ -467,9 +467,10 @@ export async function compileTags(
     // words and every meeting: 3.3 -> ~1.5 ms; `am` 4.4 -> ~1.4), and its near page walked newest first is as cheap.
     const common =
       words !== undefined && words.length > 1 && options.exceptions !== false && !options.counted && (await heldByRecentMeetings(q, patterns));
-    // Alone on a near page, an ASCII fragment in too many names is counted from its gram (gramsTotal), its page walked
-    // newest first: the meetings it fails are not looked for (`son`, none of 100k: 8.6 ms reading the participants lacking it).
-    const grams = options.probeMany && options.counted && filter.seriesId === undefined && filter.folderPath === undefined && isAscii(fragment);
+    // On a near page without dates or title, an ASCII fragment in too many names is counted from its gram (gramsTotal),
+    // its page walked newest first: the meetings it fails are not looked for (`son`, none of 100k: 8.6 ms reading the
+    // participants lacking it).
+    const grams = options.probeMany && options.counted && isAscii(fragment);
     const handles =
       words === undefined || common
         ? await handlesOf(q, patterns, { tags: common ? 'none' : spans ? 'index' : 'scan', except: options.exceptions !== false && !grams })
@@ -517,23 +518,28 @@ async function peopleGram(q: Queryable, fragment: string): Promise<TagFilter['gr
 const MAX_STRAY_MEETINGS = 2000;
 
 /**
- * The total of a participant fragment in too many names for tags (no other filter) from its gram's bits (migration
- * 0023), in one statement: the gram's meetings less its strays' (the names and e-mails holding the gram but not the
- * fragment, at most MAX_GRAM_STRAYS: their tags' bits), with those of the strays' meetings whose participants hold it
- * (at most MAX_STRAY_MEETINGS, each probed). `person1` (1,111 names, 93,015 of 100k meetings, its gram `on1` no stray):
- * every meeting's participants probed before. Past the bounds, `otherwise` (SQL: the count probing each meeting).
+ * The total of a participant fragment in too many names for tags (with a folder or series, no dates or title) from its
+ * gram's bits (migration 0023), in one statement: the gram's meetings less its strays' (the names and e-mails holding
+ * the gram but not the fragment, at most MAX_GRAM_STRAYS: their tags' bits), with those of the strays' meetings whose
+ * participants hold it (at most MAX_STRAY_MEETINGS, each probed), ANDed with the other filters' bits. `person1` (1,111
+ * names, 93,015 of 100k meetings, its gram `on1` no stray): every meeting's participants probed before (~120 ms; with
+ * the biggest folder, its 8,636, ~70). Past the bounds, `otherwise` (SQL: the count probing each meeting).
  */
 function gramsTotal(t: TagFilter | undefined, param: (value: unknown) => string, otherwise: () => string): string | undefined {
   const gram = t?.gram;
-  if (!gram || !t.probe || t.groups.length > 0 || t.title || t.except || t.range.from !== undefined || t.range.to !== undefined) return undefined;
+  if (!gram || !t.probe || t.title || t.except || t.range.from !== undefined || t.range.to !== undefined || !t.groups.every((g) => g.every(hasBits))) return undefined;
+  // The other filters' groups (a folder, a series), each its tags' bits ORed, ANDed in; their tags for the strays' meetings.
+  const groups = t.groups.map((group) => param(group));
   const held = (strays: string) =>
-    `(SELECT coalesce(sum(bit_count(CASE WHEN o.bits IS NULL THEN g.bits ELSE g.bits & ~o.bits END)), 0) FROM ${tagBlocks(`b.tag = ${param(gram.tag)}`)} g
-      LEFT JOIN ${tagsOred(strays)} o ON o.block = g.block)::int`;
+    `(SELECT coalesce(sum(bit_count((CASE WHEN o.bits IS NULL THEN g.bits ELSE g.bits & ~o.bits END)${groups.map((_, i) => ` & a${i}.bits`).join('')})), 0)
+      FROM ${tagBlocks(`b.tag = ${param(gram.tag)}`)} g LEFT JOIN ${tagsOred(strays)} o ON o.block = g.block
+      ${groups.map((tags, i) => `JOIN ${tagsOred(tags)} a${i} ON a${i}.block = g.block`).join(' ')})::int`;
   if (gram.exact) return held("'{}'");
+  const inGroups = groups.map((tags) => ` AND EXISTS (SELECT 1 FROM meeting_tags e WHERE e.tag = ANY(${tags}::text[]) AND e.meeting_id = c.meeting_id)`).join('');
   const folded = t.probe.map((v) => `h.folded LIKE lower(${param(v)}) ESCAPE '\\'`).join(' OR ');
   return `(SELECT CASE WHEN s.n <= ${MAX_GRAM_STRAYS} AND (SELECT coalesce(sum(c.n), 0) FROM meeting_tag_counts c WHERE c.tag = ANY(s.tags)) <= ${MAX_STRAY_MEETINGS}
                   THEN ${held('s.tags')}
-                       + (SELECT count(*)::int FROM (SELECT DISTINCT d.meeting_id FROM meeting_tags d WHERE d.tag = ANY(s.tags)) c WHERE ${probedFor(t.probe, param, 'c.meeting_id')})
+                       + (SELECT count(*)::int FROM (SELECT DISTINCT d.meeting_id FROM meeting_tags d WHERE d.tag = ANY(s.tags)) c WHERE ${probedFor(t.probe, param, 'c.meeting_id')}${inGroups})
                   ELSE ${otherwise()} END
            FROM (SELECT coalesce(array_agg(x.tag), '{}') AS tags, count(*) AS n
                  FROM (SELECT syntheo_handle_tag(h.handle) AS tag FROM participant_handles h
@@ -952,7 +958,8 @@ async function listByTags(q: Queryable, t: TagFilter, page: Page): Promise<{ mee
   // fragment's words alone are walked as one tag is, merged (tagsMerged), newest first from the month of the page
   // (monthSkip), and counted from their bits.
   const tagAlone = driver !== undefined && joins.length === 0 && clauses.length === 1 && ctes.length === 0;
-  const counted = wordsArray !== undefined ? MERGED_TOTAL : tagAlone || ctes.length > 0 ? undefined : bitsTotal(t, p);
+  const counted =
+    wordsArray !== undefined ? MERGED_TOTAL : tagAlone || ctes.length > 0 ? undefined : (bitsTotal(t, p) ?? gramsTotal(t, p, () => `(SELECT count(*)::int ${from})`));
   const walked = tagAlone ? () => tagRange(tagTable(driver), driverParam!) : undefined;
   const n = params.length;
   const [limit, offset] = [`$${n + 1}::bigint`, `$${n + 2}::bigint`];
