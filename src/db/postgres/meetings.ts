@@ -400,7 +400,7 @@ const MAX_PARTICIPANT_WORDS = 32;
 export async function compileTags(
   q: Queryable,
   filter: MeetingFilter,
-  options: { probeMany?: boolean; exceptions?: boolean; counted?: boolean } = {},
+  options: { probeMany?: boolean; exceptions?: boolean; counted?: boolean; grams?: boolean } = {},
 ): Promise<TagFilter | undefined> {
   const groups: string[][] = [];
   let title: TagFilter['title'];
@@ -470,7 +470,7 @@ export async function compileTags(
     // On a near page without dates or title, an ASCII fragment in too many names is counted from its gram (gramsTotal),
     // its page walked newest first: the meetings it fails are not looked for (`son`, none of 100k: 8.6 ms reading the
     // participants lacking it).
-    const grams = options.probeMany && options.counted && isAscii(fragment);
+    const grams = options.probeMany && options.counted && options.grams !== false && isAscii(fragment);
     const handles =
       words === undefined || common
         ? await handlesOf(q, patterns, { tags: common ? 'none' : spans ? 'index' : 'scan', except: options.exceptions !== false && !grams })
@@ -483,7 +483,7 @@ export async function compileTags(
       if (except === undefined) {
         if (!options.probeMany) return undefined;
         probe = patterns;
-        gram = await peopleGram(q, fragment);
+        if (grams) gram = await peopleGram(q, fragment);
       }
     } else {
       if (held.length === 0) none = true;
@@ -523,9 +523,11 @@ const MAX_STRAY_MEETINGS = 2000;
  * the gram but not the fragment, at most MAX_GRAM_STRAYS: their tags' bits), with those of the strays' meetings whose
  * participants hold it (at most MAX_STRAY_MEETINGS, each probed), ANDed with the other filters' bits. `person1` (1,111
  * names, 93,015 of 100k meetings, its gram `on1` no stray): every meeting's participants probed before (~120 ms; with
- * the biggest folder, its 8,636, ~70). Past the bounds, `otherwise` (SQL: the count probing each meeting).
+ * the biggest folder, its 8,636, ~70). Past the bounds, null: the caller lists again without the gram (the meetings the
+ * fragment fails read, when few, or every meeting probed), rather than counting by probing here (a fallback in the
+ * statement was planned on every call, ~1 ms).
  */
-function gramsTotal(t: TagFilter | undefined, param: (value: unknown) => string, otherwise: () => string): string | undefined {
+function gramsTotal(t: TagFilter | undefined, param: (value: unknown) => string): string | undefined {
   const gram = t?.gram;
   if (!gram || !t.probe || t.title || t.except || t.range.from !== undefined || t.range.to !== undefined || !t.groups.every((g) => g.every(hasBits))) return undefined;
   // The other filters' groups (a folder, a series), each its tags' bits ORed, ANDed in; their tags for the strays' meetings.
@@ -540,7 +542,7 @@ function gramsTotal(t: TagFilter | undefined, param: (value: unknown) => string,
   return `(SELECT CASE WHEN s.n <= ${MAX_GRAM_STRAYS} AND (SELECT coalesce(sum(c.n), 0) FROM meeting_tag_counts c WHERE c.tag = ANY(s.tags)) <= ${MAX_STRAY_MEETINGS}
                   THEN ${held('s.tags')}
                        + (SELECT count(*)::int FROM (SELECT DISTINCT d.meeting_id FROM meeting_tags d WHERE d.tag = ANY(s.tags)) c WHERE ${probedFor(t.probe, param, 'c.meeting_id')}${inGroups})
-                  ELSE ${otherwise()} END
+                  END
            FROM (SELECT coalesce(array_agg(x.tag), '{}') AS tags, count(*) AS n
                  FROM (SELECT syntheo_handle_tag(h.handle) AS tag FROM participant_handles h
                        WHERE h.handle ILIKE ${param(ilike(gram.text))} ESCAPE '\\' AND NOT (${folded}) LIMIT ${MAX_GRAM_STRAYS + 1}) x) s)`;
@@ -820,7 +822,7 @@ const MERGED_TOTAL = '(SELECT coalesce(sum(bit_count(wb.bits)), 0)::int FROM wb)
  * first, the other tags joined on (started_at, meeting_id) (a merge of key ranges, or a probe of each), the
  * title checked on the meeting row; the total counted from the same, index-only without a title.
  */
-async function listByTags(q: Queryable, t: TagFilter, page: Page): Promise<{ meetings: MeetingListItem[]; total: number } | undefined> {
+async function listByTags(q: Queryable, t: TagFilter, page: Page): Promise<{ meetings: MeetingListItem[]; total: number | null } | undefined> {
   if (t.none) return { meetings: [], total: 0 };
   const named = await manyNamesNear(q, t, page);
   if (named) return named;
@@ -959,7 +961,7 @@ async function listByTags(q: Queryable, t: TagFilter, page: Page): Promise<{ mee
   // (monthSkip), and counted from their bits.
   const tagAlone = driver !== undefined && joins.length === 0 && clauses.length === 1 && ctes.length === 0;
   const counted =
-    wordsArray !== undefined ? MERGED_TOTAL : tagAlone || ctes.length > 0 ? undefined : (bitsTotal(t, p) ?? gramsTotal(t, p, () => `(SELECT count(*)::int ${from})`));
+    wordsArray !== undefined ? MERGED_TOTAL : tagAlone || ctes.length > 0 ? undefined : (bitsTotal(t, p) ?? gramsTotal(t, p));
   const walked = tagAlone ? () => tagRange(tagTable(driver), driverParam!) : undefined;
   const n = params.length;
   const [limit, offset] = [`$${n + 1}::bigint`, `$${n + 2}::bigint`];
@@ -991,7 +993,7 @@ async function listByTags(q: Queryable, t: TagFilter, page: Page): Promise<{ mee
   // the 39,238 it found for a page of 20 (22-39 ms), where a backward merge's incremental sort stops at 21 (0.3 ms).
   const planned = <T>(work: (c: Queryable) => Promise<T>): Promise<T> => (counted !== undefined && wordsArray === undefined ? withMergePlans(q, work) : work(q));
   const found = await planned((c) =>
-    rowsPlanned<MeetingListItem & { total: number }>(
+    rowsPlanned<MeetingListItem & { total: number | null }>(
       c,
       `${ctes.length > 0 ? `WITH ${ctes.join(',\n')} ` : ''}SELECT i.*, c.total FROM (${totalSql}) c
        LEFT JOIN LATERAL (${pageOfMeetingsByKey(pageSql)}) i ON true
@@ -1051,7 +1053,12 @@ async function manyNamesNear(q: Queryable, t: TagFilter, page: Page): Promise<{ 
   return { meetings: found.filter((r) => r.id !== null).map(({ total: _, walks: __, ...item }) => item), total: found[0]!.total };
 }
 
-export async function listMeetings(q: Queryable, filter: MeetingFilter, page: Page, options: { exceptions?: boolean } = {}): Promise<{ meetings: MeetingListItem[]; pagination: Pagination }> {
+export async function listMeetings(
+  q: Queryable,
+  filter: MeetingFilter,
+  page: Page,
+  options: { exceptions?: boolean; grams?: boolean } = {},
+): Promise<{ meetings: MeetingListItem[]; pagination: Pagination }> {
   // A folder, series or participant word: from meeting_tags; a title fragment of 1-2 characters, or one inside a few
   // title words: from meeting_grams. A participant fragment across words (`Sam Berg 297`): the tags of the names and
   // e-mails that hold it. Anything else (dates alone, a title fragment across words): the meetings themselves below.
@@ -1060,6 +1067,9 @@ export async function listMeetings(q: Queryable, filter: MeetingFilter, page: Pa
       ? await compileTags(q, filter, { probeMany: true, counted: page.offset < DEEP_PAGE && !filter.query && filter.from === undefined && filter.to === undefined, ...options })
       : undefined;
   const byTags = tagged && (await listByTags(q, tagged, page));
+  // A participant fragment's gram past its bounds (too many strays, or their meetings): listed again without it.
+  const again = () => listMeetings(q, filter, page, { ...options, grams: false });
+  if (byTags?.total === null) return again();
   if (byTags) return { meetings: byTags.meetings, pagination: pagination(page, byTags.meetings.length, byTags.total) };
   // A participant fragment in most names: the other filters, less the few meetings it fails (their count taken from the total).
   const except = tagged?.except;
@@ -1090,15 +1100,16 @@ export async function listMeetings(q: Queryable, filter: MeetingFilter, page: Pa
       )
     : pageOfMeetings(`${ids} ${NEWEST_FIRST} LIMIT $${n + 1} OFFSET $${n + 2}`);
   // The page and the total in one statement: a row per item (each carrying the total), or one row of nulls but the total.
-  const counted = gramsTotal(tagged, countParam, () => totalSql(compiled, countParam)) ?? bitsTotal(tagged, countParam) ?? totalSql(compiled, countParam);
+  const counted = gramsTotal(tagged, countParam) ?? bitsTotal(tagged, countParam) ?? totalSql(compiled, countParam);
   const total = left ? `(${counted} - (SELECT count(*)::int FROM meetings m ${where} ${where ? 'AND' : 'WHERE'} m.id = ANY(${left}::text[])))` : counted;
-  const found = await rows<MeetingListItem & { total: number }>(
+  const found = await rows<MeetingListItem & { total: number | null }>(
     q,
     `SELECT i.*, t.total FROM (SELECT ${total} AS total) t
      LEFT JOIN LATERAL (${pageSql}) i ON true
      ORDER BY i.started_at COLLATE "C" DESC, i.id COLLATE "C" DESC`,
     [...params, page.limit, page.offset, ...counting],
   );
+  if (found[0]!.total === null) return again();
   const meetings = found.filter((r) => r.id !== null).map(({ total: _, ...item }) => item);
   return { meetings, pagination: pagination(page, meetings.length, found[0]!.total) };
 }
