@@ -24,6 +24,12 @@ CREATE OR REPLACE FUNCTION syntheo_people_grams(folded text) RETURNS SETOF text 
   FROM generate_series(1, length(folded)) i, generate_series(1, 3) k, LATERAL (SELECT substr(folded, i, k) AS g) s
   WHERE length(s.g) = k AND octet_length(s.g) = k $$;
 --> statement-breakpoint
+-- Each name and e-mail the participants carry (its tag, migration 0015) with each of its grams: a gram's meetings are
+-- those of the names and e-mails holding it (the fill below, and `syntheo doctor`'s check of a sample of blocks).
+CREATE OR REPLACE VIEW participant_handle_grams AS
+  SELECT syntheo_handle_tag(x.handle) AS tag, syntheo_people_grams(lower(x.handle)) AS gram
+  FROM (SELECT name AS handle FROM participants UNION SELECT email FROM participants WHERE email IS NOT NULL) x;
+--> statement-breakpoint
 -- Whoever writes the ninth row of a (tag, block), in read committed and when no other writer is doing it, replaces
 -- them by their XOR (none when no bit is left), as migration 0019 folds meeting_tags' deltas. The (tag, block) rows
 -- are counted in one statement rather than one a loop's turn (50 meetings' 350 participants write ~1,000 grams' rows;
@@ -138,9 +144,8 @@ CREATE OR REPLACE FUNCTION syntheo_fill_people_gram_bits() RETURNS void LANGUAGE
 BEGIN
   DELETE FROM meeting_tag_bits WHERE tag >= 'q' AND tag < 'r';
   INSERT INTO meeting_tag_bits (tag, block, bits)
-    SELECT g.g, x.block, bit_or(x.bits)
-    FROM (SELECT syntheo_handle_tag(h.handle) AS tag, syntheo_people_grams(lower(h.handle)) AS g
-          FROM (SELECT name AS handle FROM participants UNION SELECT email FROM participants WHERE email IS NOT NULL) h) g
+    SELECT g.gram, x.block, bit_or(x.bits)
+    FROM participant_handle_grams g
     JOIN (SELECT b.tag, b.block, bit_xor(b.bits) AS bits FROM meeting_tag_bits b WHERE b.tag >= 'h' AND b.tag < 'i' GROUP BY 1, 2) x ON x.tag = g.tag
     GROUP BY 1, 2 HAVING bit_count(bit_or(x.bits)) > 0;
 END $$;

@@ -2,7 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type pg from 'pg';
 import { needs } from '../support/system-tools.js';
 import { PEOPLE_GRAM_ROWS, storeForBlock } from '../support/postgres.js';
-import { compileTags, ilike } from '../../src/db/postgres/meetings.js';
+import { compileTags, ilike, listMeetings } from '../../src/db/postgres/meetings.js';
+import type { Queryable } from '../../src/db/postgres/sql.js';
 import { meetingTagBitsDrift } from '../../src/db/postgres/bitmaps.js';
 import { MAX_GRAM_STRAYS, MAX_PARTICIPANT_HANDLES } from '../../src/db/queries/participant-words.js';
 import { copyDatabase } from '../../src/db/engine.js';
@@ -151,6 +152,26 @@ describe.skipIf(needs('postgresql'))('PostgreSQL participant grams as bits (migr
         }
       }
     expect(found).toBeGreaterThan(2000);
+    // A gram within its bounds answers in one list statement; past them (`pat p`: 40 strays a triple) the list is asked
+    // again without it.
+    const client = await pool.connect();
+    try {
+      const statements = async (participant: string) => {
+        let lists = 0;
+        const counting = {
+          query: (text: string | { text: string }, values?: unknown[]) => {
+            if ((typeof text === 'string' ? text : text.text).includes('SELECT i.*')) lists++;
+            return (client.query as (text: unknown, values?: unknown[]) => Promise<unknown>)(text, values);
+          },
+        };
+        await listMeetings(counting as unknown as Queryable, { participant }, { limit: 20, offset: 0 });
+        return lists;
+      };
+      expect(await statements('person1')).toBe(1);
+      expect(await statements('pat p')).toBe(2);
+    } finally {
+      client.release();
+    }
     // Fragments in too many names take their gram: the fragment itself, or its rarest triple (a tie: the first tag).
     expect(ways).toMatchObject({ person1: 'gram on1', PERSON1: 'gram on1', rson1: 'gram on1', son: 'exact', e: 'exact', p: 'exact', person: 'gram ers' });
   });

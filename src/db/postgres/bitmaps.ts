@@ -380,7 +380,7 @@ export async function bitmapDrift(q: Queryable): Promise<{ wrong: number; exampl
  * `syntheo doctor`: the bits of the meetings' tags (meeting_tag_bits, migration 0019; and ASCII title grams, 0022) of the
  * newest meetings' block and CHECKED_BLOCKS - 1 random others computed again from meeting_tags and meeting_grams and
  * compared with their deltas XORed, in one statement; the participants' grams' (0023) from their names' and e-mails'
- * tags, each gram's meetings those of the names and e-mails holding it. How many (tag, block) differ, and the first three as `tag block`.
+ * tags, each gram's meetings those of the names and e-mails holding it (participant_handle_grams). How many (tag, block) differ, and the first three as `tag block`.
  */
 export async function meetingTagBitsDrift(q: Queryable): Promise<{ wrong: number; examples: string } | undefined> {
   const wrong = await rows<{ tag: string; block: number; wrong: number }>(
@@ -392,8 +392,7 @@ export async function meetingTagBitsDrift(q: Queryable): Promise<{ wrong: number
                    JOIN (SELECT tag, meeting_id FROM meeting_tags UNION ALL SELECT tag, meeting_id FROM meeting_grams WHERE syntheo_has_tag_bits(tag)) t ON t.meeting_id = n.meeting_id
                    GROUP BY 1, 2),
           people AS (SELECT g.gram AS tag, h.block, bit_or(h.bits) AS bits
-                     FROM held h JOIN (SELECT syntheo_handle_tag(x.handle) AS tag, syntheo_people_grams(lower(x.handle)) AS gram
-                                       FROM (SELECT name AS handle FROM participants UNION SELECT email FROM participants WHERE email IS NOT NULL) x) g ON g.tag = h.tag
+                     FROM held h JOIN participant_handle_grams g ON g.tag = h.tag
                      GROUP BY 1, 2),
           stored AS (SELECT s.tag, s.block, bit_xor(s.bits) AS bits FROM meeting_tag_bits s WHERE s.block IN (SELECT b FROM blocks)
                      GROUP BY 1, 2 HAVING bit_count(bit_xor(s.bits)) > 0)
