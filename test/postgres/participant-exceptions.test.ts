@@ -7,7 +7,8 @@ import pg from 'pg';
 import { needs } from '../support/system-tools.js';
 import { pgDatabaseMigratedTo, startPostgres, type PgCluster } from '../support/postgres.js';
 import { tempDir } from '../support/db.js';
-import { FRAGMENTS, holding, LIST_FILTERS, seed, seedCommonWords, seedManyNames, seedSpaces } from '../support/participant-exceptions.js';
+import { FRAGMENTS, holding, LIST_FILTERS, seed, seedCommonWords, seedGramStrays, seedManyNames, seedSpaces } from '../support/participant-exceptions.js';
+import { MAX_GRAM_STRAYS } from '../../src/db/queries/participant-words.js';
 import { copyDatabase, openStore } from '../../src/db/engine.js';
 import { openDatabase, type Sqlite } from '../../src/db/open.js';
 import { compileTags, listMeetings } from '../../src/db/postgres/meetings.js';
@@ -201,6 +202,87 @@ describe.skipIf(needs('postgresql'))('PostgreSQL: a participant fragment in most
       await Promise.all([pgStore.close(), liteStore.close(), q.end()]);
     }
   }, 120_000);
+
+  it('in many names, failing too many meetings for their list: those read from its gram when the matches cost more, as every participant matched gives', async () => {
+    for (const strays of [3, 40]) {
+      const name = `strays${strays}`;
+      const { ids, q, pgStore, liteStore } = await seeded(name, (s) => seedGramStrays(s, 4096 + 600, strays));
+      try {
+        /** The meetings holding the fragment, by LIKE over every participant (SQLite's copy, or PostgreSQL's after deletes). */
+        const holders = async (fragment: string) =>
+          (
+            await q.query<{ id: string }>("SELECT DISTINCT meeting_id AS id FROM participants WHERE name ILIKE $1 OR email ILIKE $1", [`%${fragment}%`])
+          ).rows.map((r) => r.id);
+        const failing = async (fragment: string) => {
+          const holding = new Set(await holders(fragment));
+          const existing = (await q.query<{ id: string }>('SELECT id FROM meetings')).rows.map((r) => r.id);
+          return existing.filter((id) => !holding.has(id)).sort();
+        };
+        /** The meetings compileTags leaves out for a search willing to read `most`, those deleted since left out. */
+        const excepted = async (participant: string, most: number) => {
+          const except = (await compileTags(q, { participant }, { lacking: async () => most }))?.except;
+          const existing = new Set((await q.query<{ id: string }>('SELECT id FROM meetings')).rows.map((r) => r.id));
+          return except?.filter((id) => existing.has(id)).sort();
+        };
+        // ` lee`'s rarest triple has `strays` names lacking it: within MAX_GRAM_STRAYS, their meetings probed; past it, none read.
+        expect(await failing('zq')).toHaveLength(1200);
+        expect(await excepted('zq', 25_000)).toEqual(await failing('zq'));
+        expect(await excepted(' lee', 25_000)).toEqual(strays <= MAX_GRAM_STRAYS ? await failing(' lee') : undefined);
+        // More than the search would read: none (each match is then checked).
+        expect(await excepted('zq', 1199)).toBeUndefined();
+        expect(await compileTags(q, { participant: 'zq' }, { lacking: async () => 25_000, exceptions: false })).toBeUndefined();
+        // The searches: the same answers as each match probed or joined to every participant holding it, and SQLite's
+        // totals; the meetings it fails read for a common word (`the`, in 4 passages of 5), not for a rare one (`zebra`).
+        const statements: string[] = [];
+        const query = q.query.bind(q) as (...args: unknown[]) => unknown;
+        (q as { query: unknown }).query = (...args: unknown[]) => {
+          const text = args[0];
+          statements.push(typeof text === 'string' ? text : (text as { text: string }).text);
+          return query(...args);
+        };
+        const readsGram = async (f: SearchFilter) => {
+          statements.length = 0;
+          await searchTranscripts(q, f, { limit: 5, offset: 0 });
+          return statements.some((t) => t.includes('lack AS MATERIALIZED'));
+        };
+        expect([await readsGram({ query: 'the', participant: 'zq' }), await readsGram({ query: 'zebra', participant: 'zq' })]).toEqual([true, false]);
+        const compare = async (lite: boolean, options: SearchOptions = {}) => {
+          for (const participant of strays <= MAX_GRAM_STRAYS ? ['zq', ' lee', 'ZQ1'] : [' lee'])
+            for (const words of ['the', 'the and', 'zebra', 'plan7'])
+              for (const more of [{}, { folderPath: 'Legal' }, { from: '2026-01-10T12:00:00.000Z', to: '2026-02-25' }])
+                for (const page of [{ limit: 5, offset: 0 }, { limit: 5, offset: 1998 }]) {
+                  const f = { ...more, query: words, participant };
+                  const hits = (r: Awaited<ReturnType<typeof searchTranscripts>>) => ({ total: r.pagination.total, hits: r.hits.map((h) => [h.meeting_id, h.offset, h.snippet]) });
+                  const found = hits(await searchTranscripts(q, f, page, options));
+                  if (words !== 'zebra') expect(found.total, JSON.stringify(f)).toBeGreaterThan(0);
+                  for (const way of [{ participants: 'probed' }, { participants: 'joined' }] as SearchOptions[])
+                    expect({ f, page, way, ...hits(await searchTranscripts(q, f, page, way)) }).toEqual({ f, page, way, ...found });
+                  if (lite) expect({ f, page, total: found.total }).toEqual({ f, page, total: (await liteStore.search.transcripts(f, page)).pagination.total });
+                }
+        };
+        await compare(true);
+        for (let i = 0; i < 100 && ((await pgStore.admin.maintain())?.bitmaps?.units ?? 0) > 0; i++);
+        expect((await q.query("SELECT count(*)::int AS n FROM search_bitmap_terms WHERE kind = 'w' AND built > 0")).rows[0].n).toBeGreaterThan(0);
+        // With statistics, a common word's matches are counted from the bitmaps, the meetings it fails taken away there.
+        await q.query('ANALYZE');
+        await compare(true);
+        await compare(false, { window: 'bits' });
+        // Meetings deleted (their numbers' bits now 0, named among those it fails), a stray's meeting given the fragment,
+        // the first numbered meeting's participants taken away, and a meeting without participants, numbered last.
+        await q.query("DELETE FROM meetings WHERE id = ANY($1::text[])", [[1, 3, 4, 25, 26, 700, 1998].map((i) => ids[i])]);
+        await q.query("INSERT INTO participants (id, meeting_id, name, email, position) VALUES ('par_added', $1, 'Ivy Lee', NULL, 9)", [ids[53]]);
+        await q.query('DELETE FROM participants WHERE meeting_id = (SELECT meeting_id FROM meeting_numbers WHERE meeting_id IN (SELECT id FROM meetings) ORDER BY n LIMIT 1)');
+        await q.query("INSERT INTO meetings (id, title, started_at, note, created_at, updated_at) VALUES ('mtg_last', 'Last', '2026-06-01T00:00:00.000Z', '', 'x', 'x')");
+        await q.query("INSERT INTO search_passages (meeting_id, kind, ref_id, text) VALUES ('mtg_last', 'note', 'mtg_last', 'the plan7 and')");
+        expect((await q.query('SELECT meeting_id FROM meeting_numbers ORDER BY n DESC LIMIT 1')).rows[0].meeting_id).toBe('mtg_last');
+        expect(await excepted('zq', 25_000)).toEqual(await failing('zq'));
+        if (strays <= MAX_GRAM_STRAYS) expect(await excepted(' lee', 25_000)).toEqual(await failing(' lee'));
+        await compare(false);
+      } finally {
+        await Promise.all([pgStore.close(), liteStore.close(), q.end()]);
+      }
+    }
+  }, 240_000);
 
   it('in every name and no e-mail (a space): the few meetings it fails found from the names lacking it, as SQLite does', async () => {
     const { ids, q, pgStore, liteStore } = await seeded('spaces', (s) => seedSpaces(s, 600));

@@ -99,3 +99,20 @@ export function seedSpaces(s: Sqlite, passages: number): string[] {
   })();
   return meetings;
 }
+
+/**
+ * seedManyNames' meetings (` lee` in the 800 names `Zq<i> Lee`, failing the 1,200 others), and `strays` names of each
+ * triple of ` lee` that lack it: `Leela<k> Ray` and `Cy Le<k>x`, each in two meetings failing ` lee` and two holding it.
+ */
+export function seedGramStrays(s: Sqlite, passages: number, strays: number): string[] {
+  const meetings = seedManyNames(s, passages);
+  s.transaction(() => {
+    for (let k = 0; k < strays; k++)
+      // i % 5 === 3 (`Cy <i>`) and 4 (no one) fail ` lee`; 0 and 1 (`Zq<i> Lee`) hold it.
+      for (const i of [(k * 50 + 3) % 2000, (k * 50 + 25) % 2000]) {
+        makeParticipant(s, meetings[i]!, { name: `Leela${k} Ray`, email: null, position: 5 });
+        makeParticipant(s, meetings[i + 1]!, { name: `Cy Le${k}x`, email: null, position: 6 });
+      }
+  })();
+  return meetings;
+}

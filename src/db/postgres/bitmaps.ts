@@ -1,6 +1,7 @@
 import type { BitmapUpkeep } from '../store.js';
 import { monthsLessDays } from '../model/calendar.js';
 import { startedWithin } from './meetings.js';
+import { setBits } from './bit-positions.js';
 import { rows, type Queryable } from './sql.js';
 
 // Kept bitmaps of the dense words and tags (migration 0013): search_transcripts' exact total of a common word with a
@@ -119,7 +120,7 @@ export async function bitmapTotal(
   except?: { ids: string[]; range: { from?: string; to?: string } },
 ): Promise<BitmapTotal | undefined> {
   // One word alone: its count is kept (search_word_counts).
-  if (lexemes.length === 0 || (lexemes.length === 1 && groups.length === 0 && dates === undefined)) return undefined;
+  if (lexemes.length === 0 || (lexemes.length === 1 && groups.length === 0 && dates === undefined && except === undefined)) return undefined;
   // The months of the cover's days may stand for them (most of a month's days covered).
   const months = (dates?.tokens ?? []).filter((t) => /^d\d{8}$/.test(t)).map((t) => `m${t.slice(1, 7)}`);
   const asked = [...new Set([...groups.flat(), ...(dates?.tokens ?? []), ...months])];
@@ -258,9 +259,9 @@ export async function bitmapTotal(
         ? `SELECT id FROM rs WHERE id >= ${lo}`
         : !date
           ? except
-            ? `SELECT e.id FROM (${positions} EXCEPT ALL SELECT id FROM rs WHERE sign = -1) e`
+            ? `SELECT e.id FROM (${positions} EXCEPT ALL SELECT id FROM rs WHERE sign = -1 AND id >= ${lo}) e`
             : positions
-          : `SELECT e.id FROM ((${months ? `${positions} UNION ALL ` : ''}SELECT id FROM rs WHERE sign = 1 AND id >= ${lo}) EXCEPT ALL SELECT id FROM rs WHERE sign = -1) e`;
+          : `SELECT e.id FROM ((${months ? `${positions} UNION ALL ` : ''}SELECT id FROM rs WHERE sign = 1 AND id >= ${lo}) EXCEPT ALL SELECT id FROM rs WHERE sign = -1 AND id >= ${lo}) e`;
       // arr: blk's bits laid end to end from block 0 (a bit string's binary form, varbit_send's, is its length in bits as 4
       // bytes, then its bytes), a block missing (stale, or no passage of it holds every word and group) as 512 zero bytes
       // before the next one's bits. Not joined to the blocks' numbers (generate_series): expecting one row of blk, the
@@ -299,22 +300,6 @@ export async function bitmapTotal(
     },
   };
 }
-
-/** From this many set bits a block (an eighth of them) on, its positions are read bit by bit (see setBits). */
-const DENSE_BLOCK = 512;
-
-/**
- * The positions of the set bits of a block's bits (an SQL expression), as `z.pos`: a lateral join. A sparse block's bits
- * as text split at each 1, the pieces' lengths summed (in C: ~0.06 ms a block and 0.3 µs a set bit); a dense block's
- * 4,096 bits each tested (get_bit over generate_series: ~0.2 ms a block, whatever it holds). Four blocks of `the`
- * (3,548 bits each at 100k meetings): 4.5 ms split, 1.1 tested; of a word in 1 passage of 40 (100 each): 0.34 and 0.79.
- * They cost the same at ~450 bits. One branch runs for a block: the other's condition holds on the block alone.
- */
-const setBits = (bits: string) =>
-  `CROSS JOIN LATERAL (SELECT (sum(length(u.piece) + 1) OVER (ORDER BY u.ord) - 1)::int AS pos
-                      FROM unnest(string_to_array((${bits})::text, '1')) WITH ORDINALITY u(piece, ord) WHERE bit_count(${bits}) < ${DENSE_BLOCK}
-                      UNION ALL
-                      SELECT i FROM generate_series(0, 4095) i WHERE bit_count(${bits}) >= ${DENSE_BLOCK} AND get_bit(${bits}, i) = 1) z`;
 
 /**
  * Rounds of the bitmaps' upkeep (syntheo_build_search_bitmaps), each a short transaction, until one has nothing to

@@ -27,6 +27,7 @@ import {
   type Summary,
   type TranscriptInfo,
 } from '../queries/types.js';
+import { setBits } from './bit-positions.js';
 import { one, rows, rowsPlanned, transaction, withMergePlans, type Queryable } from './sql.js';
 import type { Pool } from 'pg';
 
@@ -380,8 +381,9 @@ export interface TagFilter {
   /** The participant fragment held by tags: its group (one of `groups`) and its ILIKE patterns (a meeting's participants may be checked instead). */
   participant?: { group: string[]; patterns: string[] };
   /**
-   * A participant fragment in too many names for tags, when the meetings it fails are few (handlesOf): those meetings,
-   * ascending (none: it is no condition at all).
+   * A participant fragment in too many names for tags, when the meetings it fails are few (handlesOf, ascending), or
+   * fewer than a search's matches would cost to check (gramExceptions, in no order): those meetings (none: it is no
+   * condition at all).
    */
   except?: string[];
 }
@@ -393,14 +395,14 @@ const MAX_PARTICIPANT_WORDS = 32;
  * The filters as tags, or undefined when one is not held by tags: a participant fragment found in more than
  * MAX_PARTICIPANT_HANDLES names and e-mails, when it holds a separator (it may span two words) or is in more than
  * MAX_PARTICIPANT_WORDS words, unless the meetings it fails are few (`except`; `exceptions: false`, to compare the two
- * ways, leaves them unread). `counted`: a list's near page whose total the tags' bits count (no dates, no title), where a
+ * ways, leaves them unread), or, given `lacking` (the most worth reading), no more than that many (gramExceptions). `counted`: a list's near page whose total the tags' bits count (no dates, no title), where a
  * fragment in a few words is their tags however many meetings hold it. Unknown series or folder -> NotFoundError, checked
  * in the same order as compileMeetingFilter.
  */
 export async function compileTags(
   q: Queryable,
   filter: MeetingFilter,
-  options: { probeMany?: boolean; exceptions?: boolean; counted?: boolean; grams?: boolean } = {},
+  options: { probeMany?: boolean; exceptions?: boolean; counted?: boolean; grams?: boolean; lacking?: () => Promise<number> } = {},
 ): Promise<TagFilter | undefined> {
   const groups: string[][] = [];
   let title: TagFilter['title'];
@@ -480,10 +482,14 @@ export async function compileTags(
       // In too many for tags: the few meetings it fails (none at all for `e` or the bench's domain at 100k meetings), or
       // undefined, or (`probeMany`: a list, which walks few meetings) each meeting's participants checked.
       except = handles?.except;
+      // Past those read, the meetings it fails from its gram's bits, when `lacking` (asked only then) finds them worth it.
+      if (except === undefined && options.lacking !== undefined && options.exceptions !== false && isAscii(fragment))
+        except = await gramExceptions(q, fragment, patterns, await options.lacking());
       if (except === undefined) {
         if (!options.probeMany) return undefined;
         probe = patterns;
-        if (grams) gram = await peopleGram(q, fragment);
+        const found = grams ? await peopleGram(q, fragment) : undefined;
+        if (found) gram = { tag: found.tag, text: found.text, exact: found.exact };
       }
     } else {
       if (held.length === 0) none = true;
@@ -497,18 +503,21 @@ export async function compileTags(
 /**
  * A participant fragment's gram (migration 0023) whose meetings are fewest: the fragment itself when of 1-3 characters,
  * else the rarest of its triples (at most MAX_GRAM_TRIPLES of them counted, spread over it), as SQLite's
- * participantGrams chooses. Its text lower-cased by PostgreSQL, as ILIKE does. Undefined beyond ASCII.
+ * participantGrams chooses. Its text lower-cased by PostgreSQL, as ILIKE does; with the meetings holding it (`held`) and
+ * the highest meeting number (`top`). Undefined beyond ASCII.
  */
-async function peopleGram(q: Queryable, fragment: string): Promise<TagFilter['gram']> {
+async function peopleGram(q: Queryable, fragment: string): Promise<(TagFilter['gram'] & { held: number; top: number }) | undefined> {
   if (!isAscii(fragment)) return undefined;
-  const r = await one<{ tag: string; text: string; exact: boolean }>(
+  const r = await one<{ tag: string; text: string; exact: boolean; held: number; top: number }>(
     q,
     `WITH f AS (SELECT lower($1) AS l),
           g AS (SELECT DISTINCT substr(f.l, x.i, least(3, length(f.l))) AS text, length(f.l) <= 3 AS exact
                 FROM f, generate_series(0, ${MAX_GRAM_TRIPLES - 1}) j, LATERAL (SELECT 1 + j * greatest(length(f.l) - 3, 0) / ${MAX_GRAM_TRIPLES - 1} AS i) x
                 WHERE octet_length(f.l) = length(f.l))
-     SELECT c.tag, c.text, c.exact FROM (SELECT 'q' || encode(convert_to(g.text, 'UTF8'), 'hex') AS tag, g.text, g.exact FROM g) c
-     ORDER BY (SELECT coalesce(sum(bit_count(x.bits)), 0) FROM ${tagBlocks('b.tag = c.tag')} x), c.tag LIMIT 1`,
+     SELECT c.tag, c.text, c.exact, c.held::int, (SELECT coalesce(max(n), 0) FROM meeting_numbers) AS top
+     FROM (SELECT 'q' || encode(convert_to(g.text, 'UTF8'), 'hex') AS tag, g.text, g.exact,
+                  (SELECT coalesce(sum(bit_count(x.bits)), 0) FROM ${tagBlocks(`b.tag = 'q' || encode(convert_to(g.text, 'UTF8'), 'hex')`)} x) AS held FROM g) c
+     ORDER BY c.held, c.tag LIMIT 1`,
     [fragment],
   );
   return r;
@@ -545,13 +554,64 @@ function gramsTotal(t: TagFilter | undefined, param: (value: unknown) => string)
       ${groups.map((tags, i) => `JOIN ${tagsOred(tags)} a${i} ON a${i}.block = g.block`).join(' ')})::int`;
   if (gram.exact) return held();
   const inGroups = groups.map((tags) => ` AND EXISTS (SELECT 1 FROM meeting_tags e WHERE e.tag = ANY(${tags}::text[]) AND e.meeting_id = c.meeting_id)`).join('');
-  return `(SELECT CASE WHEN s.n <= ${MAX_GRAM_STRAYS} AND (SELECT coalesce(sum(c.n), 0) FROM meeting_tag_counts c WHERE c.tag = ANY(s.tags)) <= ${MAX_STRAY_MEETINGS}
+  return `(SELECT CASE WHEN ${straysWithin('s')}
                   THEN ${held('s.tags')}
                        + (SELECT count(*)::int FROM (SELECT DISTINCT d.meeting_id FROM meeting_tags d WHERE d.tag = ANY(s.tags)) c WHERE ${probedFor(t.probe, param, 'c.meeting_id')}${inGroups})
                   END
-           FROM (SELECT coalesce(array_agg(x.tag), '{}') AS tags, count(*) AS n
-                 FROM (SELECT syntheo_handle_tag(h.handle) AS tag FROM participant_handles h
-                       WHERE h.handle ILIKE ${param(ilike(gram.text))} ESCAPE '\\' AND NOT (${foldedLike('h', t.probe.map(param))}) LIMIT ${MAX_GRAM_STRAYS + 1}) x) s)`;
+           FROM ${straysOf(gram, t.probe, param)} s)`;
+}
+
+/**
+ * A gram's strays (a subquery: `tags`, the tags of the names and e-mails holding the gram but not the fragment, its
+ * ILIKE `patterns`, at most MAX_GRAM_STRAYS + 1 of them; `n`, how many), for a fragment longer than its gram.
+ */
+const straysOf = (gram: NonNullable<TagFilter['gram']>, patterns: string[], param: (value: unknown) => string): string =>
+  `(SELECT coalesce(array_agg(x.tag), '{}') AS tags, count(*) AS n
+    FROM (SELECT syntheo_handle_tag(h.handle) AS tag FROM participant_handles h
+          WHERE h.handle ILIKE ${param(ilike(gram.text))} ESCAPE '\\' AND NOT (${foldedLike('h', patterns.map(param))}) LIMIT ${MAX_GRAM_STRAYS + 1}) x)`;
+
+/** Whether the strays (straysOf, as `s`) are within their bounds: MAX_GRAM_STRAYS, their meetings MAX_STRAY_MEETINGS. */
+const straysWithin = (s: string): string =>
+  `${s}.n <= ${MAX_GRAM_STRAYS} AND (SELECT coalesce(sum(c.n), 0) FROM meeting_tag_counts c WHERE c.tag = ANY(${s}.tags)) <= ${MAX_STRAY_MEETINGS}`;
+
+/** Meetings a participant fragment fails read from its gram's bits at most (a search's parameter: ~25 bytes each). */
+export const MAX_GRAM_EXCEPTIONS = 25_000;
+
+/**
+ * The meetings a participant fragment in too many names fails, from its gram's bits (migration 0023), in one statement,
+ * when at most `most` (in no order): the meeting numbers whose bit is 0 (a meeting lacking the gram lacks the fragment),
+ * each one's meeting looked up (0024), with those of the strays' meetings (gramsTotal's, within its bounds) whose
+ * participants lack it, probed (they hold the gram: none is among the others). A deleted meeting's number stays (its bit 0): named, it holds no
+ * passage. Undefined beyond ASCII, past the strays' bounds, or past `most`. `person1` (in 93,015 of 100k meetings): its
+ * 6,985 in ~13 ms, where handlesOf gives up after reading 20,000 participants lacking it (~45 ms).
+ */
+async function gramExceptions(q: Queryable, fragment: string, patterns: string[], most: number): Promise<string[] | undefined> {
+  const gram = await peopleGram(q, fragment);
+  // The meetings lacking its gram (and the numbers of those deleted) past `most`: not read.
+  if (!gram || gram.top - gram.held > most) return undefined;
+  const values: unknown[] = [];
+  const p = (value: unknown) => `$${values.push(value)}`;
+  // The zeros of the gram's blocks (a block it lacks: all of them) from number 1 to the highest; their count bounds the
+  // read: the bits past the highest number, and number 0, are zeros that name no meeting.
+  const r = await one<{ ids: string[] | null }>(
+    q,
+    `WITH s AS MATERIALIZED ${gram.exact ? `(SELECT '{}'::text[] AS tags, 0 AS n)` : straysOf(gram, patterns, p)},
+          top AS MATERIALIZED (SELECT coalesce(max(n), 0) AS n FROM meeting_numbers),
+          lack AS MATERIALIZED (SELECT k.b AS block, CASE WHEN g.bits IS NULL THEN ~B'0'::bit(4096) ELSE ~g.bits END AS bits
+                                FROM top, generate_series(0, top.n >> 12) k(b) LEFT JOIN ${tagBlocks(`b.tag = ${p(gram.tag)}`)} g ON g.block = k.b),
+          ok AS MATERIALIZED (SELECT ${straysWithin('s')}
+                                     AND (SELECT coalesce(sum(bit_count(l.bits)), 0) FROM lack l) - (((SELECT n FROM top) >> 12) + 1) * 4096 + (SELECT n FROM top) <= ${p(most)} AS within
+                              FROM s)
+     SELECT CASE WHEN (SELECT within FROM ok) THEN array(
+              SELECT x.id FROM (
+                SELECT n.meeting_id AS id FROM lack l ${setBits('l.bits')}
+                  CROSS JOIN LATERAL (SELECT n.meeting_id FROM meeting_numbers n WHERE n.n = l.block * 4096 + z.pos OFFSET 0) n
+                  WHERE z.pos < 4096 AND l.block * 4096 + z.pos BETWEEN 1 AND (SELECT n FROM top)
+                UNION ALL
+                SELECT DISTINCT d.meeting_id FROM s, meeting_tags d WHERE d.tag = ANY(s.tags) AND NOT ${probedFor(patterns, p, 'd.meeting_id')}) x) END AS ids`,
+    values,
+  );
+  return r?.ids ?? undefined;
 }
 
 /**

@@ -4,7 +4,8 @@ import { pagination } from '../queries/pagination.js';
 import { queryTerms, RANK_WINDOW, type SearchFilter, type SearchHit } from '../queries/search.js';
 import type { SearchKind } from '../schema/enums.js';
 import type { Page, Pagination } from '../queries/types.js';
-import { compileMeetingFilter, compileTags, probedFor, startedWithin, type TagFilter } from './meetings.js';
+import { MAX_PARTICIPANT_EXCEPTIONS } from '../queries/participant-words.js';
+import { compileMeetingFilter, compileTags, MAX_GRAM_EXCEPTIONS, probedFor, startedWithin, type TagFilter } from './meetings.js';
 import { genericPoolOf, one, rows, rowsGeneric, rowsPlanned, withMergePlans, type Queryable } from './sql.js';
 import { calendarCover, daysSpanned, monthsLessDays } from '../model/calendar.js';
 import { bitmapTotal, type DateTerm } from './bitmaps.js';
@@ -106,8 +107,27 @@ export async function searchTranscripts(q: Queryable, filter: SearchFilter, page
   const words = terms.join(' ');
   const meetingFilter = { ...filter, query: undefined };
   const filtered = [filter.seriesId, filter.folderPath, filter.from, filter.to].some((v) => v !== undefined) || (filter.participant !== undefined && filter.participant !== '');
+  // The matches expected: the rarest word's passages, or, of several words, each word's share of the passages
+  // multiplied (as if said independently): `usan kasto` + `1`, 49,874 and 64,676 of 389,640 passages, 9,198 matches
+  // (8,278 expected). Read once, when a participant fragment in too many names for tags asks.
+  let expecting: Promise<number> | undefined;
+  const expected = () =>
+    (expecting ??= one<{ n: number }>(
+      q,
+      `SELECT least(min(x.n), exp(sum(ln(greatest(x.n, 1))) - (count(*) - 1) * ln((SELECT greatest(t.top, 1) FROM ${TOP})))) AS n FROM (${lexemeCounts('$1')}) x`,
+      [words],
+    ).then((r) => Number(r!.n)));
   // Filters held by tags are postings too (search_tags, migration 0007): the words' and the filters' merged on passage id.
-  const tags = filtered ? await compileTags(q, meetingFilter, { exceptions: options.exceptions }) : { groups: [], range: {}, none: false };
+  // A fragment in too many names for tags: the meetings it fails, from its gram's bits, when they cost less to leave out
+  // than the matches to check (FAILED_US; not when a way is asked for).
+  const lacking =
+    options.participants === undefined
+      ? async () => {
+          const n = await expected();
+          return Math.min(MAX_GRAM_EXCEPTIONS, (n * (n <= PROBED_MATCHES ? FAILED_US.probed : FAILED_US.joined)) / FAILED_US.exception);
+        }
+      : undefined;
+  const tags = filtered ? await compileTags(q, meetingFilter, { exceptions: options.exceptions, ...(lacking && { lacking }) }) : { groups: [], range: {}, none: false };
   if (tags?.none) return { hits: [], pagination: pagination(page, 0, 0) };
   const byTags = tags && (tags.groups.length > 0 || tags.range.from !== undefined || tags.range.to !== undefined || tags.except?.length) ? tags : undefined;
   // Several words too: their postings are key ranges merged or probed as the tags are (planned with the defaults, the
@@ -121,20 +141,8 @@ export async function searchTranscripts(q: Queryable, filter: SearchFilter, page
     // A filter that tags do not hold (a fragment in too many names and e-mails), or too many words:
     // each match joined to its meeting, whose participants are probed when the matches expected are few.
     const fragment = filter.participant !== undefined && filter.participant !== '';
-    // The matches expected: the rarest word's passages, or, of several words, each word's share of the passages
-    // multiplied (as if said independently): `usan kasto` + `1`, 49,874 and 64,676 of 389,640 passages, 9,198 matches
-    // (8,278 expected): joined 155-210 ms, probed ~80.
-    const probed =
-      fragment &&
-      (options.participants === 'probed' ||
-        (options.participants === undefined &&
-          Number(
-            (await one<{ n: number }>(
-              q,
-              `SELECT least(min(x.n), exp(sum(ln(greatest(x.n, 1))) - (count(*) - 1) * ln((SELECT greatest(t.top, 1) FROM ${TOP})))) AS n FROM (${lexemeCounts('$1')}) x`,
-              [words],
-            ))!.n,
-          ) <= PROBED_MATCHES));
+    // The matches expected (`usan kasto` + `1`, 9,198 matches, 8,278 expected): joined 155-210 ms, probed ~80.
+    const probed = fragment && (options.participants === 'probed' || (options.participants === undefined && (await expected()) <= PROBED_MATCHES));
     const { where, params } = await compileMeetingFilter(q, meetingFilter, 1, probed);
     const alone = [filter.seriesId, filter.folderPath, filter.from, filter.to].every((v) => v === undefined);
     counted = await fromBitmap(q, words, terms.length, where, params, page, fragment && alone);
@@ -266,6 +274,14 @@ const PHRASE_LOOKS_MIN = 100;
 const PROBED_MATCHES = 12_000;
 
 /**
+ * What a search pays (µs, at 100k meetings) for a meeting a participant fragment fails, left out (gramExceptions: its
+ * number's meeting looked up, its passages read and tested against the words' bits: `person1`'s 6,985, ~95 ms), and for
+ * a match checked on its meeting's participants, probed (`elra`'s 9,822, ~190 ms) or joined past PROBED_MATCHES (`the`'s
+ * 346,673, ~1,300 ms). The meetings it fails are read when they cost less than the matches expected checked.
+ */
+const FAILED_US = { exception: 14, probed: 19, joined: 3.8 };
+
+/**
  * A page past the window (RANK_WINDOW) that ends within this many matches is read as the window's rows, in passage order,
  * rather than walked back from the window's end by another statement: `we the elra` at offset 4,000 walked two common
  * words' postings over 100,000 passage ids, merged (6 ms), where the bits' positions name its matches.
@@ -379,9 +395,11 @@ async function fromPostings(
     `CROSS JOIN LATERAL (SELECT ${l.table === 'search_postings' ? 'x.n' : '1'} FROM ${l.table} x WHERE ${l.cond('x')} AND x.passage_id = ${at} OFFSET 0) ${l.alias}`;
   const groupParams = groups.map((group) => f(group));
   const edgeParams = dates?.outside && !probeDates ? { edges: f(dates.outside.edges), range: dates.outside.range(f) } : undefined;
-  // The passages of the few meetings a participant fragment in most names fails, left out.
+  // The meetings a participant fragment in most names fails, left out: each match's meeting looked up in them (hashed).
+  // (Their passages hashed instead, those of `person1`'s 6,985 were read twice, ~30 ms each.)
   const except = tags?.except?.length ? f(tags.except) : undefined;
-  const excepted = except && `SELECT p.id FROM search_passages p WHERE p.meeting_id = ANY(${except}::text[])`;
+  // Their passages, when few (MAX_PARTICIPANT_EXCEPTIONS): a word's kept count less those saying it is its total.
+  const excepted = except && tags!.except!.length <= MAX_PARTICIPANT_EXCEPTIONS && `SELECT p.id FROM search_passages p WHERE p.meeting_id = ANY(${except}::text[])`;
   // The checks of a passage's meeting (`dp.meeting_id`; `d` its row, joined for a date range).
   const onMeeting = [
     ...(probeDates ? startedWithin(range, f, 'd.started_at COLLATE "C"') : []),
@@ -419,7 +437,7 @@ async function fromPostings(
       ...(edgeParams
         ? [`${at} NOT IN (SELECT p.id FROM meeting_tags t JOIN search_passages p ON p.meeting_id = t.meeting_id WHERE t.tag = ANY(${edgeParams.edges}::text[]) AND NOT (${edgeParams.range.join(' AND ')}))`]
         : []),
-      ...(excepted ? [`${at} NOT IN (${excepted})`] : []),
+      ...(except ? [`(SELECT ep.meeting_id FROM search_passages ep WHERE ep.id = ${at}) NOT IN (SELECT unnest(${except}::text[]))`] : []),
       ...(onMeeting.length
         ? [`(SELECT true FROM ${probeDates ? 'search_passages dp JOIN meetings d ON d.id = dp.meeting_id' : 'search_passages dp'} WHERE dp.id = ${at} AND ${onMeeting.join(' AND ')}) IS TRUE`]
         : []),
@@ -469,7 +487,7 @@ async function fromPostings(
   const longWalk = rangeSizes.length > 1 && Number.isFinite(sizes.passages) && Math.min(...rangeSizes) >= Math.max(sizes.passages * LONG_WALK.share, LONG_WALK.least);
   const bitmaps =
     !probed && (tags !== undefined || k > 1) && (!(expected <= RANK_WINDOW) || datesRead || longWalk)
-      ? await bitmapTotal(q, lexemes, tags?.groups ?? [], (lo, hi) => ({ sql: countedIn(lo, hi) }), sizes, dates, excepted ? { ids: tags!.except!, range } : undefined)
+      ? await bitmapTotal(q, lexemes, tags?.groups ?? [], (lo, hi) => ({ sql: countedIn(lo, hi) }), sizes, dates, except ? { ids: tags!.except!, range } : undefined)
       : undefined;
   // Probed from a small range, the matches are read once for both the count and the window (the window's
   // newest-first walk cannot stop early through the probes and the sorted dates), and so are they when the window is

@@ -1,4 +1,4 @@
-import { pgTable, text, bigint, integer, index, primaryKey, customType } from 'drizzle-orm/pg-core';
+import { pgTable, text, bigint, integer, index, uniqueIndex, primaryKey, customType } from 'drizzle-orm/pg-core';
 import { meetings } from './meetings.js';
 
 /** Compared byte by byte: the order list_meetings pages in (COLLATE "C", as SQLite sorts text). */
@@ -139,10 +139,15 @@ export const meetingTagVersions = pgTable('meeting_tag_versions', {
  * removed (no foreign key: the tags of a meeting being deleted are read against it after the meeting is gone) and never
  * reused; a meeting written again under its id (a load) keeps its number.
  */
-export const meetingNumbers = pgTable('meeting_numbers', {
-  meetingId: text('meeting_id').primaryKey(),
-  n: integer('n').notNull().generatedAlwaysAsIdentity(),
-});
+export const meetingNumbers = pgTable(
+  'meeting_numbers',
+  {
+    meetingId: text('meeting_id').primaryKey(),
+    n: integer('n').notNull().generatedAlwaysAsIdentity(),
+  },
+  // A number's meeting (migration 0024): the meetings a participant fragment fails, read from the zeros of its gram's bits.
+  (t) => [uniqueIndex('meeting_numbers_n_idx').on(t.n)],
+);
 
 /**
  * The meetings of each tag of meeting_tags as bits, a block of 4,096 meeting numbers a row (migration 0019, kept by
