@@ -1,6 +1,6 @@
 import type { BitmapUpkeep } from '../store.js';
 import { monthsLessDays } from '../model/calendar.js';
-import { startedWithin } from './meetings.js';
+import { startedWithin, type DateTerm } from './calendar.js';
 import { setBits } from './bit-positions.js';
 import { rows, type Queryable } from './sql.js';
 
@@ -70,15 +70,6 @@ export interface BitmapTotal {
  * those a worker keeping up has not built yet.
  */
 const SETTLED_BLOCKS = 3;
-
-/** A from/to range as calendar tags (the search's dateTerm): its cover, and the first and last days' meetings that may be outside it. */
-export interface DateTerm {
-  tokens: string[];
-  /** The days from the data's first day to its last (undefined: no meeting has a date). */
-  days?: number;
-  /** The first and last days' tokens (and `dx`) whose meetings may fall outside the range, and the range as conditions on `t.started_at`. */
-  outside?: { edges: string[]; range: (p: (value: unknown) => string) => string[] };
-}
 
 /**
  * Passages of tags not kept as bitmaps (a date range's days, the names holding a participant fragment) read one by one,

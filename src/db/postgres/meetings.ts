@@ -28,6 +28,7 @@ import {
   type TranscriptInfo,
 } from '../queries/types.js';
 import { setBits } from './bit-positions.js';
+import { dateTerm, startedWithin, type DateTerm } from './calendar.js';
 import { one, rows, rowsPlanned, transaction, withMergePlans, type Queryable } from './sql.js';
 import type { Pool } from 'pg';
 
@@ -208,12 +209,6 @@ interface Compiled {
   /** The participant fragment's ILIKE patterns, when it is the only filter: its meetings are counted from the participants. */
   participantOnly?: string[];
 }
-
-/** A from/to range as conditions on a start column (text compared byte by byte), its values given as parameters by `p`. */
-export const startedWithin = (range: { from?: string; to?: string }, p: (value: unknown) => string, column: string): string[] => [
-  ...(range.from !== undefined ? [`${column} >= ${p(range.from)}`] : []),
-  ...(range.to !== undefined ? [`${column} <= ${p(range.to)}`] : []),
-];
 
 /**
  * Conditions over `meetings m` for the filters, ANDed; unknown series or folder -> NotFoundError. `$` numbering starts
@@ -396,13 +391,14 @@ const MAX_PARTICIPANT_WORDS = 32;
  * MAX_PARTICIPANT_HANDLES names and e-mails, when it holds a separator (it may span two words) or is in more than
  * MAX_PARTICIPANT_WORDS words, unless the meetings it fails are few (`except`; `exceptions: false`, to compare the two
  * ways, leaves them unread), or, given `lacking` (the most worth reading), no more than that many (gramExceptions). `counted`: a list's near page whose total the tags' bits count (no dates, no title), where a
- * fragment in a few words is their tags however many meetings hold it. Unknown series or folder -> NotFoundError, checked
+ * fragment in a few words is their tags however many meetings hold it; `dated`, such a page with dates, where a fragment
+ * in too many names is counted from its gram when the range holds that many meetings or more. Unknown series or folder -> NotFoundError, checked
  * in the same order as compileMeetingFilter.
  */
 export async function compileTags(
   q: Queryable,
   filter: MeetingFilter,
-  options: { probeMany?: boolean; exceptions?: boolean; counted?: boolean; grams?: boolean; lacking?: () => Promise<number> } = {},
+  options: { probeMany?: boolean; exceptions?: boolean; counted?: boolean; dated?: number; grams?: boolean; lacking?: () => Promise<number> } = {},
 ): Promise<TagFilter | undefined> {
   const groups: string[][] = [];
   let title: TagFilter['title'];
@@ -469,10 +465,15 @@ export async function compileTags(
     // words and every meeting: 3.3 -> ~1.5 ms; `am` 4.4 -> ~1.4), and its near page walked newest first is as cheap.
     const common =
       words !== undefined && words.length > 1 && options.exceptions !== false && !options.counted && (await heldByRecentMeetings(q, patterns));
-    // On a near page without dates or title, an ASCII fragment in too many names is counted from its gram (gramsTotal),
-    // its page walked newest first: the meetings it fails are not looked for (`son`, none of 100k: 8.6 ms reading the
-    // participants lacking it).
-    const grams = options.probeMany && options.counted && options.grams !== false && isAscii(fragment);
+    // On a near page without a title (`counted`, or `dated`: with dates holding that many meetings or more), an ASCII
+    // fragment in too many names is counted from its gram (gramsTotal), its page walked newest first: the meetings it
+    // fails are not looked for (`son`, none of 100k: 8.6 ms reading the participants lacking it).
+    const grams =
+      options.probeMany &&
+      options.grams !== false &&
+      isAscii(fragment) &&
+      (words === undefined || common) &&
+      (options.counted || (options.dated !== undefined && (await rangeHolds(q, range, options.dated))));
     const handles =
       words === undefined || common
         ? await handlesOf(q, patterns, { tags: common ? 'none' : spans ? 'index' : 'scan', except: options.exceptions !== false && !grams })
@@ -498,6 +499,21 @@ export async function compileTags(
     }
   }
   return { groups, range, none, ...(title && { title }), ...(probe && { probe }), ...(gram && { gram }), ...(participant && { participant }), ...(except && { except }) };
+}
+
+/**
+ * A date range's meetings from which a list of a participant fragment in too many names counts from its gram: fewer are
+ * each probed (~11 µs a meeting at 100k, against ~5 ms more for the gram's and the range's cover's round trips and bits:
+ * `person1` up to noon of a day, 26 of its meetings, 10.5 -> 15.3 ms; a week, 344, 11.5 -> 12.3; six months, 9,402, 119 -> 15).
+ */
+const GRAM_RANGE_MEETINGS = 1000;
+
+/** Whether `most` meetings or more start within the range (their start index read up to there). */
+async function rangeHolds(q: Queryable, range: { from?: string; to?: string }, most: number): Promise<boolean> {
+  const values: unknown[] = [];
+  const within = startedWithin(range, (value) => `$${values.push(value)}`, 'm.started_at COLLATE "C"');
+  const r = await one<{ n: number }>(q, `SELECT count(*)::int AS n FROM (SELECT 1 FROM meetings m WHERE ${within.join(' AND ')} LIMIT ${most}) x`, values);
+  return r!.n >= most;
 }
 
 /**
@@ -533,30 +549,40 @@ const foldedLike = (alias: string, patterns: string[]): string => patterns.map((
 const MAX_STRAY_MEETINGS = 2000;
 
 /**
- * The total of a participant fragment in too many names for tags (with a folder or series, no dates or title) from its
- * gram's bits (migration 0023), in one statement: the gram's meetings less its strays' (the names and e-mails holding
- * the gram but not the fragment, at most MAX_GRAM_STRAYS: their tags' bits), with those of the strays' meetings whose
- * participants hold it (at most MAX_STRAY_MEETINGS, each probed), ANDed with the other filters' bits. `person1` (1,111
+ * The total of a participant fragment in too many names for tags (with a folder, series or date range, no title) from
+ * its gram's bits (migration 0023), in one statement: the gram's meetings less its strays' (the names and e-mails
+ * holding the gram but not the fragment, at most MAX_GRAM_STRAYS: their tags' bits), with those of the strays' meetings
+ * whose participants hold it (at most MAX_STRAY_MEETINGS, each probed), ANDed with the other filters' bits; a date range
+ * as its calendar cover's (`dates`), less its first and last days' meetings outside it that hold the fragment (probed). `person1` (1,111
  * names, 93,015 of 100k meetings, its gram `on1` no stray): every meeting's participants probed before (~120 ms; with
  * the biggest folder, its 8,636, ~70). Past the bounds, null: the caller lists again without the gram (the meetings the
  * fragment fails read, when few, or every meeting probed), rather than counting by probing here (a fallback in the
  * statement was planned on every call, ~1 ms).
  */
-function gramsTotal(t: TagFilter | undefined, param: (value: unknown) => string): string | undefined {
+function gramsTotal(t: TagFilter | undefined, param: (value: unknown) => string, dates?: DateTerm): string | undefined {
   const gram = t?.gram;
-  if (!gram || !t.probe || t.title || t.except || t.range.from !== undefined || t.range.to !== undefined || !t.groups.every((g) => g.every(hasBits))) return undefined;
-  // The other filters' groups (a folder, a series), each its tags' bits ORed, ANDed in; their tags for the strays' meetings.
-  const groups = t.groups.map((group) => param(group));
+  const dated = t?.range.from !== undefined || t?.range.to !== undefined;
+  if (!gram || !t.probe || t.title || t.except || (dated && !dates) || !t.groups.every((g) => g.every(hasBits))) return undefined;
+  // The other filters' groups (a folder, a series, a date range's cover), each its tags' bits ORed, ANDed in; their
+  // tags for the strays' meetings and those outside the range.
+  const groups = [...t.groups, ...(dates ? [dates.tokens] : [])].map((group) => param(group));
   // The gram's blocks, less its strays' (their tags, an SQL array) when it has any, ANDed with the groups'.
   const held = (strays?: string) =>
     `(SELECT coalesce(sum(bit_count(${strays ? 'CASE WHEN o.bits IS NULL THEN g.bits ELSE g.bits & ~o.bits END' : 'g.bits'}${groups.map((_, i) => ` & a${i}.bits`).join('')})), 0)
       FROM ${tagBlocks(`b.tag = ${param(gram.tag)}`)} g ${strays ? `LEFT JOIN ${tagsOred(strays)} o ON o.block = g.block` : ''}
       ${groups.map((tags, i) => `JOIN ${tagsOred(tags)} a${i} ON a${i}.block = g.block`).join(' ')})::int`;
-  if (gram.exact) return held();
   const inGroups = groups.map((tags) => ` AND EXISTS (SELECT 1 FROM meeting_tags e WHERE e.tag = ANY(${tags}::text[]) AND e.meeting_id = c.meeting_id)`).join('');
+  // The cover's first and last days' meetings (and those without a date) outside the range: those holding the fragment
+  // (probed) and in the other groups were counted, and are taken away.
+  const outside = dates?.outside
+    ? ` - (SELECT count(*)::int FROM (SELECT DISTINCT t.meeting_id FROM meeting_tags t WHERE t.tag = ANY(${param(dates.outside.edges)}::text[])
+                                     AND NOT (${dates.outside.range(param).join(' AND ')})) c
+           WHERE ${probedFor(t.probe, param, 'c.meeting_id')}${inGroups})`
+    : '';
+  if (gram.exact) return `(${held()}${outside})`;
   return `(SELECT CASE WHEN ${straysWithin('s')}
                   THEN ${held('s.tags')}
-                       + (SELECT count(*)::int FROM (SELECT DISTINCT d.meeting_id FROM meeting_tags d WHERE d.tag = ANY(s.tags)) c WHERE ${probedFor(t.probe, param, 'c.meeting_id')}${inGroups})
+                       + (SELECT count(*)::int FROM (SELECT DISTINCT d.meeting_id FROM meeting_tags d WHERE d.tag = ANY(s.tags)) c WHERE ${probedFor(t.probe, param, 'c.meeting_id')}${inGroups})${outside}
                   END
            FROM ${straysOf(gram, t.probe, param)} s)`;
 }
@@ -885,9 +911,10 @@ const MERGED_TOTAL = '(SELECT coalesce(sum(bit_count(wb.bits)), 0)::int FROM wb)
 /**
  * list_meetings from meeting_tags: the rarest single-tag filter's key range (within the dates) walked newest
  * first, the other tags joined on (started_at, meeting_id) (a merge of key ranges, or a probe of each), the
- * title checked on the meeting row; the total counted from the same, index-only without a title.
+ * title checked on the meeting row; the total counted from the same, index-only without a title (or, for a participant
+ * fragment's gram, from the bits: `cover`, a range's).
  */
-async function listByTags(q: Queryable, t: TagFilter, page: Page): Promise<{ meetings: MeetingListItem[]; total: number | null } | undefined> {
+async function listByTags(q: Queryable, t: TagFilter, page: Page, cover?: DateTerm): Promise<{ meetings: MeetingListItem[]; total: number | null } | undefined> {
   if (t.none) return { meetings: [], total: 0 };
   const named = await manyNamesNear(q, t, page);
   if (named) return named;
@@ -1026,7 +1053,7 @@ async function listByTags(q: Queryable, t: TagFilter, page: Page): Promise<{ mee
   // (monthSkip), and counted from their bits.
   const tagAlone = driver !== undefined && joins.length === 0 && clauses.length === 1 && ctes.length === 0;
   const counted =
-    wordsArray !== undefined ? MERGED_TOTAL : tagAlone || ctes.length > 0 ? undefined : (bitsTotal(t, p) ?? gramsTotal(t, p));
+    wordsArray !== undefined ? MERGED_TOTAL : tagAlone || ctes.length > 0 ? undefined : (bitsTotal(t, p) ?? gramsTotal(t, p, cover));
   const walked = tagAlone ? () => tagRange(tagTable(driver), driverParam!) : undefined;
   const n = params.length;
   const [limit, offset] = [`$${n + 1}::bigint`, `$${n + 2}::bigint`];
@@ -1118,22 +1145,37 @@ async function manyNamesNear(q: Queryable, t: TagFilter, page: Page): Promise<{ 
   return { meetings: found.filter((r) => r.id !== null).map(({ total: _, walks: __, ...item }) => item), total: found[0]!.total };
 }
 
+/**
+ * list_meetings. `exceptions: false`, `grams: false`: a participant fragment in too many names matched without the
+ * meetings it fails or its gram (tests compare the ways); `gramRange`: with dates, the range's meetings from which its
+ * gram counts it (GRAM_RANGE_MEETINGS).
+ */
 export async function listMeetings(
   q: Queryable,
   filter: MeetingFilter,
   page: Page,
-  options: { exceptions?: boolean; grams?: boolean } = {},
+  options: { exceptions?: boolean; grams?: boolean; gramRange?: number } = {},
 ): Promise<{ meetings: MeetingListItem[]; pagination: Pagination }> {
   // A folder, series or participant word: from meeting_tags; a title fragment of 1-2 characters, or one inside a few
   // title words: from meeting_grams. A participant fragment across words (`Sam Berg 297`): the tags of the names and
   // e-mails that hold it. Anything else (dates alone, a title fragment across words): the meetings themselves below.
+  const dated = filter.from !== undefined || filter.to !== undefined;
   const tagged =
     filter.participant || filter.seriesId !== undefined || filter.folderPath !== undefined || filter.query
-      ? await compileTags(q, filter, { probeMany: true, counted: page.offset < DEEP_PAGE && !filter.query && filter.from === undefined && filter.to === undefined, ...options })
+      ? await compileTags(q, filter, {
+          probeMany: true,
+          counted: page.offset < DEEP_PAGE && !filter.query && !dated,
+          ...(page.offset < DEEP_PAGE && !filter.query && dated && { dated: options.gramRange ?? GRAM_RANGE_MEETINGS }),
+          ...options,
+        })
       : undefined;
-  const byTags = tagged && (await listByTags(q, tagged, page));
-  // A participant fragment's gram past its bounds (too many strays, or their meetings): listed again without it.
+  // A participant fragment's gram past its bounds (too many strays, or their meetings), or with a range of too many
+  // tags: listed again without it.
   const again = () => listMeetings(q, filter, page, { ...options, grams: false });
+  // With dates, a gram counts in their cover's bits.
+  const dates = tagged?.gram && dated ? await dateTerm(q, tagged.range) : undefined;
+  if (dates === null) return again();
+  const byTags = tagged && (await listByTags(q, tagged, page, dates));
   if (byTags?.total === null) return again();
   if (byTags) return { meetings: byTags.meetings, pagination: pagination(page, byTags.meetings.length, byTags.total) };
   // A participant fragment in most names: the other filters, less the few meetings it fails (their count taken from the total).
@@ -1165,7 +1207,7 @@ export async function listMeetings(
       )
     : pageOfMeetings(`${ids} ${NEWEST_FIRST} LIMIT $${n + 1} OFFSET $${n + 2}`);
   // The page and the total in one statement: a row per item (each carrying the total), or one row of nulls but the total.
-  const counted = gramsTotal(tagged, countParam) ?? bitsTotal(tagged, countParam) ?? totalSql(compiled, countParam);
+  const counted = gramsTotal(tagged, countParam, dates) ?? bitsTotal(tagged, countParam) ?? totalSql(compiled, countParam);
   const total = left ? `(${counted} - (SELECT count(*)::int FROM meetings m ${where} ${where ? 'AND' : 'WHERE'} m.id = ANY(${left}::text[])))` : counted;
   const found = await rows<MeetingListItem & { total: number | null }>(
     q,

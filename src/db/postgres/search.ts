@@ -5,10 +5,11 @@ import { queryTerms, RANK_WINDOW, type SearchFilter, type SearchHit } from '../q
 import type { SearchKind } from '../schema/enums.js';
 import type { Page, Pagination } from '../queries/types.js';
 import { MAX_PARTICIPANT_EXCEPTIONS } from '../queries/participant-words.js';
-import { compileMeetingFilter, compileTags, MAX_GRAM_EXCEPTIONS, probedFor, startedWithin, type TagFilter } from './meetings.js';
+import { compileMeetingFilter, compileTags, MAX_GRAM_EXCEPTIONS, probedFor, type TagFilter } from './meetings.js';
+import { dateTerm, startedWithin } from './calendar.js';
 import { genericPoolOf, one, rows, rowsGeneric, rowsPlanned, withMergePlans, type Queryable } from './sql.js';
-import { calendarCover, daysSpanned, monthsLessDays } from '../model/calendar.js';
-import { bitmapTotal, type DateTerm } from './bitmaps.js';
+import { monthsLessDays } from '../model/calendar.js';
+import { bitmapTotal } from './bitmaps.js';
 import { snippetOf } from '../queries/snippet.js';
 
 // search_transcripts on PostgreSQL: the same semantics as SQLite's FTS5 search (src/db/queries/search.ts).
@@ -671,29 +672,6 @@ export async function listSizes(q: Queryable, key = q): Promise<Sizes> {
   });
   statsCache.set(key, { at: Date.now(), of });
   return of;
-}
-
-/**
- * A from/to range as calendar tags (syntheo_day_tags, migration 0007), as SQLite's dateTerm: the fewest
- * year, month and day tags covering the days strictly between the range's first and last day (every
- * meeting of those days is inside it), plus the first and last day's tags and `dx` (a start that is not a
- * date), whose meetings outside the range (compared exactly, as text) are left out. Undefined without
- * dates; null when it would take too many tags (the caller then joins each match to its meeting).
- */
-async function dateTerm(q: Queryable, range: TagFilter['range']): Promise<DateTerm | undefined | null> {
-  if (range.from === undefined && range.to === undefined) return undefined;
-  // The first and last days of the data, in one round trip.
-  const extreme = (order: 'ASC' | 'DESC') => `(SELECT tag FROM meeting_tags WHERE tag > 'd' AND tag < 'd:' ORDER BY tag ${order} LIMIT 1)`;
-  const ends = await one<{ first: string | null; last: string | null }>(q, `SELECT ${extreme('ASC')} AS first, ${extreme('DESC')} AS last`);
-  const [first, last] = [ends?.first ?? undefined, ends?.last ?? undefined];
-  const cover = calendarCover(range, first, last);
-  if (cover === null) return null;
-  const { tokens, edges } = cover;
-  const within = (p: (value: unknown) => string) => startedWithin(range, p, 't.started_at');
-  const values: unknown[] = [edges];
-  const probe = within((v) => `$${values.push(v)}`);
-  const any = await one<{ any: boolean }>(q, `SELECT EXISTS (SELECT 1 FROM meeting_tags t WHERE t.tag = ANY($1::text[]) AND NOT (${probe.join(' AND ')})) AS any`, values);
-  return { tokens, ...(first !== undefined && last !== undefined && { days: daysSpanned(first, last) }), ...(any!.any && { outside: { edges, range: within } }) };
 }
 
 /**
