@@ -468,16 +468,14 @@ export async function compileTags(
     // On a near page without a title (`counted`, or `dated`: with dates holding that many meetings or more), an ASCII
     // fragment in too many names is counted from its gram (gramsTotal), its page walked newest first: the meetings it
     // fails are not looked for (`son`, none of 100k: 8.6 ms reading the participants lacking it).
-    const grams =
-      options.probeMany &&
-      options.grams !== false &&
-      isAscii(fragment) &&
-      (words === undefined || common) &&
-      (options.counted || (options.dated !== undefined && (await rangeHolds(q, range, options.dated))));
-    const handles =
-      words === undefined || common
-        ? await handlesOf(q, patterns, { tags: common ? 'none' : spans ? 'index' : 'scan', except: options.exceptions !== false && !grams })
-        : undefined;
+    // (The range is read only once the names are known to be too many for tags, or before their scan: a round trip.)
+    const gramsAllowed = options.probeMany && options.grams !== false && isAscii(fragment);
+    let grams = gramsAllowed && options.counted === true;
+    const exceptionsWanted = async () => {
+      if (gramsAllowed && !grams && options.dated !== undefined) grams = await rangeHolds(q, range, options.dated);
+      return options.exceptions !== false && !grams;
+    };
+    const handles = words === undefined || common ? await handlesOf(q, patterns, { tags: common ? 'none' : spans ? 'index' : 'scan', except: exceptionsWanted }) : undefined;
     const held = common && handles?.except !== undefined ? undefined : (words ?? handles?.tags);
     if (held === undefined) {
       // In too many for tags: the few meetings it fails (none at all for `e` or the bench's domain at 100k meetings), or
@@ -649,17 +647,23 @@ async function gramExceptions(q: Queryable, fragment: string, patterns: string[]
  * MAX_LACKING_READ participants read or MAX_PARTICIPANT_EXCEPTIONS candidates).
  * `tags`: `scan`, the names read here, in one scan with those lacking it (a fragment in many words: `e`, whose 1
  * character no trigram holds, was read twice, 6.9 and 6.1 ms); `index`, from their trigram index (handleTags), the scan
- * only past it; `none`, not read (the exceptions alone, however few the names).
+ * only past it; `none`, not read (the exceptions alone, however few the names). `except`: whether they are wanted, asked
+ * only when the names do not answer (`index`) or before the scan.
  * (A handle written twice, which participant_handles allows, counts twice: a fragment near the bound may be read as
  * past it, and answered by the meetings it fails as exactly. DISTINCT cost 1.5 ms of 9.)
  * Each handle's participants are looked up by e-mail (LATERAL ... OFFSET 0): the planner, expecting ~200 a handle,
  * hashed all 400,000 participants to find that `e`'s 882 handles lacking it are no one's e-mail (93 ms against ~4).
  */
-async function handlesOf(q: Queryable, patterns: string[], want: { tags: 'scan' | 'index' | 'none'; except: boolean }): Promise<{ tags?: string[]; except?: string[] }> {
+async function handlesOf(
+  q: Queryable,
+  patterns: string[],
+  want: { tags: 'scan' | 'index' | 'none'; except: () => Promise<boolean> },
+): Promise<{ tags?: string[]; except?: string[] }> {
   if (want.tags === 'index') {
     const tags = await handleTags(q, patterns);
-    if (tags !== undefined || !want.except) return { ...(tags && { tags }) };
+    if (tags !== undefined || !(await want.except())) return { ...(tags && { tags }) };
   }
+  const except = await want.except();
   const holds = (columns: string[]) => ilikeAny(columns, patterns.map((_, i) => `$${i + 1}`));
   const handleHolds = foldedLike('x', patterns.map((_, i) => `$${i + 1}`));
   // Past MAX_PARTICIPANT_HANDLES names, the participants lacking it are read (when asked), when the meetings lacking it
@@ -667,7 +671,7 @@ async function handlesOf(q: Queryable, patterns: string[], want: { tags: 'scan' 
   // 20,000 participants lacking it in ~45 ms before giving up. And not when those participants are expected past the
   // bound by far, as SQLite's meetingsLacking expects them (`i`: ~120,000, 48 ms for nothing).
   const over = `(SELECT held FROM n) > ${MAX_PARTICIPANT_HANDLES}`;
-  const many = want.except ? '(SELECT k.lacking FROM k)' : 'false';
+  const many = except ? '(SELECT k.lacking FROM k)' : 'false';
   const [r] = await rows<{ tags: string[] | null; lacking: boolean; read: number; candidates: string[]; bare: string[] }>(
     q,
     `WITH h AS MATERIALIZED (SELECT x.handle, (${handleHolds}) AS holds FROM participant_handles x),
@@ -676,7 +680,7 @@ async function handlesOf(q: Queryable, patterns: string[], want: { tags: 'scan' 
                                     least(c.names, c.emails) * 2 * (SELECT greatest(t.reltuples, 0) FROM pg_class t WHERE t.oid = 'participants'::regclass) / greatest(c.handles, 1) AS expected
                              FROM (SELECT count(*) FILTER (WHERE NOT h.holds AND strpos(h.handle, '@') = 0) AS names, count(*) FILTER (WHERE NOT h.holds AND strpos(h.handle, '@') > 0) AS emails,
                                           count(*) AS handles FROM h) c),
-          k AS MATERIALIZED (SELECT ${want.except ? `CASE WHEN ${over} AND (SELECT s.expected FROM s) <= ${2 * MAX_LACKING_READ} THEN ${fewMayLack(holds(['pa.name', 'pa.email']))} ELSE false END` : 'false'} AS lacking),
+          k AS MATERIALIZED (SELECT ${except ? `CASE WHEN ${over} AND (SELECT s.expected FROM s) <= ${2 * MAX_LACKING_READ} THEN ${fewMayLack(holds(['pa.name', 'pa.email']))} ELSE false END` : 'false'} AS lacking),
           found AS MATERIALIZED (
             SELECT p.meeting_id, (${holds(['p.name', 'p.email'])}) IS TRUE AS holds
               FROM h CROSS JOIN LATERAL (SELECT p.meeting_id, p.name, p.email FROM participants p WHERE p.email = h.handle OFFSET 0) p
