@@ -390,10 +390,11 @@ const MAX_PARTICIPANT_WORDS = 32;
  * The filters as tags, or undefined when one is not held by tags: a participant fragment found in more than
  * MAX_PARTICIPANT_HANDLES names and e-mails, when it holds a separator (it may span two words) or is in more than
  * MAX_PARTICIPANT_WORDS words, unless the meetings it fails are few (`except`; `exceptions: false`, to compare the two
- * ways, leaves them unread), or, given `lacking` (the most worth reading), no more than that many (gramExceptions). `counted`: a list's near page whose total the tags' bits count (no dates, no title), where a
- * fragment in a few words is their tags however many meetings hold it; `dated`, such a page with dates, where a fragment
- * in too many names is counted from its gram when the range holds that many meetings or more. Unknown series or folder -> NotFoundError, checked
- * in the same order as compileMeetingFilter.
+ * ways, leaves them unread), or, given `lacking` (the most worth reading), no more than that many (gramExceptions).
+ * `counted`: a list's near page whose total the tags' bits count (no dates, no title), where a fragment in a few words
+ * is their tags however many meetings hold it; `dated`, such a page with dates, where a fragment in too many names is
+ * counted from its gram when the range holds that many meetings or more. Unknown series or folder -> NotFoundError,
+ * checked in the same order as compileMeetingFilter.
  */
 export async function compileTags(
   q: Queryable,
@@ -501,8 +502,9 @@ export async function compileTags(
 
 /**
  * A date range's meetings from which a list of a participant fragment in too many names counts from its gram: fewer are
- * each probed (~11 µs a meeting at 100k, against ~5 ms more for the gram's and the range's cover's round trips and bits:
- * `person1` up to noon of a day, 26 of its meetings, 10.5 -> 15.3 ms; a week, 344, 11.5 -> 12.3; six months, 9,402, 119 -> 15).
+ * each probed (~11 µs a meeting at 100k, against ~5 ms more for the gram's and the range's cover's round trips and
+ * bits: `person1` up to noon of a day, 26 of its meetings, 10.5 -> 15.3 ms; a week, 344, 11.5 -> 12.3; six months,
+ * 9,402, 119 -> 15).
  */
 const GRAM_RANGE_MEETINGS = 1000;
 
@@ -550,12 +552,12 @@ const MAX_STRAY_MEETINGS = 2000;
  * The total of a participant fragment in too many names for tags (with a folder, series or date range, no title) from
  * its gram's bits (migration 0023), in one statement: the gram's meetings less its strays' (the names and e-mails
  * holding the gram but not the fragment, at most MAX_GRAM_STRAYS: their tags' bits), with those of the strays' meetings
- * whose participants hold it (at most MAX_STRAY_MEETINGS, each probed), ANDed with the other filters' bits; a date range
- * as its calendar cover's (`dates`), less its first and last days' meetings outside it that hold the fragment (probed). `person1` (1,111
- * names, 93,015 of 100k meetings, its gram `on1` no stray): every meeting's participants probed before (~120 ms; with
- * the biggest folder, its 8,636, ~70). Past the bounds, null: the caller lists again without the gram (the meetings the
- * fragment fails read, when few, or every meeting probed), rather than counting by probing here (a fallback in the
- * statement was planned on every call, ~1 ms).
+ * whose participants hold it (at most MAX_STRAY_MEETINGS, each probed), ANDed with the other filters' bits; a date
+ * range as its calendar cover's (`dates`), less its first and last days' meetings outside it that hold the fragment
+ * (probed). `person1` (1,111 names, 93,015 of 100k meetings, its gram `on1` no stray): every meeting's participants
+ * probed before (~120 ms; with the biggest folder, its 8,636, ~70). Past the bounds, null: the caller lists again
+ * without the gram (the meetings the fragment fails read, when few, or every meeting probed), rather than counting by
+ * probing here (a fallback in the statement was planned on every call, ~1 ms).
  */
 function gramsTotal(t: TagFilter | undefined, param: (value: unknown) => string, dates?: DateTerm): string | undefined {
   const gram = t?.gram;
@@ -605,9 +607,9 @@ export const MAX_GRAM_EXCEPTIONS = 25_000;
  * The meetings a participant fragment in too many names fails, from its gram's bits (migration 0023), in one statement,
  * when at most `most` (in no order): the meeting numbers whose bit is 0 (a meeting lacking the gram lacks the fragment),
  * each one's meeting looked up (0024), with those of the strays' meetings (gramsTotal's, within its bounds) whose
- * participants lack it, probed (they hold the gram: none is among the others). A deleted meeting's number stays (its bit 0): named, it holds no
- * passage. Undefined beyond ASCII, past the strays' bounds, or past `most`. `person1` (in 93,015 of 100k meetings): its
- * 6,985 in ~13 ms, where handlesOf gives up after reading 20,000 participants lacking it (~45 ms).
+ * participants lack it, probed (they hold the gram: none is among the others). A deleted meeting's number stays (its
+ * bit 0): named, it holds no passage. Undefined beyond ASCII, past the strays' bounds, or past `most`. `person1` (in
+ * 93,015 of 100k meetings): its 6,985 in 13-22 ms, where handlesOf gives up on them (more than 1,000).
  */
 async function gramExceptions(q: Queryable, fragment: string, patterns: string[], most: number): Promise<string[] | undefined> {
   const gram = await peopleGram(q, fragment);
