@@ -24,7 +24,8 @@ export interface DateTerm {
  * year, month and day tags covering the days strictly between the range's first and last day (every
  * meeting of those days is inside it), plus the first and last day's tags and `dx` (a start that is not a
  * date), whose meetings outside the range (compared exactly, as text) are left out. Undefined without
- * dates; null when it would take too many tags (the caller then joins each match to its meeting).
+ * dates; null when it would take too many tags (a search then joins each match to its meeting; a list counts its
+ * meetings without a participant fragment's gram).
  */
 export async function dateTerm(q: Queryable, range: { from?: string; to?: string }): Promise<DateTerm | undefined | null> {
   if (range.from === undefined && range.to === undefined) return undefined;

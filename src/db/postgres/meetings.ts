@@ -392,14 +392,14 @@ const MAX_PARTICIPANT_WORDS = 32;
  * MAX_PARTICIPANT_WORDS words, unless the meetings it fails are few (`except`; `exceptions: false`, to compare the two
  * ways, leaves them unread), or, given `lacking` (the most worth reading), no more than that many (gramExceptions).
  * `counted`: a list's near page whose total the tags' bits count (no dates, no title), where a fragment in a few words
- * is their tags however many meetings hold it; `dated`, such a page with dates, where a fragment in too many names is
- * counted from its gram when the range holds that many meetings or more. Unknown series or folder -> NotFoundError,
+ * is their tags however many meetings hold it; `gramRange`, such a page with dates, where a fragment in too many names
+ * is counted from its gram when the range holds that many meetings or more. Unknown series or folder -> NotFoundError,
  * checked in the same order as compileMeetingFilter.
  */
 export async function compileTags(
   q: Queryable,
   filter: MeetingFilter,
-  options: { probeMany?: boolean; exceptions?: boolean; counted?: boolean; dated?: number; grams?: boolean; lacking?: () => Promise<number> } = {},
+  options: { probeMany?: boolean; exceptions?: boolean; counted?: boolean; gramRange?: number; grams?: boolean; lacking?: () => Promise<number> } = {},
 ): Promise<TagFilter | undefined> {
   const groups: string[][] = [];
   let title: TagFilter['title'];
@@ -466,14 +466,14 @@ export async function compileTags(
     // words and every meeting: 3.3 -> ~1.5 ms; `am` 4.4 -> ~1.4), and its near page walked newest first is as cheap.
     const common =
       words !== undefined && words.length > 1 && options.exceptions !== false && !options.counted && (await heldByRecentMeetings(q, patterns));
-    // On a near page without a title (`counted`, or `dated`: with dates holding that many meetings or more), an ASCII
+    // On a near page without a title (`counted`, or `gramRange`: with dates holding that many meetings or more), an ASCII
     // fragment in too many names is counted from its gram (gramsTotal), its page walked newest first: the meetings it
     // fails are not looked for (`son`, none of 100k: 8.6 ms reading the participants lacking it).
     // (The range is read only once the names are known to be too many for tags, or before their scan: a round trip.)
     const gramsAllowed = options.probeMany && options.grams !== false && isAscii(fragment);
     let grams = gramsAllowed && options.counted === true;
     const exceptionsWanted = async () => {
-      if (gramsAllowed && !grams && options.dated !== undefined) grams = await rangeHolds(q, range, options.dated);
+      if (gramsAllowed && !grams && options.gramRange !== undefined) grams = await rangeHolds(q, range, options.gramRange);
       return options.exceptions !== false && !grams;
     };
     const handles = words === undefined || common ? await handlesOf(q, patterns, { tags: common ? 'none' : spans ? 'index' : 'scan', except: exceptionsWanted }) : undefined;
@@ -663,9 +663,11 @@ async function handlesOf(
 ): Promise<{ tags?: string[]; except?: string[] }> {
   if (want.tags === 'index') {
     const tags = await handleTags(q, patterns);
-    if (tags !== undefined || !(await want.except())) return { ...(tags && { tags }) };
+    if (tags !== undefined) return { tags };
   }
+  // Asked once: the answer may take a round trip (compileTags' range of meetings).
   const except = await want.except();
+  if (want.tags === 'index' && !except) return {};
   const holds = (columns: string[]) => ilikeAny(columns, patterns.map((_, i) => `$${i + 1}`));
   const handleHolds = foldedLike('x', patterns.map((_, i) => `$${i + 1}`));
   // Past MAX_PARTICIPANT_HANDLES names, the participants lacking it are read (when asked), when the meetings lacking it
@@ -1171,8 +1173,9 @@ export async function listMeetings(
       ? await compileTags(q, filter, {
           probeMany: true,
           counted: page.offset < DEEP_PAGE && !filter.query && !dated,
-          ...(page.offset < DEEP_PAGE && !filter.query && dated && { dated: options.gramRange ?? GRAM_RANGE_MEETINGS }),
-          ...options,
+          exceptions: options.exceptions,
+          grams: options.grams,
+          ...(page.offset < DEEP_PAGE && !filter.query && dated && { gramRange: options.gramRange ?? GRAM_RANGE_MEETINGS }),
         })
       : undefined;
   // A participant fragment's gram past its bounds (too many strays, or their meetings), or with a range of too many
