@@ -116,3 +116,26 @@ export function seedGramStrays(s: Sqlite, passages: number, strays: number): str
   })();
   return meetings;
 }
+
+/**
+ * 640 meetings, one an hour: 600 with `P<i> <p<i>@corp.test>` (600 e-mails hold `.test`, and no name, so that more names
+ * than e-mails lack it: the participants lacking it are read by e-mail), and the 40 oldest failing it in each way:
+ * `Bo Kim <bo<i>@kim.io>`, `Cy Ng` without an e-mail, `Di Ray <di ray <i>>` whose e-mail holds no `@` (of the names lacking
+ * it, no handle holding an `@`), or no one. Passages of a few words, `the` in most.
+ */
+export function seedOddEmails(s: Sqlite, passages: number): string[] {
+  const meetings: string[] = [];
+  s.transaction(() => {
+    for (let i = 0; i < 640; i++) {
+      const m = makeMeeting(s, { title: `Sync ${i}`, folderPath: FOLDERS[i % 3], startedAt: new Date(Date.UTC(2026, 0, 1) + i * 3_600_000).toISOString() });
+      if (i >= 40) makeParticipant(s, m, { name: `P${i}`, email: `p${i}@corp.test` });
+      else if (i % 4 === 1) makeParticipant(s, m, { name: 'Bo Kim', email: `bo${i}@kim.io` });
+      else if (i % 4 === 2) makeParticipant(s, m, { name: 'Cy Ng', email: null });
+      else if (i % 4 === 3) makeParticipant(s, m, { name: 'Di Ray', email: `di ray ${i}` });
+      meetings.push(m);
+    }
+    for (let i = 0; i < passages; i++)
+      makeSummary(s, meetings[(i * 13) % meetings.length]!, { title: `S${i}`, content: `${i % 5 ? 'the ' : ''}plan${i % 40}`, position: i });
+  })();
+  return meetings;
+}
