@@ -145,17 +145,19 @@ function dateGroup(sqlite: Sqlite, tokens: string[]): BitsGroup {
 
 /**
  * The tags of the names and e-mails holding a participant fragment too common for a filter's tags (FilterPart.manyTags),
- * when each has its bits or its list built over `built` blocks, those of the words' bitmaps (a list is new for a name
- * added since the worker last read the terms).
+ * as a group of the bitmaps with its terms' built blocks (BitsGroup), when each has its bits or its list built over
+ * `built` blocks, those of the words' bitmaps (a list is new for a name added since the worker last read the terms).
  */
-function manyNames(sqlite: Sqlite, part: FilterPart, built: number): string[] | undefined {
+function manyNames(sqlite: Sqlite, part: FilterPart, built: number): { tags: string[]; built: Map<string, number> } | undefined {
   const tags = part.manyTags?.();
   if (tags === undefined) return undefined;
-  // A name counted once whether its term is `tags:` or `list:` (both 5 characters long).
-  const ready = stmt(sqlite, 'SELECT count(DISTINCT substr(term, 6)) FROM search_bits_terms WHERE term IN (SELECT value FROM json_each(?)) AND built >= ?')
-    .pluck()
-    .get(JSON.stringify(tags.flatMap((t) => [tagTerm(t), listTerm(t)])), built) as number;
-  return ready === tags.length ? tags : undefined;
+  const terms = new Map(
+    stmt(sqlite, 'SELECT term, built FROM search_bits_terms WHERE term IN (SELECT value FROM json_each(?))')
+      .raw()
+      .all(JSON.stringify(tags.flatMap((t) => [tagTerm(t), listTerm(t)]))) as [string, number][],
+  );
+  const ready = (term: string) => (terms.get(term) ?? 0) >= built;
+  return tags.every((t) => ready(tagTerm(t)) || ready(listTerm(t))) ? { tags, built: terms } : undefined;
 }
 
 /** The passages of the meetings on a range's first and last days that fall outside it (by time of day). */
@@ -235,13 +237,13 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
   // So with words not dense but said in many passages (each a said list, migration 0023, or bitmaps), when the names'
   // lists cost less than probing each match (NAME_PROBES).
   const one = untagged.length === 1 ? untagged[0]! : undefined;
-  let many: string[] | undefined;
+  let many: { tags: string[]; built: Map<string, number> } | undefined;
   if (one && wordsBuilt && options.participants !== 'probed') many = manyNames(sqlite, one, wordsBuilt);
   else if (one?.manyTags && wordBits && options.participants !== 'probed' && options.participants !== 'joined') {
     // Every word's bitmaps or said list, whichever is built further: what matchBits reads it from.
     const listed = builtOver((w) => Math.max(wordBits.get(wordTerm(w)) ?? 0, wordBits.get(saidTerm(w)) ?? 0));
     const names = listed ? manyNames(sqlite, one, listed) : undefined;
-    if (names && (options.participants === 'listed' || rarest() >= NAME_PROBES * names.length)) many = names;
+    if (names && (options.participants === 'listed' || rarest() >= NAME_PROBES * names.tags.length)) many = names;
   }
   // Else a fragment in many names with a word not dense: each match's meeting probed (PROBED_MATCHES).
   const probing =
@@ -350,7 +352,7 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
         [
           ...tagGroups.map((tags, i): BitsGroup => (dates && !few && i === tagGroups.length - 1 ? dateGroup(sqlite, dates.tokens) : { tags })),
           ...(fewPassages ? [{ ids: fewPassages }] : []),
-          ...(many ? [{ tags: many }] : []),
+          ...(many ? [many] : []),
         ],
         aside,
       )
@@ -366,7 +368,7 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
     // A fragment's many names are tags read the same way, not the meetings' participants (their LIKE over every
     // participant: ~230 ms at 100k meetings), the boundary days' meetings outside the range set aside.
     const byTags = few || many !== undefined;
-    const groups = [...tagGroups, ...(many ? [many] : [])].map((tags) => new Set(tags.map((t) => t.toLowerCase())));
+    const groups = [...tagGroups, ...(many ? [many.tags] : [])].map((tags) => new Set(tags.map((t) => t.toLowerCase())));
     const left = new Set(many ? aside : []);
     const askedIn = (statement: string, match: string, values: unknown[], ids: number[]) =>
       stmt(sqlite, `SELECT f.rowid AS id ${statement} AND f.rowid IN (SELECT value FROM json_each(?))`)
