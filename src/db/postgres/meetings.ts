@@ -619,7 +619,8 @@ async function gramExceptions(q: Queryable, fragment: string, patterns: string[]
   const p = (value: unknown) => `$${values.push(value)}`;
   // The zeros of the gram's blocks (a block it lacks: all of them) from number 1 to the highest; their count bounds the
   // read: the bits past the highest number, and number 0, are zeros that name no meeting.
-  const r = await one<{ ids: string[] | null }>(
+  // The ids as one JSON array, parsed here: as a text[], node-postgres parsed `person1`'s 6,985 in ~5.5 ms a call.
+  const r = await one<{ ids: string | null }>(
     q,
     `WITH s AS MATERIALIZED ${gram.exact ? `(SELECT '{}'::text[] AS tags, 0 AS n)` : straysOf(gram, patterns, p)},
           top AS MATERIALIZED (SELECT coalesce(max(n), 0) AS n FROM meeting_numbers),
@@ -628,8 +629,8 @@ async function gramExceptions(q: Queryable, fragment: string, patterns: string[]
           ok AS MATERIALIZED (SELECT ${straysWithin('s')}
                                      AND (SELECT coalesce(sum(bit_count(l.bits)), 0) FROM lack l) - (((SELECT n FROM top) >> 12) + 1) * 4096 + (SELECT n FROM top) <= ${p(most)} AS within
                               FROM s)
-     SELECT CASE WHEN (SELECT within FROM ok) THEN array(
-              SELECT x.id FROM (
+     SELECT CASE WHEN (SELECT within FROM ok) THEN (
+              SELECT coalesce(json_agg(x.id), '[]')::text FROM (
                 SELECT n.meeting_id AS id FROM lack l ${setBits('l.bits')}
                   CROSS JOIN LATERAL (SELECT n.meeting_id FROM meeting_numbers n WHERE n.n = l.block * 4096 + z.pos OFFSET 0) n
                   WHERE z.pos < 4096 AND l.block * 4096 + z.pos BETWEEN 1 AND (SELECT n FROM top)
@@ -637,7 +638,7 @@ async function gramExceptions(q: Queryable, fragment: string, patterns: string[]
                 SELECT DISTINCT d.meeting_id FROM s, meeting_tags d WHERE d.tag = ANY(s.tags) AND NOT ${probedFor(patterns, p, 'd.meeting_id')}) x) END AS ids`,
     values,
   );
-  return r?.ids ?? undefined;
+  return r?.ids == null ? undefined : (JSON.parse(r.ids) as string[]);
 }
 
 /**
