@@ -15,6 +15,7 @@ import { run } from '../cli/cli.js';
 import { tempDir } from '../support/db.js';
 
 const OPEN = fileURLToPath(new URL('../../dist/src/db/postgres/open.js', import.meta.url));
+const SQL = fileURLToPath(new URL('../../dist/src/db/postgres/sql.js', import.meta.url));
 
 /** Opens the database in a separate Node process (the built module), as ten `syntheo mcp` would. */
 function openInProcess(url: string): Promise<{ code: number; out: string }> {
@@ -164,6 +165,33 @@ describe.skipIf(needs('postgresql'))('PostgreSQL: open and migrate', () => {
       await db.close();
     }
   });
+
+  it('a process that never closed its Store exits: its idle connections, kept 2 minutes for the next question, do not keep it alive', async () => {
+    const url = await pg.createDatabase();
+    await (await openPostgres(url, { create: true })).close();
+    // Each pool's connection is used, then left idle (kept 2 minutes): the process ends all the same, at once.
+    const script = `import(${JSON.stringify(OPEN)}).then(async (m) => {
+      const db = await m.openPostgres(process.env.U, { create: false });
+      const sql = await import(${JSON.stringify(SQL)});
+      await db.pool.query('SELECT 1');
+      await sql.withMergePlans(db.pool, (c) => c.query('SELECT 1'));
+      await sql.rowsGeneric(sql.genericPoolOf(db.pool), 'SELECT $1::int AS n', [1]);
+      console.log('ok');
+    }).catch((e) => { console.log('ERR ' + e.message); process.exit(1); });`;
+    const exited = await new Promise<{ code: number | null; out: string }>((resolve) => {
+      const child = spawn(process.execPath, ['-e', script], { env: { ...process.env, U: url }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+      child.stderr.setEncoding('utf8').on('data', (d: string) => (out += d));
+      // Kept alive by its idle connections, it would run for their 2 minutes.
+      const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+      child.on('close', (code) => {
+        clearTimeout(timer);
+        resolve({ code, out });
+      });
+    });
+    expect(exited).toEqual({ code: 0, out: 'ok\n' });
+  }, 90_000);
 
   it("searches that merge key ranges plan on connections of their own, set once, outside any transaction: the Store's keep the defaults", async () => {
     const url = await pg.createDatabase();

@@ -89,7 +89,7 @@ export const genericPoolOf = (pool: Queryable): Pool | undefined => genericPools
 /**
  * Statements a connection of a generic pool keeps prepared, at most: each holds 0.8-1.6 MB of the server's memory (its
  * query trees and its plan: a search's window at 100k meetings, pg_backend_memory_contexts), so a connection holds ~13 MB
- * at most, and a Store's two ~26 MB, until they close (idle 30 s).
+ * at most, and a Store's two ~26 MB, until they close (idle 2 minutes).
  */
 export const GENERIC_STATEMENTS = 8;
 /** A name is never used again once deallocated (node-postgres remembers the names it has parsed on a connection). */
