@@ -709,11 +709,11 @@ function termBits(sqlite: Sqlite, term: string, blocks: number): [block: number,
   return (stmt(sqlite, 'SELECT block, bits FROM search_bits WHERE term = ? AND block < ?').raw().all(term, blocks) as [number, Uint8Array][]).map(([block, bits]) => [block, bits.subarray(0, BYTES)]);
 }
 
-/** A filter the bitmaps intersect: a passage holds one of the tags, or is one of the ids (read only if the bitmaps can answer). */
 /**
- * A group of the bitmaps: tags (one of which a match's passage holds; less those of `less`, whose passages are left out),
- * or passage ids. `built`: the built blocks of its tags' `tags:` and `list:` terms, when the caller has read them (a
- * term without a row absent): not read again (a participant fragment's 1,111 names at 100k meetings, ~1.9 ms).
+ * A filter the bitmaps intersect: a passage holds one of the tags (less those of `less`, whose passages are left out),
+ * or is one of the ids (read only if the bitmaps can answer). `built`: the built blocks of its tags' `tags:` and `list:`
+ * terms, when the caller has read them (a term without a row absent): not read again (a participant fragment's 1,111
+ * names at 100k meetings, ~1.9 ms).
  */
 export type BitsGroup = { tags: string[]; less?: string[]; built?: ReadonlyMap<string, number> } | { ids: () => number[] };
 
