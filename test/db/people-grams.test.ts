@@ -173,6 +173,22 @@ describe('list_meetings participant fragments in many names from meeting_terms p
     expectSameAnswers(s, { participant: 'very-long-mailbox-name.of-some' });
   });
 
+  it('reads a fragment of 1-3 characters in several words from its gram, in one word from its tag, as LIKE answers', () => {
+    const s = db();
+    const w = world(s, 3);
+    for (let i = 0; i < 200; i++) w.step();
+    // `ro` is in two words (ross, rossi), `AN` in four (ana, anna, hannah, bergman), `ez` in one (núñez), `qq` in none.
+    for (const [participant, read] of [['ro', 'exact'], ['AN', 'exact'], ['ez', 'other'], ['qq', 'other']] as const) {
+      expect({ participant, read: way(s, participant) }).toEqual({ participant, read });
+      for (const f of [{}, { folderPath: 'Legal' }, { from: TIMES[3], to: TIMES[0] }, { query: 'Design' }]) expectSameAnswers(s, { ...f, participant });
+    }
+    // Lists compared with the words' tags read (grams: false): the same pages and totals.
+    for (const f of w.filters()) {
+      const page = { limit: 7, offset: 1 };
+      expect({ f, ...listMeetings(s, f, page) }).toEqual({ f, ...listMeetings(s, f, page, { grams: false }) });
+    }
+  });
+
   it('keeps the grams of each ASCII run of 1-3 characters, in the triggers (SQL) and the fill (JavaScript)', () => {
     const s = db();
     const handles = ['José Núñez', 'ZOË', 'a\\b%c_d', '"quoted"', '会議 Ab', 'x😀y', 'tab\there', '', 'é', 'ab', 'Ω1'];

@@ -158,7 +158,11 @@ export function compileMeetingFilter(sqlite: Sqlite, filter: MeetingFilter, opti
       if (fails.length > 0) parts.push(exceptPart(fails));
     } else if (words !== undefined) {
       if (words.length === 0) none = true;
-      parts.push(tagsPart(words.map(participantTag)));
+      // In several words, a list reads a fragment of 1-3 characters from its gram (migration 0025: the meetings holding
+      // it, one token, counted from FTS5's vocabulary) rather than the OR of its words' tags, which FTS5 walks to count
+      // (`om`, 2 words, 56,460 of 100k meetings: 3 ms; its page at offset 20,000 4.8 -> 1.5).
+      const gram = options.grams === true && words.length > 1 && fragment.length <= 3 ? participantGrams(sqlite, fragment) : undefined;
+      parts.push({ ...tagsPart(words.map(participantTag)), ...(gram && gram.loose === undefined && { terms: gram.exact }) });
     } else {
       // The fragment spans words (or is in very many): matched against the distinct names and e-mails, each a tag of its
       // meetings (migration 0018) as a word is (the trigram phrase over every participant took 28 ms at 100k meetings).
