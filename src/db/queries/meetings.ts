@@ -151,6 +151,8 @@ export function compileMeetingFilter(sqlite: Sqlite, filter: MeetingFilter, opti
   if (filter.participant !== undefined && filter.participant !== '') {
     const fragment = matchFragment(filter.participant, 'participant');
     const words = participantWordIds(sqlite, fragment);
+    // For a list, the meetings holding it from their participants' grams (migration 0025).
+    const grams = () => (options.grams === true ? gramTerms(sqlite, fragment, parts) : {});
     // In several words and every recent meeting (`a`): the few meetings it fails, when few, rather than the union of its words.
     const fails =
       words !== undefined && words.length > 1 && options.exceptions !== false && heldByRecentMeetings(sqlite, fragment) ? meetingsLacking(sqlite, fragment) : undefined;
@@ -161,15 +163,13 @@ export function compileMeetingFilter(sqlite: Sqlite, filter: MeetingFilter, opti
       // In several words, a list reads a fragment of 1-3 characters from its gram (migration 0025: the meetings holding
       // it, one token, counted from FTS5's vocabulary) rather than the OR of its words' tags, which FTS5 walks to count
       // (`om`, 2 words, 56,460 of 100k meetings: 3.5 -> 1.5 ms; its page at offset 20,000 4.9 -> 2.5).
-      const gram = options.grams === true && words.length > 1 && fragment.length <= 3 ? participantGrams(sqlite, fragment) : undefined;
-      parts.push({ ...tagsPart(words.map(participantTag)), ...(gram && gram.loose === undefined && { terms: gram.exact }) });
+      parts.push({ ...tagsPart(words.map(participantTag)), ...(words.length > 1 && fragment.length <= 3 && grams()) });
     } else {
       // The fragment spans words (or is in very many): matched against the distinct names and e-mails, each a tag of its
       // meetings (migration 0018) as a word is (the trigram phrase over every participant took 28 ms at 100k meetings).
       const handles = participantHandleIds(sqlite, fragment);
-      // In many names and e-mails: a list reads the meetings holding it from their participants' grams (migration 0025),
-      // not from an OR of the names' tags (`4@e` at 100k meetings, 184 names: 15 -> ~1 ms) nor probing every meeting.
-      const grams = () => (options.grams === true ? gramTerms(sqlite, fragment, parts) : {});
+      // In many names and e-mails: a list reads the meetings holding it from their grams, not from an OR of the names'
+      // tags (`4@e` at 100k meetings, 184 names: 15 -> ~1 ms) nor probing every meeting.
       if (handles !== undefined) {
         if (handles.length === 0) none = true;
         parts.push({ ...tagsPart(handles.map(handleTag)), ...(handles.length > MAX_PARTICIPANT_WORDS && grams()) });
