@@ -304,6 +304,27 @@ describe('search bitmaps', () => {
     expect([listedOn(a!.tag), listedOn(b!.tag), listedOn(c!.tag)]).toEqual([false, true, true]);
   }, 240_000);
 
+  it('read lists past the first span of 65,536 passages, each id in its own span', () => {
+    const s = db();
+    const next = random(11);
+    const meetings = seed(s, 1600, next);
+    // The passages after these numbered from just below the second span (a passage's id is the highest + 1).
+    const insert = s.prepare("INSERT INTO search_passages (id, meeting_id, kind, ref_id, text, tags) SELECT ?, id, 'note', id, ?, search_tags FROM meetings WHERE id = ?");
+    const pick = () => meetings[Math.floor(next() * meetings.length)]!;
+    s.transaction(() => {
+      insert.run(65_536 - 300, passageText(next), pick());
+      for (let i = 0; i < 1600; i++) insert.run(null, passageText(next), pick());
+    })();
+    buildSearchBits(s);
+    // The days held by one meeting have lists, with rows in both spans.
+    const single = s.prepare("SELECT tag FROM meeting_tags WHERE tag GLOB 'd2026*' GROUP BY tag HAVING count(*) = 1 ORDER BY tag").pluck().all() as string[];
+    const spans = s.prepare('SELECT count(DISTINCT span) FROM search_lists WHERE term IN (SELECT value FROM json_each(?))').pluck().get(JSON.stringify(single.map(listTerm)));
+    expect(spans).toBe(2);
+    const day = (tag: string) => `${tag.slice(1, 5)}-${tag.slice(5, 7)}-${tag.slice(7, 9)}`;
+    expect(wrongSearchBits(s)).toEqual([]);
+    compareTotals(s, [...FILTERS, ...single.slice(0, 6).map((tag) => ({ from: day(tag), to: `${day(tag)}T23:59:59.999Z` }))], ['the', 'the and']);
+  }, 240_000);
+
   it('keep said lists of the words neither dense nor rare: the bitmaps read their passages, BM25 their counts', () => {
     const s = db();
     seed(s, 2 * BLOCK + 1500);

@@ -9,7 +9,7 @@ import { calendarCover, monthsLessDays } from '../model/calendar.js';
 import { passagesSaying, rankWindow, type RankedRow } from './rank.js';
 import { SNIPPET_TOKENS, snippetOf } from './snippet.js';
 import { asciiTokens, tokenizedAsAscii } from './fts-tokens.js';
-import { idsNewestFirst, listTerm, matchBits, saidTerm, tagTerm, windowCells, wordTerm, type BitsGroup } from './search-bits.js';
+import { idsNewestFirst, listTerm, matchBits, saidTerm, tagTerm, termsBuilt, windowCells, wordTerm, type BitsGroup } from './search-bits.js';
 
 /** A transcript passage is one speaker turn, cut after this many words. */
 export const PASSAGE_MAX_WORDS = 60;
@@ -151,11 +151,7 @@ function dateGroup(sqlite: Sqlite, tokens: string[]): BitsGroup {
 function manyNames(sqlite: Sqlite, part: FilterPart, built: number): { tags: string[]; built: Map<string, number> } | undefined {
   const tags = part.manyTags?.();
   if (tags === undefined) return undefined;
-  const terms = new Map(
-    stmt(sqlite, 'SELECT term, built FROM search_bits_terms WHERE term IN (SELECT value FROM json_each(?))')
-      .raw()
-      .all(JSON.stringify(tags.flatMap((t) => [tagTerm(t), listTerm(t)]))) as [string, number][],
-  );
+  const terms = termsBuilt(sqlite, tags.flatMap((t) => [tagTerm(t), listTerm(t)]));
   const ready = (term: string) => (terms.get(term) ?? 0) >= built;
   return tags.every((t) => ready(tagTerm(t)) || ready(listTerm(t))) ? { tags, built: terms } : undefined;
 }
