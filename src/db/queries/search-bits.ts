@@ -710,12 +710,6 @@ function termBits(sqlite: Sqlite, term: string, blocks: number): [block: number,
 }
 
 /**
- * A filter the bitmaps intersect: a passage holds one of the tags (less those of `less`, whose passages are left out),
- * or is one of the ids (read only if the bitmaps can answer). `built`: the built blocks of its tags' `tags:` and `list:`
- * terms, when the caller has read them (a term without a row absent): not read again (a participant fragment's 1,111
- * names at 100k meetings, ~1.9 ms).
- */
-/**
  * The built blocks of those of `terms` search_bits_terms holds, as one JSON array (a participant fragment's names may
  * be thousands of terms), each looked up in the order given: `person1`'s 2,222 in 0.8 ms, against 1.4 through `IN`,
  * which gathered and sorted them first.
@@ -724,6 +718,12 @@ export function termsBuilt(sqlite: Sqlite, terms: string[]): Map<string, number>
   return new Map(stmt(sqlite, 'SELECT t.term, t.built FROM json_each(?) j JOIN search_bits_terms t ON t.term = j.value').raw().all(JSON.stringify(terms)) as [string, number][]);
 }
 
+/**
+ * A filter the bitmaps intersect: a passage holds one of the tags (less those of `less`, whose passages are left out),
+ * or is one of the ids (read only if the bitmaps can answer). `built`: the built blocks of its tags' `tags:` and `list:`
+ * terms, when the caller has read them (a term without a row absent): not read again (a participant fragment's 1,111
+ * names at 100k meetings, ~1.9 ms).
+ */
 export type BitsGroup = { tags: string[]; less?: string[]; built?: ReadonlyMap<string, number> } | { ids: () => number[] };
 
 export interface BitsMatches {
@@ -909,11 +909,10 @@ const SPARSE_PASSAGES = 'SELECT json_group_array(rowid) FROM (SELECT rowid FROM 
 /**
  * The terms whose lists are read as one blob (LIST_ROWS). A term has a list when its tag is held by fewer than 1/128
  * of the meetings (else bits): at 100k meetings, ~6 KB of ids for meetings of average length, ~1.5 KB for `person1`'s
- * names. All 1,111 of
- * those in one 1.7 MB blob, the C library mapped fresh memory for it (and SQLite's buffer) at most calls and the
- * process faulted it in page by page: 422 faults a call, ~12 µs each on this machine. Read 64 terms at a time
- * (~100 KB), the memory freed by one read serves the next: `the` + `person1` 16.2 -> 11.4 ms a call (p50, alternated),
- * faults 422 -> 0 (p50); 16 to 128 terms at a time measured alike.
+ * names. All 1,111 of those in one 1.7 MB blob, the C library mapped fresh memory for it (and SQLite's buffer) at most
+ * calls and the process faulted it in page by page: 422 faults a call, ~12 µs each on this machine (a VM). Read 64
+ * terms at a time (~100 KB), the memory freed by one read serves the next: `the` + `person1` 16.2 -> 11.4 ms a call
+ * (p50, alternated), faults 422 -> 0 (p50); 16 to 128 terms at a time measured alike.
  */
 const LIST_TERMS_A_READ = 64;
 
