@@ -123,6 +123,10 @@ function bitsAnswer(s: Sqlite, filter: SearchFilter): boolean {
   return matchBits(s, filter.query.split(' '), [{ tags: [tag] }], []) !== undefined;
 }
 
+/** A day tag's date (`d20260203` -> `2026-02-03`), and a filter of that whole day. */
+const dayDate = (tag: string) => `${tag.slice(1, 5)}-${tag.slice(5, 7)}-${tag.slice(7, 9)}`;
+const onDay = (tag: string) => ({ from: dayDate(tag), to: `${dayDate(tag)}T23:59:59.999Z` });
+
 const builtTerms = (s: Sqlite) => s.prepare('SELECT term, built FROM search_bits_terms ORDER BY term').all() as { term: string; built: number }[];
 
 describe('search bitmaps', () => {
@@ -269,8 +273,6 @@ describe('search bitmaps', () => {
     const terms = builtTerms(s);
     for (const { tag } of single) expect(terms).toContainEqual({ term: listTerm(tag), built: 2 });
     expect(terms.map((t) => t.term)).not.toContain(tagTerm(a!.tag));
-    const day = (tag: string) => `${tag.slice(1, 5)}-${tag.slice(5, 7)}-${tag.slice(7, 9)}`;
-    const onDay = (tag: string) => ({ from: day(tag), to: `${day(tag)}T23:59:59.999Z` });
     const dayFilters = [a!, b!, c!].map(({ tag }) => onDay(tag));
     expect(s.prepare('SELECT count(*) FROM search_passages WHERE meeting_id = ?').pluck().get(a!.meeting)).toBeGreaterThan(0);
     compareTotals(s, dayFilters, ['the']);
@@ -281,7 +283,7 @@ describe('search bitmaps', () => {
     buildSearchBits(s);
 
     // The meeting of day a moved to day b: its passages marked, with the tags they had (day a's list holds them).
-    const moveTo = (tag: string) => s.prepare('UPDATE meetings SET started_at = ? WHERE id = ?').run(`${day(tag)}T09:00:00.000Z`, a!.meeting);
+    const moveTo = (tag: string) => s.prepare('UPDATE meetings SET started_at = ? WHERE id = ?').run(`${dayDate(tag)}T09:00:00.000Z`, a!.meeting);
     moveTo(b!.tag);
     expect(s.prepare('SELECT count(*) FROM search_bits_dirty WHERE tags GLOB ?').pluck().get(`*${a!.tag}*`)).toBeGreaterThan(0);
     compareTotals(s, dayFilters, ['the']);
@@ -320,9 +322,8 @@ describe('search bitmaps', () => {
     const single = s.prepare("SELECT tag FROM meeting_tags WHERE tag GLOB 'd2026*' GROUP BY tag HAVING count(*) = 1 ORDER BY tag").pluck().all() as string[];
     const spans = s.prepare('SELECT count(DISTINCT span) FROM search_lists WHERE term IN (SELECT value FROM json_each(?))').pluck().get(JSON.stringify(single.map(listTerm)));
     expect(spans).toBe(2);
-    const day = (tag: string) => `${tag.slice(1, 5)}-${tag.slice(5, 7)}-${tag.slice(7, 9)}`;
     expect(wrongSearchBits(s)).toEqual([]);
-    compareTotals(s, [...FILTERS, ...single.slice(0, 6).map((tag) => ({ from: day(tag), to: `${day(tag)}T23:59:59.999Z` }))], ['the', 'the and']);
+    compareTotals(s, [...FILTERS, ...single.slice(0, 6).map(onDay)], ['the', 'the and']);
   }, 240_000);
 
   it('keep said lists of the words neither dense nor rare: the bitmaps read their passages, BM25 their counts', () => {
