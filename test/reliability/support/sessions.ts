@@ -160,7 +160,11 @@ export class RawSession {
     return this.response(id, ms);
   }
 
-  /** Everything written so far has been read and answered: a ping sent now comes back. */
+  /**
+   * Everything written so far has been read (the lines it rejects answered, in order): a ping sent now comes back. The
+   * requests among them may still be under way: the server answers each when it is done, a tools/call often after a
+   * later ping (wait for those with `response`).
+   */
   async sync(): Promise<void> {
     const reply = await this.request('ping');
     if (!reply.result) throw new Error(`ping failed: ${JSON.stringify(reply)}`);
