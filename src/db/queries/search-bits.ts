@@ -847,13 +847,14 @@ export function matchBits(sqlite: Sqlite, words: string[], groups: BitsGroup[], 
         // (listIds' decoding, each id set as read: 3.1M of them for a letter's names.) The rows as one blob for each
         // LIST_TERMS_A_READ terms (see LIST_ROWS).
         for (let from = 0; from < listed.length; from += LIST_TERMS_A_READ) {
-          const [blob, rows] = stmt(sqlite, LIST_ROWS)
+          const [blob, spansJson, lengthsJson] = stmt(sqlite, LIST_ROWS)
             .raw()
-            .get(JSON.stringify(listed.slice(from, from + LIST_TERMS_A_READ).map(listTerm)), Math.ceil(below / SPAN)) as [Uint8Array | null, string];
-          const spans = JSON.parse(rows) as number[];
+            .get(JSON.stringify(listed.slice(from, from + LIST_TERMS_A_READ).map(listTerm)), Math.ceil(below / SPAN)) as [Uint8Array | null, string, string];
+          const spans = JSON.parse(spansJson) as number[];
+          const lengths = JSON.parse(lengthsJson) as number[];
           for (let r = 0, at = 0; r < spans.length; r++) {
-            const base = Math.floor(spans[r]! / LIST_ROW_BYTES) * SPAN;
-            const end = at + (spans[r]! % LIST_ROW_BYTES);
+            const base = spans[r]! * SPAN;
+            const end = at + lengths[r]!;
             for (let i = at; i + 1 < end; i += 2) {
               const id = base + (blob![i]! | (blob![i + 1]! << 8));
               if (id >= below) break;
@@ -916,18 +917,15 @@ const SPARSE_PASSAGES = 'SELECT json_group_array(rowid) FROM (SELECT rowid FROM 
  */
 const LIST_TERMS_A_READ = 64;
 
-/** A list row's bytes are below this (SPAN ids of 2 bytes at most). */
-const LIST_ROW_BYTES = 2 ** 18;
-
 /**
  * The rows of search_lists of some terms (a JSON array) below a span, in one pass: their ids one row after another as
- * one blob, and each row's span and length (span * LIST_ROW_BYTES + bytes) as a JSON array in the same order (both
- * aggregates are fed each row in turn). A letter's 3,118 names at 100k meetings are 18,708 rows: SQLite reads them in
- * 4 ms, but a Buffer made for each took 30-80 ms. Grouped by span (a blob a span), SQLite sorted the rows, blobs and
- * all: `person1`'s 1,111 names (6,666 rows, 1.7 MB) 2.5-10 ms, against 1.9 in one pass. group_concat() keeps a blob's
- * bytes as they are in a UTF-8 database (in UTF-16 it would convert them as text: openDatabase refuses such a file).
+ * one blob, and each row's span and its length in bytes as two JSON arrays in the same order (the aggregates are fed
+ * each row in turn). A letter's 3,118 names at 100k meetings are 18,708 rows: SQLite reads them in 4 ms, but a Buffer
+ * made for each took 30-80 ms. Grouped by span (a blob a span), SQLite sorted the rows, blobs and all: `person1`'s 1,111
+ * names (6,666 rows, 1.7 MB) 2.5-10 ms, against 1.9 in one pass. group_concat() keeps a blob's bytes as they are in a
+ * UTF-8 database (in UTF-16 it would convert them as text: openDatabase refuses such a file).
  */
-const LIST_ROWS = `SELECT CAST(group_concat(ids, '') AS BLOB), json_group_array(span * ${LIST_ROW_BYTES} + length(ids))
+const LIST_ROWS = `SELECT CAST(group_concat(ids, '') AS BLOB), json_group_array(span), json_group_array(length(ids))
   FROM search_lists WHERE term IN (SELECT value FROM json_each(?)) AND span < ?`;
 
 /**

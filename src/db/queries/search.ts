@@ -213,11 +213,7 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
   // Each word's built blocks: of its bitmaps (`text:`) and of its said list (`said:`, migration 0023), when it has them.
   const wordBits =
     (untagged.length > 0 || range.sql.length > 0) && options.bits !== false && plainWords
-      ? new Map(
-          stmt(sqlite, 'SELECT term, built FROM search_bits_terms WHERE built > 0 AND term IN (SELECT value FROM json_each(?))')
-            .raw()
-            .all(JSON.stringify(distinct.flatMap((w) => [wordTerm(w), saidTerm(w)]))) as [string, number][],
-        )
+      ? termsBuilt(sqlite, distinct.flatMap((w) => [wordTerm(w), saidTerm(w)]))
       : undefined;
   /** The blocks over which every word has what `of` gives built (`of`: a word's built blocks, 0 for none). */
   const builtOver = (of: (w: string) => number) => (wordBits ? Math.min(...distinct.map(of)) : 0);
