@@ -461,6 +461,21 @@ export async function compileTags(
     // In more words than that, its names and e-mails are read with those lacking it (handlesOf), in one scan.
     const spans = [...fragment].some((ch) => PARTICIPANT_SEPARATORS.includes(ch));
     const words = spans ? undefined : await wordTags(q, patterns, isShortFragment(fragment));
+    // A list's near page with dates holding GRAM_RANGE_MEETINGS meetings or more, and a fragment of 1-3 characters in
+    // several words held by 1 meeting in DENSE_GRAM or more: counted from its gram (exact) within the dates' cover
+    // (gramsTotal), its page walked newest first within the dates, each meeting probed (a few probes a meeting listed),
+    // rather than its words' rows read within the dates and made distinct, or each meeting of the range probed to count
+    // them (at 100k meetings, six months: `am`, in two words and every meeting, 123 ms; `a`, ten words, 86; five years
+    // of `a` 466).
+    const dense =
+      words !== undefined && words.length > 1 && [...fragment].length <= 3 && options.probeMany === true && options.grams !== false && isAscii(fragment) && options.gramRange !== undefined
+        ? await peopleGram(q, fragment)
+        : undefined;
+    if (dense && dense.held * DENSE_GRAM >= dense.top && (await rangeHolds(q, range, options.gramRange!))) {
+      probe = patterns;
+      gram = { tag: dense.tag, text: dense.text, exact: dense.exact };
+      return { groups, range, none, ...(title && { title }), probe, gram };
+    }
     // In several words and every recent meeting (`a`): the few meetings it fails, when few, rather than the union of its
     // words' tags (RECENT_MEETINGS_HOLDING). Not for a list counted from the bits: the union is counted there (`a`, in 10
     // words and every meeting: 3.3 -> ~1.5 ms; `am` 4.4 -> ~1.4), and its near page walked newest first is as cheap.
@@ -507,6 +522,9 @@ export async function compileTags(
  * 9,402, 119 -> 15).
  */
 const GRAM_RANGE_MEETINGS = 1000;
+
+/** A fragment of 1-3 characters is listed with dates from its gram when it is held by 1 meeting in this many or more. */
+const DENSE_GRAM = 2;
 
 /** Whether `most` meetings or more start within the range (their start index read up to there). */
 async function rangeHolds(q: Queryable, range: { from?: string; to?: string }, most: number): Promise<boolean> {
@@ -1010,7 +1028,11 @@ async function listByTags(q: Queryable, t: TagFilter, page: Page, cover?: DateTe
     merged = (dir) => tagsMerged(words, dir, '(SELECT upper FROM ms)');
     source = `${merged('DESC')} t`;
   } else {
-    ctes.push(`named AS MATERIALIZED (SELECT d.started_at, d.meeting_id FROM meeting_tags d WHERE d.tag = ANY(${p(driverGroup)}::text[]) GROUP BY d.started_at, d.meeting_id)`);
+    // The dates bound the group's rows as they are read (their key ranges start with the start): `am` (two words, the
+    // e-mail domain of every meeting among them) in six months read all 132,036 rows of its words and made 100,000
+    // meetings distinct before the dates kept 9,757 (160 ms).
+    const dated = startedWithin(t.range, p, 'd.started_at').map((c) => ` AND ${c}`).join('');
+    ctes.push(`named AS MATERIALIZED (SELECT d.started_at, d.meeting_id FROM meeting_tags d WHERE d.tag = ANY(${p(driverGroup)}::text[])${dated} GROUP BY d.started_at, d.meeting_id)`);
     source = 'named t';
   }
   inRange('t');
