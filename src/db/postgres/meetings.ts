@@ -981,7 +981,9 @@ async function listByTags(q: Queryable, t: TagFilter, page: Page, cover?: DateTe
       ? 'tag'
       : g.every((tag) => tag.startsWith('g'))
         ? 'grams'
-        : g.every((tag) => tag.startsWith('h')) || (page.offset >= DEEP_PAGE && g.every((tag) => tag.startsWith('p'))) || (wordsDrive && g === words)
+        : g.every((tag) => tag.startsWith('h')) ||
+            (g.every((tag) => tag.startsWith('p')) && (page.offset >= DEEP_PAGE || (t.groups.length === 1 && countedByBits(t)))) ||
+            (wordsDrive && g === words)
           ? 'handles'
           : undefined;
   const drivers = t.groups.filter((g) => kindOf(g) !== undefined);
