@@ -5,7 +5,7 @@ import { PEOPLE_GRAM_ROWS, storeForBlock } from '../support/postgres.js';
 import { compileTags, ilike, listMeetings } from '../../src/db/postgres/meetings.js';
 import type { Queryable } from '../../src/db/postgres/sql.js';
 import { meetingTagBitsDrift } from '../../src/db/postgres/bitmaps.js';
-import { MAX_GRAM_STRAYS, MAX_PARTICIPANT_HANDLES } from '../../src/db/queries/participant-words.js';
+import { MAX_GRAM_STRAYS, MAX_PARTICIPANT_HANDLES, MAX_PARTICIPANT_WORDS } from '../../src/db/queries/participant-words.js';
 import { copyDatabase } from '../../src/db/engine.js';
 import { isAscii } from '../../src/db/queries/unicode.js';
 import type { MeetingFilter } from '../../src/db/queries/meetings.js';
@@ -140,8 +140,9 @@ describe.skipIf(needs('postgresql'))('PostgreSQL participant grams as bits (migr
     // (`gramRange: 0`), its first and last days' meetings outside it taken away (ranges ending or starting mid-day).
     const dates = [{ from: '2026-01-05' }, { from: '2026-01-03T05:30:00.000Z', to: '2026-01-07T12:00:00.000Z' }, { to: '2026-01-06' }, { from: '2026-01-02', to: '2026-01-02' }];
     const datedGrams = new Set<string>();
-    // (`at` and `Pa`: 1-3 characters in a few words, `pat`, `patty`, `kat`, and most meetings.)
-    for (const participant of ['person1', 'PERSON1', 'rson1', 'pat p', 'PAT P', 'person', '@corp', 'son', 'n1', 'e', 'p', 'person1@', 'qqq', 'erson12', 'at', 'Pa'])
+    // (`at` and `Pa`: 1-3 characters in a few words, `pat`, `patty`, `kat`, and most meetings; `1@` and `9@C`: in the
+    // 120 e-mails of the numbers ending in 1 or 9, most meetings, counted from their gram.)
+    for (const participant of ['person1', 'PERSON1', 'rson1', 'pat p', 'PAT P', 'person', '@corp', 'son', 'n1', 'e', 'p', 'person1@', 'qqq', 'erson12', 'at', 'Pa', '1@', '9@C'])
       for (const other of [{}, { folderPath: 'Team' }, ...dates, { folderPath: 'Team', ...dates[1] }]) {
         const filter: MeetingFilter = { participant, ...other };
         const all = await listedByParticipants(pool, filter);
@@ -186,7 +187,12 @@ describe.skipIf(needs('postgresql'))('PostgreSQL participant grams as bits (migr
     }
     // Fragments in too many names take their gram: the fragment itself, or its rarest triple (a tie: the first tag).
     expect(ways).toMatchObject({ person1: 'gram on1', PERSON1: 'gram on1', rson1: 'gram on1', son: 'exact', e: 'exact', p: 'exact', person: 'gram ers' });
-    expect(ways).toMatchObject({ at: 'tags', Pa: 'tags' });
+    expect(ways).toMatchObject({ at: 'tags', Pa: 'tags', '1@': 'tags', '9@C': 'tags' });
+    for (const participant of ['1@', '9@C']) {
+      const tags = await compileTags(pool, { participant }, { probeMany: true, counted: true });
+      expect(tags?.participant?.group.length, participant).toBeGreaterThan(MAX_PARTICIPANT_WORDS);
+      expect(tags?.participant?.gram, participant).toBe(`q${Buffer.from(participant.toLowerCase()).toString('hex')}`);
+    }
     // With dates, the same fragments take their gram; and so do those of 1-3 characters in a few words held by most
     // meetings (their words' rows are many within the dates, and most meetings walked hold them).
     expect([...datedGrams].sort()).toEqual([...Object.keys(ways).filter((f) => ways[f] !== 'probe' && ways[f] !== 'tags'), 'Pa', 'at'].sort());

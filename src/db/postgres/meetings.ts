@@ -373,8 +373,12 @@ export interface TagFilter {
    * strays (gramsTotal): its tag and text; `exact`, the fragment whole (none then).
    */
   gram?: { tag: string; text: string; exact: boolean };
-  /** The participant fragment held by tags: its group (one of `groups`) and its ILIKE patterns (a meeting's participants may be checked instead). */
-  participant?: { group: string[]; patterns: string[] };
+  /**
+   * The participant fragment held by tags: its group (one of `groups`) and its ILIKE patterns (a meeting's participants
+   * may be checked instead); `gram`, the tag of its participants' gram (migration 0023) when it is that gram (1-3 ASCII
+   * characters): the gram's meetings are exactly its names' and words'.
+   */
+  participant?: { group: string[]; patterns: string[]; gram?: string };
   /**
    * A participant fragment in too many names for tags, when the meetings it fails are few (handlesOf, ascending), or
    * fewer than a search's matches would cost to check (gramExceptions, in no order): those meetings (none: it is no
@@ -509,7 +513,8 @@ export async function compileTags(
     } else {
       if (held.length === 0) none = true;
       groups.push(held);
-      participant = { group: held, patterns };
+      const exact = isAscii(fragment) && !fragment.includes('\0') && fragment.length <= 3;
+      participant = { group: held, patterns, ...(exact && { gram: `q${Buffer.from(fragment.toLowerCase(), 'utf8').toString('hex')}` }) };
     }
   }
   return { groups, range, none, ...(title && { title }), ...(probe && { probe }), ...(gram && { gram }), ...(participant && { participant }), ...(except && { except }) };
@@ -1167,12 +1172,14 @@ async function manyNamesNear(q: Queryable, t: TagFilter, page: Page): Promise<{ 
     [group],
   );
   if (!walks(most!.held, most!.meetings)) return undefined;
-  // One group: its tags' blocks ORed (bitsTotal's join to the groups' numbers was planned 3x slower: 17.5 ms for `4@e`).
+  // One group: its tags' blocks ORed (bitsTotal's join to the groups' numbers was planned 3x slower: 17.5 ms for `4@e`),
+  // or the blocks of the fragment's gram, which hold the same meetings (`10`, 278 names: 51 -> ~3 ms).
   // The total and the page in one statement (one snapshot); the page only when the walk to it is short after all.
   const params: unknown[] = [];
   const p = (value: unknown) => `$${params.push(value)}`;
   const [limit, offset] = [p(page.limit), p(page.offset)];
-  const bits = tagsOred(p(group));
+  const gram = t.participant!.gram;
+  const bits = gram === undefined ? tagsOred(p(group)) : tagBlocks(`b.tag = ${p(gram)}`);
   const ids = `SELECT m.id, m.started_at FROM meetings m WHERE c.walks AND ${probedFor(t.participant!.patterns, p)} ${NEWEST_FIRST} LIMIT ${limit} OFFSET ${offset}`;
   const found = await rows<MeetingListItem & { total: number; walks: boolean }>(
     q,
