@@ -9,6 +9,7 @@ import { pagination } from '../queries/pagination.js';
 import { IMPORT_COLUMNS, toRecordingImport, type ImportRow } from '../queries/imports.js';
 import { toSegments, type WordTuple } from '../queries/export.js';
 import { isAscii, unicodeForms } from '../queries/unicode.js';
+import { peopleGramToken } from '../queries/list-index.js';
 import { parseDateRange, type MeetingFilter } from '../queries/meetings.js';
 import { MAX_GRAM_STRAYS, MAX_GRAM_TRIPLES, MAX_LACKING_READ, MAX_PARTICIPANT_EXCEPTIONS, MAX_PARTICIPANT_HANDLES, PARTICIPANT_SEPARATORS, RECENT_MEETINGS_HOLDING } from '../queries/participant-words.js';
 import {
@@ -514,7 +515,7 @@ export async function compileTags(
       if (held.length === 0) none = true;
       groups.push(held);
       const exact = isAscii(fragment) && !fragment.includes('\0') && fragment.length <= 3;
-      participant = { group: held, patterns, ...(exact && { gram: `q${Buffer.from(fragment.toLowerCase(), 'utf8').toString('hex')}` }) };
+      participant = { group: held, patterns, ...(exact && { gram: peopleGramToken(fragment) }) };
     }
   }
   return { groups, range, none, ...(title && { title }), ...(probe && { probe }), ...(gram && { gram }), ...(participant && { participant }), ...(except && { except }) };
