@@ -466,17 +466,21 @@ export async function compileTags(
     // In more words than that, its names and e-mails are read with those lacking it (handlesOf), in one scan.
     const spans = [...fragment].some((ch) => PARTICIPANT_SEPARATORS.includes(ch));
     const words = spans ? undefined : await wordTags(q, patterns, isShortFragment(fragment));
+    // Its own participants' gram (migration 0023), when it is one (1-3 ASCII characters): the meetings of that gram are
+    // exactly those of the fragment's names and words.
+    const ownGram = isAscii(fragment) && !fragment.includes('\0') && fragment.length <= 3 ? peopleGramToken(fragment) : undefined;
     // A list's near page with dates holding GRAM_RANGE_MEETINGS meetings or more, and a fragment of 1-3 characters in
     // several words held by 1 meeting in DENSE_GRAM or more: counted from its gram (exact) within the dates' cover
     // (gramsTotal), its page walked newest first within the dates, each meeting probed (a few probes a meeting listed),
     // rather than its words' rows read within the dates and made distinct, or each meeting of the range probed to count
     // them (at 100k meetings, six months: `am`, in two words and every meeting, 123 ms; `a`, ten words, 86; five years
     // of `a` 466).
-    const dense =
-      words !== undefined && words.length > 1 && [...fragment].length <= 3 && options.probeMany === true && options.grams !== false && isAscii(fragment) && options.gramRange !== undefined
-        ? await peopleGram(q, fragment)
-        : undefined;
-    if (dense && dense.held * DENSE_GRAM >= dense.top && (await rangeHolds(q, range, options.gramRange!))) {
+    // (The range is read only when asked, once: here, or for the exceptions below.)
+    const gramsAllowed = options.probeMany === true && options.grams !== false && isAscii(fragment);
+    let holding: Promise<boolean> | undefined;
+    const rangeHoldsGram = () => (holding ??= rangeHolds(q, range, options.gramRange!));
+    const dense = words !== undefined && words.length > 1 && ownGram !== undefined && gramsAllowed && options.gramRange !== undefined ? await peopleGram(q, fragment) : undefined;
+    if (dense && dense.held * DENSE_GRAM >= dense.top && (await rangeHoldsGram())) {
       probe = patterns;
       gram = { tag: dense.tag, text: dense.text, exact: dense.exact };
       return { groups, range, none, ...(title && { title }), probe, gram };
@@ -490,10 +494,9 @@ export async function compileTags(
     // fragment in too many names is counted from its gram (gramsTotal), its page walked newest first: the meetings it
     // fails are not looked for (`son`, none of 100k: 8.6 ms reading the participants lacking it).
     // (The range is read only once the names are known to be too many for tags, or before their scan: a round trip.)
-    const gramsAllowed = options.probeMany && options.grams !== false && isAscii(fragment);
     let grams = gramsAllowed && options.counted === true;
     const exceptionsWanted = async () => {
-      if (gramsAllowed && !grams && options.gramRange !== undefined) grams = await rangeHolds(q, range, options.gramRange);
+      if (gramsAllowed && !grams && options.gramRange !== undefined) grams = await rangeHoldsGram();
       return options.exceptions !== false && !grams;
     };
     const handles = words === undefined || common ? await handlesOf(q, patterns, { tags: common ? 'none' : spans ? 'index' : 'scan', except: exceptionsWanted }) : undefined;
@@ -514,8 +517,7 @@ export async function compileTags(
     } else {
       if (held.length === 0) none = true;
       groups.push(held);
-      const exact = isAscii(fragment) && !fragment.includes('\0') && fragment.length <= 3;
-      participant = { group: held, patterns, ...(exact && { gram: peopleGramToken(fragment) }) };
+      participant = { group: held, patterns, ...(ownGram !== undefined && { gram: ownGram }) };
     }
   }
   return { groups, range, none, ...(title && { title }), ...(probe && { probe }), ...(gram && { gram }), ...(participant && { participant }), ...(except && { except }) };
