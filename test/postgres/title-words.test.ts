@@ -68,7 +68,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL title words (migration 0012)', 
   async function addMeetings(from: number, to: number): Promise<void> {
     for (let i = from; i < to; i++) {
       const at = new Date(Date.UTC(2026, 0, 1) + (i % 30) * 86_400_000).toISOString();
-      // 40 meetings titled `Item num1<k>`: `num1` is in 40 words, more than are read as grams.
+      // 40 meetings titled `Item num1<k>`: `num1` is in 40 words, more than MAX_TITLE_WORDS, each in one meeting.
       const title = i % 2 === 0 ? `Item num1${i}` : TITLES[((i - 1) / 2) % TITLES.length]!;
       await pgs.pool.query('INSERT INTO meetings (id, title, started_at, folder_id, created_at, updated_at) VALUES ($1, $2, $3, $4, $3, $3)', [
         `mtg_${i}`,
@@ -147,11 +147,24 @@ describe.skipIf(needs('postgresql'))('PostgreSQL title words (migration 0012)', 
     expect(design!.groups.map((g) => [...g].sort())).toEqual([['gwdesign', 'gwdesigner', 'gwredesign']]);
     expect(design!.title).toBeUndefined();
     expect(await tags('nothing')).toEqual({ groups: [[]], range: {}, none: true });
-    // Across words, in more than 32 words, longer than 32 characters, or in two Unicode forms: titles checked.
-    for (const query of ['Design review', 'num1', 'a'.repeat(33), 'caf\u00e9']) {
+    // Across words, longer than 32 characters, or in two Unicode forms: titles checked.
+    for (const query of ['Design review', 'a'.repeat(33), 'caf\u00e9']) {
       const t = await tags(query);
       expect(t!.groups, query).toEqual([]);
       expect(t!.title, query).toBeDefined();
+    }
+    // In more than 32 words (MAX_TITLE_WORDS) that are few, in few meetings (RARE_TITLE_WORDS): their grams all the same
+    // (`num1`: 40 words, 40 meetings; a word kept in title_words when its title changed is read too, its gram gone).
+    const num1 = await tags('num1');
+    expect(num1!.groups).toHaveLength(1);
+    expect(num1!.groups[0]!.length).toBeGreaterThanOrEqual(40);
+    expect(num1!.groups[0]!.every((tag) => /^gwnum1\d+$/.test(tag))).toBe(true);
+    expect(num1!.title).toBeUndefined();
+    // Past either bound: titles checked.
+    for (const rareTitleWords of [{ words: 39, meetings: 2_000 }, { words: 500, meetings: 39 }]) {
+      const t = await compileTags(pgs.pool, { query: 'num1' }, { rareTitleWords });
+      expect(t!.groups, JSON.stringify(rareTitleWords)).toEqual([]);
+      expect(t!.title, JSON.stringify(rareTitleWords)).toBeDefined();
     }
   });
 

@@ -398,13 +398,22 @@ const MAX_PARTICIPANT_WORDS = 32;
  * ways, leaves them unread), or, given `lacking` (the most worth reading), no more than that many (gramExceptions).
  * `counted`: a list's near page whose total the tags' bits count (no dates, no title), where a fragment in a few words
  * is their tags however many meetings hold it; `gramRange`, such a page with dates, where a fragment in too many names
- * is counted from its gram when the range holds that many meetings or more. Unknown series or folder -> NotFoundError,
- * checked in the same order as compileMeetingFilter.
+ * is counted from its gram when the range holds that many meetings or more; `rareTitleWords`, the bounds of a title
+ * fragment's many words read as their grams (RARE_TITLE_WORDS; tests lower them). Unknown series or folder ->
+ * NotFoundError, checked in the same order as compileMeetingFilter.
  */
 export async function compileTags(
   q: Queryable,
   filter: MeetingFilter,
-  options: { probeMany?: boolean; exceptions?: boolean; counted?: boolean; gramRange?: number; grams?: boolean; lacking?: () => Promise<number> } = {},
+  options: {
+    probeMany?: boolean;
+    exceptions?: boolean;
+    counted?: boolean;
+    gramRange?: number;
+    grams?: boolean;
+    lacking?: () => Promise<number>;
+    rareTitleWords?: typeof RARE_TITLE_WORDS;
+  } = {},
 ): Promise<TagFilter | undefined> {
   const groups: string[][] = [];
   let title: TagFilter['title'];
@@ -432,10 +441,10 @@ export async function compileTags(
       else title = { ...title, ...(grams.sure !== undefined && { sure: grams.sure }), ...(grams.titled !== undefined && { titled: grams.titled }) };
     } else if (isWordFragment(fragment, forms)) {
       // In a title or id exactly when in one of its words (migration 0012): the few words holding it, as their grams.
-      const words = await rows<{ word: string }>(q, `SELECT DISTINCT word FROM title_words WHERE ${wordLike('word', '$1')} LIMIT ${MAX_TITLE_WORDS + 1}`, [ilike(fragment)]);
-      if (words.length <= MAX_TITLE_WORDS) {
+      const words = await titleWords(q, fragment, options.rareTitleWords);
+      if (words) {
         if (words.length === 0) none = true;
-        groups.push(words.map((w) => `gw${w.word}`));
+        groups.push(words.map((w) => `gw${w}`));
         title = undefined;
       }
     } else if (trigramless(fragment)) {
@@ -778,8 +787,36 @@ async function wordTags(q: Queryable, patterns: string[], short: boolean): Promi
 /** A title fragment that trigrams cannot find (pg_trgm indexes 3 characters and more): 1-2 characters. */
 const isShortFragment = (fragment: string): boolean => [...fragment].length <= 2;
 
-/** Beyond this many matching title words, a fragment is matched on the titles the trigram index proposes. */
+/**
+ * Beyond this many matching title words, a fragment is matched on the titles the trigram index proposes, unless the
+ * words are at most RARE_TITLE_WORDS.words and in at most RARE_TITLE_WORDS.meetings meetings (their rows summed).
+ */
 const MAX_TITLE_WORDS = 32;
+
+/**
+ * Many title words in few meetings each (`#917`: 111 words, `#10917`..., one meeting each at 100k) are their grams all
+ * the same: read in key order, ~1 µs a row, where the titles the trigram index proposes (it keeps no `#`) are each
+ * checked: `#917` 26 ms, and with a participant word and dates 150, its ~13,000 meetings each probed for the title.
+ */
+const RARE_TITLE_WORDS = { words: 500, meetings: 2_000 };
+
+/**
+ * The title words holding `fragment` (a word fragment), or undefined when they are too many for their grams
+ * (MAX_TITLE_WORDS, RARE_TITLE_WORDS). Their meetings are summed (meeting_tag_counts) only past MAX_TITLE_WORDS.
+ */
+async function titleWords(q: Queryable, fragment: string, rare = RARE_TITLE_WORDS): Promise<string[] | undefined> {
+  const r = await one<{ words: string[]; meetings: number | null }>(
+    q,
+    `WITH w AS MATERIALIZED (SELECT DISTINCT word FROM title_words WHERE ${wordLike('word', '$1')} LIMIT ${rare.words + 1})
+     SELECT coalesce(array_agg(w.word), '{}') AS words,
+            CASE WHEN count(*) > ${MAX_TITLE_WORDS} AND count(*) <= ${rare.words} THEN (SELECT coalesce(sum(c.n), 0) FROM w x JOIN meeting_tag_counts c ON c.tag = 'gw' || x.word) END::float8 AS meetings
+     FROM w`,
+    [ilike(fragment)],
+  );
+  const { words, meetings } = r!;
+  if (words.length <= MAX_TITLE_WORDS) return words;
+  return words.length <= rare.words && meetings! <= rare.meetings ? words : undefined;
+}
 
 /**
  * A title fragment answered from title words (migration 0012): no separator (it is then inside one word), at most 32
@@ -917,9 +954,9 @@ const tagRange = (table: string, tag: string): string => `(SELECT started_at, me
  * planner, not knowing how deep the walk goes, hashed all of them (46 ms); each range in the same order: without it, they
  * were appended and sorted (29 ms).
  */
-const tagsMerged = (tags: string[], dir: 'DESC' | 'ASC', below: string): string =>
+const tagsMerged = (table: string, tags: string[], dir: 'DESC' | 'ASC', below?: string): string =>
   `(SELECT DISTINCT ON (u.started_at, u.meeting_id) u.started_at, u.meeting_id
-    FROM (${tags.map((tag) => `(SELECT started_at, meeting_id FROM meeting_tags WHERE tag = ${tag} AND started_at < ${below} ORDER BY started_at ${dir}, meeting_id ${dir})`).join(' UNION ALL ')}) u
+    FROM (${tags.map((tag) => `(SELECT started_at, meeting_id FROM ${table} WHERE tag = ${tag}${below === undefined ? '' : ` AND started_at < ${below}`} ORDER BY started_at ${dir}, meeting_id ${dir})`).join(' UNION ALL ')}) u
     ORDER BY u.started_at ${dir}, u.meeting_id ${dir})`;
 
 /**
@@ -1001,6 +1038,8 @@ async function listByTags(q: Queryable, t: TagFilter, page: Page, cover?: DateTe
   const range: string[] = [];
   const inRange = (alias: string) => range.push(...startedWithin(t.range, p, `${alias}.started_at`));
   let driverGroup = drivers[0]!;
+  // Whether the driver is a group of tags whose rows are fewer than DRIVER_PROBE, the others' at least as many.
+  let fewGroupRows = false;
   if (drivers.length > 1) {
     inRange('t');
     // Each group's rows within the dates, up to DRIVER_PROBE, in one statement (a round trip each cost more than the count).
@@ -1010,7 +1049,11 @@ async function listByTags(q: Queryable, t: TagFilter, page: Page, cover?: DateTe
     );
     const r = await rowsPlanned<{ sizes: number[] }>(q, `SELECT ARRAY[${probes.join(', ')}] AS sizes`, params);
     const sizes = r[0]!.sizes;
-    driverGroup = drivers[sizes.indexOf(Math.min(...sizes))]!;
+    // The fewest rows; of several at DRIVER_PROBE, one tag rather than a group, whose rows are made distinct first
+    // (`ing` + a folder: `ing`'s 6 words, 46,524 rows, 95 ms, against the folder's 8,636 meetings each probed, 9).
+    const least = Math.min(...sizes);
+    driverGroup = drivers.find((g, i) => sizes[i] === least && g.length === 1) ?? drivers[sizes.indexOf(least)]!;
+    fewGroupRows = driverGroup.length > 1 && least < DRIVER_PROBE;
     params.length = 0;
     range.length = 0;
   }
@@ -1019,6 +1062,10 @@ async function listByTags(q: Queryable, t: TagFilter, page: Page, cover?: DateTe
   // A participant fragment's few words and no other filter (from DEEP_PAGE on): their key ranges merged as the page is
   // walked, the total from their bits, rather than their meetings gathered first.
   const wordsAlone = driver === undefined && t.groups.length === 1 && driverGroup.every((tag) => tag.startsWith('p')) && countedByBits(t);
+  // A title fragment's few words and no other filter: the same walk, counted from the merge (their meetings are not
+  // kept as bits). Gathered and made distinct first, `ing`'s 6 words (46,524 rows, 41,165 meetings) took 53 ms.
+  const titleWordsAlone =
+    grams && !t.title && driver === undefined && t.groups.length === 1 && driverGroup.length <= MAX_TITLE_WORDS && !t.probe && !t.except?.length && t.range.from === undefined && t.range.to === undefined;
   const driverParam = driver === undefined ? undefined : p(driver);
   const clauses = driver === undefined ? [] : [`t.tag = ${driverParam}`];
   // Common table expressions of the statement. A group of tags drives (the names of a participant across words): its
@@ -1026,23 +1073,36 @@ async function listByTags(q: Queryable, t: TagFilter, page: Page, cover?: DateTe
   const ctes: string[] = [];
   let source: string;
   let merged: ((dir: 'DESC' | 'ASC') => string) | undefined;
+  let titleMerged: ((dir: 'DESC' | 'ASC') => string) | undefined;
   let wordsArray: string | undefined;
+  /** The dates bounding a group's rows as they are read (its key ranges start with the start). */
+  const datedRows = () => startedWithin(t.range, p, 'd.started_at').map((c) => ` AND ${c}`).join('');
   if (driver !== undefined) source = `${tagTable(driver)} t`;
-  else if (grams)
+  else if (titleWordsAlone) {
+    const words = driverGroup.map(p);
+    titleMerged = (dir) => tagsMerged('meeting_grams', words, dir);
+    source = `${titleMerged('DESC')} t`;
+  } else if (grams && !t.title) {
+    // Title words (or grams whose meetings all match): their meetings once for the total and the page, made distinct
+    // by sorting them. Hashed, the table was sized for the rows the statistics expect, ~1,500 a tag whatever it holds
+    // (meeting_grams' 200,000 words are sampled as 2,000): `#917`'s 111 words, one meeting each, took 6 MB and 35 ms.
+    ctes.push(`named AS MATERIALIZED (SELECT DISTINCT ON (d.started_at, d.meeting_id) d.started_at, d.meeting_id
+                                      FROM meeting_grams d WHERE d.tag = ANY(${p(driverGroup)}::text[])${datedRows()} ORDER BY d.started_at, d.meeting_id)`);
+    source = 'named t';
+  } else if (grams)
     source = `(SELECT d.started_at, d.meeting_id, bool_or(d.tag = ANY(${p(t.title?.sure === undefined ? [] : [t.title.sure])}::text[])) AS sure,
                   bool_or(d.tag = ANY(${p((t.title?.titled ?? []).map(gramTag))}::text[])) AS titled
              FROM meeting_grams d WHERE d.tag = ANY(${p(driverGroup)}::text[]) GROUP BY d.started_at, d.meeting_id) t`;
   else if (wordsAlone) {
     const words = driverGroup.map(p);
     wordsArray = p(driverGroup);
-    merged = (dir) => tagsMerged(words, dir, '(SELECT upper FROM ms)');
+    merged = (dir) => tagsMerged('meeting_tags', words, dir, '(SELECT upper FROM ms)');
     source = `${merged('DESC')} t`;
   } else {
     // The dates bound the group's rows as they are read (their key ranges start with the start): `am` (two words, the
     // e-mail domain of every meeting among them) in six months read all 132,036 rows of its words and made 100,000
     // meetings distinct before the dates kept 9,757 (160 ms).
-    const dated = startedWithin(t.range, p, 'd.started_at').map((c) => ` AND ${c}`).join('');
-    ctes.push(`named AS MATERIALIZED (SELECT d.started_at, d.meeting_id FROM meeting_tags d WHERE d.tag = ANY(${p(driverGroup)}::text[])${dated} GROUP BY d.started_at, d.meeting_id)`);
+    ctes.push(`named AS MATERIALIZED (SELECT d.started_at, d.meeting_id FROM meeting_tags d WHERE d.tag = ANY(${p(driverGroup)}::text[])${datedRows()} GROUP BY d.started_at, d.meeting_id)`);
     source = 'named t';
   }
   inRange('t');
@@ -1060,8 +1120,13 @@ async function listByTags(q: Queryable, t: TagFilter, page: Page, cover?: DateTe
   for (const group of t.groups) {
     if (group === driverGroup) continue;
     const o = `o${i++}`;
-    if (group.length === 1) joins.push(`JOIN ${tagTable(group[0]!)} ${o} ON ${o}.tag = ${p(group[0])} AND ${o}.started_at = t.started_at AND ${o}.meeting_id = t.meeting_id${within(o)}`);
-    else clauses.push(`EXISTS (SELECT 1 FROM ${tagTable(group[0]!)} ${o} WHERE ${o}.tag = ANY(${p(group)}::text[]) AND ${o}.started_at = t.started_at AND ${o}.meeting_id = t.meeting_id${within(o)})`);
+    if (group.length === 1) {
+      const on = `${o}.tag = ${p(group[0])} AND ${o}.started_at = t.started_at AND ${o}.meeting_id = t.meeting_id${within(o)}`;
+      // Each of a group's few meetings probed in the tag's key (OFFSET 0: not planned as a join). Joined, the planner,
+      // expecting a group's statistics (~1,500 rows a title word), hashed the tag's rows: `#917` + "Kim" up to November
+      // 2023, 43 meetings, hashed Kim's 13,000 twice (the total and the page), 6.9 ms against 2.3.
+      joins.push(fewGroupRows ? `CROSS JOIN LATERAL (SELECT 1 FROM ${tagTable(group[0]!)} ${o} WHERE ${on} OFFSET 0) ${o}` : `JOIN ${tagTable(group[0]!)} ${o} ON ${on}`);
+    } else clauses.push(`EXISTS (SELECT 1 FROM ${tagTable(group[0]!)} ${o} WHERE ${o}.tag = ANY(${p(group)}::text[]) AND ${o}.started_at = t.started_at AND ${o}.meeting_id = t.meeting_id${within(o)})`);
   }
   let from = `FROM ${source} ${joins.join(' ')} WHERE ${clauses.length ? clauses.join(' AND ') : 'true'}`;
   if (t.title) {
@@ -1099,11 +1164,19 @@ async function listByTags(q: Queryable, t: TagFilter, page: Page, cover?: DateTe
   // (monthSkip), and counted from their bits.
   const tagAlone = driver !== undefined && joins.length === 0 && clauses.length === 1 && ctes.length === 0;
   const counted =
-    wordsArray !== undefined ? MERGED_TOTAL : tagAlone || ctes.length > 0 ? undefined : (bitsTotal(t, p) ?? gramsTotal(t, p, cover));
-  const walked = tagAlone ? () => tagRange(tagTable(driver), driverParam!) : undefined;
+    wordsArray !== undefined
+      ? MERGED_TOTAL
+      : titleMerged !== undefined
+        ? '(SELECT n FROM tw)'
+        : tagAlone || ctes.length > 0
+          ? undefined
+          : (bitsTotal(t, p) ?? gramsTotal(t, p, cover));
+  const walked = tagAlone ? () => tagRange(tagTable(driver), driverParam!) : titleMerged;
   const n = params.length;
   const [limit, offset] = [`$${n + 1}::bigint`, `$${n + 2}::bigint`];
   if (wordsArray !== undefined) ctes.push(...monthSkip(wordsArray, offset));
+  // Counted once (a subquery in the total was computed again where the page reads the total: 2 x 23 ms for `ing`).
+  if (titleMerged !== undefined) ctes.push(`tw AS MATERIALIZED (SELECT count(*)::int AS n FROM ${titleMerged('DESC')} x)`);
   const newest = `SELECT t.meeting_id AS id ${from} ORDER BY t.started_at DESC, t.meeting_id COLLATE "C" DESC LIMIT ${limit} OFFSET ${offset}`;
   // Past DEEP_PAGE, the walk skips by start alone (keyedWalk); nearer, the plain statement plans faster (~0.5 ms).
   const pageSql = tagAlone && page.offset < DEEP_PAGE
@@ -1139,7 +1212,7 @@ async function listByTags(q: Queryable, t: TagFilter, page: Page, cover?: DateTe
   // settings). Planned for its values at each call, such a statement cost 2-10 times as much at 100k meetings, mostly
   // its planning (`kowalski` at offset 20,000: 5.7 -> 1.9 ms; `om` at 20,000, two words merged: 8.2 -> 1.5; a folder's
   // first page 1.1 -> 0.5).
-  const generic = tagAlone || wordsArray !== undefined ? genericPoolOf(q) : undefined;
+  const generic = tagAlone || walked !== undefined || merged !== undefined ? genericPoolOf(q) : undefined;
   const found = generic
     ? await rowsGeneric<MeetingListItem & { total: number | null }>(generic, text, values)
     : await planned((c) => rowsPlanned<MeetingListItem & { total: number | null }>(c, text, values));
