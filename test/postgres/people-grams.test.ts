@@ -44,6 +44,7 @@ async function listedByParticipants(q: Pick<pg.Pool, 'query'>, filter: MeetingFi
   const params: unknown[] = [ilike(filter.participant!)];
   const clauses = [`m.id IN (SELECT meeting_id FROM participants p WHERE p.name ILIKE $1 ESCAPE '\\' OR p.email ILIKE $1 ESCAPE '\\')`];
   if (filter.folderPath) clauses.push(`m.folder_id IN (SELECT id FROM folders WHERE path = $${params.push(filter.folderPath)})`);
+  if (filter.query) clauses.push(`(m.title ILIKE $${params.push(ilike(filter.query))} ESCAPE '\\' OR m.id ILIKE $${params.length} ESCAPE '\\')`);
   if (filter.from) clauses.push(`m.started_at COLLATE "C" >= $${params.push(filter.from)}`);
   if (filter.to) clauses.push(`m.started_at COLLATE "C" <= $${params.push(filter.to.length === 10 ? `${filter.to}T23:59:59.999Z` : filter.to)}`);
   const sql = `SELECT m.id FROM meetings m WHERE ${clauses.join(' AND ')} ORDER BY m.started_at COLLATE "C" DESC, m.id COLLATE "C" DESC`;
@@ -143,7 +144,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL participant grams as bits (migr
     // (`at` and `Pa`: 1-3 characters in a few words, `pat`, `patty`, `kat`, and most meetings; `1@` and `9@C`: in the
     // 120 e-mails of the numbers ending in 1 or 9, most meetings, counted from their gram.)
     for (const participant of ['person1', 'PERSON1', 'rson1', 'pat p', 'PAT P', 'person', '@corp', 'son', 'n1', 'e', 'p', 'person1@', 'qqq', 'erson12', 'at', 'Pa', '1@', '9@C'])
-      for (const other of [{}, { folderPath: 'Team' }, ...dates, { folderPath: 'Team', ...dates[1] }]) {
+      for (const other of [{}, { folderPath: 'Team' }, ...dates, { folderPath: 'Team', ...dates[1] }, { query: '01' }, { query: 'mt', folderPath: 'Team' }]) {
         const filter: MeetingFilter = { participant, ...other };
         const all = await listedByParticipants(pool, filter);
         found += all.length;
@@ -179,6 +180,8 @@ describe.skipIf(needs('postgresql'))('PostgreSQL participant grams as bits (migr
       };
       expect(await statements('person1')).toBe(1);
       expect(await statements('pat p')).toBe(2);
+      // With a title fragment held by grams kept as bits (1-2 characters), counted from the gram too.
+      expect(await statements('person1', 'meeting_tag_bits', { query: 'mt' })).toBeGreaterThan(0);
       // With dates, the range's meetings are read once (whether its gram counts), after its names are found too many.
       const rangeRead = 'FROM (SELECT 1 FROM meetings m WHERE';
       expect([await statements('pat p', rangeRead, dates[1]), await statements('Pat Person11', rangeRead, dates[1])]).toEqual([1, 0]);

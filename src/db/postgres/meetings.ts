@@ -396,8 +396,8 @@ const MAX_PARTICIPANT_WORDS = 32;
  * MAX_PARTICIPANT_HANDLES names and e-mails, when it holds a separator (it may span two words) or is in more than
  * MAX_PARTICIPANT_WORDS words, unless the meetings it fails are few (`except`; `exceptions: false`, to compare the two
  * ways, leaves them unread), or, given `lacking` (the most worth reading), no more than that many (gramExceptions).
- * `counted`: a list's near page whose total the tags' bits count (no dates, no title), where a fragment in a few words
- * is their tags however many meetings hold it; `gramRange`, such a page with dates, where a fragment in too many names
+ * `counted`: a list's near page without dates, whose total the tags' bits count when a title fragment is held by grams
+ * kept as bits, or there is none, where a fragment in a few words is their tags however many meetings hold it; `gramRange`, such a page with dates, where a fragment in too many names
  * is counted from its gram when the range holds that many meetings or more; `rareTitleWords`, the bounds of a title
  * fragment's many words read as their grams (RARE_TITLE_WORDS; tests lower them). Unknown series or folder ->
  * NotFoundError, checked in the same order as compileMeetingFilter.
@@ -465,6 +465,8 @@ export async function compileTags(
   }
   if (folder) groups.push([`f${(await folder).id}`]);
   const range = filter.from === undefined && filter.to === undefined ? {} : parseDateRange(filter.from, filter.to);
+  // A near page counted from the bits: those of every group so far (a title fragment then held by grams alone).
+  const counted = options.counted === true && title === undefined && groups.every((g) => g.every(hasBits));
   if (filter.participant !== undefined && filter.participant !== '') {
     const fragment = matchFragment(filter.participant, 'participant');
     const patterns = [...new Set(unicodeForms(fragment))].map(ilike);
@@ -498,12 +500,12 @@ export async function compileTags(
     // words' tags (RECENT_MEETINGS_HOLDING). Not for a list counted from the bits: the union is counted there (`a`, in 10
     // words and every meeting: 3.3 -> ~1.5 ms; `am` 4.4 -> ~1.4), and its near page walked newest first is as cheap.
     const common =
-      words !== undefined && words.length > 1 && options.exceptions !== false && !options.counted && (await heldByRecentMeetings(q, patterns));
+      words !== undefined && words.length > 1 && options.exceptions !== false && !counted && (await heldByRecentMeetings(q, patterns));
     // On a near page without a title (`counted`, or `gramRange`: with dates holding that many meetings or more), an ASCII
     // fragment in too many names is counted from its gram (gramsTotal), its page walked newest first: the meetings it
     // fails are not looked for (`son`, none of 100k: 8.6 ms reading the participants lacking it).
     // (The range is read only once the names are known to be too many for tags, or before their scan: a round trip.)
-    let grams = gramsAllowed && options.counted === true;
+    let grams = gramsAllowed && counted;
     const exceptionsWanted = async () => {
       if (gramsAllowed && !grams && options.gramRange !== undefined) grams = await rangeHoldsGram();
       return options.exceptions !== false && !grams;
@@ -600,13 +602,17 @@ function gramsTotal(t: TagFilter | undefined, param: (value: unknown) => string,
   if (!gram || !t.probe || t.title || t.except || (dated && !dates) || !t.groups.every((g) => g.every(hasBits))) return undefined;
   // The other filters' groups (a folder, a series, a date range's cover), each its tags' bits ORed, ANDed in; their
   // tags for the strays' meetings and those outside the range.
-  const groups = [...t.groups, ...(dates ? [dates.tokens] : [])].map((group) => param(group));
+  const tagGroups = [...t.groups, ...(dates ? [dates.tokens] : [])];
+  const groups = tagGroups.map((group) => param(group));
   // The gram's blocks, less its strays' (their tags, an SQL array) when it has any, ANDed with the groups'.
   const held = (strays?: string) =>
     `(SELECT coalesce(sum(bit_count(${strays ? 'CASE WHEN o.bits IS NULL THEN g.bits ELSE g.bits & ~o.bits END' : 'g.bits'}${groups.map((_, i) => ` & a${i}.bits`).join('')})), 0)
       FROM ${tagBlocks(`b.tag = ${param(gram.tag)}`)} g ${strays ? `LEFT JOIN ${tagsOred(strays)} o ON o.block = g.block` : ''}
       ${groups.map((tags, i) => `JOIN ${tagsOred(tags)} a${i} ON a${i}.block = g.block`).join(' ')})::int`;
-  const inGroups = groups.map((tags) => ` AND EXISTS (SELECT 1 FROM meeting_tags e WHERE e.tag = ANY(${tags}::text[]) AND e.meeting_id = c.meeting_id)`).join('');
+  // (Each group in its own table: a title fragment's grams are in meeting_grams.)
+  const inGroups = groups
+    .map((tags, i) => ` AND EXISTS (SELECT 1 FROM ${tagTable(tagGroups[i]![0] ?? '')} e WHERE e.tag = ANY(${tags}::text[]) AND e.meeting_id = c.meeting_id)`)
+    .join('');
   // The cover's first and last days' meetings (and those without a date) outside the range: those holding the fragment
   // (probed) and in the other groups were counted, and are taken away.
   const outside = dates?.outside
@@ -1289,7 +1295,7 @@ export async function listMeetings(
     filter.participant || filter.seriesId !== undefined || filter.folderPath !== undefined || filter.query
       ? await compileTags(q, filter, {
           probeMany: true,
-          counted: page.offset < DEEP_PAGE && !filter.query && !dated,
+          counted: page.offset < DEEP_PAGE && !dated,
           exceptions: options.exceptions,
           grams: options.grams,
           ...(page.offset < DEEP_PAGE && !filter.query && dated && { gramRange: options.gramRange ?? GRAM_RANGE_MEETINGS }),
