@@ -811,6 +811,12 @@ const isShortFragment = (fragment: string): boolean => [...fragment].length <= 2
 const MAX_TITLE_WORDS = 32;
 
 /**
+ * A title fragment's words alone walked merged when at most this many: a branch each, three times, in a statement planned
+ * once a connection (its generic plan; `ing`'s 6 words: 9.5 ms to plan, ~1.5 ms a word).
+ */
+const MERGED_TITLE_WORDS = 8;
+
+/**
  * Many title words in few meetings each (`#917`: 111 words, `#10917`..., one meeting each at 100k) are their grams all
  * the same: read in key order, ~1 µs a row, where the titles the trigram index proposes (it keeps no `#`) are each
  * checked: `#917` 26 ms, and with a participant word and dates 150, its ~13,000 meetings each probed for the title.
@@ -1079,10 +1085,11 @@ async function listByTags(q: Queryable, t: TagFilter, page: Page, cover?: DateTe
   // A participant fragment's few words and no other filter (from DEEP_PAGE on): their key ranges merged as the page is
   // walked, the total from their bits, rather than their meetings gathered first.
   const wordsAlone = driver === undefined && t.groups.length === 1 && driverGroup.every((tag) => tag.startsWith('p')) && countedByBits(t);
-  // A title fragment's few words and no other filter: the same walk, counted from the merge (their meetings are not
-  // kept as bits). Gathered and made distinct first, `ing`'s 6 words (46,524 rows, 41,165 meetings) took 53 ms.
+  // A title fragment's few words (at most MERGED_TITLE_WORDS) and no other filter: the same walk, from either end,
+  // counted once from the merge (their meetings are not kept as bits). Gathered and made distinct first, for the total
+  // and the page, `ing`'s 6 words (46,524 rows, 41,165 meetings) took 53 ms.
   const titleWordsAlone =
-    grams && !t.title && driver === undefined && t.groups.length === 1 && driverGroup.length <= MAX_TITLE_WORDS && !t.probe && !t.except?.length && t.range.from === undefined && t.range.to === undefined;
+    grams && !t.title && driver === undefined && t.groups.length === 1 && driverGroup.length <= MERGED_TITLE_WORDS && !t.probe && !t.except?.length && t.range.from === undefined && t.range.to === undefined;
   const driverParam = driver === undefined ? undefined : p(driver);
   const clauses = driver === undefined ? [] : [`t.tag = ${driverParam}`];
   // Common table expressions of the statement. A group of tags drives (the names of a participant across words): its
