@@ -160,6 +160,8 @@ describe.skipIf(needs('postgresql'))('PostgreSQL title words (migration 0012)', 
     expect(num1!.groups[0]!.length).toBeGreaterThanOrEqual(40);
     expect(num1!.groups[0]!.every((tag) => /^gwnum1\d+$/.test(tag))).toBe(true);
     expect(num1!.title).toBeUndefined();
+    // With their patterns: each meeting's title is checked instead when another filter drives.
+    expect(num1!.rareWords).toMatchObject({ group: num1!.groups[0], id: '%num1%' });
     // Past either bound: titles checked.
     for (const rareTitleWords of [{ words: 39, meetings: 2_000 }, { words: 500, meetings: 39 }]) {
       const t = await compileTags(pgs.pool, { query: 'num1' }, { rareTitleWords });
