@@ -408,11 +408,12 @@ const MAX_PARTICIPANT_WORDS = 32;
  * MAX_PARTICIPANT_WORDS words, unless the meetings it fails are few (`except`; `exceptions: false`, to compare the two
  * ways, leaves them unread), or, given `lacking` (the most worth reading), no more than that many (gramExceptions).
  * `counted`: a list's near page without dates, whose total the tags' bits count when a title fragment is held by grams
- * kept as bits, or there is none, where a fragment in a few words is their tags however many meetings hold it; `gramRange`, such a page with dates, where a fragment in too many names
- * is counted from its gram when the range holds that many meetings or more; `gramTotal`, a page without dates at any
- * offset, where a fragment in too many names whose failed meetings are too many is counted from its gram; `rareTitleWords`, the bounds of a title
- * fragment's many words read as their grams (RARE_TITLE_WORDS; tests lower them). Unknown series or folder ->
- * NotFoundError, checked in the same order as compileMeetingFilter.
+ * kept as bits, or there is none, where a fragment in a few words is their tags however many meetings hold it;
+ * `gramRange`, such a page with dates, where a fragment in too many names is counted from its gram when the range holds
+ * that many meetings or more; `gramTotal`, a page without dates at any offset, where a fragment in too many names whose
+ * failed meetings are too many is counted from its gram; `rareTitleWords`, the bounds of a title fragment's many words
+ * read as their grams (RARE_TITLE_WORDS; tests lower them). Unknown series or folder -> NotFoundError, checked in the
+ * same order as compileMeetingFilter.
  */
 export async function compileTags(
   q: Queryable,
@@ -836,8 +837,9 @@ const MERGED_TITLE_WORDS = 8;
 
 /**
  * Many title words in few meetings each (`#917`: 111 words, `#10917`..., one meeting each at 100k) are their grams all
- * the same: read in key order, ~1 µs a row, where the titles the trigram index proposes (it keeps no `#`) are each
- * checked: `#917` 26 ms, and with a participant word and dates 150, its ~13,000 meetings each probed for the title.
+ * the same: read in key order, ~1 µs a row, in a plan that does not hang on the estimates of ILIKE over the titles the
+ * trigram index proposes (it keeps no `#`). With the statistics the bench load left, `#917` took 26 ms that way, and with
+ * a participant word and dates 150 (Kim's ~13,000 meetings each probed for the title); after a fresh ANALYZE, 4 and 8.
  */
 const RARE_TITLE_WORDS = { words: 500, meetings: 2_000 };
 
@@ -1260,7 +1262,7 @@ async function listByTags(q: Queryable, t: TagFilter, page: Page, cover?: DateTe
   // settings). Planned for its values at each call, such a statement cost 2-10 times as much at 100k meetings, mostly
   // its planning (`kowalski` at offset 20,000: 5.7 -> 1.9 ms; `om` at 20,000, two words merged: 8.2 -> 1.5; a folder's
   // first page 1.1 -> 0.5).
-  const generic = tagAlone || walked !== undefined || merged !== undefined ? genericPoolOf(q) : undefined;
+  const generic = walked !== undefined || merged !== undefined ? genericPoolOf(q) : undefined;
   const found = generic
     ? await rowsGeneric<MeetingListItem & { total: number | null }>(generic, text, values)
     : await planned((c) => rowsPlanned<MeetingListItem & { total: number | null }>(c, text, values));
@@ -1387,13 +1389,7 @@ export async function listMeetings(
       )
     : pageOfMeetings(`${ids} ${NEWEST_FIRST} LIMIT $${n + 1} OFFSET $${n + 2}`);
   // The page and the total in one statement: a row per item (each carrying the total), or one row of nulls but the total.
-  // The meetings left out looked up by id, each in the primary key: as an equality, a plan made for any values took the
-  // id's trigram index in a small database (it serves `=` too, costed as cheap): 48 ms for 172 of 1,200 meetings,
-  // ~0.3 ms each, where a key lookup takes a few µs. A range of one value is the primary key's alone.
-  const total = left
-    ? `(${counted} - (SELECT count(*)::int FROM (SELECT DISTINCT e FROM unnest(${left}::text[]) e) e(id)
-                      CROSS JOIN LATERAL (SELECT 1 FROM meetings m ${where} ${where ? 'AND' : 'WHERE'} m.id >= e.id AND m.id <= e.id) x))`
-    : counted;
+  const total = left ? `(${counted} - (SELECT count(*)::int FROM meetings m ${where} ${where ? 'AND' : 'WHERE'} m.id = ANY(${left}::text[])))` : counted;
   // The total computed once (OFFSET 0): a subquery pulled up was computed again in each branch of the page reading it.
   const text = `SELECT i.*, t.total FROM (SELECT ${total} AS total OFFSET 0) t
      LEFT JOIN LATERAL (${pageSql}) i ON true
