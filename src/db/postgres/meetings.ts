@@ -1092,10 +1092,8 @@ async function listByTags(q: Queryable, t: TagFilter, page: Page, cover?: DateTe
     );
     const r = await rowsPlanned<{ sizes: number[] }>(q, `SELECT ARRAY[${probes.join(', ')}] AS sizes`, params);
     const sizes = r[0]!.sizes;
-    // The fewest rows; of several at DRIVER_PROBE, one tag rather than a group, whose rows are made distinct first
-    // (`ing` + a folder: `ing`'s 6 words, 46,524 rows, 95 ms, against the folder's 8,636 meetings each probed, 9).
     const least = Math.min(...sizes);
-    driverGroup = drivers.find((g, i) => sizes[i] === least && g.length === 1) ?? drivers[sizes.indexOf(least)]!;
+    driverGroup = drivers[sizes.indexOf(least)]!;
     fewGroupRows = driverGroup.length > 1 && least < DRIVER_PROBE;
     params.length = 0;
     range.length = 0;
