@@ -78,6 +78,10 @@ const wordLike = (column: string, pattern: string): string => `${column} LIKE lo
  */
 const idLike = (pattern: string): string => `lower(m.id) LIKE lower(${pattern}) ESCAPE '\\'`;
 
+/** A title fragment on meeting row `m`: its title in either Unicode form (ILIKE patterns `forms`), or its id (`id`). */
+const titleLike = (forms: string[], id: string, p: (value: unknown) => string): string =>
+  `${forms.map((f) => `m.title ILIKE ${p(f)} ESCAPE '\\'`).join(' OR ')} OR ${idLike(p(id))}`;
+
 // ---------------------------------------------------------------------------------------------
 // Not found, with the same structured hints as src/db/queries/not-found.ts (the surfaces word them)
 
@@ -230,7 +234,7 @@ export async function compileMeetingFilter(q: Queryable, filter: MeetingFilter, 
   if (filter.query !== undefined && filter.query !== '') {
     const fragment = matchFragment(filter.query, 'query');
     const forms = [...new Set(unicodeForms(fragment))];
-    clauses.push(`(${forms.map((f) => `m.title ILIKE ${p(ilike(f))} ESCAPE '\\'`).join(' OR ')} OR ${idLike(p(ilike(fragment)))})`);
+    clauses.push(`(${titleLike(forms.map(ilike), ilike(fragment), p)})`);
   }
   if (filter.seriesId !== undefined) {
     await getSeriesRefOrThrow(q, filter.seriesId);
@@ -1172,13 +1176,12 @@ async function listByTags(q: Queryable, t: TagFilter, page: Page, cover?: DateTe
       // A title fragment's many rare words when another filter drives: each meeting's title checked (~1 µs), not each
       // of its words looked up (`631`, 111 words, and "Ines Chen 80": 111 key lookups for each of the name's meetings,
       // 7.6 ms, where the trigram index had left the title checked, 2.2).
-      const like = `${t.rareWords.forms.map((f) => `m.title ILIKE ${p(f)} ESCAPE '\\'`).join(' OR ')} OR ${idLike(p(t.rareWords.id))}`;
-      clauses.push(`(SELECT ${like} FROM meetings m WHERE m.id = t.meeting_id) IS TRUE`);
+      clauses.push(`(SELECT ${titleLike(t.rareWords.forms, t.rareWords.id, p)} FROM meetings m WHERE m.id = t.meeting_id) IS TRUE`);
     } else clauses.push(`EXISTS (SELECT 1 FROM ${tagTable(group[0]!)} ${o} WHERE ${o}.tag = ANY(${p(group)}::text[]) AND ${o}.started_at = t.started_at AND ${o}.meeting_id = t.meeting_id${within(o)})`);
   }
   let from = `FROM ${source} ${joins.join(' ')} WHERE ${clauses.length ? clauses.join(' AND ') : 'true'}`;
   if (t.title) {
-    const like = `${t.title.forms.map((f) => `m.title ILIKE ${p(f)} ESCAPE '\\'`).join(' OR ')} OR ${idLike(p(t.title.id))}`;
+    const like = titleLike(t.title.forms, t.title.id, p);
     const { sure, titled, pairs } = t.title;
     if (sure === undefined && titled === undefined && !grams && !pairs) {
       clauses.push(`EXISTS (SELECT 1 FROM meetings m WHERE m.id = t.meeting_id AND (${like}))`);
