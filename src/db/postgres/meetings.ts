@@ -644,8 +644,8 @@ function gramsTotal(t: TagFilter | undefined, param: (value: unknown) => string,
       FROM ${tagBlocks(`b.tag = ${param(gram.tag)}`)} g ${strays ? `LEFT JOIN ${tagsOred(strays)} o ON o.block = g.block` : ''}
       ${groups.map((tags, i) => `JOIN ${tagsOred(tags)} a${i} ON a${i}.block = g.block`).join(' ')})::int`;
   // (Each group in its own table: a title fragment's grams are in meeting_grams.)
-  const inGroups = groups
-    .map((tags, i) => ` AND EXISTS (SELECT 1 FROM ${tagTable(tagGroups[i]![0] ?? '')} e WHERE e.tag = ANY(${tags}::text[]) AND e.meeting_id = c.meeting_id)`)
+  const inGroups = tagGroups
+    .map((group, i) => ` AND EXISTS (SELECT 1 FROM ${tagTable(group[0] ?? '')} e WHERE e.tag = ANY(${groups[i]}::text[]) AND e.meeting_id = c.meeting_id)`)
     .join('');
   // The cover's first and last days' meetings (and those without a date) outside the range: those holding the fragment
   // (probed) and in the other groups were counted, and are taken away.
@@ -1172,17 +1172,16 @@ async function listByTags(q: Queryable, t: TagFilter, page: Page, cover?: DateTe
       // expecting a group's statistics (~1,500 rows a title word), hashed the tag's rows: `#917` + "Kim" up to November
       // 2023, 43 meetings, hashed Kim's 13,000 twice (the total and the page), 6.9 ms against 2.3.
       joins.push(fewGroupRows ? `CROSS JOIN LATERAL (SELECT 1 FROM ${tagTable(group[0]!)} ${o} WHERE ${on} OFFSET 0) ${o}` : `JOIN ${tagTable(group[0]!)} ${o} ON ${on}`);
-    } else if (group === t.rareWords?.group) {
-      // A title fragment's many rare words when another filter drives: each meeting's title checked (~1 µs), not each
-      // of its words looked up (`631`, 111 words, and "Ines Chen 80": 111 key lookups for each of the name's meetings,
-      // 7.6 ms, where the trigram index had left the title checked, 2.2).
-      clauses.push(`(SELECT ${titleLike(t.rareWords.forms, t.rareWords.id, p)} FROM meetings m WHERE m.id = t.meeting_id) IS TRUE`);
-    } else clauses.push(`EXISTS (SELECT 1 FROM ${tagTable(group[0]!)} ${o} WHERE ${o}.tag = ANY(${p(group)}::text[]) AND ${o}.started_at = t.started_at AND ${o}.meeting_id = t.meeting_id${within(o)})`);
+    } else if (group !== t.rareWords?.group) clauses.push(`EXISTS (SELECT 1 FROM ${tagTable(group[0]!)} ${o} WHERE ${o}.tag = ANY(${p(group)}::text[]) AND ${o}.started_at = t.started_at AND ${o}.meeting_id = t.meeting_id${within(o)})`);
   }
   let from = `FROM ${source} ${joins.join(' ')} WHERE ${clauses.length ? clauses.join(' AND ') : 'true'}`;
-  if (t.title) {
-    const like = titleLike(t.title.forms, t.title.id, p);
-    const { sure, titled, pairs } = t.title;
+  // A title fragment's many rare words when another filter drives: its title checked on each meeting, as any title
+  // fragment the tags do not hold, not each of its words looked up (`631`, 111 words, and "Ines Chen 80": 111 key
+  // lookups for each of the name's meetings, 7.6 ms, against 2.5).
+  const title = t.title ?? (t.rareWords && t.rareWords.group !== driverGroup ? { forms: t.rareWords.forms, id: t.rareWords.id } : undefined);
+  if (title) {
+    const like = titleLike(title.forms, title.id, p);
+    const { sure, titled, pairs } = title;
     if (sure === undefined && titled === undefined && !grams && !pairs) {
       clauses.push(`EXISTS (SELECT 1 FROM meetings m WHERE m.id = t.meeting_id AND (${like}))`);
       from = `FROM ${source} ${joins.join(' ')} WHERE ${clauses.join(' AND ')}`;
