@@ -43,7 +43,7 @@ function uploadsHome(location: string, env: NodeJS.ProcessEnv): string {
 export async function runApp(opts: RunAppOptions): Promise<void> {
   const log = opts.logger;
   const env = opts.env ?? process.env;
-  const store = await openStore(opts.dbPath, { create: true, onSchema: logSchemaNotices(log) });
+  const store = await openStore(opts.dbPath, { create: true, warm: true, onSchema: logSchemaNotices(log) });
   const uploads = { dir: join(uploadsHome(opts.dbPath, env), 'uploads'), maxBytes: maxUploadBytes(env), pollMs: Number(env.SYNTHEO_APP_POLL_MS) || 500 };
   let running: RunningServer;
   try {

@@ -11,6 +11,11 @@ export interface OpenStoreOptions {
   lazy?: boolean;
   /** Told when an existing database's schema is upgraded (it can take a minute), or when opening waits for another process's upgrade. */
   onSchema?: OnSchemaNotice;
+  /**
+   * A server answering questions (`syntheo mcp`, the app): on PostgreSQL, the connections and statistics searches use
+   * are made and read ahead of use, on the first call and again once they closed, idle. Nothing on SQLite.
+   */
+  warm?: boolean;
 }
 
 export { isPostgresUrl };

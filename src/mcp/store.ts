@@ -7,7 +7,8 @@ import { logSchemaNotices } from '../db/model/schema-notice.js';
  * probe, initialize and tools/list never load the engine (better-sqlite3, the query modules, the schema
  * check). The Store is lazy too: it opens (and creates, SPEC §1) the database on its first call, does
  * not remember a failed open, and drops a connection that found the file read-only, so fixing the file
- * or its permissions is enough for the next call to succeed.
+ * or its permissions is enough for the next call to succeed. On PostgreSQL it is warm: the connections and
+ * statistics its searches use are made and read ahead of use, from that first call on (OpenStoreOptions.warm).
  */
 export class StoreOnFirstUse {
   private store: Store | undefined;
@@ -26,7 +27,7 @@ export class StoreOnFirstUse {
   private async make(): Promise<Store> {
     const started = performance.now();
     const { openStore } = await import('../db/engine.js');
-    this.store = await openStore(this.location, { create: true, lazy: true, onSchema: logSchemaNotices(this.logger) });
+    this.store = await openStore(this.location, { create: true, lazy: true, warm: true, onSchema: logSchemaNotices(this.logger) });
     this.logger.debug({ engine: this.store.engine, location: this.store.location, ms: Math.round(performance.now() - started) }, 'store loaded');
     return this.store;
   }

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -6,8 +6,9 @@ import { needs } from '../support/system-tools.js';
 import { pgDatabaseMigratedTo, startPostgres, type PgCluster } from '../support/postgres.js';
 import pgDriver from 'pg';
 import { MIGRATION_LOCK_KEY, openPostgres, readPgMigrations } from '../../src/db/postgres/open.js';
-import { GENERIC_STATEMENTS, genericPoolOf, rowsGeneric, withMergePlans } from '../../src/db/postgres/sql.js';
+import { GENERIC_STATEMENTS, genericPoolOf, rowsGeneric, warmCompanions, withMergePlans } from '../../src/db/postgres/sql.js';
 import { describeTarget } from '../../src/db/postgres/errors.js';
+import { openPostgresStore } from '../../src/db/postgres/store.js';
 import type { SchemaNotice } from '../../src/db/model/schema-notice.js';
 import { isPostgresUrl, resolveDbLocation } from '../../src/db/engine.js';
 import { existsSync as exists, readdirSync } from 'node:fs';
@@ -250,6 +251,66 @@ describe.skipIf(needs('postgresql'))('PostgreSQL: open and migrate', () => {
     } finally {
       await other.end();
       await db.close();
+    }
+  });
+
+  it("a server's Store makes its companions' first connections ahead of use; a statement needing one meanwhile waits for it, and finds its settings", async () => {
+    const url = await pg.createDatabase();
+    await (await openPostgres(url, { create: true })).close();
+    const name = url.split('/').pop()!.split('?')[0]!;
+    const watcher = new pgDriver.Pool({ connectionString: url, max: 1, application_name: 'watcher' });
+    /** The Store's connections to its database, as the server counts them. */
+    const backends = async () => (await watcher.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND application_name = 'syntheo'", [name])).rows[0]!.n;
+    const plain = await openPostgres(url, { create: false });
+    try {
+      // Not asked: only the Store's own connection, the companions' made on first use.
+      const generic = genericPoolOf(plain.pool)!;
+      expect([generic.totalCount, await backends()]).toEqual([0, 1]);
+      // Asked (as a Store's call does when they have none), then at once a statement on each: the connections being
+      // made are the ones used, one each, with their settings; asked again, nothing more.
+      warmCompanions(plain.pool);
+      expect(await rowsGeneric(generic, "SELECT current_setting('plan_cache_mode') AS mode", [])).toEqual([{ mode: 'force_generic_plan' }]);
+      expect(await withMergePlans(plain.pool, async (c) => (await c.query("SELECT current_setting('enable_hashjoin') AS hash")).rows)).toEqual([{ hash: 'off' }]);
+      warmCompanions(plain.pool);
+      expect(generic.totalCount).toBe(1);
+      expect(await backends()).toBe(3);
+    } finally {
+      await plain.close();
+    }
+    // Opened for a server: made while the schema is checked, before any statement.
+    const db = await openPostgres(url, { create: false, warm: true });
+    try {
+      await vi.waitFor(async () => expect(await backends()).toBe(3));
+      expect(genericPoolOf(db.pool)!.idleCount).toBe(1);
+    } finally {
+      await db.close();
+    }
+    // A server's Store (as `syntheo mcp` opens it): made on its first call, and again on its first after they closed.
+    // (A list needs neither companion: the merge pool's connection is there, its settings its last statement.)
+    const store = await openPostgresStore(url, { create: false, lazy: true, warm: true });
+    const merging = async () =>
+      (
+        await watcher.query<{ n: number }>(
+          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND application_name = 'syntheo' AND query LIKE 'SET enable_hashjoin = off;%' AND query NOT LIKE '%plan_cache_mode%'",
+          [name],
+        )
+      ).rows[0]!.n;
+    try {
+      // (The connections closed before it end on the server a moment after.)
+      await vi.waitFor(async () => expect(await backends()).toBe(0));
+      await store.meetings.list({}, { limit: 1, offset: 0 });
+      await vi.waitFor(async () => expect(await merging()).toBe(1));
+      // Closed by the server (as the Store closes them, idle, after 2 minutes).
+      await watcher.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND application_name = 'syntheo'", [name]);
+      await vi.waitFor(async () => expect(await backends()).toBe(0));
+      // Its next calls (the first may find the pool's dead connections not yet dropped, which idle ones closing are).
+      await vi.waitFor(async () => {
+        await store.meetings.list({}, { limit: 1, offset: 0 });
+        expect(await merging()).toBe(1);
+      });
+    } finally {
+      await store.close();
+      await watcher.end();
     }
   });
 

@@ -2,7 +2,7 @@
 // must always hold exactly the lexemes of search_passages.words, whoever writes the passages (the app's
 // role, the assistants' role through the note trigger, db copy), and while writers run concurrently
 // with searches. The reference is the GIN path: `words @@ plainto_tsquery(...)` on the passages.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import pg from 'pg';
 import { needs } from '../support/system-tools.js';
 import { bm25, loginRoles, runAs, startPostgres, type PgCluster } from '../support/postgres.js';
@@ -275,6 +275,37 @@ describe.skipIf(needs('postgresql'))('search_postings: exact search counts from 
       expect((await listSizes(other)).passages).toBeNaN();
       expect((await listSizes(pool)).passages).toBe(held.passages);
     } finally {
+      await other.end();
+    }
+  });
+
+  it("reads a pool's statistics again once a minute old, answering from those it has meanwhile; a client's before it answers", async () => {
+    const other = new pg.Pool({ connectionString: await cluster.createDatabase('stale'), max: 2 });
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const first = await listSizes(other);
+      expect(first.passages).toBeNaN();
+      /** Passages as the statistics count them (reltuples): `n` rows, analyzed. */
+      const passages = async (n: number) => other.query(`DROP TABLE IF EXISTS search_passages; CREATE TABLE search_passages AS SELECT generate_series(1, ${n}) AS id; ANALYZE search_passages`);
+      await passages(100);
+      // Within the minute: those read.
+      expect(await listSizes(other)).toBe(first);
+      vi.setSystemTime(Date.now() + 61_000);
+      // Past it: those it has, at once, while they are read again.
+      expect(await listSizes(other)).toBe(first);
+      await vi.waitFor(async () => expect((await listSizes(other)).passages).toBe(100));
+      // A client (inside a caller's transaction) reads them again before it answers.
+      const client = await other.connect();
+      try {
+        expect((await listSizes(client)).passages).toBe(100);
+        await passages(150);
+        vi.setSystemTime(Date.now() + 61_000);
+        expect((await listSizes(client)).passages).toBe(150);
+      } finally {
+        client.release();
+      }
+    } finally {
+      vi.useRealTimers();
       await other.end();
     }
   });

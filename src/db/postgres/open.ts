@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { NoDatabaseError, StorageError } from '../../errors.js';
 import { PACKAGE_ROOT, packageVersion } from '../../package.js';
 import { connectionError, describeTarget, toStorageError } from './errors.js';
-import { registerGenericPool, registerMergePool } from './sql.js';
+import { registerGenericPool, registerMergePool, warmCompanions } from './sql.js';
 import type { OnSchemaNotice } from '../model/schema-notice.js';
 
 export const PG_MIGRATIONS_DIR = join(PACKAGE_ROOT, 'drizzle', 'postgres');
@@ -34,6 +34,8 @@ export interface PgOpenOptions {
   max?: number;
   /** Told when an existing schema is upgraded, or when this open waits for another process's upgrade. */
   onSchema?: OnSchemaNotice;
+  /** Make the companion pools' first connections once connected, while the schema is checked (warmCompanions). */
+  warm?: boolean;
 }
 
 export interface PgDb {
@@ -99,6 +101,7 @@ export async function openPostgres(url: string, options: PgOpenOptions): Promise
     await closeAll().catch(() => {});
     throw connectionError(url, error);
   }
+  if (options.warm) warmCompanions(pool);
   try {
     await ensureSchema(client, url, options.create, options.onSchema);
   } catch (error) {

@@ -7,7 +7,8 @@ import type { Page, Pagination } from '../queries/types.js';
 import { MAX_PARTICIPANT_EXCEPTIONS } from '../queries/participant-words.js';
 import { compileMeetingFilter, compileTags, MAX_GRAM_EXCEPTIONS, probedFor, type TagFilter } from './meetings.js';
 import { dateTerm, startedWithin } from './calendar.js';
-import { genericPoolOf, one, rows, rowsGeneric, rowsPlanned, withMergePlans, type Queryable } from './sql.js';
+import type { Pool } from 'pg';
+import { genericPoolOf, one, rows, rowsGeneric, rowsPlanned, warmCompanions, withMergePlans, type Queryable } from './sql.js';
 import { monthsLessDays } from '../model/calendar.js';
 import { bitmapTotal } from './bitmaps.js';
 import { snippetOf } from '../queries/snippet.js';
@@ -629,7 +630,10 @@ interface PassageList {
   key: [table: string, value: string];
 }
 
-/** Statistics read at most this often (ANALYZE changes them rarely; a few ms to read). */
+/**
+ * Statistics read again when this old (ANALYZE changes them rarely; 5-8 ms to read, 15 on a connection's first read).
+ * Past it, a Store's pool answers from those it has while it reads them again, apart (a client reads them first).
+ */
 const STATS_TTL_MS = 60_000;
 /** A key range's estimated length; `passages`: the estimated number of passages (NaN without statistics). */
 type Sizes = ((table: string, value: string) => number) & {
@@ -639,6 +643,8 @@ type Sizes = ((table: string, value: string) => number) & {
 };
 /** The statistics read, by the pool (or client) the search was given (`key`): one database's are not another's. */
 const statsCache = new WeakMap<Queryable, { at: number; of: Sizes }>();
+/** The statistics being read, by the same keys: a second caller waits for them. */
+const statsReading = new WeakMap<Queryable, Promise<Sizes>>();
 
 /**
  * The planner's own estimate of a key range's length (pg_stats: the most common values' frequencies, an
@@ -647,6 +653,21 @@ const statsCache = new WeakMap<Queryable, { at: number; of: Sizes }>();
 export async function listSizes(q: Queryable, key = q): Promise<Sizes> {
   const cached = statsCache.get(key);
   if (cached && Date.now() - cached.at < STATS_TTL_MS) return cached.of;
+  const pending = statsReading.get(key);
+  if (pending) return cached?.of ?? pending;
+  // Read on the connection at hand the first time; a pool's again apart, on the pool (`q` may be a connection its caller
+  // is about to release), its callers answered from those it has meanwhile.
+  const again = cached !== undefined && 'totalCount' in key;
+  if (cached && !again) return readSizes(q, key);
+  const read = readSizes(again ? key : q, key).finally(() => statsReading.delete(key));
+  statsReading.set(key, read);
+  if (!again) return read;
+  read.catch(() => {});
+  return cached.of;
+}
+
+/** The statistics listSizes reads, kept for `key`. */
+async function readSizes(q: Queryable, key: Queryable): Promise<Sizes> {
   const found = await rows<{ t: string; vals: string[] | null; freqs: number[] | null; n_distinct: number; tuples: number }>(
     q,
     `SELECT s.tablename AS t, s.most_common_vals::text::text[] AS vals, s.most_common_freqs::float8[] AS freqs, s.n_distinct::float8 AS n_distinct, c.reltuples::float8 AS tuples
@@ -672,6 +693,16 @@ export async function listSizes(q: Queryable, key = q): Promise<Sizes> {
   });
   statsCache.set(key, { at: Date.now(), of });
   return of;
+}
+
+/**
+ * A Store's companions' connections and the statistics searches read, made and read ahead of use (warmCompanions),
+ * without waiting: a server answering questions (`syntheo mcp`, the app) on its first call, and on its first after its
+ * connections closed, idle. Nothing when they are there.
+ */
+export function warmSearch(pool: Pool): void {
+  warmCompanions(pool);
+  void listSizes(pool).catch(() => {});
 }
 
 /**

@@ -12,7 +12,7 @@ import * as jobs from './jobs.js';
 import * as reads from './meetings.js';
 import * as proposals from './proposals.js';
 import * as imports from './imports.js';
-import { searchTranscripts } from './search.js';
+import { searchTranscripts, warmSearch } from './search.js';
 import { bitmapDrift, keepBitmaps, meetingTagBitsDrift } from './bitmaps.js';
 import { meetingMissingAHandle, repairParticipantHandles } from './participant-handles.js';
 import { loadMeetings } from './load.js';
@@ -27,6 +27,8 @@ export interface PgStoreOptions {
   lazy?: boolean;
   /** Told when the database's schema is upgraded, or when opening waits for another process's upgrade. */
   onSchema?: OnSchemaNotice;
+  /** Keep the searches' connections and statistics ready ahead of use (warmSearch): a server answering questions. */
+  warm?: boolean;
 }
 
 /**
@@ -39,7 +41,7 @@ export async function openPostgresStore(url: string, options: PgStoreOptions): P
   let opening: Promise<PgDb> | undefined;
   const get = async (): Promise<PgDb> => {
     if (db) return db;
-    opening ??= openPostgres(url, { create: options.create, ...(options.onSchema && { onSchema: options.onSchema }) }).finally(() => (opening = undefined));
+    opening ??= openPostgres(url, { create: options.create, warm: options.warm, ...(options.onSchema && { onSchema: options.onSchema }) }).finally(() => (opening = undefined));
     db = await opening;
     return db;
   };
@@ -48,7 +50,9 @@ export async function openPostgresStore(url: string, options: PgStoreOptions): P
     <A extends unknown[], R>(fn: (pool: PgDb['pool'], ...args: A) => Promise<R>) =>
     async (...args: A): Promise<R> => {
       try {
-        return await fn((await get()).pool, ...args);
+        const { pool } = await get();
+        if (options.warm) warmSearch(pool);
+        return await fn(pool, ...args);
       } catch (error) {
         throw toStorageError(url, error);
       }
