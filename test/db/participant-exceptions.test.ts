@@ -7,7 +7,7 @@ import { openDatabase } from '../../src/db/open.js';
 import { checkIntegrity } from '../../src/db/queries/integrity.js';
 import { compileMeetingFilter, listMeetings } from '../../src/db/queries/meetings.js';
 import { searchTranscripts, type SearchFilter, type SearchOptions } from '../../src/db/queries/search.js';
-import { BLOCK, buildSearchBits } from '../../src/db/queries/search-bits.js';
+import { BLOCK, buildSearchBits, wrongSearchBits } from '../../src/db/queries/search-bits.js';
 import { databaseMigratedTo, tempDir, testDbs } from '../support/db.js';
 import { makeMeeting, makeParticipant } from '../support/factories.js';
 import { FRAGMENTS, holding, LIST_FILTERS, seed, seedCommonWords, seedManyNames, seedSpaces } from '../support/participant-exceptions.js';
@@ -171,6 +171,51 @@ describe('a participant fragment in most names', () => {
     buildSearchBits(s, { saidWords: 40 });
     expect(s.prepare("SELECT term FROM search_bits_terms WHERE term IN ('said:zebra', 'said:plan7') AND built > 0 ORDER BY term").pluck().all()).toEqual(['said:plan7', 'said:zebra']);
     compare();
+  }, 120_000);
+
+  it("in many names, once its gram's bits are built: read from them, the passages above them and those marked checked on their tags; the doctor compares them with meeting_terms", () => {
+    const s = db();
+    const meetings = seedManyNames(s, BLOCK + 600);
+    buildSearchBits(s, { saidWords: 40 });
+    // `zq` (1,600 names and e-mails, 800 meetings) and `zq1` (888, 444) are their grams; ` lee` (800 names) its rarest
+    // triple's, no name holding it without ` lee`.
+    const gram = (fragment: string) => compileMeetingFilter(s, { participant: fragment }).parts[0]!.gram?.();
+    expect(['zq', ' lee', 'zq1'].map(gram)).toEqual(['q7a71', expect.stringMatching(/^q/), 'q7a7131']);
+    const built = (token: string) => s.prepare('SELECT built FROM search_bits_terms WHERE term = ?').pluck().get(`gram:${token}`) as number | undefined;
+    expect([built('q7a71'), built(gram(' lee')!), built('q7a7131')]).toEqual([2, 2, 2]);
+    const hits = (r: ReturnType<typeof searchTranscripts>) => ({ total: r.pagination.total, hits: r.hits.map((h) => [h.meeting_id, h.offset, h.snippet]) });
+    /** Each search the same from the gram's bits (by default), the names' lists and FTS5 with every meeting's participants. */
+    const compare = () => {
+      for (const participant of ['zq', ' lee', 'zq1'])
+        for (const query of ['the', 'the and', 'zebra'])
+          for (const page of [{ limit: 5, offset: 0 }, { limit: 5, offset: 1998 }]) {
+            const filter = { query, participant };
+            const found = hits(searchTranscripts(s, filter, page));
+            expect(found.total, JSON.stringify(filter)).toBeGreaterThan(0);
+            for (const way of [{ participants: 'listed' }, { bits: false }] as SearchOptions[]) expect({ filter, page, way, ...hits(searchTranscripts(s, filter, page, way)) }).toEqual({ filter, page, way, ...found });
+          }
+    };
+    compare();
+    expect(wrongSearchBits(s)).toEqual([]);
+    // Read from the gram's bits: without its rows, `zq` finds only the passages above them; the doctor says which term.
+    const the = { query: 'the', participant: 'zq' };
+    const total = searchTranscripts(s, the, { limit: 5, offset: 0 }).pagination.total;
+    s.exec("CREATE TEMP TABLE kept AS SELECT * FROM search_bits WHERE term = 'gram:q7a71'; DELETE FROM search_bits WHERE term = 'gram:q7a71'");
+    expect(searchTranscripts(s, the, { limit: 5, offset: 0 }).pagination.total).toBeLessThan(total);
+    expect(wrongSearchBits(s)).toEqual(['gram:q7a71']);
+    s.exec("INSERT INTO search_bits SELECT * FROM kept; DROP TABLE kept");
+    // Participants changed after the bits were built: the passages of their meetings, marked, are checked on their tags
+    // until a round sets their bits again.
+    s.transaction(() => {
+      s.prepare('DELETE FROM participants WHERE meeting_id = ?').run(meetings[0]);
+      for (const i of [4, 9, 14]) makeParticipant(s, meetings[i]!, { name: `Zq${i} Lee`, email: null });
+    })();
+    expect((s.prepare('SELECT count(*) FROM search_bits_dirty').pluck().get() as number) > 0).toBe(true);
+    compare();
+    buildSearchBits(s, { saidWords: 40 });
+    expect(s.prepare('SELECT count(*) FROM search_bits_dirty').pluck().get()).toBe(0);
+    compare();
+    expect(wrongSearchBits(s)).toEqual([]);
   }, 120_000);
 
   it('in every name and no e-mail (a space): the few meetings it fails found from the names lacking it', () => {

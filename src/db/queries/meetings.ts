@@ -67,6 +67,11 @@ export interface FilterPart {
    */
   manyTags?: () => string[];
   /**
+   * Beside `manyTags`: the participants' gram (its meeting_terms token) that exactly the meetings holding the fragment
+   * hold (participantGrams without strays), asked when needed; undefined when there is none.
+   */
+  gram?: () => string | undefined;
+  /**
    * `sql` as a probe of one meeting (a participant fragment in many names, whose `sql` reads every participant once):
    * what a list's walk, which stops at its page or is narrowed by the other filters, asks of each meeting it passes.
    */
@@ -186,7 +191,11 @@ export function compileMeetingFilter(sqlite: Sqlite, filter: MeetingFilter, opti
           // against 230 ms for the IN over every participant (100 ms with that index). A search joins its matches to the
           // meetings of the IN.
           const { sql, values: params } = holdsFragment(fragment, ['p.name', 'p.email']);
-          parts.push({ sql: `m.id IN (SELECT meeting_id FROM participants p WHERE ${sql})`, params, manyTags, probe: participantsProbe(fragment), ...grams() });
+          const gram = () => {
+            const held = participantGrams(sqlite, fragment);
+            return held?.loose === undefined ? /^"(q[0-9a-f]+)"$/.exec(held?.exact ?? '')?.[1] : undefined;
+          };
+          parts.push({ sql: `m.id IN (SELECT meeting_id FROM participants p WHERE ${sql})`, params, manyTags, gram, probe: participantsProbe(fragment), ...grams() });
         }
       }
     }
