@@ -62,7 +62,7 @@ const listTable = (term: string): ListTable => (isSaid(term) ? 'search_said' : '
 
 /**
  * A participant gram (1-3 ASCII characters of a name or an e-mail, as peopleGramToken spells it in meeting_terms) held
- * by this share of the meetings has bits (`gram:`, no migration: terms of search_bits): a passage's bit is set when its
+ * by this share of the meetings has bits (`gram:` terms of search_bits, no new table): a passage's bit is set when its
  * meeting holds the gram. A participant fragment in too many names for a filter's tags is its gram (when no name holds
  * the gram without the fragment), one row a block read, rather than the OR of its names' lists (`person1`'s 1,111
  * names: 865,000 ids, ~6 ms a search at 100k meetings). 1/16: a gram in fewer meetings leaves few names to OR.
