@@ -78,18 +78,15 @@ const setAll = (settings: string[], local = false): string => settings.map((s) =
 const mergePools = new WeakMap<Queryable, Pool>();
 export const registerMergePool = (pool: Pool, merging: Pool): void => {
   mergePools.set(pool, merging);
-  companionSettings.set(merging, setAll(MERGE_PLAN_SETTINGS));
+  companions.set(merging, { settings: setAll(MERGE_PLAN_SETTINGS), prepares: false });
 };
 
 /** Each Store pool's companion for rowsGeneric (registered by openPostgres), and its connections' prepared statements (text -> name, least recently used first). */
 const genericPools = new WeakMap<Queryable, Pool>();
 const genericPrepared = new WeakMap<PoolClient, Map<string, string>>();
-/** The companions for rowsGeneric (their connections keep prepared statements). */
-const genericCompanions = new WeakSet<Pool>();
 export const registerGenericPool = (pool: Pool, generic: Pool): void => {
   genericPools.set(pool, generic);
-  companionSettings.set(generic, setAll([...MERGE_PLAN_SETTINGS, 'plan_cache_mode = force_generic_plan']));
-  genericCompanions.add(generic);
+  companions.set(generic, { settings: setAll([...MERGE_PLAN_SETTINGS, 'plan_cache_mode = force_generic_plan']), prepares: true });
 };
 /** `pool`'s companion for rowsGeneric; undefined for a pool without one (another pool, a client). */
 export const genericPoolOf = (pool: Queryable): Pool | undefined => genericPools.get(pool);
@@ -103,8 +100,8 @@ export const GENERIC_STATEMENTS = 8;
 /** A name is never used again once deallocated (node-postgres remembers the names it has parsed on a connection). */
 let genericNames = 0;
 
-/** The settings of each companion pool's connections (a merge pool's, a generic pool's), given on their first use. */
-const companionSettings = new WeakMap<Pool, string>();
+/** Each companion pool's settings, given to its connections on their first use, and whether they keep prepared statements (a generic pool's). */
+const companions = new WeakMap<Pool, { settings: string; prepares: boolean }>();
 /** The companions' connections whose settings are given. */
 const companionSet = new WeakSet<PoolClient>();
 /** A companion's connection being made ahead of use (warmCompanions), which the first statement to need one waits for. */
@@ -115,14 +112,15 @@ async function companionClient(pool: Pool, ahead = false): Promise<PoolClient> {
   if (!ahead) await warming.get(pool);
   const client = await pool.connect();
   if (companionSet.has(client)) return client;
+  const { settings, prepares } = companions.get(pool)!;
   try {
-    await client.query(companionSettings.get(pool)!);
+    await client.query(settings);
   } catch (error) {
     client.release(error instanceof Error ? error : new Error(String(error)));
     throw error;
   }
   companionSet.add(client);
-  if (genericCompanions.has(pool)) genericPrepared.set(client, new Map());
+  if (prepares) genericPrepared.set(client, new Map());
   return client;
 }
 

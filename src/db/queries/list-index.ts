@@ -294,7 +294,7 @@ export function peopleGramsOf(handles: string[]): string | null {
 }
 
 /** The names and e-mails of a meeting's participants (column `h`), given the meeting's id as SQL. */
-const PEOPLE_OF = (meetingId: string) =>
+export const PEOPLE_OF = (meetingId: string) =>
   `SELECT p.name AS h FROM participants p WHERE p.meeting_id = ${meetingId} UNION ALL SELECT p.email FROM participants p WHERE p.meeting_id = ${meetingId} AND p.email IS NOT NULL`;
 
 /**

@@ -193,7 +193,7 @@ export function compileMeetingFilter(sqlite: Sqlite, filter: MeetingFilter, opti
           const { sql, values: params } = holdsFragment(fragment, ['p.name', 'p.email']);
           const gram = () => {
             const held = participantGrams(sqlite, fragment);
-            return held?.loose === undefined ? /^"(q[0-9a-f]+)"$/.exec(held?.exact ?? '')?.[1] : undefined;
+            return held?.loose === undefined ? held?.token : undefined;
           };
           parts.push({ sql: `m.id IN (SELECT meeting_id FROM participants p WHERE ${sql})`, params, manyTags, gram, probe: participantsProbe(fragment), ...grams() });
         }

@@ -190,11 +190,12 @@ export const MAX_GRAM_TRIPLES = 16;
  * names and e-mails (counted in their trigram index), whose meetings hold the fragment but for those holding the triple
  * only through names and e-mails lacking the fragment (`strays`; `person1`'s `on1` has none): `exact`, the gram's
  * meetings without a stray; `loose`, those with one, each then checked. Undefined past MAX_GRAM_STRAYS strays.
+ * `token`: the gram's own meeting_terms token (its meetings are exactly the fragment's when there is no `loose`).
  */
-export function participantGrams(sqlite: Sqlite, fragment: string): { exact: string; loose?: string } | undefined {
+export function participantGrams(sqlite: Sqlite, fragment: string): { exact: string; loose?: string; token: string } | undefined {
   if (!isAscii(fragment) || fragment.includes('\0')) return undefined;
   const text = lowerAscii(fragment);
-  if (text.length <= 3) return { exact: quoteToken(peopleGramToken(text)) };
+  if (text.length <= 3) return { exact: quoteToken(peopleGramToken(text)), token: peopleGramToken(text) };
   const handlesWith = (triple: string) => `handle : (${trigramMatch(triple)!})`;
   const count = stmt(sqlite, 'SELECT count(*) FROM participant_handles_fts WHERE participant_handles_fts MATCH ?').pluck();
   // At most MAX_GRAM_TRIPLES of them counted, spread over the fragment (up to 1,000 characters: one count each).
@@ -209,8 +210,9 @@ export function participantGrams(sqlite: Sqlite, fragment: string): { exact: str
     .pluck()
     .all(handlesWith(rarest), likeFragment(rarest), likeFragment(fragment)) as number[];
   if (strays.length > MAX_GRAM_STRAYS) return undefined;
-  const gram = quoteToken(peopleGramToken(rarest));
-  if (strays.length === 0) return { exact: gram };
+  const token = peopleGramToken(rarest);
+  const gram = quoteToken(token);
+  if (strays.length === 0) return { exact: gram, token };
   const others = `(${strays.map((id) => quoteToken(handleTag(id))).join(' OR ')})`;
-  return { exact: `(${gram} NOT ${others})`, loose: `(${gram} AND ${others})` };
+  return { exact: `(${gram} NOT ${others})`, loose: `(${gram} AND ${others})`, token };
 }

@@ -15,11 +15,12 @@
 // again. A search takes from the bitmaps only the blocks every one of its terms has built and
 // only passages not marked dirty, its total and its newest matches; FTS5 answers for the rest (src/db/queries/search.ts).
 import type { Sqlite } from '../open.js';
-import { likeFragment, stmt } from '../statements.js';
+import { stmt } from '../statements.js';
 import { rowLength } from './fts-records.js';
 import { asciiTokens } from './fts-tokens.js';
 import { isBusy } from '../sqlite/errors.js';
-import { peopleGramsOf } from './list-index.js';
+import { PEOPLE_OF, peopleGramsOf } from './list-index.js';
+import { holdsFragment } from './participant-words.js';
 
 /** search_fts's tokenizer (migration 0002): a passage's words are counted with it. */
 const SEARCH_TOKENIZER = 'unicode61 remove_diacritics 2';
@@ -158,6 +159,12 @@ export interface BitsRound {
   more: boolean;
 }
 
+/** The terms whose rows are read together, every term of the kind a few blocks at a time: the words' counts, the grams. */
+const READ_TOGETHER: { holds: (term: string) => boolean; blocks: number; read: (sqlite: Sqlite, terms: string[], from: number, to: number) => { blocks: Map<string, Blocks>; epoch: number } }[] = [
+  { holds: (term) => term.startsWith('freq:'), blocks: FREQ_BLOCKS, read: readFreqs },
+  { holds: isGram, blocks: GRAM_BLOCKS, read: readGrams },
+];
+
 /**
  * One bounded round of upkeep: the dense terms read again when the passages grew, terms built up to the newest block
  * (the one new passages go to: a search's window is mostly there) until `budgetMs` is spent (at least one: each read
@@ -184,22 +191,16 @@ export function searchBitsRound(sqlite: Sqlite, options: { budgetMs?: number; sa
         round.more = true;
         break;
       }
-      if (term.startsWith('freq:')) {
-        // The words' counts, for every word built as far as this one, from one read of the passages' text: a few blocks
-        // a round (the whole text at once would hold the worker for seconds), written in one transaction.
-        const words = behind.filter((b) => b.built === built && b.term.startsWith('freq:')).map((b) => b.term);
-        for (const w of words) taken.add(w);
-        const to = Math.min(target, built + FREQ_BLOCKS);
-        const read = readFreqs(sqlite, words, built, to);
-        round.built.push(...sqlite.transaction(() => words.filter((w) => writeTermBits(sqlite, w, built, to, { blocks: read.blocks.get(w)!, epoch: read.epoch }))).immediate());
-        if (to < target) round.more = true;
-      } else if (isGram(term)) {
-        // The grams built as far as this one, from one read of the passages' meetings' participants, a few blocks a round.
-        const grams = behind.filter((b) => b.built === built && isGram(b.term)).map((b) => b.term);
-        for (const g of grams) taken.add(g);
-        const to = Math.min(target, built + GRAM_BLOCKS);
-        const read = readGrams(sqlite, grams, built, to);
-        round.built.push(...sqlite.transaction(() => grams.filter((g) => writeTermBits(sqlite, g, built, to, { blocks: read.blocks.get(g)!, epoch: read.epoch }))).immediate());
+      const together = READ_TOGETHER.find((r) => r.holds(term));
+      if (together) {
+        // Every term of its kind built as far as this one, from one read of a few blocks (the words' counts: the
+        // passages' text, which whole would hold the worker for seconds; the grams: the passages' meetings' names),
+        // written in one transaction.
+        const terms = behind.filter((b) => b.built === built && together.holds(b.term)).map((b) => b.term);
+        for (const t of terms) taken.add(t);
+        const to = Math.min(target, built + together.blocks);
+        const read = together.read(sqlite, terms, built, to);
+        round.built.push(...sqlite.transaction(() => terms.filter((t) => writeTermBits(sqlite, t, built, to, { blocks: read.blocks.get(t)!, epoch: read.epoch }))).immediate());
         if (to < target) round.more = true;
       } else if (isList(term) || isSaid(term)) {
         // The lists of every tag (or every said word) built as far as this one, from one read of the passages' tags
@@ -346,7 +347,7 @@ function readGrams(sqlite: Sqlite, terms: string[], from: number, to: number): {
  */
 function meetingGrams(sqlite: Sqlite): (meetingId: string) => string[] {
   const seen = new Map<string, string[]>();
-  const handles = stmt(sqlite, 'SELECT name FROM participants WHERE meeting_id = ? UNION ALL SELECT email FROM participants WHERE meeting_id = ? AND email IS NOT NULL').pluck();
+  const handles = stmt(sqlite, PEOPLE_OF('?')).pluck();
   return (meetingId) => {
     let grams = seen.get(meetingId);
     if (grams === undefined) {
@@ -495,12 +496,9 @@ function* cellsOf(sqlite: Sqlite, term: string, low: number, high: number): Gene
   if (isGram(term)) {
     // The passages of the range whose meeting has a participant whose name or e-mail holds the gram, as the participant
     // filter matches it (LIKE, ASCII case folded), not as readGrams reads them: the doctor compares the two.
-    const holding = stmt(
-      sqlite,
-      "SELECT p.id FROM search_passages p WHERE p.id >= ? AND p.id < ? AND EXISTS (SELECT 1 FROM participants pa WHERE pa.meeting_id = p.meeting_id AND (pa.name LIKE ? ESCAPE '\\' OR pa.email LIKE ? ESCAPE '\\'))",
-    ).pluck();
-    const like = likeFragment(Buffer.from(term.slice('gram:q'.length), 'hex').toString('latin1'));
-    for (const id of holding.all(low, high, like, like) as number[]) yield [id, 1];
+    const held = holdsFragment(Buffer.from(term.slice('gram:q'.length), 'hex').toString('latin1'), ['pa.name', 'pa.email']);
+    const holding = stmt(sqlite, `SELECT p.id FROM search_passages p WHERE p.id >= ? AND p.id < ? AND EXISTS (SELECT 1 FROM participants pa WHERE pa.meeting_id = p.meeting_id AND ${held.sql})`).pluck();
+    for (const id of holding.all(low, high, ...held.values) as number[]) yield [id, 1];
     return;
   }
   // The bounds cast: FTS5 seeks a rowid bound only when it is an integer, and better-sqlite3 binds a number as a REAL
@@ -821,9 +819,10 @@ export function termsBuilt(sqlite: Sqlite, terms: string[]): Map<string, number>
  * A filter the bitmaps intersect: a passage holds one of the tags (less those of `less`, whose passages are left out),
  * or is one of the ids (read only if the bitmaps can answer). `built`: the built blocks of its tags' `tags:` and `list:`
  * terms, when the caller has read them (a term without a row absent): not read again (a participant fragment's 1,111
- * names at 100k meetings, ~1.9 ms).
+ * names at 100k meetings, ~1.9 ms). Or a kept term's passages (`term`: its bits, built as far as the words, which the
+ * caller checks: a participant gram's).
  */
-export type BitsGroup = { tags: string[]; less?: string[]; built?: ReadonlyMap<string, number>; gram?: string } | { ids: () => number[] };
+export type BitsGroup = { tags: string[]; less?: string[]; built?: ReadonlyMap<string, number> } | { ids: () => number[] } | { term: string };
 
 export interface BitsMatches {
   /** The matches below `below` (the passages of `aside` and the dirty ones left out), a bit a passage id. */
@@ -859,13 +858,12 @@ const SPARSE_LIMIT = 60_000;
  * with `the`'s doclist, 1.6 ms.
  */
 export function matchBits(sqlite: Sqlite, words: string[], groups: BitsGroup[], aside: number[], sparseLimit = SPARSE_LIMIT): BitsMatches | undefined {
-  // A group read from its gram's bits (`gram`, built as far as the words: the caller checks) has that term alone.
-  const tagGroups = groups.flatMap((g) => ('tags' in g ? [g.gram ? [g.gram] : g.tags.map(tagTerm)] : []));
+  const tagGroups = groups.flatMap((g) => ('tags' in g ? [g.tags.map(tagTerm)] : 'term' in g ? [[g.term]] : []));
   const wordTerms = words.map(wordTerm);
   const unread = groups.flatMap((g) => ('tags' in g && !g.built ? [g] : []));
   const lists = unread.flatMap((g) => [...g.tags, ...(g.less ?? [])].map(listTerm));
-  const grams = groups.flatMap((g) => ('tags' in g && g.gram ? [g.gram] : []));
-  const wanted = [...wordTerms, ...words.map(saidTerm), ...unread.flatMap((g) => g.tags.map(tagTerm)), ...lists, ...grams];
+  const kept = groups.flatMap((g) => ('term' in g ? [g.term] : []));
+  const wanted = [...wordTerms, ...words.map(saidTerm), ...unread.flatMap((g) => g.tags.map(tagTerm)), ...lists, ...kept];
   const built = termsBuilt(sqlite, wanted);
   for (const g of groups) if ('tags' in g && g.built) for (const [term, blocks] of g.built) built.set(term, blocks);
   const denseWords = wordTerms.filter((t) => built.get(t));
@@ -933,7 +931,7 @@ export function matchBits(sqlite: Sqlite, words: string[], groups: BitsGroup[], 
       for (const id of ids) if (id < below) mergedBytes[id >>> 3]! &= ~(1 << (id & 7));
     };
     if ('ids' in group) set(group.ids());
-    else if (group.gram) bitsOf(group.gram, merged);
+    else if ('term' in group) bitsOf(group.term, merged);
     else {
       const terms = group.tags.map(tagTerm);
       for (const term of terms) if (built.has(term)) bitsOf(term, merged);

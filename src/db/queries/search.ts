@@ -143,8 +143,8 @@ function dateGroup(sqlite: Sqlite, tokens: string[]): BitsGroup {
   return { tags, less };
 }
 
-/** A participant fragment's names and e-mails as tags (for a passage's own check), and the bits matchBits reads for them: their bits and lists (`built`), or their gram's (`gram`). */
-type ManyNames = { tags: string[]; built: Map<string, number>; gram?: string };
+/** A participant fragment's names and e-mails as tags (each passage's own check), and what matchBits reads for them: their bits and lists, or their gram's bits. */
+type ManyNames = { tags: string[]; bits: BitsGroup };
 
 /**
  * The tags of the names and e-mails holding a participant fragment too common for a filter's tags (FilterPart.manyTags),
@@ -156,7 +156,7 @@ function manyNames(sqlite: Sqlite, part: FilterPart, built: number): ManyNames |
   if (tags === undefined) return undefined;
   const terms = termsBuilt(sqlite, tags.flatMap((t) => [tagTerm(t), listTerm(t)]));
   const ready = (term: string) => (terms.get(term) ?? 0) >= built;
-  return tags.every((t) => ready(tagTerm(t)) || ready(listTerm(t))) ? { tags, built: terms } : undefined;
+  return tags.every((t) => ready(tagTerm(t)) || ready(listTerm(t))) ? { tags, bits: { tags, built: terms } } : undefined;
 }
 
 /** The passages of the meetings on a range's first and last days that fall outside it (by time of day). */
@@ -239,7 +239,7 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
     const token = one?.manyTags && options.participants !== 'listed' ? one.gram?.() : undefined;
     if (token === undefined) return undefined;
     const term = gramTerm(token);
-    return (termsBuilt(sqlite, [term]).get(term) ?? 0) >= bound ? { tags: one!.manyTags!(), built: new Map(), gram: term } : undefined;
+    return (termsBuilt(sqlite, [term]).get(term) ?? 0) >= bound ? { tags: one!.manyTags!(), bits: { term } } : undefined;
   };
   let many: ManyNames | undefined;
   if (one && wordsBuilt && options.participants !== 'probed') many = gramOver(wordsBuilt) ?? manyNames(sqlite, one, wordsBuilt);
@@ -357,7 +357,7 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
         [
           ...tagGroups.map((tags, i): BitsGroup => (dates && !few && i === tagGroups.length - 1 ? dateGroup(sqlite, dates.tokens) : { tags })),
           ...(fewPassages ? [{ ids: fewPassages }] : []),
-          ...(many ? [many] : []),
+          ...(many ? [many.bits] : []),
         ],
         aside,
       )
