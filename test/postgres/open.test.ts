@@ -70,6 +70,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL: open and migrate', () => {
         'search_bitmap_terms',
         'search_bitmaps',
         'search_counts',
+        'search_handle_grams',
         'search_passages',
         'search_postings',
         'search_tags',

@@ -2,7 +2,7 @@
 // 0017, and the names and e-mails lacking it) are left out of lists and searches, with the answers of matching every
 // meeting's participants and of SQLite on the same data (copied).
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import pg from 'pg';
 import { needs } from '../support/system-tools.js';
 import { pgDatabaseMigratedTo, startPostgres, type PgCluster } from '../support/postgres.js';
@@ -283,6 +283,85 @@ describe.skipIf(needs('postgresql'))('PostgreSQL: a participant fragment in most
       } finally {
         await Promise.all([pgStore.close(), liteStore.close(), q.end()]);
       }
+    }
+  }, 240_000);
+
+  it("in many names and most meetings, exactly its gram: read from the gram's passage bits once built (migration 0027), as every participant matched gives", async () => {
+    const { ids, q, pgStore, liteStore } = await seeded('passage_grams', (s) => seedManyNames(s, 4096 + 600));
+    const query = pg.Client.prototype.query;
+    try {
+      // `zq` (its own gram, in 800 of the 2,000 meetings), ` lee` (longer: its gram ` le` no other name holds) and `zq1`.
+      const gramOf = (text: string) => `q${Buffer.from(text).toString('hex')}`;
+      const asked = { lacking: async () => 25_000, passageGram: async () => true };
+      for (const [fragment, gram] of [['zq', 'zq'], [' lee', ' le'], ['ZQ1', 'zq1']] as const)
+        expect((await compileTags(q, { participant: fragment }, asked))?.passageGram).toEqual({ tag: gramOf(gram), patterns: expect.any(Array) });
+      // Every statement of the process's clients (a search's own merge connections among them).
+      const statements: string[] = [];
+      vi.spyOn(pg.Client.prototype, 'query').mockImplementation(function (this: pg.Client, ...args: unknown[]) {
+        const text = args[0];
+        statements.push(typeof text === 'string' ? text : (text as { text: string }).text);
+        return (query as (...a: unknown[]) => unknown).apply(this, args);
+      } as never);
+      const hits = (r: Awaited<ReturnType<typeof searchTranscripts>>) => ({ total: r.pagination.total, hits: r.hits.map((h) => [h.meeting_id, h.offset, h.snippet]) });
+      /** The searches' answers against each match's meeting probed and SQLite's totals; how many read a gram's bits. */
+      const compare = async (lite = true) => {
+        let fromGrams = 0;
+        for (const participant of ['zq', ' lee', 'ZQ1'])
+          for (const words of ['the', 'the and', 'plan7'])
+            for (const more of [{}, { folderPath: 'Legal' }, { from: '2026-01-10T12:00:00.000Z', to: '2026-02-25' }])
+              for (const page of [{ limit: 5, offset: 0 }, { limit: 5, offset: 1998 }]) {
+                const f = { ...more, query: words, participant };
+                statements.length = 0;
+                const found = hits(await searchTranscripts(q, f, page));
+                if (statements.some((t) => t.includes("kind = 'g'") && t.includes('WITH kb AS'))) fromGrams++;
+                expect(found.total, JSON.stringify(f)).toBeGreaterThan(0);
+                expect({ f, page, ...hits(await searchTranscripts(q, f, page, { participants: 'probed' })) }).toEqual({ f, page, ...found });
+                if (lite) expect({ f, page, total: found.total }).toEqual({ f, page, total: (await liteStore.search.transcripts(f, page)).pagination.total });
+              }
+        return fromGrams;
+      };
+      // Not built yet: the meetings it fails, read.
+      expect(await compare()).toBe(0);
+      for (let i = 0; i < 100 && ((await pgStore.admin.maintain())?.bitmaps?.units ?? 0) > 0; i++);
+      const kept = (await q.query<{ term: string }>("SELECT term FROM search_bitmap_terms WHERE kind = 'g' AND built > 0")).rows.map((r) => r.term);
+      expect(kept).toEqual(expect.arrayContaining([gramOf('zq'), gramOf(' le'), gramOf('zq1')]));
+      await q.query('ANALYZE');
+      // Built: `the` (in 4 passages of 5) and `the and` read the gram's bits, the rest of the last block probed.
+      const built = await compare();
+      expect(built).toBeGreaterThanOrEqual(12);
+      // The doctor compares the grams' bits with the participants: nothing wrong, then a bit taken away named.
+      const bitmapLines = async () => (await pgStore.admin.integrity({ full: true })).search.filter((line) => line.includes('search_bitmaps'));
+      expect(await bitmapLines()).toEqual([]);
+      // (The bit of a passage of block 0 saying `the`, its meeting holding `zq`.)
+      const [passage] = (
+        await q.query<{ id: number }>(
+          `SELECT min(p.id)::int AS id FROM search_passages p JOIN search_postings x ON x.passage_id = p.id AND x.lexeme = 'the'
+           WHERE p.id < 4096 AND p.meeting_id IN (SELECT meeting_id FROM participants WHERE name ILIKE '%zq%' OR email ILIKE '%zq%')`,
+        )
+      ).rows;
+      await q.query("UPDATE search_bitmaps SET bits = bits & ~(B'1'::bit(4096) >> $1) WHERE kind = 'g' AND term = $2 AND block = 0", [passage!.id, gramOf('zq')]);
+      expect((await bitmapLines()).join('\n')).toContain(`(g ${gramOf('zq')} 0; kind c`);
+      const [theZq, first] = [{ query: 'the', participant: 'zq' }, { limit: 5, offset: 0 }];
+      expect((await searchTranscripts(q, theZq, first)).pagination.total).toBe((await searchTranscripts(q, theZq, first, { participants: 'probed' })).pagination.total - 1);
+      // The search repair's last step: the bitmaps (and the names' grams) dropped, then built again by the rounds.
+      await q.query('SELECT syntheo_clear_search_bitmaps()');
+      expect((await q.query('SELECT count(*)::int AS n FROM search_handle_grams')).rows[0].n).toBe(0);
+      for (let i = 0; i < 100 && ((await pgStore.admin.maintain())?.bitmaps?.units ?? 0) > 0; i++);
+      expect(await bitmapLines()).toEqual([]);
+      expect((await searchTranscripts(q, theZq, first)).pagination.total).toBe((await searchTranscripts(q, theZq, first, { participants: 'probed' })).pagination.total);
+      // Participants changed in the built block (a meeting without any given `zq`, one of `Zq<i> Lee`'s taken away):
+      // its block marked stale, its rows counted with each match's meeting probed, then its bits built again.
+      await q.query("INSERT INTO participants (id, meeting_id, name, email, position) VALUES ('par_zq', $1, 'Al Zq', NULL, 3)", [ids[4]]);
+      await q.query('DELETE FROM participants WHERE meeting_id = $1', [ids[5]]);
+      expect((await q.query('SELECT count(*)::int AS n FROM search_bitmap_stale')).rows[0].n).toBeGreaterThan(0);
+      expect(await compare(false)).toBe(built);
+      for (let i = 0; i < 100 && ((await pgStore.admin.maintain())?.bitmaps?.units ?? 0) > 0; i++);
+      expect((await q.query('SELECT count(*)::int AS n FROM search_bitmap_stale')).rows[0].n).toBe(0);
+      expect(await compare(false)).toBe(built);
+      expect(await bitmapLines()).toEqual([]);
+    } finally {
+      vi.restoreAllMocks();
+      await Promise.all([pgStore.close(), liteStore.close(), q.end()]);
     }
   }, 240_000);
 

@@ -392,11 +392,11 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
     expect(await bitmapLines()).toEqual([]);
     // One bit of `the` in each block turned off (bitmaps written by hand): each block the doctor samples (3) has one wrong.
     await pgs.pool.query("UPDATE search_bitmaps SET bits = bits & ~(B'1'::bit(4096) >> position(B'1' IN bits) - 1) WHERE kind = 'w' AND term = 'the'");
-    const wrongBits = /^search bitmaps \(search_bitmaps, search_counts\): 3 of a sample of blocks differ from their postings and tags \(w the \d; w the \d; w the \d; kind c: a word's counts\)$/;
+    const wrongBits = /^search bitmaps \(search_bitmaps, search_counts\): 3 of a sample of blocks differ from their postings and tags \(w the \d; w the \d; w the \d; kind c: a word's counts, kind g: the participants' grams\)$/;
     expect((await bitmapLines()).join('\n')).toMatch(wrongBits);
     // And one count of `the` in each block made one more (migration 0020): named as `c the <block>`, before the bits.
     await pgs.pool.query("UPDATE search_counts SET counts = set_byte(counts, 7, get_byte(counts, 7) + 1) WHERE term = 'the'");
-    expect((await bitmapLines()).join('\n')).toMatch(/^search bitmaps \(search_bitmaps, search_counts\): 6 of a sample of blocks differ from their postings and tags \(c the \d; c the \d; c the \d; kind c: a word's counts\)$/);
+    expect((await bitmapLines()).join('\n')).toMatch(/^search bitmaps \(search_bitmaps, search_counts\): 6 of a sample of blocks differ from their postings and tags \(c the \d; c the \d; c the \d; kind c: a word's counts, kind g: the participants' grams\)$/);
     await pgs.store.admin.repairSearch();
     expect((await pgs.pool.query('SELECT count(*)::int AS n FROM search_bitmaps')).rows[0].n).toBe(0);
     expect((await pgs.pool.query('SELECT count(*)::int AS n FROM search_counts')).rows[0].n).toBe(0);
@@ -844,6 +844,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
           'INSERT INTO search_bitmap_stale (block) VALUES (0)',
           "INSERT INTO search_counts (term, block, counts) VALUES ('zz', 0, '\\x00')",
           "SELECT setval('search_bitmap_boundary', 0)",
+          'DELETE FROM search_handle_grams',
         ],
         allowed: ['SELECT count(*) FROM search_bitmaps'],
       });

@@ -109,9 +109,10 @@ export async function bitmapTotal(
   sizes: (table: string, value: string) => number,
   dates?: DateTerm,
   except?: { ids: string[]; range: { from?: string; to?: string } },
+  grams: string[] = [],
 ): Promise<BitmapTotal | undefined> {
   // One word alone: its count is kept (search_word_counts).
-  if (lexemes.length === 0 || (lexemes.length === 1 && groups.length === 0 && dates === undefined && except === undefined)) return undefined;
+  if (lexemes.length === 0 || (lexemes.length === 1 && groups.length === 0 && dates === undefined && except === undefined && grams.length === 0)) return undefined;
   // The months of the cover's days may stand for them (most of a month's days covered).
   const months = (dates?.tokens ?? []).filter((t) => /^d\d{8}$/.test(t)).map((t) => `m${t.slice(1, 7)}`);
   const asked = [...new Set([...groups.flat(), ...(dates?.tokens ?? []), ...months])];
@@ -120,11 +121,12 @@ export async function bitmapTotal(
     q,
     `SELECT k.kind, k.term, k.built, (SELECT coalesce(max(id), 0) >> 12 FROM search_passages)::int AS top, (SELECT count(*) FROM search_bitmap_stale)::int AS stale
      FROM search_bitmap_terms k, (SELECT max(built) AS top FROM search_bitmap_terms) t
-     WHERE ((k.kind = 'w' AND k.term = ANY($1::text[])) OR (k.kind = 't' AND k.term = ANY($2::text[]))) AND k.built >= t.top - ${LAG_BLOCKS} AND k.built > 0`,
-    [lexemes, asked],
+     WHERE ((k.kind = 'w' AND k.term = ANY($1::text[])) OR (k.kind = 't' AND k.term = ANY($2::text[])) OR (k.kind = 'g' AND k.term = ANY($3::text[])))
+       AND k.built >= t.top - ${LAG_BLOCKS} AND k.built > 0`,
+    [lexemes, asked, grams],
   );
   const keptTags = new Set(kept.filter((k) => k.kind === 't').map((k) => k.term));
-  if (kept.length - keptTags.size < lexemes.length) return undefined;
+  if (kept.filter((k) => k.kind === 'w').length < lexemes.length || kept.filter((k) => k.kind === 'g').length < grams.length) return undefined;
   const unkept = groups.filter((g) => !g.every((t) => keptTags.has(t)));
   const read = unkept.length === 1 && dates === undefined && unkept[0]!.reduce((n, t) => n + sizes('search_tags', t), 0) <= MAX_READ_PASSAGES ? unkept[0] : undefined;
   if (unkept.length > (read ? 1 : 0)) return undefined;
@@ -140,9 +142,13 @@ export async function bitmapTotal(
   }
   const tags = [...new Set([...bitGroups.flat(), ...(date?.kept ?? [])])];
   // The blocks the statement counts from rows: from the fewest built of its terms to the highest passage id's, and the stale ones.
-  const built = Math.min(...kept.filter((k) => (k.kind === 'w' ? lexemes : tags).includes(k.term)).map((k) => k.built));
+  const built = Math.min(...kept.filter((k) => (k.kind === 'w' ? lexemes : k.kind === 'g' ? grams : tags).includes(k.term)).map((k) => k.built));
   const settled = kept[0]!.top + 1 - built <= SETTLED_BLOCKS && kept[0]!.stale <= SETTLED_BLOCKS;
-  const sets = [...bitGroups, ...(date && date.kept.length > 0 ? [date.kept] : [])];
+  // A participant's gram only when settled: the blocks counted from rows check each match's meeting's participants.
+  if (grams.length > 0 && !settled) return undefined;
+  // Each group's tags (kind `t`), then the grams (kind `g`, a group each), then the date's kept tags (`t`).
+  const sets = [...bitGroups, ...grams.map((g) => [g]), ...(date && date.kept.length > 0 ? [date.kept] : [])];
+  const kindOf = (i: number) => (i >= bitGroups.length && i < bitGroups.length + grams.length ? 'g' : 't');
   // The range's values, in the order its conditions take them.
   const bounds: unknown[] = [];
   dates?.outside?.range((value) => `$${bounds.push(value)}`);
@@ -153,23 +159,23 @@ export async function bitmapTotal(
   const exceptParams = except ? [except.ids, ...exceptBounds] : [];
   // The columns of each word's count in a passage, in the rows matchesIn reads.
   const saidColumns = lexemes.map((_, j) => `c${j}`);
-  const params = [lexemes, tags, lexemes.length + tags.length, ...sets, ...(date ? [date.read, date.less] : []), ...(read ? [read] : []), ...(dates?.outside ? [dates.outside.edges, ...bounds] : []), ...exceptParams];
+  const params = [lexemes, tags, lexemes.length + tags.length + grams.length, grams, ...sets, ...(date ? [date.read, date.less] : []), ...(read ? [read] : []), ...(dates?.outside ? [dates.outside.edges, ...bounds] : []), ...exceptParams];
   return {
     settled,
     params,
     ctes: (last, window, pageEnd) => {
-      const [w, t, n] = [`$${last + 1}::text[]`, `$${last + 2}::text[]`, `$${last + 3}::int`];
-      const at = (i: number) => `$${last + 4 + i}`;
+      const [w, t, n, g] = [`$${last + 1}::text[]`, `$${last + 2}::text[]`, `$${last + 3}::int`, `$${last + 4}::text[]`];
+      const at = (i: number) => `$${last + 5 + i}`;
       const built = '(SELECT b FROM kb)';
       const fresh = `block < ${built} AND block NOT IN (SELECT block FROM search_bitmap_stale)`;
       // The kept months' bits, ANDed with blk's in the count and the window only (blk.dbits).
       const months = date !== undefined && date.kept.length > 0;
       // Each block's bits of each word, and of each group (its tags' bits ORed), as `part`, `block`, `bits` (a part has
       // one row a block at most): the words and every group but the date's kept tags (parts 0 to P - 1), then those.
-      const set = (i: number) => `SELECT block, bit_or(bits) FROM search_bitmaps WHERE kind = 't' AND term = ANY(${at(i)}::text[]) AND ${fresh} GROUP BY block`;
+      const set = (i: number) => `SELECT block, bit_or(bits) FROM search_bitmaps WHERE kind = '${kindOf(i)}' AND term = ANY(${at(i)}::text[]) AND ${fresh} GROUP BY block`;
       const words = lexemes.map((_, j) => `SELECT block, bits FROM search_bitmaps WHERE kind = 'w' AND term = (${w})[${j + 1}] AND ${fresh}`);
-      const inBlk = [...words, ...bitGroups.map((_, i) => set(i))];
-      const parts = [...inBlk, ...(months ? [set(bitGroups.length)] : [])].map((sql, i) => `SELECT ${i}, b.* FROM (${sql}) b`).join(' UNION ALL ');
+      const inBlk = [...words, ...[...bitGroups, ...grams].map((_, i) => set(i))];
+      const parts = [...inBlk, ...(months ? [set(bitGroups.length + grams.length)] : [])].map((sql, i) => `SELECT ${i}, b.* FROM (${sql}) b`).join(' UNION ALL ');
       // blk: the blocks where every part 0 to P - 1 has bits, those bits ANDed (bits), and with the months' (dbits: null
       // when the months have none). Grouped by block, not joined on it: expecting one row of each, the planner made the
       // joins nested loops (`the` + a folder, six months and a participant at 100k meetings: blk's rows joined to the
@@ -198,7 +204,7 @@ export async function bitmapTotal(
         const ofTags = (param: string, sign: number) => `SELECT g.passage_id, ${sign} FROM search_tags g, arr WHERE g.tag = ANY(${param}::text[]) AND ${hit('g.passage_id')}`;
         tested.push(ofTags(at(sets.length), 1), ofTags(at(sets.length + 1), -1));
         if (dates?.outside) {
-          let k = last + 4 + sets.length + 2;
+          let k = last + 5 + sets.length + 2;
           const edges = `$${k++}::text[]`;
           const range = dates.outside.range(() => `$${k++}`);
           tested.push(`SELECT p.id, -1 FROM meeting_tags t JOIN search_passages p ON p.meeting_id = t.meeting_id, arr WHERE t.tag = ANY(${edges}) AND NOT (${range.join(' AND ')}) AND ${hit('p.id')}`);
@@ -266,7 +272,7 @@ export async function bitmapTotal(
                              FROM search_counts WHERE term = (${w})[${j + 1}] AND block >= ${lo} >> 12 AND ${fresh}) g`;
       // kb.b: the blocks every term of the query has built (0 when one is no longer kept: a repair cleared it).
       return `kb AS (SELECT CASE WHEN count(*) = ${n} THEN min(built) ELSE 0 END AS b FROM search_bitmap_terms
-                     WHERE (kind = 'w' AND term = ANY(${w})) OR (kind = 't' AND term = ANY(${t}))),
+                     WHERE (kind = 'w' AND term = ANY(${w})) OR (kind = 't' AND term = ANY(${t})) OR (kind = 'g' AND term = ANY(${g}))),
               blk AS (${blkSql}),${
                 date || read || except ? `\n              arr AS (${laidOut}),` : ''
               }${window ? [...shared].map(([name, sql]) => `\n              ${name} AS ${sql},`).join('') : ''}
@@ -320,7 +326,8 @@ const CHECKED_BLOCKS = 3;
 
 /**
  * `syntheo doctor`: the kept bitmaps of CHECKED_BLOCKS random built blocks not marked stale (every kept term built
- * past them) computed again from the postings and tags and compared, and so are the kept words' counts (kind `c`), in
+ * past them) computed again from the postings and tags (the participants' grams, kind `g`: from the blocks' passages'
+ * meetings' names and e-mails, lower-cased, as ILIKE matches them) and compared, and so are the kept words' counts (kind `c`), in
  * one statement (one snapshot). How many bitmaps and counts differ (a wrong bit or byte, a row missing or one too many),
  * and the first three as `kind term block`.
  */
@@ -331,13 +338,25 @@ export async function bitmapDrift(q: Queryable): Promise<{ wrong: number; exampl
     `WITH blocks AS (SELECT b FROM generate_series(0, (SELECT coalesce(max(built), 0) - 1 FROM search_bitmap_terms)) b
                      WHERE b NOT IN (SELECT block FROM search_bitmap_stale) ORDER BY random() LIMIT ${CHECKED_BLOCKS}),
           kept AS (SELECT k.kind, k.term, g.b AS block FROM search_bitmap_terms k JOIN blocks g ON g.b < k.built),
+          pm AS MATERIALIZED (SELECT (p.id >> 12)::int AS block, p.meeting_id, bit_or(${one} >> (p.id & 4095)::int) AS bits FROM blocks g
+                                JOIN search_passages p ON p.id >= g.b::bigint * 4096 AND p.id < (g.b + 1)::bigint * 4096
+                              WHERE EXISTS (SELECT 1 FROM search_bitmap_terms WHERE kind = 'g' AND built > g.b) GROUP BY 1, 2),
+          hm AS MATERIALIZED (SELECT DISTINCT m.meeting_id, lower(h.handle) AS handle FROM (SELECT DISTINCT meeting_id FROM pm) m
+                                JOIN participants pa ON pa.meeting_id = m.meeting_id CROSS JOIN LATERAL (VALUES (pa.name), (pa.email)) h(handle)
+                              WHERE h.handle IS NOT NULL),
+          hg AS MATERIALIZED (SELECT d.handle, x.gram FROM (SELECT DISTINCT handle FROM hm) d CROSS JOIN LATERAL syntheo_people_grams(d.handle) x(gram)
+                              WHERE x.gram IN (SELECT term FROM search_bitmap_terms WHERE kind = 'g')),
+          hb AS (SELECT pm.block, hm.handle, bit_or(pm.bits) AS bits FROM hm JOIN pm USING (meeting_id) GROUP BY 1, 2),
           held AS (SELECT k.kind, k.term, k.block, bit_or(${one} >> (x.passage_id & 4095)::int) AS bits FROM kept k
                      JOIN search_postings x ON k.kind = 'w' AND x.lexeme = k.term AND x.passage_id >= k.block::bigint * 4096 AND x.passage_id < (k.block + 1)::bigint * 4096
                      GROUP BY 1, 2, 3
                    UNION ALL
                    SELECT k.kind, k.term, k.block, bit_or(${one} >> (x.passage_id & 4095)::int) FROM kept k
                      JOIN search_tags x ON k.kind = 't' AND x.tag = k.term AND x.passage_id >= k.block::bigint * 4096 AND x.passage_id < (k.block + 1)::bigint * 4096
-                     GROUP BY 1, 2, 3),
+                     GROUP BY 1, 2, 3
+                   UNION ALL
+                   SELECT 'g', hg.gram, hb.block, bit_or(hb.bits) FROM hb JOIN hg USING (handle) JOIN kept k ON k.kind = 'g' AND k.term = hg.gram AND k.block = hb.block
+                     GROUP BY 2, 3),
           stored AS (SELECT s.kind, s.term, s.block, s.bits FROM kept k JOIN search_bitmaps s USING (kind, term, block)),
           counted AS (SELECT k.term, k.block, syntheo_block_counts(array_agg((x.passage_id & 4095)::int << 8 | least(x.n, 255))) AS counts
                       FROM kept k JOIN search_postings x ON k.kind = 'w' AND x.lexeme = k.term AND x.passage_id >= k.block::bigint * 4096 AND x.passage_id < (k.block + 1)::bigint * 4096

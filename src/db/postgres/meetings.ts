@@ -401,6 +401,12 @@ export interface TagFilter {
    * condition at all).
    */
   except?: string[];
+  /**
+   * Given `passageGram`, a participant fragment in too many names for tags whose gram's meetings are exactly its own (its
+   * gram, peopleGram's `exact`, or a longer fragment whose gram no other name or e-mail holds): the gram's tag, whose passages' bits a search reads (kind `g`, migration
+   * 0027), and the fragment's ILIKE patterns (the passages of blocks without them checked on their meetings).
+   */
+  passageGram?: { tag: string; patterns: string[] };
 }
 
 /** Beyond this many matching participant words, a fragment is matched handle by handle (as SQLite's MAX_PARTICIPANT_WORDS). */
@@ -410,7 +416,8 @@ const MAX_PARTICIPANT_WORDS = 32;
  * The filters as tags, or undefined when one is not held by tags: a participant fragment found in more than
  * MAX_PARTICIPANT_HANDLES names and e-mails, when it holds a separator (it may span two words) or is in more than
  * MAX_PARTICIPANT_WORDS words, unless the meetings it fails are few (`except`; `exceptions: false`, to compare the two
- * ways, leaves them unread), or, given `lacking` (the most worth reading), no more than that many (gramExceptions).
+ * ways, leaves them unread), or, given `lacking` (the most worth reading), no more than that many (gramExceptions);
+ * given `passageGram` (and it answering true), its gram instead when the fragment is exactly that gram (`passageGram`).
  * `counted`: a list's near page without dates, whose total the tags' bits count when a title fragment is held by grams
  * kept as bits, or there is none, where a fragment in a few words is their tags however many meetings hold it;
  * `gramRange`, such a page with dates, where a fragment in too many names is counted from its gram when the range holds
@@ -429,6 +436,7 @@ export async function compileTags(
     gramRange?: number;
     grams?: boolean;
     lacking?: () => Promise<number>;
+    passageGram?: () => Promise<boolean>;
     gramTotal?: boolean;
     rareTitleWords?: typeof RARE_TITLE_WORDS;
   } = {},
@@ -440,6 +448,7 @@ export async function compileTags(
   let gram: TagFilter['gram'];
   let participant: TagFilter['participant'];
   let except: string[] | undefined;
+  let passageGram: TagFilter['passageGram'];
   let none = false;
   // The series and folder are looked up at once with the title's words (a round trip each); their errors still come
   // in this order (a rejection is marked handled here and thrown where it is awaited).
@@ -539,9 +548,13 @@ export async function compileTags(
       // undefined, or (`probeMany`: a list, which walks few meetings) each meeting's participants checked.
       except = handles?.except;
       // Past those read, the meetings it fails from its gram's bits, when `lacking` (asked only then) finds them worth it.
-      if (except === undefined && options.lacking !== undefined && options.exceptions !== false && isAscii(fragment))
-        except = await gramExceptions(q, fragment, patterns, await options.lacking());
-      if (except === undefined) {
+      // Or, when it is exactly its gram and the search asks, that gram's passages' bits (the meetings it fails not read).
+      if (except === undefined && options.lacking !== undefined && options.exceptions !== false && isAscii(fragment)) {
+        const found = await peopleGram(q, fragment, options.passageGram && patterns);
+        if (found?.alone && (await options.passageGram!())) passageGram = { tag: found.tag, patterns };
+        else except = await gramExceptions(q, found, patterns, await options.lacking());
+      }
+      if (except === undefined && passageGram === undefined) {
         if (!options.probeMany) return undefined;
         probe = patterns;
         // Past a near page (`gramTotal`), its gram only once the meetings it fails are too many to leave out (the walk to
@@ -565,6 +578,7 @@ export async function compileTags(
     ...(gram && { gram }),
     ...(participant && { participant }),
     ...(except && { except }),
+    ...(passageGram && { passageGram }),
   };
 }
 
@@ -593,19 +607,24 @@ async function rangeHolds(q: Queryable, range: { from?: string; to?: string }, m
  * participantGrams chooses. Its text lower-cased by PostgreSQL, as ILIKE does; with the meetings holding it (`held`) and
  * the highest meeting number (`top`). Undefined beyond ASCII.
  */
-async function peopleGram(q: Queryable, fragment: string): Promise<(TagFilter['gram'] & { held: number; top: number }) | undefined> {
+async function peopleGram(q: Queryable, fragment: string, patterns?: string[]): Promise<(TagFilter['gram'] & { held: number; top: number; alone?: boolean }) | undefined> {
   if (!isAscii(fragment)) return undefined;
-  const r = await one<{ tag: string; text: string; exact: boolean; held: number; top: number }>(
+  // With the fragment's ILIKE patterns (as $2...), whether the gram's meetings are exactly the fragment's (`alone`): it is
+  // the fragment, or no name or e-mail holds it without the fragment (no stray; its text lower-cased, as `folded` is).
+  const alone = patterns
+    ? `, c.exact OR NOT EXISTS (SELECT 1 FROM participant_handles h WHERE strpos(h.folded, c.text) > 0 AND NOT (${foldedLike('h', patterns.map((_, i) => `$${i + 2}`))})) AS alone`
+    : '';
+  const r = await one<{ tag: string; text: string; exact: boolean; held: number; top: number; alone?: boolean }>(
     q,
     `WITH f AS (SELECT lower($1) AS l),
           g AS (SELECT DISTINCT substr(f.l, x.i, least(3, length(f.l))) AS text, length(f.l) <= 3 AS exact
                 FROM f, generate_series(0, ${MAX_GRAM_TRIPLES - 1}) j, LATERAL (SELECT 1 + j * greatest(length(f.l) - 3, 0) / ${MAX_GRAM_TRIPLES - 1} AS i) x
                 WHERE octet_length(f.l) = length(f.l))
-     SELECT c.tag, c.text, c.exact, c.held::int, (SELECT coalesce(max(n), 0) FROM meeting_numbers) AS top
+     SELECT c.tag, c.text, c.exact, c.held::int, (SELECT coalesce(max(n), 0) FROM meeting_numbers) AS top${alone}
      FROM (SELECT 'q' || encode(convert_to(g.text, 'UTF8'), 'hex') AS tag, g.text, g.exact,
                   (SELECT coalesce(sum(bit_count(x.bits)), 0) FROM ${tagBlocks(`b.tag = 'q' || encode(convert_to(g.text, 'UTF8'), 'hex')`)} x) AS held FROM g) c
      ORDER BY c.held, c.tag LIMIT 1`,
-    [fragment],
+    [fragment, ...(patterns ?? [])],
   );
   return r;
 }
@@ -679,15 +698,14 @@ const straysWithin = (s: string): string =>
 export const MAX_GRAM_EXCEPTIONS = 25_000;
 
 /**
- * The meetings a participant fragment in too many names fails, from its gram's bits (migration 0023), in one statement,
+ * The meetings a participant fragment in too many names fails, from its gram's bits (migration 0023; `gram`, peopleGram's), in one statement,
  * when at most `most` (in no order): the meeting numbers whose bit is 0 (a meeting lacking the gram lacks the fragment),
  * each one's meeting looked up (0024), with those of the strays' meetings (gramsTotal's, within its bounds) whose
  * participants lack it, probed (they hold the gram: none is among the others). A deleted meeting's number stays (its
  * bit 0): named, it holds no passage. Undefined beyond ASCII, past the strays' bounds, or past `most`. `person1` (in
  * 93,015 of 100k meetings): its 6,985 in 13-22 ms, where handlesOf gives up on them (more than 1,000).
  */
-async function gramExceptions(q: Queryable, fragment: string, patterns: string[], most: number): Promise<string[] | undefined> {
-  const gram = await peopleGram(q, fragment);
+async function gramExceptions(q: Queryable, gram: Awaited<ReturnType<typeof peopleGram>>, patterns: string[], most: number): Promise<string[] | undefined> {
   // The meetings lacking its gram (and the numbers of those deleted) past `most`: not read.
   if (!gram || gram.top - gram.held > most) return undefined;
   const values: unknown[] = [];

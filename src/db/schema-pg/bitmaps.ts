@@ -7,8 +7,11 @@ const blockBits = customType<{ data: string }>({ dataType: () => 'bit(4096)' });
 /** One byte a passage of a block of 4,096 passage ids (byte i: passage id block * 4096 + i). */
 const blockBytes = customType<{ data: Buffer }>({ dataType: () => 'bytea' });
 
-/** A term's kind: `w` a lexeme of search_postings, `t` a tag of search_tags. */
-export const BITMAP_KINDS = ['w', 't'] as const;
+/**
+ * A term's kind: `w` a lexeme of search_postings, `t` a tag of search_tags, `g` a gram of the participants' names and
+ * e-mails (migration 0027: a passage's bit set when its meeting's names or e-mails hold it).
+ */
+export const BITMAP_KINDS = ['w', 't', 'g'] as const;
 
 // The exact total of a search with a common word and a broad filter, counted from kept bitmaps (issue 19; migration
 // 0013, by hand): the words' and the filters' passages of each block of 4,096 passage ids ANDed and counted
@@ -30,6 +33,16 @@ export const searchBitmapTerms = pgTable(
   },
   (t) => [primaryKey({ columns: [t.kind, t.term] })],
 );
+
+/**
+ * Every gram (migration 0023's `q` tags) of each name and e-mail of participant_handles, by the handle's tag (search_tags'):
+ * what a round reads to build a block's bits of the kept grams from its passages' names' tags (migration 0027). A row is
+ * written by a round for a handle it lacks and never changes (a tag is its handle's md5).
+ */
+export const searchHandleGrams = pgTable('search_handle_grams', {
+  tag: bytesText('tag').primaryKey(),
+  grams: text('grams').array().notNull(),
+});
 
 /** A kept term's passages in one block (block = passage_id >> 12). search_transcripts reads a term's blocks by this key. */
 export const searchBitmaps = pgTable(
