@@ -69,7 +69,7 @@ export interface BitmapTotal {
  * Blocks counted from their rows (not built yet, or stale) a settled statement reads at most: the newest, partial one and
  * those a worker keeping up has not built yet.
  */
-const SETTLED_BLOCKS = 3;
+export const SETTLED_BLOCKS = 3;
 
 /**
  * Passages of tags not kept as bitmaps (a date range's days, the names holding a participant fragment) read one by one,
@@ -97,6 +97,8 @@ const MAX_READ_PASSAGES = 250_000;
  * dates, is read as the date's days are: its passages (each once) tested in their blocks' bits of the words and the other
  * groups (`the` + `Ines Kowalski` at 100k meetings: 30,000 tag rows of 38 names read and tested, 18 ms; made distinct and
  * summed by block, 15-20 ms more).
+ * Each of `grams` (participants' grams, kind `g`, migration 0027) is a group of its own, read from its bits as a kept
+ * tag's; only when settled (the blocks counted from their rows, whose matches the caller checks on their meetings, few).
  * Undefined when another term is not kept, or kept but not built as far as the others (the search then counts all matches).
  * Common table expressions of the caller's statement (the count by block, the total and the window's floor from it):
  * bitmaps, stale marks and rows read in one snapshot.

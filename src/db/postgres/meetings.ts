@@ -28,6 +28,7 @@ import {
   type Summary,
   type TranscriptInfo,
 } from '../queries/types.js';
+import { SETTLED_BLOCKS } from './bitmaps.js';
 import { setBits } from './bit-positions.js';
 import { dateTerm, startedWithin, type DateTerm } from './calendar.js';
 import { genericPoolOf, one, rows, rowsGeneric, rowsPlanned, transaction, withMergePlans, type Queryable } from './sql.js';
@@ -551,7 +552,7 @@ export async function compileTags(
       // Or, when it is exactly its gram and the search asks, that gram's passages' bits (the meetings it fails not read).
       if (except === undefined && options.lacking !== undefined && options.exceptions !== false && isAscii(fragment)) {
         const found = await peopleGram(q, fragment, options.passageGram && patterns);
-        if (found?.alone && (await options.passageGram!())) passageGram = { tag: found.tag, patterns };
+        if (found?.alone && found.kept && (await options.passageGram!())) passageGram = { tag: found.tag, patterns };
         else except = await gramExceptions(q, found, patterns, await options.lacking());
       }
       if (except === undefined && passageGram === undefined) {
@@ -607,14 +608,23 @@ async function rangeHolds(q: Queryable, range: { from?: string; to?: string }, m
  * participantGrams chooses. Its text lower-cased by PostgreSQL, as ILIKE does; with the meetings holding it (`held`) and
  * the highest meeting number (`top`). Undefined beyond ASCII.
  */
-async function peopleGram(q: Queryable, fragment: string, patterns?: string[]): Promise<(TagFilter['gram'] & { held: number; top: number; alone?: boolean }) | undefined> {
+async function peopleGram(
+  q: Queryable,
+  fragment: string,
+  patterns?: string[],
+): Promise<(TagFilter['gram'] & { held: number; top: number; alone?: boolean; kept?: boolean }) | undefined> {
   if (!isAscii(fragment)) return undefined;
   // With the fragment's ILIKE patterns (as $2...), whether the gram's meetings are exactly the fragment's (`alone`): it is
-  // the fragment, or no name or e-mail holds it without the fragment (no stray; its text lower-cased, as `folded` is).
+  // the fragment, or no name or e-mail holds it without the fragment (no stray; its text lower-cased, as `folded` is);
+  // and whether its passages' bits (migration 0027) are kept and settled (`kept`: built but for SETTLED_BLOCKS blocks at
+  // most, as many stale at most).
   const alone = patterns
-    ? `, c.exact OR NOT EXISTS (SELECT 1 FROM participant_handles h WHERE strpos(h.folded, c.text) > 0 AND NOT (${foldedLike('h', patterns.map((_, i) => `$${i + 2}`))})) AS alone`
+    ? `, c.exact OR NOT EXISTS (SELECT 1 FROM participant_handles h WHERE strpos(h.folded, c.text) > 0 AND NOT (${foldedLike('h', patterns.map((_, i) => `$${i + 2}`))})) AS alone,
+       EXISTS (SELECT 1 FROM search_bitmap_terms k WHERE k.kind = 'g' AND k.term = c.tag
+               AND k.built > (SELECT coalesce(max(id), 0) >> 12 FROM search_passages) - ${SETTLED_BLOCKS})
+         AND (SELECT count(*) FROM search_bitmap_stale) <= ${SETTLED_BLOCKS} AS kept`
     : '';
-  const r = await one<{ tag: string; text: string; exact: boolean; held: number; top: number; alone?: boolean }>(
+  const r = await one<{ tag: string; text: string; exact: boolean; held: number; top: number; alone?: boolean; kept?: boolean }>(
     q,
     `WITH f AS (SELECT lower($1) AS l),
           g AS (SELECT DISTINCT substr(f.l, x.i, least(3, length(f.l))) AS text, length(f.l) <= 3 AS exact

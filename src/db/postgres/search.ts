@@ -129,10 +129,10 @@ export async function searchTranscripts(q: Queryable, filter: SearchFilter, page
           return Math.min(MAX_GRAM_EXCEPTIONS, (n * (n <= PROBED_MATCHES ? FAILED_US.probed : FAILED_US.joined)) / FAILED_US.exception);
         }
       : undefined;
-  // Or, when it is exactly its participants' gram and more matches than a window are expected, that gram's passages'
-  // bits (migration 0027), ANDed with the words' (`the` + `person1`: its 6,985 failed meetings' 27,441 passages were
-  // read and tested, ~75 ms of 90).
-  const passageGram = options.participants === undefined ? async () => (await expected()) > RANK_WINDOW : undefined;
+  // Or, when it is exactly its participants' gram, that gram's passages' bits (migration 0027), ANDed with the words'
+  // (`the` + `person1`: its 6,985 failed meetings' 27,441 passages were read and tested, ~75 ms of 90), or each match
+  // tested in them.
+  const passageGram = options.participants === undefined ? async () => true : undefined;
   const compile = (gram: boolean) => compileTags(q, meetingFilter, { exceptions: options.exceptions, ...(lacking && { lacking }), ...(gram && passageGram && { passageGram }) });
   let tags = filtered ? await compile(true) : { groups: [], range: {}, none: false };
   if (tags?.none) return { hits: [], pagination: pagination(page, 0, 0) };
@@ -295,6 +295,13 @@ const PROBED_MATCHES = 12_000;
 const FAILED_US = { exception: 14, probed: 19, joined: 3.8 };
 
 /**
+ * A participant fragment read from its gram's passages' bits (migration 0027) walks at most this many matches expected,
+ * each tested in its block's bits (~2 µs): more are counted from the bitmaps, when the words' are kept (else the
+ * meetings it fails are read).
+ */
+const GRAM_WALKED = 12_000;
+
+/**
  * A page past the window (RANK_WINDOW) that ends within this many matches is read as the window's rows, in passage order,
  * rather than walked back from the window's end by another statement: `we the elra` at offset 4,000 walked two common
  * words' postings over 100,000 passage ids, merged (6 ms), where the bits' positions name its matches.
@@ -413,15 +420,21 @@ async function fromPostings(
   const except = tags?.except?.length ? f(tags.except) : undefined;
   // Their passages, when few (MAX_PARTICIPANT_EXCEPTIONS): a word's kept count less those saying it is its total.
   const excepted = except && tags!.except!.length <= MAX_PARTICIPANT_EXCEPTIONS && `SELECT p.id FROM search_passages p WHERE p.meeting_id = ANY(${except}::text[])`;
-  // A participant fragment read from its gram's passages' bits (migration 0027): the matches of the blocks counted from
-  // their rows (those not built yet, the stale ones, a few when settled) have their meeting's participants checked.
-  const gram = tags?.passageGram;
   // The checks of a passage's meeting (`dp.meeting_id`; `d` its row, joined for a date range).
   const onMeeting = [
     ...(probeDates ? startedWithin(range, f, 'd.started_at COLLATE "C"') : []),
     ...(probeParticipant ? [probedFor(tags!.participant!.patterns, f, 'dp.meeting_id')] : []),
-    ...(gram ? [probedFor(gram.patterns, f, 'dp.meeting_id')] : []),
   ];
+  // A participant fragment read from its gram's passages' bits (migration 0027): a match walked (and those of the blocks
+  // the bitmaps count from their rows) tested in the gram's bits of its block when that block is built and not stale,
+  // else its meeting's participants probed (`marmarorpla` + `person1` at 100k meetings, 422 matches: the probes ~9 ms of a
+  // 15 ms search, a block's bits looked up ~1).
+  const gram = tags?.passageGram;
+  const gramHolds = gram && ((tag: string, probe: string) => (at: string) =>
+    `CASE WHEN (${at} >> 12) < (SELECT k.built FROM search_bitmap_terms k WHERE k.kind = 'g' AND k.term = ${tag})
+               AND (${at} >> 12)::int NOT IN (SELECT s.block FROM search_bitmap_stale s)
+          THEN coalesce((SELECT get_bit(b.bits, (${at} & 4095)::int) = 1 FROM search_bitmaps b WHERE b.kind = 'g' AND b.term = ${tag} AND b.block = (${at} >> 12)::int), false)
+          ELSE (SELECT true FROM search_passages dp WHERE dp.id = ${at} AND ${probe}) IS TRUE END`)(f(gram.tag), probedFor(gram.patterns, f, 'dp.meeting_id'));
   /** The matches (their passage ids as `id`), or those of a range of passage ids (SQL expressions: `lo` <= id < `hi`), each key range read from `lo`. */
   const matchesIn = (lo?: string, hi?: string, fenced = true): { sql: string; id: string } => {
     const within = (column: string) => `${lo === undefined ? '' : ` AND ${column} >= ${lo}`}${hi === undefined ? '' : ` AND ${column} < ${hi}`}`;
@@ -455,6 +468,7 @@ async function fromPostings(
         ? [`${at} NOT IN (SELECT p.id FROM meeting_tags t JOIN search_passages p ON p.meeting_id = t.meeting_id WHERE t.tag = ANY(${edgeParams.edges}::text[]) AND NOT (${edgeParams.range.join(' AND ')}))`]
         : []),
       ...(except ? [`(SELECT ep.meeting_id FROM search_passages ep WHERE ep.id = ${at}) NOT IN (SELECT unnest(${except}::text[]))`] : []),
+      ...(gramHolds ? [gramHolds(at)] : []),
       ...(onMeeting.length
         ? [`(SELECT true FROM ${probeDates ? 'search_passages dp JOIN meetings d ON d.id = dp.meeting_id' : 'search_passages dp'} WHERE dp.id = ${at} AND ${onMeeting.join(' AND ')}) IS TRUE`]
         : []),
@@ -502,18 +516,20 @@ async function fromPostings(
   // passages merged with `raneti`'s 57,556, then `so` probed for each of the 5,000 left, 17 ms for 1,357 matches).
   // (The shortest at that length or more, so the second too; none without statistics: every size is 0 then.)
   const longWalk = rangeSizes.length > 1 && Number.isFinite(sizes.passages) && Math.min(...rangeSizes) >= Math.max(sizes.passages * LONG_WALK.share, LONG_WALK.least);
-  // (A participant's gram whose bits are kept counts from them always, or not at all: the caller then reads the meetings
-  // the fragment fails.)
   const bitmaps =
-    !probed && (tags !== undefined || k > 1) && (!(expected <= RANK_WINDOW) || datesRead || longWalk || gram !== undefined)
+    !probed && (tags !== undefined || k > 1) && (!(expected <= RANK_WINDOW) || datesRead || longWalk)
       ? await bitmapTotal(q, lexemes, tags?.groups ?? [], (lo, hi) => ({ sql: countedIn(lo, hi) }), sizes, dates, except ? { ids: tags!.except!, range } : undefined, gram && [gram.tag])
       : undefined;
-  if (gram && !bitmaps) return undefined;
+  // A participant's gram with more matches than GRAM_WALKED expected counts from the bitmaps, or not at all: the caller
+  // then reads the meetings the fragment fails (its gram's bits not kept, or not built as far as the words').
+  if (gram && !bitmaps && !(expected <= GRAM_WALKED)) return undefined;
   // Probed from a small range, the matches are read once for both the count and the window (the window's
   // newest-first walk cannot stop early through the probes and the sorted dates), and so are they when the window is
   // expected to hold them all (`the` + the smallest leaf folder: 1,924 matches, each probed twice before); merged, the
   // window walks back from the newest and stops, so it is read apart from the count.
-  const cte = (order !== lists || expected <= RANK_WINDOW || probed) && !bitmaps ? 'MATERIALIZED' : 'NOT MATERIALIZED';
+  // So are a participant's gram's walked matches (each tested in its block's bits or probed: `ramineti` + `person1`, 2,789
+  // matches, tested twice 12.5 ms of a 14.6 ms statement).
+  const cte = (order !== lists || expected <= RANK_WINDOW || probed || gram) && !bitmaps ? 'MATERIALIZED' : 'NOT MATERIALIZED';
   // One word: ranked by the postings' `n` (BM25 of one word is in the order of its count), read with the key (no
   // passage read at all). Several: by each word's count (see `share`), the passages read only to find the phrase.
   const alone = termCount === 1 && k === 1;
