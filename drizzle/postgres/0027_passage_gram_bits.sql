@@ -39,7 +39,9 @@ CREATE OR REPLACE FUNCTION syntheo_gram_block_bits(int, int, int) RETURNS TABLE 
     GROUP BY u.gram
 $$;
 --> statement-breakpoint
--- 0021's, with the participants' grams held by 1/16 of the meetings or more (their bits XORed by block, migration 0023).
+-- 0021's, with the participants' grams held by 1/16 of the meetings or more, as their bits' rows count them (migration
+-- 0023's deltas, XORed: their counts summed are the meetings holding the gram or more). Each worker's idle sweep runs it:
+-- at 100k meetings 55 ms before, 119 with the grams (353 with each (gram, block)'s deltas XORed first).
 CREATE OR REPLACE FUNCTION syntheo_add_search_bitmap_terms() RETURNS int LANGUAGE plpgsql SECURITY DEFINER SET search_path = public AS $$
 DECLARE
   added int;
@@ -53,8 +55,7 @@ BEGIN
       HAVING sum(n) * 64 > (SELECT count(*) FROM meetings) OR (tag ~ '^(y[0-9]{4}|m[0-9]{6})$' AND sum(n) > 0)
     UNION ALL
     -- The participants' grams by their meetings' share.
-    SELECT 'g', x.tag, 0 FROM (SELECT tag, bit_xor(bits) AS bits FROM meeting_tag_bits WHERE tag LIKE 'q%' GROUP BY tag, block) x
-      GROUP BY x.tag HAVING sum(bit_count(x.bits)) * 16 >= greatest((SELECT count(*) FROM meetings), 1)
+    SELECT 'g', tag, 0 FROM meeting_tag_bits WHERE tag LIKE 'q%' GROUP BY tag HAVING sum(bit_count(bits)) * 16 >= greatest((SELECT count(*) FROM meetings), 1)
     ON CONFLICT DO NOTHING;
   GET DIAGNOSTICS added = ROW_COUNT;
   RETURN added;

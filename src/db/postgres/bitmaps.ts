@@ -329,8 +329,8 @@ const CHECKED_BLOCKS = 3;
 /**
  * `syntheo doctor`: the kept bitmaps of CHECKED_BLOCKS random built blocks not marked stale (every kept term built
  * past them) computed again from the postings and tags (the participants' grams, kind `g`: from the blocks' passages'
- * meetings' names and e-mails, lower-cased, as ILIKE matches them) and compared, and so are the kept words' counts (kind `c`), in
- * one statement (one snapshot). How many bitmaps and counts differ (a wrong bit or byte, a row missing or one too many),
+ * meetings' names and e-mails, lower-cased, as ILIKE matches them) and compared, and so are the kept words' counts (kind
+ * `c`), in one statement (one snapshot). How many bitmaps and counts differ (a wrong bit or byte, a row missing or one too many),
  * and the first three as `kind term block`.
  */
 export async function bitmapDrift(q: Queryable): Promise<{ wrong: number; examples: string } | undefined> {

@@ -403,9 +403,10 @@ export interface TagFilter {
    */
   except?: string[];
   /**
-   * Given `passageGram`, a participant fragment in too many names for tags whose gram's meetings are exactly its own (its
-   * gram, peopleGram's `exact`, or a longer fragment whose gram no other name or e-mail holds): the gram's tag, whose passages' bits a search reads (kind `g`, migration
-   * 0027), and the fragment's ILIKE patterns (the passages of blocks without them checked on their meetings).
+   * Given `passageGram`, a participant fragment in too many names for tags whose gram's meetings are exactly its own (it
+   * is the gram, or no other name or e-mail holds the gram), when the gram's passages' bits are kept and settled (kind
+   * `g`, migration 0027): the gram's tag, whose bits a search reads, and the fragment's ILIKE patterns (the passages of
+   * blocks without them checked on their meetings).
    */
   passageGram?: { tag: string; patterns: string[] };
 }
@@ -418,7 +419,7 @@ const MAX_PARTICIPANT_WORDS = 32;
  * MAX_PARTICIPANT_HANDLES names and e-mails, when it holds a separator (it may span two words) or is in more than
  * MAX_PARTICIPANT_WORDS words, unless the meetings it fails are few (`except`; `exceptions: false`, to compare the two
  * ways, leaves them unread), or, given `lacking` (the most worth reading), no more than that many (gramExceptions);
- * given `passageGram` (and it answering true), its gram instead when the fragment is exactly that gram (`passageGram`).
+ * given `passageGram`, its gram's passages' bits instead when the fragment is exactly that gram and they are kept.
  * `counted`: a list's near page without dates, whose total the tags' bits count when a title fragment is held by grams
  * kept as bits, or there is none, where a fragment in a few words is their tags however many meetings hold it;
  * `gramRange`, such a page with dates, where a fragment in too many names is counted from its gram when the range holds
@@ -437,7 +438,7 @@ export async function compileTags(
     gramRange?: number;
     grams?: boolean;
     lacking?: () => Promise<number>;
-    passageGram?: () => Promise<boolean>;
+    passageGram?: boolean;
     gramTotal?: boolean;
     rareTitleWords?: typeof RARE_TITLE_WORDS;
   } = {},
@@ -551,8 +552,8 @@ export async function compileTags(
       // Past those read, the meetings it fails from its gram's bits, when `lacking` (asked only then) finds them worth it.
       // Or, when it is exactly its gram and the search asks, that gram's passages' bits (the meetings it fails not read).
       if (except === undefined && options.lacking !== undefined && options.exceptions !== false && isAscii(fragment)) {
-        const found = await peopleGram(q, fragment, options.passageGram && patterns);
-        if (found?.alone && found.kept && (await options.passageGram!())) passageGram = { tag: found.tag, patterns };
+        const found = await peopleGram(q, fragment, options.passageGram ? patterns : undefined);
+        if (found?.alone && found.kept) passageGram = { tag: found.tag, patterns };
         else except = await gramExceptions(q, found, patterns, await options.lacking());
       }
       if (except === undefined && passageGram === undefined) {
@@ -708,8 +709,8 @@ const straysWithin = (s: string): string =>
 export const MAX_GRAM_EXCEPTIONS = 25_000;
 
 /**
- * The meetings a participant fragment in too many names fails, from its gram's bits (migration 0023; `gram`, peopleGram's), in one statement,
- * when at most `most` (in no order): the meeting numbers whose bit is 0 (a meeting lacking the gram lacks the fragment),
+ * The meetings a participant fragment in too many names fails, from its gram's bits (migration 0023; `gram`,
+ * peopleGram's), in one statement, when at most `most` (in no order): the meeting numbers whose bit is 0 (a meeting lacking the gram lacks the fragment),
  * each one's meeting looked up (0024), with those of the strays' meetings (gramsTotal's, within its bounds) whose
  * participants lack it, probed (they hold the gram: none is among the others). A deleted meeting's number stays (its
  * bit 0): named, it holds no passage. Undefined beyond ASCII, past the strays' bounds, or past `most`. `person1` (in

@@ -129,11 +129,11 @@ export async function searchTranscripts(q: Queryable, filter: SearchFilter, page
           return Math.min(MAX_GRAM_EXCEPTIONS, (n * (n <= PROBED_MATCHES ? FAILED_US.probed : FAILED_US.joined)) / FAILED_US.exception);
         }
       : undefined;
-  // Or, when it is exactly its participants' gram, that gram's passages' bits (migration 0027), ANDed with the words'
-  // (`the` + `person1`: its 6,985 failed meetings' 27,441 passages were read and tested, ~75 ms of 90), or each match
-  // tested in them.
-  const passageGram = options.participants === undefined ? async () => true : undefined;
-  const compile = (gram: boolean) => compileTags(q, meetingFilter, { exceptions: options.exceptions, ...(lacking && { lacking }), ...(gram && passageGram && { passageGram }) });
+  // Or, when it is exactly its participants' gram and that gram's passages' bits are kept (migration 0027), those bits:
+  // ANDed with the words' (`the` + `person1`: its 6,985 failed meetings' 27,441 passages were read and tested, ~75 ms of
+  // 90), or each match walked tested in them.
+  const compile = (passageGram: boolean) =>
+    compileTags(q, meetingFilter, { exceptions: options.exceptions, ...(lacking && { lacking }), passageGram: passageGram && options.participants === undefined });
   let tags = filtered ? await compile(true) : { groups: [], range: {}, none: false };
   if (tags?.none) return { hits: [], pagination: pagination(page, 0, 0) };
   const viaTags = async (tags: TagFilter | undefined) => {
@@ -430,11 +430,12 @@ async function fromPostings(
   // else its meeting's participants probed (`marmarorpla` + `person1` at 100k meetings, 422 matches: the probes ~9 ms of a
   // 15 ms search, a block's bits looked up ~1).
   const gram = tags?.passageGram;
-  const gramHolds = gram && ((tag: string, probe: string) => (at: string) =>
-    `CASE WHEN (${at} >> 12) < (SELECT k.built FROM search_bitmap_terms k WHERE k.kind = 'g' AND k.term = ${tag})
+  const gramOf = gram && { tag: f(gram.tag), probe: probedFor(gram.patterns, f, 'dp.meeting_id') };
+  const gramHolds = (at: string, g: NonNullable<typeof gramOf>) =>
+    `CASE WHEN (${at} >> 12) < (SELECT k.built FROM search_bitmap_terms k WHERE k.kind = 'g' AND k.term = ${g.tag})
                AND (${at} >> 12)::int NOT IN (SELECT s.block FROM search_bitmap_stale s)
-          THEN coalesce((SELECT get_bit(b.bits, (${at} & 4095)::int) = 1 FROM search_bitmaps b WHERE b.kind = 'g' AND b.term = ${tag} AND b.block = (${at} >> 12)::int), false)
-          ELSE (SELECT true FROM search_passages dp WHERE dp.id = ${at} AND ${probe}) IS TRUE END`)(f(gram.tag), probedFor(gram.patterns, f, 'dp.meeting_id'));
+          THEN coalesce((SELECT get_bit(b.bits, (${at} & 4095)::int) = 1 FROM search_bitmaps b WHERE b.kind = 'g' AND b.term = ${g.tag} AND b.block = (${at} >> 12)::int), false)
+          ELSE (SELECT true FROM search_passages dp WHERE dp.id = ${at} AND ${g.probe}) IS TRUE END`;
   /** The matches (their passage ids as `id`), or those of a range of passage ids (SQL expressions: `lo` <= id < `hi`), each key range read from `lo`. */
   const matchesIn = (lo?: string, hi?: string, fenced = true): { sql: string; id: string } => {
     const within = (column: string) => `${lo === undefined ? '' : ` AND ${column} >= ${lo}`}${hi === undefined ? '' : ` AND ${column} < ${hi}`}`;
@@ -468,7 +469,7 @@ async function fromPostings(
         ? [`${at} NOT IN (SELECT p.id FROM meeting_tags t JOIN search_passages p ON p.meeting_id = t.meeting_id WHERE t.tag = ANY(${edgeParams.edges}::text[]) AND NOT (${edgeParams.range.join(' AND ')}))`]
         : []),
       ...(except ? [`(SELECT ep.meeting_id FROM search_passages ep WHERE ep.id = ${at}) NOT IN (SELECT unnest(${except}::text[]))`] : []),
-      ...(gramHolds ? [gramHolds(at)] : []),
+      ...(gramOf ? [gramHolds(at, gramOf)] : []),
       ...(onMeeting.length
         ? [`(SELECT true FROM ${probeDates ? 'search_passages dp JOIN meetings d ON d.id = dp.meeting_id' : 'search_passages dp'} WHERE dp.id = ${at} AND ${onMeeting.join(' AND ')}) IS TRUE`]
         : []),
