@@ -10,10 +10,10 @@ CREATE TABLE IF NOT EXISTS "search_handle_grams" (
 -- 93% of the meetings at 100k) left out the meetings it fails: 6,985 read from its gram's bits (migration 0023), their
 -- 27,441 passages looked up and tested against the words' bits (`the` + it: ~75 ms of a 90 ms search). A gram held by
 -- 1/16 of the meetings or more (396 at 100k) is now a kept term of its own, kind `g`: a passage's bit set when one of its
--- meeting's names or e-mails holds the gram (lower-cased, as ILIKE matches them). A search whose fragment is exactly its
--- gram's meetings (src/db/postgres/meetings.ts, peopleGram's `exact`) ANDs the gram's bits as it does a tag's.
+-- meeting's names or e-mails holds the gram (lower-cased, as ILIKE matches them). A search whose fragment's meetings are
+-- exactly its gram's (src/db/postgres/meetings.ts, peopleGram's `alone`) ANDs the gram's bits as it does a tag's.
 -- Built from the passages' names' tags (search_tags, migration 0015) with each name's grams (search_handle_grams): a
--- block of every kept gram a round (~200 ms at 100k meetings, ~20 s for the 96 blocks). The names' tags change when the
+-- block of every kept gram a round (~200 ms at 100k meetings, 19 s for the 95 blocks). The names' tags change when the
 -- participants do, and mark their blocks stale as any tag does (0013's triggers): a stale block's grams are built again
 -- with its words and tags. search_handle_grams holds every gram of a name (kept or not: a gram kept later needs no row
 -- written again); the round writes those of the names it lacks before it reads them.
