@@ -149,7 +149,10 @@ export async function searchTranscripts(q: Queryable, filter: SearchFilter, page
   let counted = await viaTags(tags);
   // The gram's bits not read (not kept, or not built as far as the words' yet, or the other filters matched otherwise):
   // the meetings the fragment fails instead.
-  if (!counted && tags?.passageGram) counted = await viaTags((tags = await compile(false)));
+  if (!counted && tags?.passageGram) {
+    tags = await compile(false);
+    counted = await viaTags(tags);
+  }
   if (!counted) {
     // A filter that tags do not hold (a fragment in too many names and e-mails), or too many words:
     // each match joined to its meeting, whose participants are probed when the matches expected are few.
