@@ -403,10 +403,10 @@ export interface TagFilter {
    */
   except?: string[];
   /**
-   * Given `passageGram`, a participant fragment in too many names for tags whose gram's meetings are exactly its own (it
-   * is the gram, or no other name or e-mail holds the gram), when the gram's passages' bits are kept and settled (kind
-   * `g`, migration 0027): the gram's tag, whose bits a search reads, and the fragment's ILIKE patterns (the passages of
-   * blocks without them checked on their meetings).
+   * Given `passageGram`, a participant fragment in too many names for tags (or in GRAM_NAMES or more) whose gram's
+   * meetings are exactly its own (it is the gram, or no other name or e-mail holds the gram), when the gram's passages'
+   * bits are kept and settled (kind `g`, migration 0027): the gram's tag, whose bits a search reads, and the fragment's
+   * ILIKE patterns (the passages of blocks without them checked on their meetings).
    */
   passageGram?: { tag: string; patterns: string[] };
 }
@@ -724,8 +724,8 @@ export const MAX_GRAM_EXCEPTIONS = 25_000;
 
 /**
  * The meetings a participant fragment in too many names fails, from its gram's bits (migration 0023; `gram`,
- * peopleGram's), in one statement, when at most `most` (in no order): the meeting numbers whose bit is 0 (a meeting lacking the gram lacks the fragment),
- * each one's meeting looked up (0024), with those of the strays' meetings (gramsTotal's, within its bounds) whose
+ * peopleGram's), in one statement, when at most `most` (in no order): the meeting numbers whose bit is 0 (a meeting
+ * lacking the gram lacks the fragment), each one's meeting looked up (0024), with those of the strays' meetings (gramsTotal's, within its bounds) whose
  * participants lack it, probed (they hold the gram: none is among the others). A deleted meeting's number stays (its
  * bit 0): named, it holds no passage. Undefined beyond ASCII, past the strays' bounds, or past `most`. `person1` (in
  * 93,015 of 100k meetings): its 6,985 in 13-22 ms, where handlesOf gives up on them (more than 1,000).
