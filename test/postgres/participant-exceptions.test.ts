@@ -314,7 +314,8 @@ describe.skipIf(needs('postgresql'))('PostgreSQL: a participant fragment in most
         for (const participant of grams.map(([fragment]) => fragment))
           for (const words of ['the', 'the and', 'plan7'])
             for (const more of [{}, { folderPath: 'Legal' }, { from: '2026-01-10T12:00:00.000Z', to: '2026-02-25' }])
-              for (const page of [{ limit: 5, offset: 0 }, { limit: 5, offset: 1998 }]) {
+              // (Past the window for `the and` alone: each page read costs as much.)
+              for (const page of words === 'the and' ? [{ limit: 5, offset: 0 }, { limit: 5, offset: 1998 }] : [{ limit: 5, offset: 0 }]) {
                 const f = { ...more, query: words, participant };
                 statements.length = 0;
                 const found = hits(await searchTranscripts(q, f, page));
@@ -338,7 +339,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL: a participant fragment in most
       // `plan7` (1 passage of 40) walked, each match tested in its block's bits (probed in the last block).
       const built = await compare();
       expect(built.counted).toBeGreaterThanOrEqual(12);
-      expect(built.walked).toBeGreaterThanOrEqual(6);
+      expect(built.walked).toBeGreaterThanOrEqual(4);
       // The doctor compares the grams' bits with the participants: nothing wrong, then a bit taken away named.
       const bitmapLines = async () => (await pgStore.admin.integrity({ full: true })).search.filter((line) => line.includes('search_bitmaps'));
       expect(await bitmapLines()).toEqual([]);
@@ -367,8 +368,12 @@ describe.skipIf(needs('postgresql'))('PostgreSQL: a participant fragment in most
       expect(await compare(false)).toEqual(built);
       for (let i = 0; i < 100 && ((await pgStore.admin.maintain())?.bitmaps?.units ?? 0) > 0; i++);
       expect((await q.query('SELECT count(*)::int AS n FROM search_bitmap_stale')).rows[0].n).toBe(0);
-      expect(await compare(false)).toEqual(built);
       expect(await bitmapLines()).toEqual([]);
+      for (const participant of ['zq', '1 LEE'])
+        for (const query of ['the', 'plan7']) {
+          const f = { query, participant };
+          expect({ f, ...hits(await searchTranscripts(q, f, first)) }).toEqual({ f, ...hits(await searchTranscripts(q, f, first, { participants: 'probed' })) });
+        }
     } finally {
       vi.restoreAllMocks();
       await Promise.all([pgStore.close(), liteStore.close(), q.end()]);
