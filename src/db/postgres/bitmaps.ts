@@ -329,7 +329,7 @@ const CHECKED_BLOCKS = 3;
 /**
  * `syntheo doctor`: the kept bitmaps of CHECKED_BLOCKS random built blocks not marked stale (every kept term built
  * past them) computed again from the postings and tags (the participants' grams, kind `g`: from the blocks' passages'
- * meetings' names and e-mails, lower-cased, as ILIKE matches them) and compared, and so are the kept words' counts (kind
+ * meetings' names and e-mails, each one's grams as participant_handle_grams gives them, migration 0023) and compared, and so are the kept words' counts (kind
  * `c`), in one statement (one snapshot). How many bitmaps and counts differ (a wrong bit or byte, a row missing or one too many),
  * and the first three as `kind term block`.
  */
@@ -343,12 +343,10 @@ export async function bitmapDrift(q: Queryable): Promise<{ wrong: number; exampl
           pm AS MATERIALIZED (SELECT (p.id >> 12)::int AS block, p.meeting_id, bit_or(${one} >> (p.id & 4095)::int) AS bits FROM blocks g
                                 JOIN search_passages p ON p.id >= g.b::bigint * 4096 AND p.id < (g.b + 1)::bigint * 4096
                               WHERE EXISTS (SELECT 1 FROM search_bitmap_terms WHERE kind = 'g' AND built > g.b) GROUP BY 1, 2),
-          hm AS MATERIALIZED (SELECT DISTINCT m.meeting_id, lower(h.handle) AS handle FROM (SELECT DISTINCT meeting_id FROM pm) m
+          hm AS MATERIALIZED (SELECT DISTINCT m.meeting_id, syntheo_handle_tag(h.handle) AS tag FROM (SELECT DISTINCT meeting_id FROM pm) m
                                 JOIN participants pa ON pa.meeting_id = m.meeting_id CROSS JOIN LATERAL (VALUES (pa.name), (pa.email)) h(handle)
                               WHERE h.handle IS NOT NULL),
-          hg AS MATERIALIZED (SELECT d.handle, x.gram FROM (SELECT DISTINCT handle FROM hm) d CROSS JOIN LATERAL syntheo_people_grams(d.handle) x(gram)
-                              WHERE x.gram IN (SELECT term FROM search_bitmap_terms WHERE kind = 'g')),
-          hb AS (SELECT pm.block, hm.handle, bit_or(pm.bits) AS bits FROM hm JOIN pm USING (meeting_id) GROUP BY 1, 2),
+          hb AS (SELECT pm.block, hm.tag, bit_or(pm.bits) AS bits FROM hm JOIN pm USING (meeting_id) GROUP BY 1, 2),
           held AS (SELECT k.kind, k.term, k.block, bit_or(${one} >> (x.passage_id & 4095)::int) AS bits FROM kept k
                      JOIN search_postings x ON k.kind = 'w' AND x.lexeme = k.term AND x.passage_id >= k.block::bigint * 4096 AND x.passage_id < (k.block + 1)::bigint * 4096
                      GROUP BY 1, 2, 3
@@ -357,7 +355,7 @@ export async function bitmapDrift(q: Queryable): Promise<{ wrong: number; exampl
                      JOIN search_tags x ON k.kind = 't' AND x.tag = k.term AND x.passage_id >= k.block::bigint * 4096 AND x.passage_id < (k.block + 1)::bigint * 4096
                      GROUP BY 1, 2, 3
                    UNION ALL
-                   SELECT 'g', hg.gram, hb.block, bit_or(hb.bits) FROM hb JOIN hg USING (handle) JOIN kept k ON k.kind = 'g' AND k.term = hg.gram AND k.block = hb.block
+                   SELECT 'g', v.gram, hb.block, bit_or(hb.bits) FROM hb JOIN participant_handle_grams v USING (tag) JOIN kept k ON k.kind = 'g' AND k.term = v.gram AND k.block = hb.block
                      GROUP BY 2, 3),
           stored AS (SELECT s.kind, s.term, s.block, s.bits FROM kept k JOIN search_bitmaps s USING (kind, term, block)),
           counted AS (SELECT k.term, k.block, syntheo_block_counts(array_agg((x.passage_id & 4095)::int << 8 | least(x.n, 255))) AS counts
