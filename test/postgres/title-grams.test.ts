@@ -288,4 +288,31 @@ describe.skipIf(needs('postgresql'))('PostgreSQL title grams beyond ASCII (migra
     expect((await pgs.store.meetings.list({ query: '\u00f8' }, { limit: 1, offset: 0 })).pagination.total).toBe(held);
     expect(await drift()).toEqual({ grams: [], counts: 0 });
   });
+
+  it('one statement retitling many meetings drops their old grams with an anti join, not a subquery read again for each old gram (migration 0028)', async () => {
+    // Before 0028 the refresh's NOT IN was hashed only when the planner expected its subquery to fit in work_mem; past
+    // that every old gram rescanned it (1,000 meetings, as `--repair-search` refreshes a call: 178 s). Here work_mem is
+    // made small enough for the test's 90 meetings, and the plans of the statements the trigger runs are read through
+    // auto_explain (log_nested_statements), sent to this client as notices.
+    const c = await pgs.pool.connect();
+    const plans: string[] = [];
+    c.on('notice', (n) => plans.push(n.message ?? ''));
+    const ids = (await c.query<{ id: string }>('SELECT id FROM meetings ORDER BY id')).rows.map((r) => r.id);
+    try {
+      await c.query("LOAD 'auto_explain'");
+      for (const set of ['auto_explain.log_min_duration = 0', 'auto_explain.log_nested_statements = on', "auto_explain.log_format = 'json'", 'client_min_messages = log', "work_mem = '64kB'"])
+        await c.query(`SET ${set}`);
+      await c.query("UPDATE meetings SET title = title || ' Q2' WHERE id = ANY($1::text[])", [ids]);
+    } finally {
+      await c.query('RESET ALL');
+      c.release();
+    }
+    const deletes = plans.filter((p) => p.includes('"Operation": "Delete"') && p.includes('"Relation Name": "meeting_grams"'));
+    expect(deletes).toHaveLength(1);
+    expect(deletes[0]).toMatch(/"Join Type": "Anti"/);
+    expect(deletes[0]).not.toMatch(/"Subplan Name": ?"SubPlan/);
+    expect(await drift()).toEqual({ grams: [], counts: 0 });
+    expect((await pgs.store.meetings.list({ query: 'q2' }, { limit: 1, offset: 0 })).pagination.total).toBe(ids.length);
+    expect(await compareLists(['\u00e9', '2 ', 'q'])).toBeGreaterThan(5);
+  }, 60_000);
 });
