@@ -500,12 +500,13 @@ describe.skipIf(needs('postgresql'))('PostgreSQL filter tags: each write path re
    * 1,500 meetings the planner rightly scans the 3,000 participants rather than look a few up). pg_stat_xact_user_tables also holds this backend's counts not yet reported (PostgreSQL 15
    * reports them when idle outside a transaction), so the count is the difference within the transaction.
    */
-  async function rowsRead(write: (c: pg.PoolClient) => Promise<unknown>): Promise<number> {
+  async function rowsRead(write: (c: pg.PoolClient) => Promise<unknown>, table = 'meetings'): Promise<number> {
     const c = await pool.connect();
     const read = async () =>
       (
         await c.query<{ n: number }>(
-          "SELECT coalesce(sum(coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0)), 0)::int AS n FROM pg_stat_xact_user_tables WHERE relname = 'meetings'",
+          'SELECT coalesce(sum(coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0)), 0)::int AS n FROM pg_stat_xact_user_tables WHERE relname = $1',
+          [table],
         )
       ).rows[0]!.n;
     try {
@@ -571,6 +572,21 @@ describe.skipIf(needs('postgresql'))('PostgreSQL filter tags: each write path re
     expect((await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM meeting_tags WHERE meeting_id = $1', [id])).rows[0]!.n).toBe(0);
     expect(await drift(pool)).toEqual(CLEAN);
     for (const [write, n] of Object.entries(reads)) expect(n, write).toBeLessThan(50);
+  });
+
+  it('a passage written again (each chunk the worker appends rewrites the last one) drops its tags by their key, not by reading every passage of each tag', async () => {
+    const id = 'mtg_00030';
+    const tags = (await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM meeting_tags WHERE meeting_id = $1', [id])).rows[0]!.n;
+    // As indexTranscript rewrites a transcript's passages from the one holding the chunk's first word. Before migration
+    // 0029 the delete looked search_tags up by the tag alone: every passage of the meeting's year, month and folders.
+    const read = await rowsRead(async (c) => {
+      await c.query("DELETE FROM search_passages WHERE ref_id = 'trn_30'");
+      await c.query("INSERT INTO search_passages (meeting_id, kind, ref_id, word_offset, text) VALUES ($1, 'transcript', 'trn_30', 0, 'the alpha beta gamma')", [id]);
+    }, 'search_tags');
+    expect(tags).toBeGreaterThan(5);
+    expect(read).toBeLessThanOrEqual(2 * tags);
+    expect(await searched({ folderPath: 'A' })).toContain(id);
+    expect(await drift(pool)).toEqual(CLEAN);
   });
 
   it('a writer in repeatable read or serializable, its snapshot older than another writer’s change of the same meeting, is refused (40001) and leaves no stale tag', async () => {
