@@ -1,12 +1,14 @@
 -- Custom SQL migration file: passages deleted (a transcript's last passage rewritten at each appended chunk, a
 -- transcript indexed again) drop their tags with `DELETE FROM search_tags s USING removed r, meeting_tags t WHERE
--- ... s.tag = t.tag AND s.passage_id = r.id` (0007, 0016). The planner joined the removed passages to their meetings'
--- tags, then looked search_tags up by the tag alone, filtering the passage: every passage holding each of the
--- meeting's ~30 tags (its year, month, folders, names' words) read for each removed passage. At 10,000 meetings one
--- passage's delete read 1.5-2.8 million entries (0.1-1.2 s, growing with the database), in every append of the
--- worker's and in `--repair-search` (~a transcript each).
--- The (tag, passage) pairs are computed first (a MATERIALIZED CTE), so each is one lookup of search_tags' key:
--- 1.2 s -> 3 ms. The rest is 0016's function as it was.
+-- ... s.tag = t.tag AND s.passage_id = r.id` (0007, 0016). Whether search_tags was looked up by its whole key depended
+-- on the statistics: with some (a 10,000-meeting database once autovacuum had analyzed it mid-repair; the 1,500
+-- meetings of filter-tags.test.ts) the planner joined the removed passages to their meetings' tags, then read
+-- search_tags by the tag alone, filtering the passage: every passage of the meeting's year, month, folders and names'
+-- words for each removed passage. There a transcript's 15 passages deleted read 1.5-2.8 million entries (0.6-1.2 s), and
+-- one passage 70-120 ms: in every chunk the worker appends and in each transcript `--repair-search` indexes again. (At 100k meetings freshly analyzed the
+-- planner chose the key: 20 transcripts' passages 99-199 ms before, 88-93 after.)
+-- The (tag, passage) pairs are computed first (a MATERIALIZED CTE) and each is one lookup of the key, whatever the
+-- statistics: 20 passages at 10,000 meetings 1.4-2.4 s -> 14-32 ms. The rest is 0016's function as it was.
 CREATE OR REPLACE FUNCTION syntheo_passages_tags() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER SET search_path = public AS $$
 BEGIN
   IF TG_OP = 'INSERT' THEN
