@@ -181,6 +181,59 @@ describe.skipIf(needs('postgresql'))('PostgreSQL list_meetings: the tally and th
     await check(withText, [500, 501, withText.indexOf('mtg_1') - 1, withText.indexOf('mtg_1'), withText.length - 1, withText.length]);
   });
 
+  it('walks a deep page of a fragment across words in many names from its months (from its gram, or its names\' bits), and from the top when a start is not a date', async () => {
+    await db.pool.query('DELETE FROM meetings');
+    // 1,800 meetings, three a start, a start every 6 hours from 1 January: five months. `a K` and `la Ki` are in 45
+    // names (more than MAX_PARTICIPANT_WORDS: their names' tags), held by 4 meetings in 5.
+    const start = (i: number) => new Date(Date.UTC(2026, 0, 1) + Math.floor(i / 3) * 6 * 3_600_000).toISOString();
+    const ids = Array.from({ length: 1800 }, (_, i) => `mtg_${i}`);
+    await db.pool.query(
+      "INSERT INTO meetings (id, title, started_at, created_at, updated_at) SELECT id, 'M ' || id, s, s, s FROM unnest($1::text[], $2::text[]) AS x(id, s)",
+      [ids, ids.map((_, i) => start(i))],
+    );
+    await db.pool.query(
+      `INSERT INTO participants (id, meeting_id, name, email, position)
+       SELECT 'par_' || m.id, m.id, CASE WHEN substr(m.id, 5)::int % 5 = 0 THEN 'Omar Diaz' ELSE 'Ola Kim' || (substr(m.id, 5)::int % 45) END, NULL, 0
+       FROM meetings m`,
+    );
+    const expected = async (pattern: string) =>
+      (
+        await db.pool.query<{ id: string }>(
+          `SELECT m.id FROM meetings m WHERE EXISTS (SELECT 1 FROM participants p WHERE p.meeting_id = m.id AND p.name ILIKE $1)
+           ORDER BY m.started_at COLLATE "C" DESC, m.id COLLATE "C" DESC`,
+          [pattern],
+        )
+      ).rows.map((r) => r.id);
+    const check = async (participant: string, newest: string[], offsets: number[]) => {
+      for (const offset of offsets)
+        for (const limit of [1, 3, 20]) {
+          const page = await store.meetings.list({ participant }, { limit, offset });
+          expect({ participant, offset, limit, ids: page.meetings.map((m) => m.id), total: page.pagination.total }).toEqual({
+            participant,
+            offset,
+            limit,
+            ids: newest.slice(offset, offset + limit),
+            total: newest.length,
+          });
+        }
+    };
+    const newest = await expected('%a k%');
+    expect(newest.length).toBe(1440);
+    expect(await expected('%la ki%')).toEqual(newest);
+    // Offsets around each month's edge (its newest meetings after the months above it; a page across it), from 500 on,
+    // and past the end.
+    const edges = newest.flatMap((id, i) => (i >= 500 && start(Number(id.slice(4))).slice(0, 7) !== start(Number(newest[i - 1]!.slice(4))).slice(0, 7) ? [i] : []));
+    expect(edges.length).toBeGreaterThanOrEqual(2);
+    const offsets = [...edges.flatMap((e) => [e - 20, e - 19, e - 2, e - 1, e, e + 1]), 500, 777, newest.length - 20, newest.length - 1, newest.length, newest.length + 5];
+    for (const participant of ['a K', 'la Ki']) await check(participant, newest, offsets);
+    // A start that is not a date (tag `dx`, sorted by its text among the others): from the top.
+    await db.pool.query("UPDATE meetings SET started_at = '2026-03-xx' WHERE id = 'mtg_1'");
+    const withText = await expected('%a k%');
+    expect(withText).toContain('mtg_1');
+    for (const participant of ['a K', 'la Ki'])
+      await check(participant, withText, [500, 501, withText.indexOf('mtg_1') - 1, withText.indexOf('mtg_1'), withText.length - 1, withText.length]);
+  });
+
   it("serves `meetings.id = x` from the primary key alone: the id's trigram index is on lower(id) (migration 0026)", async () => {
     // An index on the id itself with gin_trgm_ops serves `=` too (pg_trgm 1.6): costed as cheap in a small database not
     // yet vacuumed, joins on meetings.id took it, ~6 ms a lookup at 20,000 meetings.
