@@ -229,6 +229,8 @@ export function chooseCases(sqlite: Sqlite): MatrixCase[] {
   if (bigFolder) L(`folder, offset 5000 (deep)`, { folderPath: bigFolder }, 5000);
   L(`participant common, offset 20000 (deep)`, { participant: commonPerson }, 20000);
   if (halfPair) L(`participant "${halfPair}" (in few name words, half the meetings), offset 20000 (deep)`, { participant: halfPair }, 20000);
+  // Past DEEP_PAGE, half way into its meetings (counted above from the participants' names).
+  if (commonPair) L(`participant "${commonPair}" (across words, most frequent), half way (deep)`, { participant: commonPair }, Math.floor((namePairs.get(commonPair) ?? 0) / 2));
 
   S(`rare word "${rareWord}"`, { query: rareWord });
   S(`rare phrase "${rarePhrase}"`, { query: rarePhrase });
