@@ -135,103 +135,83 @@ describe.skipIf(needs('postgresql'))('PostgreSQL list_meetings: the tally and th
         }
   });
 
-  it("walks a deep page of a fragment's words from its month (across months' edges, past the end), and from the top when a start is not a date", async () => {
+  // Five months of meetings for the month walks: 1,800, three a start, a start every 6 hours from 1 January (a month's
+  // first start at midnight), with the participants `names` (an INSERT ... SELECT over the meetings) gives them.
+  const monthStart = (i: number) => new Date(Date.UTC(2026, 0, 1) + Math.floor(i / 3) * 6 * 3_600_000).toISOString();
+  async function fiveMonths(names: string): Promise<void> {
     await db.pool.query('DELETE FROM meetings');
-    // 1,800 meetings, three a start, a start every 6 hours from 1 January: five months, a month's first start at midnight.
-    const start = (i: number) => new Date(Date.UTC(2026, 0, 1) + Math.floor(i / 3) * 6 * 3_600_000).toISOString();
     const ids = Array.from({ length: 1800 }, (_, i) => `mtg_${i}`);
     await db.pool.query(
       "INSERT INTO meetings (id, title, started_at, created_at, updated_at) SELECT id, 'M ' || id, s, s, s FROM unnest($1::text[], $2::text[]) AS x(id, s)",
-      [ids, ids.map((_, i) => start(i))],
+      [ids, ids.map((_, i) => monthStart(i))],
     );
-    await db.pool.query(
-      `INSERT INTO participants (id, meeting_id, name, email, position)
-       SELECT 'par_' || m.id || '_' || k, m.id, (ARRAY['Omar Diaz', 'Tom Lee', 'Ann Kim'])[(substr(m.id, 5)::int + k) % 3 + 1], NULL, k
+    await db.pool.query(`INSERT INTO participants (id, meeting_id, name, email, position) ${names}`);
+  }
+  /** The meetings a participant holding `pattern` (ILIKE) joins, newest first. */
+  const holding = async (pattern: string) =>
+    (
+      await db.pool.query<{ id: string }>(
+        `SELECT m.id FROM meetings m WHERE EXISTS (SELECT 1 FROM participants p WHERE p.meeting_id = m.id AND p.name ILIKE $1)
+         ORDER BY m.started_at COLLATE "C" DESC, m.id COLLATE "C" DESC`,
+        [pattern],
+      )
+    ).rows.map((r) => r.id);
+  /** Each page (limits 1, 3, 20) at `offsets` of `participant`'s list, and its total, against `newest`. */
+  async function checkPages(participant: string, newest: string[], offsets: number[]): Promise<void> {
+    for (const offset of offsets)
+      for (const limit of [1, 3, 20]) {
+        const page = await store.meetings.list({ participant }, { limit, offset });
+        expect({ participant, offset, limit, ids: page.meetings.map((m) => m.id), total: page.pagination.total }).toEqual({
+          participant,
+          offset,
+          limit,
+          ids: newest.slice(offset, offset + limit),
+          total: newest.length,
+        });
+      }
+  }
+  /** The positions from 500 on where `newest` passes into an older month (a month's newest meeting). */
+  const monthEdges = (newest: string[]) =>
+    newest.flatMap((id, i) => (i >= 500 && monthStart(Number(id.slice(4))).slice(0, 7) !== monthStart(Number(newest[i - 1]!.slice(4))).slice(0, 7) ? [i] : []));
+
+  it("walks a deep page of a fragment's words from its month (across months' edges, past the end), and from the top when a start is not a date", async () => {
+    await fiveMonths(
+      `SELECT 'par_' || m.id || '_' || k, m.id, (ARRAY['Omar Diaz', 'Tom Lee', 'Ann Kim'])[(substr(m.id, 5)::int + k) % 3 + 1], NULL, k
        FROM meetings m CROSS JOIN generate_series(0, 1) k WHERE substr(m.id, 5)::int % 5 <> 0 OR k = 0`,
     );
-    const expected = async () =>
-      (
-        await db.pool.query<{ id: string }>(
-          `SELECT m.id FROM meetings m WHERE EXISTS (SELECT 1 FROM participants p WHERE p.meeting_id = m.id AND p.name ILIKE '%om%')
-           ORDER BY m.started_at COLLATE "C" DESC, m.id COLLATE "C" DESC`,
-        )
-      ).rows.map((r) => r.id);
-    const check = async (newest: string[], offsets: number[]) => {
-      for (const offset of offsets)
-        for (const limit of [1, 3, 20]) {
-          const page = await store.meetings.list({ participant: 'om' }, { limit, offset });
-          expect({ offset, limit, ids: page.meetings.map((m) => m.id), total: page.pagination.total }).toEqual({
-            offset,
-            limit,
-            ids: newest.slice(offset, offset + limit),
-            total: newest.length,
-          });
-        }
-    };
-    const newest = await expected();
+    const newest = await holding('%om%');
     expect(newest.length).toBeGreaterThan(1000);
     // Offsets around each month's edge (its newest meetings after the months above it), from 500 on, and past the end.
-    const edges = newest.flatMap((id, i) => (i >= 500 && start(Number(id.slice(4))).slice(0, 7) !== start(Number(newest[i - 1]!.slice(4))).slice(0, 7) ? [i] : []));
+    const edges = monthEdges(newest);
     expect(edges.length).toBeGreaterThanOrEqual(3);
-    await check(newest, [...edges.flatMap((e) => [e - 2, e - 1, e, e + 1]), 500, 777, newest.length - 1, newest.length, newest.length + 5]);
+    await checkPages('om', newest, [...edges.flatMap((e) => [e - 2, e - 1, e, e + 1]), 500, 777, newest.length - 1, newest.length, newest.length + 5]);
     // A start that is not a date (tag `dx`, sorted by its text among the others): from the top.
     await db.pool.query("UPDATE meetings SET started_at = '2026-03-xx' WHERE id = 'mtg_1'");
-    const withText = await expected();
+    const withText = await holding('%om%');
     expect(withText).toContain('mtg_1');
-    await check(withText, [500, 501, withText.indexOf('mtg_1') - 1, withText.indexOf('mtg_1'), withText.length - 1, withText.length]);
+    await checkPages('om', withText, [500, 501, withText.indexOf('mtg_1') - 1, withText.indexOf('mtg_1'), withText.length - 1, withText.length]);
   });
 
   it('walks a deep page of a fragment across words in many names from its months (from its gram, or its names\' bits), and from the top when a start is not a date', async () => {
-    await db.pool.query('DELETE FROM meetings');
-    // 1,800 meetings, three a start, a start every 6 hours from 1 January: five months. `a K` and `la Ki` are in 45
-    // names (more than MAX_PARTICIPANT_WORDS: their names' tags), held by 4 meetings in 5.
-    const start = (i: number) => new Date(Date.UTC(2026, 0, 1) + Math.floor(i / 3) * 6 * 3_600_000).toISOString();
-    const ids = Array.from({ length: 1800 }, (_, i) => `mtg_${i}`);
-    await db.pool.query(
-      "INSERT INTO meetings (id, title, started_at, created_at, updated_at) SELECT id, 'M ' || id, s, s, s FROM unnest($1::text[], $2::text[]) AS x(id, s)",
-      [ids, ids.map((_, i) => start(i))],
-    );
-    await db.pool.query(
-      `INSERT INTO participants (id, meeting_id, name, email, position)
-       SELECT 'par_' || m.id, m.id, CASE WHEN substr(m.id, 5)::int % 5 = 0 THEN 'Omar Diaz' ELSE 'Ola Kim' || (substr(m.id, 5)::int % 45) END, NULL, 0
+    // `a K` and `la Ki` are in 45 names (more than MAX_PARTICIPANT_WORDS: their names' tags), held by 4 meetings in 5.
+    await fiveMonths(
+      `SELECT 'par_' || m.id, m.id, CASE WHEN substr(m.id, 5)::int % 5 = 0 THEN 'Omar Diaz' ELSE 'Ola Kim' || (substr(m.id, 5)::int % 45) END, NULL, 0
        FROM meetings m`,
     );
-    const expected = async (pattern: string) =>
-      (
-        await db.pool.query<{ id: string }>(
-          `SELECT m.id FROM meetings m WHERE EXISTS (SELECT 1 FROM participants p WHERE p.meeting_id = m.id AND p.name ILIKE $1)
-           ORDER BY m.started_at COLLATE "C" DESC, m.id COLLATE "C" DESC`,
-          [pattern],
-        )
-      ).rows.map((r) => r.id);
-    const check = async (participant: string, newest: string[], offsets: number[]) => {
-      for (const offset of offsets)
-        for (const limit of [1, 3, 20]) {
-          const page = await store.meetings.list({ participant }, { limit, offset });
-          expect({ participant, offset, limit, ids: page.meetings.map((m) => m.id), total: page.pagination.total }).toEqual({
-            participant,
-            offset,
-            limit,
-            ids: newest.slice(offset, offset + limit),
-            total: newest.length,
-          });
-        }
-    };
-    const newest = await expected('%a k%');
+    const newest = await holding('%a k%');
     expect(newest.length).toBe(1440);
-    expect(await expected('%la ki%')).toEqual(newest);
-    // Offsets around each month's edge (its newest meetings after the months above it; a page across it), from 500 on,
-    // and past the end.
-    const edges = newest.flatMap((id, i) => (i >= 500 && start(Number(id.slice(4))).slice(0, 7) !== start(Number(newest[i - 1]!.slice(4))).slice(0, 7) ? [i] : []));
+    expect(await holding('%la ki%')).toEqual(newest);
+    // Offsets around each month's edge (a page across it too), from 500 on, and past the end.
+    const edges = monthEdges(newest);
     expect(edges.length).toBeGreaterThanOrEqual(2);
     const offsets = [...edges.flatMap((e) => [e - 20, e - 19, e - 2, e - 1, e, e + 1]), 500, 777, newest.length - 20, newest.length - 1, newest.length, newest.length + 5];
-    for (const participant of ['a K', 'la Ki']) await check(participant, newest, offsets);
-    // A start that is not a date (tag `dx`, sorted by its text among the others): from the top.
+    for (const participant of ['a K', 'la Ki']) await checkPages(participant, newest, offsets);
+    // A start that is not a date (tag `dx`): from the top.
     await db.pool.query("UPDATE meetings SET started_at = '2026-03-xx' WHERE id = 'mtg_1'");
-    const withText = await expected('%a k%');
+    const withText = await holding('%a k%');
     expect(withText).toContain('mtg_1');
     for (const participant of ['a K', 'la Ki'])
-      await check(participant, withText, [500, 501, withText.indexOf('mtg_1') - 1, withText.indexOf('mtg_1'), withText.length - 1, withText.length]);
+      await checkPages(participant, withText, [500, 501, withText.indexOf('mtg_1') - 1, withText.indexOf('mtg_1'), withText.length - 1, withText.length]);
   });
 
   it("serves `meetings.id = x` from the primary key alone: the id's trigram index is on lower(id) (migration 0026)", async () => {
