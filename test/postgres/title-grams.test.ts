@@ -296,7 +296,8 @@ describe.skipIf(needs('postgresql'))('PostgreSQL title grams beyond ASCII (migra
     // auto_explain (log_nested_statements), sent to this client as notices.
     const c = await pgs.pool.connect();
     const plans: string[] = [];
-    c.on('notice', (n) => plans.push(n.message ?? ''));
+    const planned = (n: { message?: string }) => plans.push(n.message ?? '');
+    c.on('notice', planned);
     const ids = (await c.query<{ id: string }>('SELECT id FROM meetings ORDER BY id')).rows.map((r) => r.id);
     try {
       await c.query("LOAD 'auto_explain'");
@@ -305,6 +306,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL title grams beyond ASCII (migra
       await c.query("UPDATE meetings SET title = title || ' Q2' WHERE id = ANY($1::text[])", [ids]);
     } finally {
       await c.query('RESET ALL');
+      c.off('notice', planned);
       c.release();
     }
     const deletes = plans.filter((p) => p.includes('"Operation": "Delete"') && p.includes('"Relation Name": "meeting_grams"'));
