@@ -342,6 +342,14 @@ const tagBlocks = (holds: string): string => `(SELECT b.tag, b.block, bit_xor(b.
 const tagsOred = (tags: string): string => `(SELECT x.block, bit_or(x.bits) AS bits FROM ${tagBlocks(`b.tag = ANY(${tags}::text[])`)} x GROUP BY x.block)`;
 
 /**
+ * The blocks of bits of the meetings a participant fragment's names and e-mails hold: their tags' ORed (`names`, made
+ * an array parameter only then), or, when the fragment is a gram itself (1-3 ASCII characters), that gram's, which
+ * holds the same meetings: one tag's rows read instead of every name's (`10`, 278 names: 51 -> ~3 ms).
+ */
+const namesBits = (names: () => string, gram: string | undefined, p: (value: unknown) => string): string =>
+  gram === undefined ? tagsOred(names()) : tagBlocks(`b.tag = ${p(gram)}`);
+
+/**
  * The total of a list whose filters are all groups of meeting_tags' tags (participant words or names, a folder, a
  * series; no dates, title or participant fragment checked otherwise), from their bits (migration 0019): each tag's
  * block XORed from its deltas, a group's tags ORed, the groups ANDed, counted. `om` (two words in 56,460 of 100k
@@ -1066,8 +1074,10 @@ const monthSkip = (bits: string, offset: string): string[] => [
   `mc AS MATERIALIZED (SELECT mo.tag, sum(bit_count(mo.bits & wb.bits))::bigint AS n
      FROM ${tagBlocks(`(b.tag >= 'm' AND b.tag < 'n') OR b.tag = 'dx'`)} mo JOIN wb ON wb.block = mo.block
      GROUP BY mo.tag)`,
-  `mt AS (SELECT m.tag, m.before FROM (SELECT tag, n, (sum(n) OVER (ORDER BY tag DESC) - n)::bigint AS before FROM mc WHERE tag <> 'dx') m
-          WHERE m.before <= ${offset} AND m.before + m.n > ${offset} AND NOT EXISTS (SELECT 1 FROM mc WHERE tag = 'dx' AND n > 0))`,
+  // Each month's meetings and those of the months above it (`before`); none when a start is not a date.
+  `mn AS (SELECT tag, n, (sum(n) OVER (ORDER BY tag DESC) - n)::bigint AS before FROM mc
+          WHERE tag <> 'dx' AND NOT EXISTS (SELECT 1 FROM mc WHERE tag = 'dx' AND n > 0))`,
+  `mt AS (SELECT tag, before FROM mn WHERE before <= ${offset} AND before + n > ${offset})`,
   `ms AS (SELECT coalesce((SELECT substr(tag, 2, 4) || '-' || substr(tag, 6, 2) || '-:' FROM mt),
                           (SELECT max(m.started_at COLLATE "C") FROM meetings m) || chr(1)) AS upper,
                  ${offset} - coalesce((SELECT before FROM mt), 0) AS skip)`,
@@ -1082,10 +1092,9 @@ const MERGED_TOTAL = '(SELECT coalesce(sum(bit_count(wb.bits)), 0)::int FROM wb)
  * or a start is not a date (as `upper` is then the top), and `upper` itself (none) when the offset is past them all.
  */
 const monthsDown = (offset: string, take: string): string[] => [
-  `mb AS (SELECT m.tag FROM (SELECT tag, n, (sum(n) OVER (ORDER BY tag DESC) - n)::bigint AS before FROM mc WHERE tag <> 'dx') m
-          WHERE m.before <= ${offset} + ${take} - 1 AND m.before + m.n > ${offset} + ${take} - 1 AND NOT EXISTS (SELECT 1 FROM mc WHERE tag = 'dx' AND n > 0))`,
+  `mb AS (SELECT tag FROM mn WHERE before <= ${offset} + ${take} - 1 AND before + n > ${offset} + ${take} - 1)`,
   `ml AS (SELECT coalesce((SELECT substr(tag, 2, 4) || '-' || substr(tag, 6, 2) || '-' FROM mb),
-                          CASE WHEN EXISTS (SELECT 1 FROM mt) OR EXISTS (SELECT 1 FROM mc WHERE tag = 'dx' AND n > 0) THEN '' ELSE (SELECT upper FROM ms) END) AS lower)`,
+                          CASE WHEN EXISTS (SELECT 1 FROM mt) OR NOT EXISTS (SELECT 1 FROM mn) THEN '' ELSE (SELECT upper FROM ms) END) AS lower)`,
 ];
 
 /**
@@ -1203,14 +1212,13 @@ async function listByTags(q: Queryable, t: TagFilter, page: Page, cover?: DateTe
     source = `${merged('DESC')} t`;
   } else if (page.offset >= DEEP_PAGE && t.groups.length === 1 && driverGroup.every((tag) => tag.startsWith('h')) && countedByBits(t)) {
     // The names and e-mails holding a participant fragment across words, alone, on a deep page: only the months holding
-    // the page gathered (monthSkip, monthsDown), counted from their bits, or from the fragment's gram's when it is one
-    // (the same meetings). All their meetings gathered and made distinct, ` k`'s 271 names and 42,942 meetings at offset
-    // 3,000 took 31-42 ms at 100k meetings; ~6 now. (Merged as a participant's words are, 4 ms less on a repeated call, but
-    // a first call planned the merge of every name: `ki `'s 437, 340-380 ms against ~110.)
-    const gram = t.participant?.group === driverGroup ? t.participant.gram : undefined;
+    // the page gathered (monthSkip, monthsDown), counted from their bits (namesBits). All their meetings gathered and
+    // made distinct, ` k`'s 271 names and 42,942 meetings at offset 3,000 took 35-40 ms at 100k meetings; 3-4 now.
+    // (Merged as a participant's words are, 1-4 ms less on a repeated call, but a first call planned the merge of every
+    // name: `ki `'s 437, 340-380 ms against ~110.)
     const names = p(driverGroup);
     namesByMonth = {
-      bits: gram === undefined ? tagsOred(names) : tagBlocks(`b.tag = ${p(gram)}`),
+      bits: namesBits(() => names, t.participant?.group === driverGroup ? t.participant.gram : undefined, p),
       named: `named AS MATERIALIZED (SELECT d.started_at, d.meeting_id FROM meeting_tags d WHERE d.tag = ANY(${names}::text[])
                                       AND d.started_at >= (SELECT lower FROM ml) AND d.started_at < (SELECT upper FROM ms) GROUP BY d.started_at, d.meeting_id)`,
     };
@@ -1378,8 +1386,7 @@ async function manyNamesNear(q: Queryable, t: TagFilter, page: Page): Promise<{ 
   const params: unknown[] = [];
   const p = (value: unknown) => `$${params.push(value)}`;
   const [limit, offset] = [p(page.limit), p(page.offset)];
-  const gram = t.participant!.gram;
-  const bits = gram === undefined ? tagsOred(p(group)) : tagBlocks(`b.tag = ${p(gram)}`);
+  const bits = namesBits(() => p(group), t.participant!.gram, p);
   const ids = `SELECT m.id, m.started_at FROM meetings m WHERE c.walks AND ${probedFor(t.participant!.patterns, p)} ${NEWEST_FIRST} LIMIT ${limit} OFFSET ${offset}`;
   const found = await rows<MeetingListItem & { total: number; walks: boolean }>(
     q,
