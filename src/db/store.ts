@@ -24,7 +24,7 @@ import type { ImportStatusFilter } from './queries/imports-list.js';
 import type { AudioFacts, ClaimedJob, JobLease, JobOutcome, TranscriptBatch, WorkerRegistration } from './queries/jobs.js';
 import type { ShutdownCause } from './queries/interruptions.js';
 import type { WorkerStatus } from './queries/workers.js';
-import type { IntegrityReport, RepairResult } from './queries/integrity.js';
+import type { IntegrityReport, RepairProgress, RepairResult, RepairStep } from './queries/integrity.js';
 import type { LoadOptions, LoadResult, WordTuple } from './queries/export.js';
 import type {
   Folder,
@@ -44,7 +44,7 @@ import type {
 
 export type { SchemaState, CheckpointResult, FtsMergeStep, MeetingFilter, FolderFilter, SearchFilter, SearchHit, MemoEditRequest, ProposalFilter, SummaryEditRequest };
 export type { DuplicateOf, ImportRequest, ImportStatusFilter, AudioFacts, ClaimedJob, JobLease, JobOutcome, TranscriptBatch, WorkerRegistration };
-export type { ShutdownCause, WorkerStatus, IntegrityReport, RepairResult, LoadOptions, LoadResult, WordTuple };
+export type { ShutdownCause, WorkerStatus, IntegrityReport, RepairProgress, RepairResult, RepairStep, LoadOptions, LoadResult, WordTuple };
 // The domain's shapes, so that callers (the app) need no import from src/db/queries.
 export type { Folder, MeetingDetail, MeetingListItem, Page, Pagination, ProposalDetail, ProposalItem, RecordingImport, SeriesRef, TranscriptPage, TranscriptTurn, TranscriptWord };
 
@@ -191,7 +191,8 @@ export interface BitmapUpkeep {
 export interface AdminStore {
   schema(): Promise<SchemaState>;
   integrity(options: { full: boolean }): Promise<IntegrityReport>;
-  repairSearch(): Promise<RepairResult>;
+  /** Rebuilds the search index from the meetings (what `syntheo doctor --repair-search` does), telling `onProgress` how it goes. */
+  repairSearch(onProgress?: RepairProgress): Promise<RepairResult>;
   /** Loads export records (syntheo.meeting/v1), upserting by ID. */
   load(input: unknown, options?: LoadOptions): Promise<LoadResult>;
   /**

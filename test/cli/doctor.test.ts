@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { createServer as createTcpServer, type Server as TcpServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { fakeWorker, run, runJson } from './cli.js';
+import { HAS_SCRIPT, fakeWorker, run, runInTerminal, runJson } from './cli.js';
 import { openTestDb } from '../support/db.js';
 import { makeMeeting, makeParticipant, makeSummary, makeTranscript } from '../support/factories.js';
 import { writeSetting } from '../../src/db/queries/settings.js';
@@ -168,7 +168,13 @@ describe('doctor: integrity, schema and the search index', () => {
     fakeWorker(db.sqlite);
     writeSetting(db.sqlite, 'transcription.url', serverUrl);
     const repaired = await run(['--db', db.path, 'doctor', '--repair-search']);
-    expect(repaired.stdout.split('\n')[0]).toBe('Rebuilt the search index: 3 passages, 1 meeting titles, 1 participants.');
+    // A line as each step begins (not a terminal), then what was rebuilt.
+    expect(repaired.stdout.split('\n').slice(0, 4)).toEqual([
+      'Rebuilding the search index: the filters and title words of 1 meeting…',
+      'Rebuilding the search index: the passages of 1 transcript…',
+      'Rebuilding the search index: the counts and names…',
+      'Rebuilt the search index: 3 passages, 1 meeting title, 1 participant.',
+    ]);
     expect(line(repaired.stdout, 'integrity')).toBe('✓ integrity     integrity_check: ok');
     expect(line(repaired.stdout, 'search')).toBe('✓ search        the search index matches the meetings');
     expect(repaired.code).toBe(0);
@@ -177,6 +183,17 @@ describe('doctor: integrity, schema and the search index', () => {
     expect(found.body.data.map((h: { kind: string }) => h.kind).sort()).toEqual(['note', 'summary', 'transcript']);
     const listed = await runJson(db.path, ['meetings', 'list', '--participant', 'alice']);
     expect(listed.body.data.map((m: { id: string }) => m.id)).toEqual([id]);
+  });
+
+  it.skipIf(!HAS_SCRIPT)('on a terminal, --repair-search redraws one line with the step and how far into it, and clears it', async () => {
+    fill();
+    const r = await runInTerminal(['--db', db.path, 'doctor', '--repair-search']);
+    const redraws = r.stdout.split('\r\x1b[2K');
+    expect(redraws).toContain('Rebuilding the search index: the filters and title words of 1 meeting (0%)');
+    expect(redraws).toContain('Rebuilding the search index: the passages of 1 transcript (100%)');
+    expect(redraws).toContain('Rebuilding the search index: the counts and names (100%)');
+    // The line cleared before the result: it does not stay in front of it.
+    expect(redraws.find((l) => l.startsWith('Rebuilt the search index'))).toMatch(/^Rebuilt the search index: 3 passages, 1 meeting title, 1 participant\.\r?\n/);
   });
 
   it('missing search tables and triggers are named, and --repair-search makes them again', async () => {
@@ -191,7 +208,7 @@ describe('doctor: integrity, schema and the search index', () => {
     const listed = await run(['--db', db.path, 'meetings', 'list', '--participant', 'alice m']);
     expect(listed.stderr).toBe('syntheo: The database lacks part of the schema Syntheo needs. Run `syntheo doctor` to see what is missing and how to repair it.\n');
     const repaired = await run(['--db', db.path, 'doctor', '--repair-search']);
-    expect(repaired.stdout.split('\n')[0]).toBe('Rebuilt the search index: 3 passages, 1 meeting titles, 1 participants (recreated table participant_handles_fts, trigger summaries_search_ai).');
+    expect(repaired.stdout.split('\n')[3]).toBe('Rebuilt the search index: 3 passages, 1 meeting title, 1 participant (recreated table participant_handles_fts, trigger summaries_search_ai).');
     expect(line(repaired.stdout, 'schema')).toBe('✓ schema        every table, index and trigger of the migrations is there');
     expect((await runJson(db.path, ['meetings', 'list', '--participant', 'alice m'])).body.data.map((m: { id: string }) => m.id)).toEqual([id]);
   });

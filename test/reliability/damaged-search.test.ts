@@ -37,7 +37,7 @@ describe('a damaged search index', () => {
     });
     expect((await call(client, 'get_meeting', { meeting_id: meeting })).title).toBe('Budget review');
     const repaired = await run(['--db', db.path, 'doctor', '--repair-search']);
-    expect(repaired.stdout).toContain('Rebuilt the search index: 1 passages, 1 meeting titles, 0 participants.');
+    expect(repaired.stdout).toContain('Rebuilt the search index: 1 passage, 1 meeting title, 0 participants.');
     const found = await call(client, 'search_transcripts', { query: 'budget' });
     expect(found.hits.map((r: { meeting_id: string }) => r.meeting_id)).toEqual([meeting]);
   });

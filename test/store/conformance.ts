@@ -1189,8 +1189,19 @@ export function describeStoreConformance(engineName: string, open: () => Promise
           expect(report).toMatchObject({ problems: [], missing: [], search: [], searchOnly: true });
         }
         const before = await store.search.transcripts({ query: 'budget review' }, PAGE);
-        const repair = await store.admin.repairSearch();
+        const told: [string, number, number][] = [];
+        const repair = await store.admin.repairSearch((step, done, total) => told.push([step, done, total]));
         expect(repair).toMatchObject({ meetings: 4, participants: 5, recreated: [] });
+        // Each step told at its start and its end, going forward: the transcripts one by one (alpha's and beta's).
+        expect([...new Set(told.map(([step]) => step))].sort()).toEqual(['counts', 'meetings', 'transcripts']);
+        for (const step of ['counts', 'meetings', 'transcripts']) {
+          const calls = told.filter(([s]) => s === step);
+          expect(calls.at(0)![1]).toBe(0);
+          expect(calls.at(-1)![1]).toBe(calls.at(-1)![2]);
+          expect(calls.every(([, done, total], i) => total === calls[0]![2] && done <= total && (i === 0 || done >= calls[i - 1]![1]))).toBe(true);
+        }
+        expect(told.filter(([s]) => s === 'transcripts').map(([, done, total]) => [done, total])).toEqual([[0, 2], [1, 2], [2, 2]]);
+        expect(told.find(([s]) => s === 'meetings')![2]).toBe(4);
         expect(repair.passages).toBeGreaterThan(0);
         const after = await store.search.transcripts({ query: 'budget review' }, PAGE);
         expect(after).toEqual(before);

@@ -1,12 +1,13 @@
 import { existsSync, statSync } from 'node:fs';
-import { EXIT, optBool, type CommandSpec } from '../framework.js';
+import { EXIT, optBool, type CommandContext, type CommandSpec } from '../framework.js';
 import { paint, plural, relative } from '../text.js';
+import { toTerminal } from '../terminal.js';
 import { settingViews } from './config.js';
 import { CONFIG_KEYS, loadConfig, type Config, type ConfigKey } from '../../config.js';
 import { NoDatabaseError, SyntheoError } from '../../errors.js';
 import { isPostgresUrl } from '../../db/engine.js';
 import { HEARTBEAT_FRESH_MS } from '../../db/model/workers.js';
-import type { IntegrityReport, Store } from '../../db/store.js';
+import type { IntegrityReport, RepairProgress, RepairStep, Store } from '../../db/store.js';
 import { findProgram } from '../../platform/which.js';
 import { displayUrl } from '../../text/url.js';
 import { probe, transcriptionProbePath, type ServerProbe } from '../../http/reachable.js';
@@ -46,10 +47,11 @@ const doctor: CommandSpec = {
     }
     const path = store.location;
     if (optBool(ctx.options, 'repair-search')) {
-      const repaired = await store.admin.repairSearch();
+      const progress = repairProgress(ctx);
+      const repaired = await store.admin.repairSearch(progress.report).finally(progress.end);
       data.repaired = repaired;
       ctx.print(
-        `Rebuilt the search index: ${repaired.passages} passages, ${repaired.meetings} meeting titles, ${repaired.participants} participants${repaired.recreated.length ? ` (recreated ${repaired.recreated.join(', ')})` : ''}.`,
+        `Rebuilt the search index: ${plural(repaired.passages, 'passage')}, ${plural(repaired.meetings, 'meeting title')}, ${plural(repaired.participants, 'participant')}${repaired.recreated.length ? ` (recreated ${repaired.recreated.join(', ')})` : ''}.`,
       );
     }
     const schema = await store.admin.schema();
@@ -165,6 +167,43 @@ const doctor: CommandSpec = {
 
 /** A file up to this size gets `integrity_check`; larger ones `quick_check`. */
 export const FULL_CHECK_MAX_BYTES = 256 * 1024 * 1024;
+
+/** What a repair's step goes through, for a person. */
+const REPAIR_STEPS: Record<RepairStep, (total: number) => string> = {
+  transcripts: (n) => `the passages of ${plural(n, 'transcript')}`,
+  meetings: (n) => `the filters and title words of ${plural(n, 'meeting')}`,
+  counts: () => 'the counts and names',
+};
+
+/** A live line redrawn at most this often (ms): a repair tells each of 100,000 transcripts. */
+const REDRAW_MS = 100;
+
+/**
+ * How a repair goes, told as the imports' wait tells it: on a terminal one line redrawn (the step and how far into it);
+ * otherwise a line as each step begins; nothing with --json.
+ */
+function repairProgress(ctx: CommandContext): { report: RepairProgress; end: () => void } {
+  let step: RepairStep | undefined;
+  let drawn = 0;
+  const report: RepairProgress = (next, done, total) => {
+    const starts = next !== step;
+    step = next;
+    const what = REPAIR_STEPS[next](total);
+    if (!ctx.live) {
+      if (starts) ctx.print(`Rebuilding the search index: ${what}…`);
+      return;
+    }
+    const now = Date.now();
+    if (!starts && done < total && now - drawn < REDRAW_MS) return;
+    drawn = now;
+    const line = `Rebuilding the search index: ${what}${total > 0 ? ` (${Math.floor((100 * done) / total)}%)` : ''}`;
+    process.stdout.write(`\r\x1b[2K${toTerminal(line, ctx.colour)}`);
+  };
+  const end = () => {
+    if (ctx.live && step !== undefined) process.stdout.write('\r\x1b[2K');
+  };
+  return { report, end };
+}
 
 const REPAIR_SEARCH = 'Rebuild it with `syntheo doctor --repair-search` (the meetings are not changed).';
 const RESTORE_PAGES =

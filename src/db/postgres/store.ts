@@ -1,5 +1,5 @@
 import { ACTIVE_STATUSES_SQL, type ProcessingStatus } from '../schema/enums.js';
-import type { Store, TranscriptStore } from '../store.js';
+import type { RepairProgress, Store, TranscriptStore } from '../store.js';
 import type { JobLease, ShutdownCause, WorkerRegistration } from '../queries/jobs.js';
 import { transcriptPageOf } from '../model/transcripts.js';
 import { pagination } from '../queries/pagination.js';
@@ -219,24 +219,45 @@ export async function openPostgresStore(url: string, options: PgStoreOptions): P
         const drift = await derivedDrift(pool);
         return { check: 'quick_check' as const, problems: [], missing: [], search: [...missing.map((t) => `search passages of transcript ${t.id}`), ...drift], searchOnly: true };
       }),
-      repairSearch: run(async (pool) => {
+      repairSearch: run(async (pool, onProgress?: RepairProgress) => {
         const list = await rows<{ id: string; meeting_id: string }>(pool, 'SELECT id, meeting_id FROM transcripts ORDER BY id');
-        for (const t of list) await transaction(pool, (c) => indexTranscript(c, t.id, t.meeting_id));
-        // The filter tags (migration 0007) recomputed from the meetings, a thousand meetings a transaction.
+        onProgress?.('transcripts', 0, list.length);
+        for (const [i, t] of list.entries()) {
+          await transaction(pool, (c) => indexTranscript(c, t.id, t.meeting_id));
+          onProgress?.('transcripts', i + 1, list.length);
+        }
+        // The filter tags (migration 0007) recomputed from the meetings, a thousand meetings a transaction; then the
+        // title grams (migrations 0008-0009) likewise; then every tag's and gram's count recomputed from the rows.
         const ids = (await rows<{ id: string }>(pool, 'SELECT id FROM meetings ORDER BY id')).map((r) => r.id);
-        for (let i = 0; i < ids.length; i += 1000) await pool.query('SELECT syntheo_repair_filter_tags($1::text[])', [ids.slice(i, i + 1000)]);
-        await pool.query('SELECT syntheo_repair_filter_tags(NULL)');
-        // The title grams (migrations 0008-0009) likewise; then every tag's and gram's count recomputed from the rows.
-        for (let i = 0; i < ids.length; i += 1000) await pool.query('SELECT syntheo_repair_meeting_grams($1::text[])', [ids.slice(i, i + 1000)]);
-        await pool.query('SELECT syntheo_repair_meeting_grams(NULL)');
-        // The tags' bits (migration 0019) computed again from the repaired rows.
-        await pool.query('SELECT syntheo_repair_meeting_tag_bits()');
-        // Every word's count (migration 0010) recomputed from the postings.
-        await pool.query('SELECT syntheo_repair_word_counts()');
-        // The bitmaps (migration 0013) dropped: the worker's rounds build them again from the repaired rows.
-        await pool.query('SELECT syntheo_clear_search_bitmaps()');
+        const batches = Math.ceil(ids.length / 1000);
+        onProgress?.('meetings', 0, ids.length);
+        for (const [n, fn] of [
+          [0, 'syntheo_repair_filter_tags'],
+          [1, 'syntheo_repair_meeting_grams'],
+        ] as const) {
+          for (let i = 0; i < ids.length; i += 1000) {
+            await pool.query(`SELECT ${fn}($1::text[])`, [ids.slice(i, i + 1000)]);
+            // Both passes as one step: a meeting is done once its grams are.
+            onProgress?.('meetings', Math.round(((n * batches + i / 1000 + 1) / (2 * batches)) * ids.length), ids.length);
+          }
+          await pool.query(`SELECT ${fn}(NULL)`);
+        }
+        const counts = [
+          // The tags' bits (migration 0019) computed again from the repaired rows.
+          'SELECT syntheo_repair_meeting_tag_bits()',
+          // Every word's count (migration 0010) recomputed from the postings.
+          'SELECT syntheo_repair_word_counts()',
+          // The bitmaps (migration 0013) dropped: the worker's rounds build them again from the repaired rows.
+          'SELECT syntheo_clear_search_bitmaps()',
+        ];
+        onProgress?.('counts', 0, counts.length + 1);
+        for (const [i, sql] of counts.entries()) {
+          await pool.query(sql);
+          onProgress?.('counts', i + 1, counts.length + 1);
+        }
         // The names and e-mails (migration 0005): those nobody carries any more dropped, those missing added.
         await repairParticipantHandles(pool);
+        onProgress?.('counts', counts.length + 1, counts.length + 1);
         const passages = (await one<{ n: number }>(pool, 'SELECT count(*)::int AS n FROM search_passages'))!.n;
         const meetings = (await one<{ n: number }>(pool, 'SELECT count(*)::int AS n FROM meetings'))!.n;
         const participants = (await one<{ n: number }>(pool, 'SELECT count(*)::int AS n FROM participants'))!.n;

@@ -185,12 +185,20 @@ export interface RepairResult {
 }
 
 /**
+ * Told as a repair of the search index goes (`syntheo doctor --repair-search` shows it): the step under way, by what it
+ * goes through, and how many of them are done. Called at each step's start (`done` 0) and end (`done` = `total`).
+ */
+export type RepairProgress = (step: RepairStep, done: number, total: number) => void;
+/** A repair's steps: each transcript's passages indexed; the meetings' filters (tags, title words); the counts and names kept from them. */
+export type RepairStep = 'transcripts' | 'meetings' | 'counts';
+
+/**
  * Rebuilds the search index from the meetings, summaries, notes, participants and transcripts, in one
  * transaction: the FTS5 tables are dropped and created again (a damaged one cannot be trusted even to
  * delete from), search objects missing from the schema are recreated from the migrated schema, and the
  * passages are written again. Nothing but search data changes.
  */
-export function repairSearchIndex(sqlite: Sqlite): RepairResult {
+export function repairSearchIndex(sqlite: Sqlite, onProgress?: RepairProgress): RepairResult {
   const ref = referenceSchema().filter(isSearchObject);
   return sqlite
     .transaction((): RepairResult => {
@@ -229,6 +237,8 @@ export function repairSearchIndex(sqlite: Sqlite): RepairResult {
       // The missing names and e-mails, before the tags that name them (migration 0018) are computed.
       stmt(sqlite, 'INSERT OR IGNORE INTO participant_handles (handle) SELECT name FROM participants UNION SELECT email FROM participants WHERE email IS NOT NULL').run();
       // Every meeting's tags and meeting_tags rows computed again (the filters' indexes), before its passages are indexed with them.
+      const meetingCount = onProgress ? stmt<{ n: number }>(sqlite, 'SELECT count(*) AS n FROM meetings').get()!.n : 0;
+      onProgress?.('meetings', 0, meetingCount);
       stmt(sqlite, 'DELETE FROM meeting_tags').run();
       stmt(sqlite, "UPDATE meetings SET search_tags = ''").run();
       stmt(sqlite, 'UPDATE meetings SET folder_id = folder_id').run();
@@ -237,11 +247,20 @@ export function repairSearchIndex(sqlite: Sqlite): RepairResult {
         "INSERT INTO search_passages (meeting_id, kind, ref_id, text, tags) SELECT s.meeting_id, 'summary', s.id, s.title || char(10) || s.content, m.search_tags FROM summaries s JOIN meetings m ON m.id = s.meeting_id",
       ).run();
       stmt(sqlite, "INSERT INTO search_passages (meeting_id, kind, ref_id, text, tags) SELECT id, 'note', id, note, search_tags FROM meetings WHERE note != ''").run();
-      for (const t of stmt<{ id: string; meeting_id: string }>(sqlite, 'SELECT id, meeting_id FROM transcripts').all()) indexTranscript(sqlite, t.id, t.meeting_id);
+      onProgress?.('meetings', meetingCount, meetingCount);
+      const transcripts = stmt<{ id: string; meeting_id: string }>(sqlite, 'SELECT id, meeting_id FROM transcripts').all();
+      onProgress?.('transcripts', 0, transcripts.length);
+      for (const [i, t] of transcripts.entries()) {
+        indexTranscript(sqlite, t.id, t.meeting_id);
+        onProgress?.('transcripts', i + 1, transcripts.length);
+      }
+      onProgress?.('counts', 0, 2);
       recountWords(sqlite);
       resetSearchBits(sqlite);
+      onProgress?.('counts', 1, 2);
       const { meetings } = fillListIndexes(sqlite);
       stmt(sqlite, "INSERT INTO participant_handles_fts (participant_handles_fts) VALUES ('rebuild')").run();
+      onProgress?.('counts', 2, 2);
       const participants = stmt<{ n: number }>(sqlite, 'SELECT count(*) AS n FROM participants').get()!.n;
       const passages = stmt<{ n: number }>(sqlite, 'SELECT count(*) AS n FROM search_passages').get()!.n;
       return { passages, meetings, participants, recreated };
