@@ -161,9 +161,9 @@ describe.skipIf(needs('postgresql'))('PostgreSQL list_meetings: the tally and th
         });
       }
   }
-  /** The positions from 500 on where `newest` passes into an older month (a month's newest meeting). */
-  const monthEdges = (newest: string[]) =>
-    newest.flatMap((id, i) => (i >= 500 && monthStart(Number(id.slice(4))).slice(0, 7) !== monthStart(Number(newest[i - 1]!.slice(4))).slice(0, 7) ? [i] : []));
+  /** The positions from `from` (DEEP_PAGE, 500) on where `newest` passes into an older month (a month's newest meeting). */
+  const monthEdges = (newest: string[], from = 500) =>
+    newest.flatMap((id, i) => (i >= from && i > 0 && monthStart(Number(id.slice(4))).slice(0, 7) !== monthStart(Number(newest[i - 1]!.slice(4))).slice(0, 7) ? [i] : []));
 
   it("walks a deep page of a fragment's words from its month (across months' edges, past the end), and from the top when a start is not a date", async () => {
     await fiveMonths(
@@ -203,6 +203,23 @@ describe.skipIf(needs('postgresql'))('PostgreSQL list_meetings: the tally and th
     expect(withText).toContain('mtg_1');
     for (const participant of ['a K', 'la Ki'])
       await checkPages({ participant }, withText, [500, 501, withText.indexOf('mtg_1') - 1, withText.indexOf('mtg_1'), withText.length - 1, withText.length]);
+  });
+
+  it('walks a near page of a fragment across words in many names that few meetings hold from its months too', async () => {
+    // `a K` in 45 names held by 1 meeting in 10 (fewer than 1 in DENSE_NAMES: not walked probing each meeting): ~36 a
+    // month, so that every month's edge is a near page.
+    await fiveMonths(
+      `SELECT 'par_' || m.id, m.id, CASE WHEN substr(m.id, 5)::int % 10 = 3 THEN 'Ola Kim' || (substr(m.id, 5)::int / 10 % 45) ELSE 'Omar Diaz' END, NULL, 0
+       FROM meetings m`,
+    );
+    const newest = await holding('%a k%');
+    expect(newest.length).toBe(180);
+    const edges = monthEdges(newest, 0);
+    expect(edges.length).toBeGreaterThanOrEqual(4);
+    await checkPages({ participant: 'a K' }, newest, [0, 1, 19, ...edges.flatMap((e) => [e - 20, e - 19, e - 2, e - 1, e, e + 1]).filter((o) => o >= 0), newest.length - 1, newest.length, newest.length + 5]);
+    await db.pool.query("UPDATE meetings SET started_at = '2026-03-xx' WHERE id = 'mtg_13'");
+    const withText = await holding('%a k%');
+    await checkPages({ participant: 'a K' }, withText, [0, 1, withText.indexOf('mtg_13') - 1, withText.indexOf('mtg_13'), withText.length - 1, withText.length]);
   });
 
   it("serves `meetings.id = x` from the primary key alone: the id's trigram index is on lower(id) (migration 0026)", async () => {

@@ -1210,12 +1210,14 @@ async function listByTags(q: Queryable, t: TagFilter, page: Page, cover?: DateTe
     wordsArray = p(driverGroup);
     merged = (dir) => tagsMerged('meeting_tags', words, dir, '(SELECT upper FROM ms)');
     source = `${merged('DESC')} t`;
-  } else if (page.offset >= DEEP_PAGE && t.groups.length === 1 && driverGroup.every((tag) => tag.startsWith('h')) && countedByBits(t)) {
-    // The names and e-mails holding a participant fragment across words, alone, on a deep page: only the months holding
-    // the page gathered (monthSkip, monthsDown), counted from their bits (namesBits). All their meetings gathered and
-    // made distinct, ` k`'s 271 names and 42,942 meetings at offset 3,000 took 35-40 ms at 100k meetings; 3-4 now.
-    // (Merged as a participant's words are, 1-4 ms less on a repeated call, but a first call planned the merge of every
-    // name: `ki `'s 437, 340-380 ms against ~110.)
+  } else if (t.groups.length === 1 && driverGroup.every((tag) => tag.startsWith('h')) && countedByBits(t)) {
+    // The names and e-mails holding a participant fragment across words, alone (on a near page, when manyNamesNear did
+    // not walk it): only the months holding the page gathered (monthSkip, monthsDown), counted from their bits
+    // (namesBits). All their meetings gathered and made distinct (hashed: ~2 ms for the table alone, sized for the rows
+    // the statistics expect), ` k`'s 271 names and 42,942 meetings at offset 3,000 took 35-40 ms at 100k meetings, 3-4
+    // now; `Ines Kowalski`'s first page (38 names, 7,381 meetings) 6.5 -> 3.2-3.6 ms, `Noor Silva`'s (5,682) 4.8-6.8
+    // -> 2.4-2.6. (Merged as a participant's words are, 1-4 ms less on a repeated call, but a first call planned the
+    // merge of every name: `ki `'s 437, 340-380 ms against ~110.)
     const names = p(driverGroup);
     namesByMonth = {
       bits: namesBits(() => names, t.participant?.group === driverGroup ? t.participant.gram : undefined, p),
@@ -1287,10 +1289,9 @@ async function listByTags(q: Queryable, t: TagFilter, page: Page, cover?: DateTe
   // One tag alone (a participant word, a series, a title gram; no dates): its total is the sum of its counted
   // deltas (meeting_tag_counts, migration 0008), and pages past the middle are walked from the oldest end, as
   // listMeetings does with a cheap total. One tag driving with other groups of tags: counted from their bits. Not when
-  // the driver's meetings are materialized for the page anyway (names holding a participant fragment: `Ines Kowalski`'s
-  // 38 names are 945 sparse blocks of bits, 2.2 ms, where its 7,381 meetings are counted in ~0.3). A participant
+  // the driver's meetings are materialized for the page anyway (title words; a group with other filters). A participant
   // fragment's words alone are walked as one tag is, merged (tagsMerged), newest first from the month of the page
-  // (monthSkip), and counted from their bits.
+  // (monthSkip), and counted from their bits; a fragment's names alone likewise (namesByMonth).
   const tagAlone = driver !== undefined && joins.length === 0 && clauses.length === 1 && ctes.length === 0;
   const counted =
     wordsArray !== undefined || namesByMonth !== undefined
