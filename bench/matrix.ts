@@ -224,6 +224,9 @@ export function chooseCases(sqlite: Sqlite): MatrixCase[] {
   L(`from one day to a time of day`, { from: day, to: `${day}T12:00:00.000Z` });
   if (bigFolder) L(`participant common + folder`, { participant: commonPerson, folderPath: bigFolder });
   L(`participant common + six months`, { participant: commonPerson, ...six });
+  // Two common filters, neither counted as bits: a title word and a participant word; names across words and a folder.
+  L(`participant common + query "${titleWord}" (common word)`, { participant: commonPerson, query: titleWord });
+  if (commonPair && bigFolder) L(`participant "${commonPair}" (across words, most frequent) + folder`, { participant: commonPair, folderPath: bigFolder });
   if (bigFolder) L(`participant common + folder + six months + query`, { participant: commonPerson, folderPath: bigFolder, ...six, query: titleWord });
   if (series) L('series + participant common', { seriesId: series, participant: commonPerson });
   if (bigFolder) L(`folder, offset 5000 (deep)`, { folderPath: bigFolder }, 5000);
