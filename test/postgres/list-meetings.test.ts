@@ -217,6 +217,15 @@ describe.skipIf(needs('postgresql'))('PostgreSQL list_meetings: the tally and th
     const edges = monthEdges(newest, 0);
     expect(edges.length).toBeGreaterThanOrEqual(4);
     await checkPages({ participant: 'a K' }, newest, [0, 1, 19, ...edges.flatMap((e) => [e - 20, e - 19, e - 2, e - 1, e, e + 1]).filter((o) => o >= 0), newest.length - 1, newest.length, newest.length + 5]);
+    // With a folder (counted as bits too): the months' counts from both filters' bits, the names' meetings joined to the
+    // folder's. Two meetings in three are in it.
+    await db.pool.query("INSERT INTO folders (id, path, name, created_at) VALUES ('fld_f', 'F', 'F', 'x') ON CONFLICT DO NOTHING");
+    await db.pool.query("UPDATE meetings SET folder_id = 'fld_f' WHERE substr(id, 5)::int % 3 <> 0");
+    const filed = newest.filter((id) => Number(id.slice(4)) % 3 !== 0);
+    const filedEdges = monthEdges(filed, 0);
+    expect(filedEdges.length).toBeGreaterThanOrEqual(4);
+    await checkPages({ participant: 'a K', folderPath: 'F' }, filed, [0, 1, 19, ...filedEdges.flatMap((e) => [e - 20, e - 2, e - 1, e, e + 1]).filter((o) => o >= 0), filed.length - 1, filed.length]);
+    await db.pool.query('UPDATE meetings SET folder_id = NULL');
     await db.pool.query("UPDATE meetings SET started_at = '2026-03-xx' WHERE id = 'mtg_13'");
     const withText = await holding('%a k%');
     await checkPages({ participant: 'a K' }, withText, [0, 1, withText.indexOf('mtg_13') - 1, withText.indexOf('mtg_13'), withText.length - 1, withText.length]);
