@@ -231,6 +231,21 @@ describe.skipIf(needs('postgresql'))('PostgreSQL list_meetings: the tally and th
     await checkPages({ participant: 'a K' }, withText, [0, 1, withText.indexOf('mtg_13') - 1, withText.indexOf('mtg_13'), withText.length - 1, withText.length]);
   });
 
+  it('joins a driver of few rows in the dates to the other filters once, for the total and the page', async () => {
+    // A folder holding two meetings in three and `omar` (a participant word) in about half, over February: the folder's
+    // rows in the dates, fewer than DRIVER_PROBE, drive; the participant's tag is joined to them once (a CTE).
+    await fiveMonths(
+      `SELECT 'par_' || m.id, m.id, CASE WHEN substr(m.id, 5)::int % 2 = 0 THEN 'Omar Diaz' ELSE 'Ola Kim' END, NULL, 0 FROM meetings m`,
+    );
+    await db.pool.query("INSERT INTO folders (id, path, name, created_at) VALUES ('fld_f', 'F', 'F', 'x') ON CONFLICT DO NOTHING");
+    await db.pool.query("UPDATE meetings SET folder_id = 'fld_f' WHERE substr(id, 5)::int % 3 <> 0");
+    const inFebruary = (id: string) => monthStart(Number(id.slice(4))).startsWith('2026-02');
+    const expected = (await holding('%omar%')).filter((id) => Number(id.slice(4)) % 3 !== 0 && inFebruary(id));
+    expect(expected.length).toBeGreaterThan(60);
+    await checkPages({ folderPath: 'F', participant: 'omar', from: '2026-02-01', to: '2026-02-28' }, expected, [0, 1, 19, 20, 40, expected.length - 1, expected.length, expected.length + 2]);
+    await db.pool.query('UPDATE meetings SET folder_id = NULL');
+  });
+
   it("serves `meetings.id = x` from the primary key alone: the id's trigram index is on lower(id) (migration 0026)", async () => {
     // An index on the id itself with gin_trgm_ops serves `=` too (pg_trgm 1.6): costed as cheap in a small database not
     // yet vacuumed, joins on meetings.id took it, ~6 ms a lookup at 20,000 meetings.
