@@ -63,6 +63,12 @@ export function wantsColour(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv 
   return Boolean(stream.isTTY);
 }
 
+/** Back to the start of the line, erased: ends a live line (see canRedraw). */
+export const CLEAR_LINE = '\r\x1b[2K';
+
+/** `text` drawn over the line the cursor is on, terminal-safe: a live progress line (see canRedraw). */
+export const redrawn = (text: string, colour: boolean): string => `${CLEAR_LINE}${toTerminal(text, colour)}`;
+
 /** Whether a stream can take a live line redrawn with `\r` and erase-line (a terminal that is not dumb). */
 export function canRedraw(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv = process.env): boolean {
   return Boolean(stream.isTTY) && env.TERM !== 'dumb';

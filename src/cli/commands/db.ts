@@ -1,5 +1,5 @@
 import { UsageError, optBool, optString, type CommandSpec } from '../framework.js';
-import { toTerminal } from '../terminal.js';
+import { CLEAR_LINE, redrawn } from '../terminal.js';
 import { copyDatabase, createPostgresRoles, isPostgresUrl, postgresRolesSql, resolveDbLocation } from '../../db/engine.js';
 import { DEFAULT_ROLES } from '../../db/model/postgres.js';
 
@@ -75,14 +75,14 @@ const copy: CommandSpec = {
         // The last step (no count): the target builds its search indexes.
         current = undefined;
         const line = `building the ${step}`;
-        if (ctx.live) process.stdout.write(`\r\x1b[2K${toTerminal(`${line}…`, ctx.colour)}`);
+        if (ctx.live) process.stdout.write(redrawn(`${line}…`, ctx.colour));
         else ctx.print(line);
         return;
       }
       current = { table: step, rows };
-      if (ctx.live) process.stdout.write(`\r\x1b[2K${toTerminal(`copying ${step}: ${rows} rows`, ctx.colour)}`);
+      if (ctx.live) process.stdout.write(redrawn(`copying ${step}: ${rows} rows`, ctx.colour));
     }, ctx.onSchema).finally(() => {
-      if (ctx.live) process.stdout.write('\r\x1b[2K');
+      if (ctx.live) process.stdout.write(CLEAR_LINE);
     });
     done();
     const counts = Object.entries(result.tables)

@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { EXIT, optBool, type CommandContext, type CommandSpec } from '../framework.js';
 import { paint, plural, relative } from '../text.js';
-import { toTerminal } from '../terminal.js';
+import { CLEAR_LINE, redrawn } from '../terminal.js';
 import { settingViews } from './config.js';
 import { CONFIG_KEYS, loadConfig, type Config, type ConfigKey } from '../../config.js';
 import { NoDatabaseError, SyntheoError } from '../../errors.js';
@@ -196,11 +196,10 @@ function repairProgress(ctx: CommandContext): { report: RepairProgress; end: () 
     const now = Date.now();
     if (!starts && done < total && now - drawn < REDRAW_MS) return;
     drawn = now;
-    const line = `Rebuilding the search index: ${what}${total > 0 ? ` (${Math.floor((100 * done) / total)}%)` : ''}`;
-    process.stdout.write(`\r\x1b[2K${toTerminal(line, ctx.colour)}`);
+    process.stdout.write(redrawn(`Rebuilding the search index: ${what}${total > 0 ? ` (${Math.floor((100 * done) / total)}%)` : ''}`, ctx.colour));
   };
   const end = () => {
-    if (ctx.live && step !== undefined) process.stdout.write('\r\x1b[2K');
+    if (ctx.live && step !== undefined) process.stdout.write(CLEAR_LINE);
   };
   return { report, end };
 }

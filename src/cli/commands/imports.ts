@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { EXIT, optBool, optChoice, optString, pageFlags, pageOptions, type CommandContext, type CommandResult, type CommandSpec } from '../framework.js';
 import { ago, elapsed, fields, pageFooter, paint, plural, shortTime, table } from '../text.js';
-import { toTerminal } from '../terminal.js';
+import { redrawn } from '../terminal.js';
 import { IMPORT_PAGE_RULE, IMPORT_STATUS_FILTERS } from '../../db/model/imports-list.js';
 import { clampPage } from '../../db/queries/pagination.js';
 import type { Store } from '../../db/store.js';
@@ -100,7 +100,7 @@ async function waitForJob(ctx: CommandContext, store: Store, first: RecordingImp
   };
   process.once('SIGINT', onSigint);
   const line = (text: string) => {
-    if (live) process.stdout.write(`\r\x1b[2K${toTerminal(text, ctx.colour)}`);
+    if (live) process.stdout.write(redrawn(text, ctx.colour));
     else ctx.print(text);
   };
   try {

@@ -1199,6 +1199,9 @@ async function listByTags(q: Queryable, t: TagFilter, page: Page, cover?: DateTe
   let namesByMonth: { bits: string; named: string } | undefined;
   /** The dates bounding a group's rows as they are read (its key ranges start with the start). */
   const datedRows = () => startedWithin(t.range, p, 'd.started_at').map((c) => ` AND ${c}`).join('');
+  /** `named`: the distinct meetings of the names or words `tags` (an array parameter), `within` bounding their starts (` AND` conditions on `d.started_at`). */
+  const namedCte = (tags: string, within: string) =>
+    `named AS MATERIALIZED (SELECT d.started_at, d.meeting_id FROM meeting_tags d WHERE d.tag = ANY(${tags}::text[])${within} GROUP BY d.started_at, d.meeting_id)`;
   if (driver !== undefined) source = `${tagTable(driver)} t`;
   else if (titleWordsAlone) {
     const words = driverGroup.map(p);
@@ -1221,8 +1224,8 @@ async function listByTags(q: Queryable, t: TagFilter, page: Page, cover?: DateTe
     merged = (dir) => tagsMerged('meeting_tags', words, dir, '(SELECT upper FROM ms)');
     source = `${merged('DESC')} t`;
   } else if (driverGroup === namesWalk) {
-    // The names and e-mails holding a participant fragment across words, alone (on a near page, when manyNamesNear did
-    // not walk it): only the months holding the page gathered (monthSkip, monthsDown), counted from their bits
+    // The names and e-mails holding a participant fragment across words, alone (at any offset, when manyNamesNear did
+    // not walk a near page): only the months holding the page gathered (monthSkip, monthsDown), counted from their bits
     // (namesBits). All their meetings gathered and made distinct (hashed: ~2 ms for the table alone, sized for the rows
     // the statistics expect), ` k`'s 271 names and 42,942 meetings at offset 3,000 took 35-40 ms at 100k meetings, 3-4
     // now; `Ines Kowalski`'s first page (38 names, 7,381 meetings) 6.5 -> 3.2-3.6 ms, `Noor Silva`'s (5,682) 4.8-6.8
@@ -1236,15 +1239,14 @@ async function listByTags(q: Queryable, t: TagFilter, page: Page, cover?: DateTe
     const names = p(driverGroup);
     namesByMonth = {
       bits: t.groups.length === 1 ? namesBits(() => names, t.participant?.group === driverGroup ? t.participant.gram : undefined, p) : groupsAnded(t, p),
-      named: `named AS MATERIALIZED (SELECT d.started_at, d.meeting_id FROM meeting_tags d WHERE d.tag = ANY(${names}::text[])
-                                      AND d.started_at >= (SELECT lower FROM ml) AND d.started_at < (SELECT upper FROM ms) GROUP BY d.started_at, d.meeting_id)`,
+      named: namedCte(names, ' AND d.started_at >= (SELECT lower FROM ml) AND d.started_at < (SELECT upper FROM ms)'),
     };
     source = 'named t';
   } else {
     // The dates bound the group's rows as they are read (their key ranges start with the start): `am` (two words, the
     // e-mail domain of every meeting among them) in six months read all 132,036 rows of its words and made 100,000
     // meetings distinct before the dates kept 9,757 (160 ms).
-    ctes.push(`named AS MATERIALIZED (SELECT d.started_at, d.meeting_id FROM meeting_tags d WHERE d.tag = ANY(${p(driverGroup)}::text[])${datedRows()} GROUP BY d.started_at, d.meeting_id)`);
+    ctes.push(namedCte(p(driverGroup), datedRows()));
     source = 'named t';
   }
   inRange('t');

@@ -229,16 +229,14 @@ export async function openPostgresStore(url: string, options: PgStoreOptions): P
         // The filter tags (migration 0007) recomputed from the meetings, a thousand meetings a transaction; then the
         // title grams (migrations 0008-0009) likewise; then every tag's and gram's count recomputed from the rows.
         const ids = (await rows<{ id: string }>(pool, 'SELECT id FROM meetings ORDER BY id')).map((r) => r.id);
-        const batches = Math.ceil(ids.length / 1000);
+        // Both passes as one step, told by the share of their batches done (a meeting is done once its grams are).
+        const batches = 2 * Math.ceil(ids.length / 1000);
+        let done = 0;
         onProgress?.('meetings', 0, ids.length);
-        for (const [n, fn] of [
-          [0, 'syntheo_repair_filter_tags'],
-          [1, 'syntheo_repair_meeting_grams'],
-        ] as const) {
+        for (const fn of ['syntheo_repair_filter_tags', 'syntheo_repair_meeting_grams']) {
           for (let i = 0; i < ids.length; i += 1000) {
             await pool.query(`SELECT ${fn}($1::text[])`, [ids.slice(i, i + 1000)]);
-            // Both passes as one step: a meeting is done once its grams are.
-            onProgress?.('meetings', Math.round(((n * batches + i / 1000 + 1) / (2 * batches)) * ids.length), ids.length);
+            onProgress?.('meetings', Math.round((++done / batches) * ids.length), ids.length);
           }
           await pool.query(`SELECT ${fn}(NULL)`);
         }
