@@ -9,7 +9,7 @@ import type { Sqlite } from '../../src/db/open.js';
 import { openDatabase } from '../../src/db/open.js';
 import { compileMeetingFilter, listMeetings, rangeSql, type MeetingFilter } from '../../src/db/queries/meetings.js';
 import { anySpelling } from '../../src/db/queries/fragments.js';
-import { fillListIndexes, gramToken, gramsOf } from '../../src/db/queries/list-index.js';
+import { fillListIndexes, gramToken, gramsOf, titleWordsOf } from '../../src/db/queries/list-index.js';
 import { checkIntegrity, repairSearchIndex } from '../../src/db/queries/integrity.js';
 import { ensureFolderPath } from '../../src/db/queries/folders.js';
 import { databaseMigratedTo, tempDir, testDbs } from '../support/db.js';
@@ -124,7 +124,7 @@ describe('list_meetings fragments of 1-2 characters beyond ASCII from meeting_te
     expect(byTriggers).toEqual(grams.map((g) => rows.filter((m) => lower(m.title).includes(lower(g))).length));
     expect(byTriggers.filter((n) => n > 0).length).toBeGreaterThan(15);
     const view = s.prepare('SELECT m.title, m.id, v.grams FROM meetings m JOIN meeting_list_terms v ON v.meeting_id = m.id').all() as { title: string; id: string; grams: string }[];
-    for (const m of view) expect(new Set(m.grams.toLowerCase().split(' ').filter((g) => g !== '')), m.title).toEqual(new Set(gramsOf(m.title, m.id)!.split(' ').filter((g) => g !== '')));
+    for (const m of view) expect(new Set(m.grams.toLowerCase().split(' ').filter((g) => g !== '')), m.title).toEqual(new Set((gramsOf(m.title, m.id)! + titleWordsOf(m.title, m.id)!).split(' ').filter((g) => g !== '')));
     fillListIndexes(s);
     expect(counts()).toEqual(byTriggers);
   });

@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Sqlite } from '../../src/db/open.js';
 import { compileMeetingFilter, listMeetings, rangeSql, type MeetingFilter } from '../../src/db/queries/meetings.js';
-import { fillListIndexes, gramToken, gramsOf } from '../../src/db/queries/list-index.js';
+import { fillListIndexes, gramToken, gramsOf, titleWordsOf } from '../../src/db/queries/list-index.js';
 import { checkIntegrity, repairSearchIndex } from '../../src/db/queries/integrity.js';
 import { ensureFolderPath } from '../../src/db/queries/folders.js';
 import { testDbs } from '../support/db.js';
@@ -192,7 +192,7 @@ describe('list_meetings from the keyed indexes (migration 0011)', () => {
     // meeting (SQL's hex is upper case, JavaScript's lower: the index folds case).
     const view = s.prepare('SELECT m.title, m.id, v.grams FROM meetings m JOIN meeting_list_terms v ON v.meeting_id = m.id').all() as { title: string; id: string; grams: string }[];
     expect(view.length).toBe(titles.length);
-    for (const m of view) expect(new Set(m.grams.toLowerCase().split(' ').filter((g) => g !== '')), m.title).toEqual(new Set(gramsOf(m.title, m.id)!.split(' ').filter((g) => g !== '')));
+    for (const m of view) expect(new Set(m.grams.toLowerCase().split(' ').filter((g) => g !== '')), m.title).toEqual(new Set((gramsOf(m.title, m.id)! + titleWordsOf(m.title, m.id)!).split(' ').filter((g) => g !== '')));
     fillListIndexes(s);
     expect(counts()).toEqual(byTriggers);
   });

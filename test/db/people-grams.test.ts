@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { Sqlite } from '../../src/db/open.js';
 import { openDatabase } from '../../src/db/open.js';
 import { compileMeetingFilter, listMeetings, rangeSql, type MeetingFilter } from '../../src/db/queries/meetings.js';
-import { gramsOf, peopleGramsOf, peopleGramToken } from '../../src/db/queries/list-index.js';
+import { gramsOf, peopleGramsOf, peopleGramToken, titleWordsOf } from '../../src/db/queries/list-index.js';
 import { holdsFragment, MAX_GRAM_STRAYS } from '../../src/db/queries/participant-words.js';
 import { checkIntegrity, repairSearchIndex } from '../../src/db/queries/integrity.js';
 import { ensureFolderPath } from '../../src/db/queries/folders.js';
@@ -201,7 +201,7 @@ describe('list_meetings participant fragments in many names from meeting_terms p
     const tokens = (x: string) => new Set(x.toLowerCase().split(' ').filter((g) => g !== ''));
     for (const m of view) {
       const people = s.prepare('SELECT name FROM participants WHERE meeting_id = ? UNION ALL SELECT email FROM participants WHERE meeting_id = ? AND email IS NOT NULL').pluck().all(m.id, m.id) as string[];
-      expect(tokens(m.grams), m.title).toEqual(tokens(gramsOf(m.title, m.id)! + peopleGramsOf(people)!));
+      expect(tokens(m.grams), m.title).toEqual(tokens(gramsOf(m.title, m.id)! + titleWordsOf(m.title, m.id)! + peopleGramsOf(people)!));
     }
     expect(peopleGramsOf(['ab\0cd'])).toBeNull();
     const countIn = (x: Sqlite, gram: string) => x.prepare('SELECT count(*) FROM meeting_terms WHERE meeting_terms MATCH ?').pluck().get(`"${peopleGramToken(gram)}"`) as number;

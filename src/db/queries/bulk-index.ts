@@ -8,10 +8,11 @@ import { fillListIndexes } from './list-index.js';
 import { resetSearchBits } from './search-bits.js';
 
 /**
- * The insert triggers of the passages' index (search_fts) and word counts (0013), the list indexes (0012), and the
- * trigger that keeps a meeting's meeting_tags rows with its tags.
+ * The insert triggers of the passages' index (search_fts) and word counts (0013), the list indexes (0012), the
+ * trigger that keeps a meeting's meeting_tags rows with its tags, and the one that adds its title words (0027: the fill
+ * adds them from meeting_terms).
  */
-const SET_ASIDE = "type = 'trigger' AND (tbl_name = 'search_passages' OR name IN ('meetings_indexes_ai', 'meetings_search_tags_au'))";
+const SET_ASIDE = "type = 'trigger' AND (tbl_name = 'search_passages' OR name IN ('meetings_indexes_ai', 'meetings_search_tags_au', 'meetings_title_words_ai'))";
 
 /**
  * Every meeting's tags as meeting_tags rows, in the table's key order (each row appended, not put in its place), its

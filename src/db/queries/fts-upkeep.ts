@@ -12,7 +12,7 @@ import { varint } from './fts-records.js';
 import { isBusy } from '../sqlite/errors.js';
 
 /** Every FTS5 index of the schema that reads use (drizzle/*.sql), the large ones first; search_words_scratch (0013) is always empty. */
-export const FTS_INDEXES = ['search_fts', 'meeting_terms', 'meeting_titles', 'participant_words_fts', 'participant_handles_fts'] as const;
+export const FTS_INDEXES = ['search_fts', 'meeting_terms', 'meeting_titles', 'participant_words_fts', 'participant_handles_fts', 'title_words_fts'] as const;
 export type FtsIndex = (typeof FTS_INDEXES)[number];
 
 /** The small segments are merged into the largest once they hold this fraction of its pages (each page written ~9 times over an index's life). */

@@ -34,6 +34,8 @@ const SEARCH_TABLES: readonly string[] = [
   'search_bits_dirty',
   'search_bits_state',
   'participant_handles',
+  'title_words',
+  'meeting_title_words',
   ...FTS_TABLES,
 ];
 
@@ -72,7 +74,7 @@ function tagRowsDrift(sqlite: Sqlite, every: boolean): number {
 }
 
 /** The trigram indexes compared with their tables too (external content, a few thousand rows): 'integrity-check' with rank 1. */
-const COMPARED_WITH_CONTENT: readonly string[] = ['search_fts', 'participant_words_fts', 'participant_handles_fts'];
+const COMPARED_WITH_CONTENT: readonly string[] = ['search_fts', 'participant_words_fts', 'participant_handles_fts', 'title_words_fts'];
 
 /** Words whose count of passages differs from search_fts's own, both ways (from its vocabulary: one walk of the index). */
 export const WRONG_WORD_COUNTS = `SELECT
@@ -260,6 +262,7 @@ export function repairSearchIndex(sqlite: Sqlite, onProgress?: RepairProgress): 
       onProgress?.('counts', 1, 2);
       const { meetings } = fillListIndexes(sqlite);
       stmt(sqlite, "INSERT INTO participant_handles_fts (participant_handles_fts) VALUES ('rebuild')").run();
+      stmt(sqlite, "INSERT INTO title_words_fts (title_words_fts) VALUES ('rebuild')").run();
       onProgress?.('counts', 2, 2);
       const participants = stmt<{ n: number }>(sqlite, 'SELECT count(*) AS n FROM participants').get()!.n;
       const passages = stmt<{ n: number }>(sqlite, 'SELECT count(*) AS n FROM search_passages').get()!.n;

@@ -6,7 +6,7 @@ import { getFolderByPathOrThrow, subtreeBounds } from './folders.js';
 import { getImportForMeeting } from './imports.js';
 import { clip, notFound } from './not-found.js';
 import { pagination } from './pagination.js';
-import { isAscii } from './unicode.js';
+import { isAscii, unicodeForms } from './unicode.js';
 import { anySpelling, spellingGrams, trigramMatch } from './fragments.js';
 import {
   fewMayLack,
@@ -20,7 +20,25 @@ import {
   participantTag,
   participantWordIds,
 } from './participant-words.js';
-import { checkedKeys, ftsSource, gramToken, intersection, keyRange, listSource, pageOf, probedSource, quoteToken, unionSource, type FtsQuery, type KeySource } from './list-index.js';
+import {
+  checkedKeys,
+  ftsSource,
+  gramToken,
+  intersection,
+  keyRange,
+  listSource,
+  NUL_TITLE_TOKEN,
+  pageOf,
+  PARTICIPANT_SEPARATORS,
+  probedSource,
+  quoteToken,
+  TITLE_CHUNK,
+  titleWordToken,
+  tokenCount,
+  unionSource,
+  type FtsQuery,
+  type KeySource,
+} from './list-index.js';
 import type { ActionItem, MeetingDetail, MeetingListItem, MeetingRecord, Page, Pagination, Participant, SeriesRef, Summary, TranscriptInfo } from './types.js';
 
 export interface MeetingFilter {
@@ -126,8 +144,10 @@ export function compileMeetingFilter(sqlite: Sqlite, filter: MeetingFilter, opti
     titleMatch = trigramMatch(fragment);
     if (titleMatch !== undefined) {
       // The trigram index finds a substring of title or id, case-insensitively (Unicode case folding);
-      // quoted, so `%`, `_` and FTS syntax are literal characters.
-      parts.push({ sql: 'm.id IN (SELECT id FROM meeting_titles WHERE meeting_titles MATCH ?)', params: [titleMatch] });
+      // quoted, so `%`, `_` and FTS syntax are literal characters. Inside a word: its words' tokens, for lists by key.
+      const words = titleWordTerms(sqlite, fragment, titleMatch);
+      if (words === null) none = true;
+      parts.push({ sql: 'm.id IN (SELECT id FROM meeting_titles WHERE meeting_titles MATCH ?)', params: [titleMatch], ...(words && { terms: words }) });
     } else if (isAscii(fragment)) {
       // Trigrams need 3 characters; shorter fragments scan titles with LIKE (ASCII case folding).
       const like = likeFragment(fragment);
@@ -201,6 +221,26 @@ export function compileMeetingFilter(sqlite: Sqlite, filter: MeetingFilter, opti
     }
   }
   return { titleMatch, parts, range, none };
+}
+
+/** Beyond this many title words holding a fragment, it is read from meeting_titles' trigrams (as on PostgreSQL). */
+const MAX_TITLE_WORDS = 32;
+
+/**
+ * A title fragment of 3+ characters inside one word of a title or id (no separator, at most half a chunk: migration
+ * 0027) as the OR of the tokens of the title words holding it (trigram index title_words_fts, which folds case as
+ * meeting_titles does); null when no word holds it (no meeting does); undefined when more than MAX_TITLE_WORDS do,
+ * or when a meeting's title or id holds a NUL (its words stop there).
+ */
+function titleWordTerms(sqlite: Sqlite, fragment: string, match: string): string | null | undefined {
+  const forms = unicodeForms(fragment);
+  if (forms.some((f) => Array.from(f).length > TITLE_CHUNK / 2 || f.includes('\0') || [...f].some((ch) => PARTICIPANT_SEPARATORS.includes(ch)))) return undefined;
+  if (tokenCount(sqlite, NUL_TITLE_TOKEN) > 0) return undefined;
+  const words = stmt(sqlite, `SELECT word FROM title_words_fts WHERE title_words_fts MATCH ? LIMIT ${MAX_TITLE_WORDS + 1}`).pluck().all(match) as string[];
+  if (words.length > MAX_TITLE_WORDS) return undefined;
+  if (words.length === 0) return null;
+  const tokens = words.map((w) => quoteToken(titleWordToken(w)));
+  return tokens.length === 1 ? tokens[0]! : `(${tokens.join(' OR ')})`;
 }
 
 /**
@@ -360,8 +400,10 @@ const byKeys = (c: CompiledFilter): boolean =>
 function listByKeys(sqlite: Sqlite, c: CompiledFilter, page: Page, probe?: FilterPart['probe'], known?: number): { meetings: MeetingListItem[]; total: number } {
   const { lo, hi } = keyRange(c.range);
   const terms = c.parts.filter((p) => p.terms !== undefined).map((p) => p.terms!);
+  // A title fragment read from its words' tokens (the first part's `terms`) is one more term of meeting_terms.
+  const trigrams = c.titleMatch !== undefined && c.parts[0]!.terms === undefined ? c.titleMatch : undefined;
   const queries: FtsQuery[] = [
-    ...(c.titleMatch === undefined ? [] : [{ table: 'meeting_titles' as const, match: c.titleMatch }]),
+    ...(trigrams === undefined ? [] : [{ table: 'meeting_titles' as const, match: trigrams }]),
     ...(terms.length === 0 ? [] : [{ table: 'meeting_terms' as const, match: terms.join(' AND ') }]),
   ];
   let source: KeySource;
@@ -378,7 +420,7 @@ function listByKeys(sqlite: Sqlite, c: CompiledFilter, page: Page, probe?: Filte
     // holding all their pairs (their names) and not an exact gram, checked one by one with the fragment's own
     // condition (and the title fragment's, which meeting_terms does not hold), join the exact matches.
     const checks = [loose.looseCheck ?? { sql: loose.sql, params: loose.params }];
-    if (c.titleMatch !== undefined) checks.push({ sql: 'm.rowid IN (SELECT rowid FROM meeting_titles WHERE meeting_titles MATCH ?)', params: [c.titleMatch] });
+    if (trigrams !== undefined) checks.push({ sql: 'm.rowid IN (SELECT rowid FROM meeting_titles WHERE meeting_titles MATCH ?)', params: [trigrams] });
     const check = { sql: checks.map((x) => x.sql).join(' AND '), params: checks.flatMap((x) => x.params) };
     const more = checkedKeys(sqlite, `(${[...terms.filter((t) => t !== loose.terms), loose.looseTerms].join(' AND ')}) NOT ${loose.terms}`, check, lo, hi);
     if (more.length > 0) source = unionSource(source, more);

@@ -5,11 +5,10 @@
 import type { Sqlite } from '../open.js';
 import { likeFragment, stmt } from '../statements.js';
 import { anySpelling, trigramMatch } from './fragments.js';
-import { lowerAscii, peopleGramToken, quoteToken } from './list-index.js';
+import { lowerAscii, PARTICIPANT_SEPARATORS, peopleGramToken, quoteToken } from './list-index.js';
 import { isAscii } from './unicode.js';
 
-/** What splits names and e-mails into words: the same characters as the triggers of migration 0010. */
-export const PARTICIPANT_SEPARATORS = " @.,-_()/'\"+;:\t\n\r";
+export { PARTICIPANT_SEPARATORS };
 
 /** Beyond this many matching words, a fragment is matched participant by participant (an OR this wide costs more than it saves). */
 export const MAX_PARTICIPANT_WORDS = 32;

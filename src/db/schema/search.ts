@@ -57,6 +57,19 @@ export const participantWords = sqliteTable('participant_words', {
 export type ParticipantWordRow = typeof participantWords.$inferSelect;
 
 /**
+ * Every distinct word of a meeting's title and id (split at the participant words' separators, ASCII letters
+ * lowercased; a word of more than 64 characters kept as its chunks of 64 every 32), kept by triggers on meetings
+ * (migration 0027); words are only ever added (one no meeting holds any more matches nothing). A `query` fragment of
+ * 3-32 characters without a separator is in a title or id exactly when it is in one of its words, so the fragment is
+ * matched against these words (trigram index title_words_fts), and the meetings are those holding one of the matched
+ * words' `w<hex>` tokens in meeting_terms, read with the other filters' tokens in one FTS5 query.
+ */
+export const titleWords = sqliteTable('title_words', {
+  id: integer('id').primaryKey({ autoIncrement: false }),
+  word: text('word').notNull().unique(),
+});
+
+/**
  * Every distinct name and e-mail of a participant, kept by triggers on participants (migration 0017); handles are
  * only ever added (one nobody carries any more matches no meeting). A `participant` fragment that spans words
  * (`Ines Kowalski`) is matched against these few thousand handles (trigram index participant_handles_fts), and the
