@@ -3,7 +3,8 @@
 // chunks of 64 every 32) and the distinct words of title_words, instead of rechecking every title the trigram index
 // proposes. The grams must be exactly those words (the reference here splits the database's lower() in JavaScript),
 // title_words must hold every one, and lists, pages and totals must be what ILIKE over every row gives.
-// filter-tags.test.ts compares word fragments with the other filters under concurrent writers.
+// filter-tags.test.ts compares word fragments with the other filters under concurrent writers. The words of ASCII letters
+// are kept as bits too (migration 0030): a list with such a word and another filter is counted from them.
 import { beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { needs } from '../support/system-tools.js';
@@ -11,6 +12,7 @@ import { undoSearchBitmaps, undoTitleWords, storeForBlock, listedByRows } from '
 import { openStore } from '../../src/db/engine.js';
 import { compileTags } from '../../src/db/postgres/meetings.js';
 import { openPostgres } from '../../src/db/postgres/open.js';
+import { meetingTagBitsDrift } from '../../src/db/postgres/bitmaps.js';
 import { PARTICIPANT_SEPARATORS } from '../../src/db/queries/participant-words.js';
 import type { MeetingFilter } from '../../src/db/queries/meetings.js';
 
@@ -139,6 +141,13 @@ describe.skipIf(needs('postgresql'))('PostgreSQL title words (migration 0012)', 
     expect((await pgs.store.meetings.list({ query: 'zebra' }, { limit: 5, offset: 0 })).pagination.total).toBe(0);
     await addMeetings(7, 8);
     expect(await drift()).toEqual({ grams: [], missingWords: [] });
+    // The words of ASCII letters are kept as bits too (migration 0030), through the same writes; the others are not.
+    expect(await meetingTagBitsDrift(pgs.pool)).toBeUndefined();
+    const bitRows = async (tag: string) => (await pgs.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM meeting_tag_bits WHERE tag = $1', [tag])).rows[0]!.n;
+    expect(await bitRows('gwquarterly')).toBeGreaterThan(0);
+    expect(await bitRows('gwdesign')).toBeGreaterThan(0);
+    expect(await bitRows('gw#1869')).toBe(0);
+    expect(await bitRows('gwcaf\u00e9')).toBe(0);
   });
 
   it('reads a fragment without a separator as the grams of the words holding it; other fragments as before', async () => {

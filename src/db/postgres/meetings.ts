@@ -329,8 +329,11 @@ const countedByBits = (t: TagFilter | undefined): t is TagFilter =>
   t.groups.length > 0 &&
   t.groups.every((g) => g.every(hasBits));
 
-/** Whether a tag's meetings are kept as bits: every tag of meeting_tags (migration 0019), the ASCII title grams (0022). */
-const hasBits = (tag: string): boolean => !tag.startsWith('g') || /^g(?:[0-7][0-9a-f]){1,2}$/.test(tag);
+/**
+ * Whether a tag's meetings are kept as bits: every tag of meeting_tags (migration 0019), the ASCII title grams (0022),
+ * the title words of ASCII letters (0030), as syntheo_has_tag_bits says.
+ */
+const hasBits = (tag: string): boolean => !tag.startsWith('g') || /^g(?:[0-7][0-9a-f]){1,2}$/.test(tag) || /^gw[a-z]+$/.test(tag);
 
 /** The meetings there are (meeting_tally's rows summed, migration 0003). */
 const MEETINGS = '(SELECT coalesce(sum(meetings), 0) FROM meeting_tally)';
@@ -1164,9 +1167,13 @@ async function listByTags(q: Queryable, t: TagFilter, page: Page, cover?: DateTe
   if (drivers.length > 1 && namesWalk === undefined) {
     inRange('t');
     // Each group's rows within the dates, up to DRIVER_PROBE, in one statement (a round trip each cost more than the count).
-    const probes = drivers.map(
-      (group) =>
-        `(SELECT count(*) FROM (SELECT 1 FROM ${tagTable(group[0]!)} t WHERE t.tag = ANY(${p(group)}::text[]) ${range.map((c) => `AND ${c}`).join(' ')} LIMIT ${DRIVER_PROBE}) x)::int`,
+    // Without dates, its tags' counts (meeting_tag_counts, a few rows a tag) rather than up to 2,000 rows read a group
+    // (a title word and a participant word: ~1.3 -> ~0.4 ms).
+    const undated = t.range.from === undefined && t.range.to === undefined;
+    const probes = drivers.map((group) =>
+      undated
+        ? `least((SELECT coalesce(sum(c.n), 0) FROM meeting_tag_counts c WHERE c.tag = ANY(${p(group)}::text[])), ${DRIVER_PROBE})::int`
+        : `(SELECT count(*) FROM (SELECT 1 FROM ${tagTable(group[0]!)} t WHERE t.tag = ANY(${p(group)}::text[]) ${range.map((c) => `AND ${c}`).join(' ')} LIMIT ${DRIVER_PROBE}) x)::int`,
     );
     const r = await rowsPlanned<{ sizes: number[] }>(q, `SELECT ARRAY[${probes.join(', ')}] AS sizes`, params);
     const sizes = r[0]!.sizes;
