@@ -8,7 +8,7 @@ CREATE UNIQUE INDEX `title_words_word_unique` ON `title_words` (`word`);
 -- Hand-written below (drizzle-kit generates the lines above from src/db/schema/search.ts): the words of titles and ids
 -- as tokens of meeting_terms, so that list_meetings reads a title fragment with the other filters in one FTS5 query
 -- (issue 19), as PostgreSQL reads its title words (its migration 0012). A `query` of 3+ characters was read from
--- meeting_titles' trigrams: `design` (16,068 of 100k meetings) 5 ms alone, and with the most frequent participant word
+-- meeting_titles' trigrams: `design` (16,068 of 100k meetings) 3-5 ms alone, and with the most frequent participant word
 -- (42,942) the two indexes' keys merged, 6.3 ms for the count alone.
 --
 -- A word is a run of characters between the participant words' separators (migration 0010) in the title and in the
@@ -16,8 +16,8 @@ CREATE UNIQUE INDEX `title_words_word_unique` ON `title_words` (`word`);
 -- exactly when it is in one of its words (the trigram index folds case beyond ASCII too: title_words_fts does the
 -- same). A word longer than 64 characters is its chunks of 64 starting every 32, so a fragment of at most 32 characters
 -- inside it is inside one of them. Each word is the token `w<hex of its UTF-8 bytes>` of the meeting's meeting_terms
--- row (tags start with f, s, p, d, m, y or h; grams with x, u or q); a title or id holding a NUL (where SQLite's text
--- functions stop) adds the token `w` alone, and a fragment is not read from words while any meeting holds it.
+-- row (tags start with f, s, p, d, m, y or h; grams with x, u or q); a title or id holding a NUL (which SQLite's text
+-- functions and the tokenizers may read apart) adds the token `w` alone, and a fragment is not read from words while any meeting holds it.
 -- title_words holds each distinct word once, with a trigram index: the fragment is matched against those, and up to
 -- 32 of them are ORed in the FTS5 query. Never removed: a word no meeting holds any more is in no meeting_terms row.
 -- Equal to titleWordsOf in JavaScript (src/db/queries/list-index.ts; compared in test/db/title-words.test.ts).

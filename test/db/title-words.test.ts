@@ -177,7 +177,7 @@ describe('list_meetings title fragments inside a word from meeting_terms title w
     for (const query of ['design', 'EVIEW', 'ǆem', '😀y', 'ead', long(40)]) expectSameAnswers(s, { query });
   });
 
-  it('reads fragments by trigrams while a title or id holds a NUL (its words stop there), and by words once none does', () => {
+  it('reads fragments by trigrams while a title or id holds a NUL, and by words once none does', () => {
     const s = db();
     const nul = makeMeeting(s, { title: 'ab\0design x' });
     const other = makeMeeting(s, { title: 'Design' });

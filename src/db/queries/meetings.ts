@@ -230,7 +230,7 @@ const MAX_TITLE_WORDS = 32;
  * A title fragment of 3+ characters inside one word of a title or id (no separator, at most half a chunk: migration
  * 0027) as the OR of the tokens of the title words holding it (trigram index title_words_fts, which folds case as
  * meeting_titles does); null when no word holds it (no meeting does); undefined when more than MAX_TITLE_WORDS do,
- * or when a meeting's title or id holds a NUL (its words stop there).
+ * or when a meeting's title or id holds a NUL (its words may not be what the trigram index reads).
  */
 function titleWordTerms(sqlite: Sqlite, fragment: string, match: string): string | null | undefined {
   const forms = unicodeForms(fragment);
