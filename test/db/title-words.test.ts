@@ -192,7 +192,7 @@ describe('list_meetings title fragments inside a word from meeting_terms title w
     expect(listMeetings(s, { query: 'design' }, { limit: 10, offset: 0 }).pagination.total).toBe(2);
   });
 
-  it('answers with the other filters in one FTS5 query, and counts a lone word from the vocabulary', () => {
+  it('reads a title word as one token of the FTS5 query with the other filters, and answers as the trigram index', () => {
     const s = db();
     ensureFolderPath(s, 'Legal');
     for (let i = 0; i < 30; i++) {

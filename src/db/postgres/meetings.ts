@@ -420,10 +420,10 @@ export interface TagFilter {
   /**
    * Given `passageGram`, a participant fragment in too many names for tags (or in GRAM_NAMES or more) whose gram's
    * meetings are exactly its own (it is the gram, or no other name or e-mail holds the gram), when the gram's passages'
-   * bits are kept and settled (kind `g`, migration 0027): the gram's tag, whose bits a search reads, and the fragment's
-   * ILIKE patterns (the passages of blocks without them checked on their meetings).
+   * bits are kept and settled (kind `g`, migration 0027): the gram's tag, whose passages' bits a search reads (and, for
+   * the passages of blocks without them, its meetings' bits, migration 0023).
    */
-  passageGram?: { tag: string; patterns: string[] };
+  passageGram?: { tag: string };
 }
 
 /**
@@ -575,7 +575,7 @@ export async function compileTags(
       // Or, when it is exactly its gram and the search asks, that gram's passages' bits (the meetings it fails not read).
       if (except === undefined && options.lacking !== undefined && options.exceptions !== false && isAscii(fragment)) {
         const found = await peopleGram(q, fragment, options.passageGram ? patterns : undefined);
-        if (found?.alone && found.kept) passageGram = { tag: found.tag, patterns };
+        if (found?.alone && found.kept) passageGram = { tag: found.tag };
         else except = await gramExceptions(q, found, patterns, await options.lacking());
       }
       if (except === undefined && passageGram === undefined) {
@@ -591,7 +591,7 @@ export async function compileTags(
       // names' tags, when the fragment is exactly that gram and they are kept (`person12`, 111 e-mails: their 77,000 tag
       // rows read and tested against `the`'s bits, 60 ms).
       const found = options.passageGram && words === undefined && held.length >= GRAM_NAMES && isAscii(fragment) ? await peopleGram(q, fragment, patterns) : undefined;
-      if (found?.alone && found.kept) passageGram = { tag: found.tag, patterns };
+      if (found?.alone && found.kept) passageGram = { tag: found.tag };
       else {
         if (held.length === 0) none = true;
         groups.push(held);

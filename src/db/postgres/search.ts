@@ -435,18 +435,15 @@ async function fromPostings(
   // at 100k meetings, 422 matches, the probes ~9 ms of a 15 ms search; `the` + `Ines Kowalski`, the newest block's 453
   // matches, ~7 of ~15).
   const gram = tags?.passageGram;
-  const gramOf = gram && {
-    tag: f(gram.tag),
-    // The meeting's number, and its block's deltas XORed.
-    probe: `(SELECT get_bit(x.bits, n.n & 4095) = 1 FROM meeting_numbers n
-             CROSS JOIN LATERAL (SELECT bit_xor(b.bits) AS bits FROM meeting_tag_bits b WHERE b.tag = ${f(gram.tag)} AND b.block = n.n >> 12) x
-             WHERE n.meeting_id = dp.meeting_id) IS TRUE`,
-  };
-  const gramHolds = (at: string, g: NonNullable<typeof gramOf>) =>
-    `CASE WHEN (${at} >> 12) < (SELECT k.built FROM search_bitmap_terms k WHERE k.kind = 'g' AND k.term = ${g.tag})
+  /** Whether match `at` (SQL) holds the gram (`tag`, its parameter): in its block's passage bits, else its meeting's bit. */
+  const gramHolds = (at: string, tag: string) =>
+    `CASE WHEN (${at} >> 12) < (SELECT k.built FROM search_bitmap_terms k WHERE k.kind = 'g' AND k.term = ${tag})
                AND (${at} >> 12)::int NOT IN (SELECT s.block FROM search_bitmap_stale s)
-          THEN coalesce((SELECT get_bit(b.bits, (${at} & 4095)::int) = 1 FROM search_bitmaps b WHERE b.kind = 'g' AND b.term = ${g.tag} AND b.block = (${at} >> 12)::int), false)
-          ELSE (SELECT true FROM search_passages dp WHERE dp.id = ${at} AND ${g.probe}) IS TRUE END`;
+          THEN coalesce((SELECT get_bit(b.bits, (${at} & 4095)::int) = 1 FROM search_bitmaps b WHERE b.kind = 'g' AND b.term = ${tag} AND b.block = (${at} >> 12)::int), false)
+          ELSE (SELECT get_bit(gb.bits, gn.n & 4095) = 1 FROM search_passages dp JOIN meeting_numbers gn ON gn.meeting_id = dp.meeting_id
+                CROSS JOIN LATERAL (SELECT bit_xor(b.bits) AS bits FROM meeting_tag_bits b WHERE b.tag = ${tag} AND b.block = gn.n >> 12) gb
+                WHERE dp.id = ${at}) IS TRUE END`;
+  const gramTag = gram && f(gram.tag);
   /** The matches (their passage ids as `id`), or those of a range of passage ids (SQL expressions: `lo` <= id < `hi`), each key range read from `lo`. */
   const matchesIn = (lo?: string, hi?: string, fenced = true): { sql: string; id: string } => {
     const within = (column: string) => `${lo === undefined ? '' : ` AND ${column} >= ${lo}`}${hi === undefined ? '' : ` AND ${column} < ${hi}`}`;
@@ -480,7 +477,7 @@ async function fromPostings(
         ? [`${at} NOT IN (SELECT p.id FROM meeting_tags t JOIN search_passages p ON p.meeting_id = t.meeting_id WHERE t.tag = ANY(${edgeParams.edges}::text[]) AND NOT (${edgeParams.range.join(' AND ')}))`]
         : []),
       ...(except ? [`(SELECT ep.meeting_id FROM search_passages ep WHERE ep.id = ${at}) NOT IN (SELECT unnest(${except}::text[]))`] : []),
-      ...(gramOf ? [gramHolds(at, gramOf)] : []),
+      ...(gramTag ? [gramHolds(at, gramTag)] : []),
       ...(onMeeting.length
         ? [`(SELECT true FROM ${probeDates ? 'search_passages dp JOIN meetings d ON d.id = dp.meeting_id' : 'search_passages dp'} WHERE dp.id = ${at} AND ${onMeeting.join(' AND ')}) IS TRUE`]
         : []),
