@@ -38,7 +38,9 @@ function writtenMeetingByMeeting(meetings: number, seed = 7): { path: string; sq
 function write(sqlite: Sqlite, meetings: number, seed: number): void {
   const { next: rand, one: pick } = seeded(seed);
   for (let i = 0; i < meetings; i++) {
-    const id = makeMeeting(sqlite, { title: `${pick(TEAMS)} ${pick(VOCABULARY)} #${seed}-${i}`, folderPath: `${pick(TEAMS)}/Weekly` });
+    // Ids of the seed and the meeting's number (each a new title word, as random ids are), so that every index's
+    // segments come out the same on every run.
+    const id = makeMeeting(sqlite, { id: `mtg_${seed}m${String(i).padStart(5, '0')}`, title: `${pick(TEAMS)} ${pick(VOCABULARY)} #${seed}-${i}`, folderPath: `${pick(TEAMS)}/Weekly` });
     for (let p = 0; p < 1 + Math.floor(rand() * 3); p++) makeParticipant(sqlite, id, { name: `${pick(PEOPLE)} ${i % 40}`, email: `p${i % 40}@example.test`, position: p });
     if (i % 2 === 0) makeTranscript(sqlite, id, { texts: Array.from({ length: 40 + Math.floor(rand() * 80) }, () => pick(VOCABULARY)) });
   }
@@ -75,7 +77,7 @@ function integrityChecks(sqlite: Sqlite): void {
 const dataVersion = (sqlite: Sqlite) => sqlite.pragma('data_version', { simple: true }) as number;
 
 it('merges the segments of a database written meeting by meeting into one per index, answers unchanged', async () => {
-  const { sqlite, store } = writtenMeetingByMeeting(160);
+  const { sqlite, store } = writtenMeetingByMeeting(200);
   const before = shapes(sqlite);
   for (const index of FTS_INDEXES) expect(before[index]!.segments, index).toBeGreaterThan(3);
   const expected = await answers(store);
