@@ -114,7 +114,13 @@ async function compare(pool: pg.Pool, filters = FILTERS, deep = true, queries = 
         // The window read both ways: walking the key ranges from the bitmaps' floor (where the newest matches fill it),
         // and from the bits and the rows the count read.
         // A date range and a participant also checked on each match's meeting, instead of read from their tags.
-        const ways = [{ window: 'walk' as const }, { window: 'bits' as const }, ...(filter.from !== undefined || filter.participant !== undefined ? [{ filters: 'meetings' as const }] : [])];
+        // And one word with one tag (a folder, a name): the tag's passages looked up in the word's kept counts.
+        const ways: SearchOptions[] = [
+          { window: 'walk' as const },
+          { window: 'bits' as const },
+          ...(filter.from !== undefined || filter.participant !== undefined ? [{ filters: 'meetings' as const }] : []),
+          { tagInCounts: true },
+        ];
         for (const way of ways) {
           const found = await searchTranscripts(c, filter, { offset: 0, limit: PAGE }, way);
           const said = `${JSON.stringify(filter)} (${JSON.stringify(way)})`;
@@ -453,6 +459,94 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
       expect(await compare(pgs.pool, [{ query: '', folderPath: 'Sales' }])).toEqual([]);
     } finally {
       await fresh.end();
+    }
+  }, 60_000);
+
+  it('one word and one tag: the tag\'s passages looked up in the word\'s kept counts where its block is built and not stale, and in its postings where not, or where the tag has too few rows for its blocks', async () => {
+    await buildAll(pgs.pool);
+    const c = await pgs.pool.connect();
+    /** The total and page of `filter` with the tag's passages looked up in the counts (or joined to the postings: `false`). */
+    const read = async (filter: SearchFilter, tagInCounts = true) => {
+      const found = await searchTranscripts(c, filter, { offset: 0, limit: PAGE }, { tagInCounts });
+      return { total: found.pagination.total, page: found.hits.map((h) => h.snippet.replace(/\*\*/g, '')) };
+    };
+    const setCount = (id: number, n: number) => pgs.pool.query("UPDATE search_counts SET counts = set_byte(counts, $1::int & 4095, $2) WHERE term = 'the' AND block = $1::int >> 12", [id, n]);
+    try {
+      // A folder of ten meetings with 400 passages over blocks 0-4 (enough for their counts to be read; fewer matches
+      // than a window: walked, not counted from the bits).
+      await pgs.pool.query("INSERT INTO folders (id, path, name, parent_id, created_at) VALUES ('fld_small', 'Small', 'Small', NULL, 'x'), ('fld_tiny', 'Tiny', 'Tiny', NULL, 'x')");
+      for (let m = 0; m < 10; m++)
+        await pgs.pool.query("INSERT INTO meetings (id, title, started_at, note, folder_id, created_at, updated_at) VALUES ($1, $1, '2026-01-01T10:00:00.000Z', '', 'fld_small', 'x', 'x')", [`mtg_small${m}`]);
+      const ids = (await pgs.pool.query<{ id: number }>('SELECT i::int AS id FROM generate_series(0, 5 * 4096 - 1) i WHERE i NOT IN (SELECT id FROM search_passages) ORDER BY i % 53, i LIMIT 400')).rows;
+      const rnd = seeded(7);
+      await insertPassages(pgs.pool, ids.map(({ id }, i) => [id, `mtg_small${i % 10}`, text(rnd, 3 + rnd.int(12))] as const));
+      await buildAll(pgs.pool);
+      const small: SearchFilter = { query: 'the', folderPath: 'Small' };
+      // Its newest match of a built block saying `the` once: ranked last of the window's, it is not on the first page.
+      const { id, text: said } = (
+        await pgs.pool.query<{ id: number; text: string }>(
+          `SELECT p.id::int AS id, p.text FROM search_postings s JOIN search_passages p ON p.id = s.passage_id
+           WHERE s.lexeme = 'the' AND s.n = 1 AND s.passage_id < (SELECT min(built) FROM search_bitmap_terms)::bigint * 4096
+             AND p.meeting_id LIKE 'mtg_small%' ORDER BY s.passage_id DESC LIMIT 1`,
+        )
+      ).rows[0]!;
+      const held = await read(small, false);
+      expect(held.page).not.toContain(said);
+      expect(await read(small)).toEqual(held);
+      // Its count read: 0 (not said) leaves it out, 254 ranks it first; 255 (said 255 times or more): its posting looked up.
+      await setCount(id, 0);
+      expect((await read(small)).total).toBe(held.total - 1);
+      expect((await read(small, false)).total).toBe(held.total);
+      await setCount(id, 254);
+      expect((await read(small)).page[0]).toBe(said);
+      await setCount(id, 255);
+      expect(await read(small)).toEqual(held);
+      await setCount(id, 1);
+      // Its posting said 200 times (its block marked stale): the kept 1 is no longer read.
+      await pgs.pool.query("UPDATE search_postings SET n = 200 WHERE lexeme = 'the' AND passage_id = $1", [id]);
+      expect((await read(small)).page[0]).toBe(said);
+      await pgs.pool.query("UPDATE search_postings SET n = 1 WHERE lexeme = 'the' AND passage_id = $1", [id]);
+      await buildAll(pgs.pool);
+      expect(await read(small)).toEqual(held);
+
+      // A folder of one meeting with three passages in blocks 0, 2 and 4: fewer rows than its five blocks' counts cost
+      // to read (TAG_IN_COUNTS_US), each looked up in the postings.
+      await pgs.pool.query("INSERT INTO meetings (id, title, started_at, note, folder_id, created_at, updated_at) VALUES ('mtg_tiny', 'mtg_tiny', '2026-01-01T10:00:00.000Z', '', 'fld_tiny', 'x', 'x')");
+      const free = async (block: number) =>
+        (await pgs.pool.query<{ id: number }>('SELECT i::int AS id FROM generate_series($1::int * 4096, $1::int * 4096 + 4095) i WHERE i NOT IN (SELECT id FROM search_passages) LIMIT 1', [block])).rows[0]!.id;
+      const tiny = [await free(0), await free(2), await free(4)];
+      await insertPassages(pgs.pool, tiny.map((i) => [i, 'mtg_tiny', 'the plan'] as const));
+      await buildAll(pgs.pool);
+      const few: SearchFilter = { query: 'the', folderPath: 'Tiny' };
+      expect(await read(few)).toMatchObject({ total: 3 });
+      await setCount(tiny[1]!, 0);
+      expect(await read(few)).toMatchObject({ total: 3 });
+      // Through the Store (the tag far rarer than the word: its counts by default), planned once for any values.
+      const generic: string[] = [];
+      const query = pg.Client.prototype.query;
+      const spy = vi.spyOn(pg.Client.prototype, 'query').mockImplementation(function (this: pg.Client, ...args: unknown[]) {
+        const config = args[0] as { name?: string; text?: string } | string;
+        if (typeof config === 'object' && config.name?.startsWith('syntheo_g') && config.text?.includes('FROM search_counts')) generic.push(config.name);
+        return (query as (...a: unknown[]) => unknown).apply(this, args);
+      } as typeof query);
+      try {
+        await setCount(tiny[1]!, 1);
+        for (const filter of [few, small]) {
+          const found = await pgs.store.search.transcripts(filter, { offset: 0, limit: PAGE });
+          const held = await reference(c, filter);
+          expect({ filter, total: found.pagination.total, page: found.hits.map((h) => h.snippet.replace(/\*\*/g, '')) }).toEqual({ filter, total: held.n, page: held.page });
+        }
+        expect(generic.length).toBeGreaterThan(0);
+      } finally {
+        spy.mockRestore();
+      }
+      expect(await countsWrong(pgs.pool)).toEqual([]);
+      expect(await compare(pgs.pool, [{ query: '', folderPath: 'Tiny' }, { query: '', folderPath: 'Small' }], true, ['the', 'zebra', 'plan'])).toEqual([]);
+    } finally {
+      c.release();
+      await pgs.pool.query("DELETE FROM meetings WHERE id = 'mtg_tiny' OR id LIKE 'mtg_small%'");
+      await pgs.pool.query("DELETE FROM folders WHERE id IN ('fld_tiny', 'fld_small')");
+      await buildAll(pgs.pool);
     }
   }, 60_000);
 

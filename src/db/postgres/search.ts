@@ -101,6 +101,8 @@ export interface SearchOptions {
   exceptions?: boolean;
   /** A participant fragment in too many names for tags: each match's meeting probed, or every participant matched once (PROBED_MATCHES). */
   participants?: 'probed' | 'joined';
+  /** One word and one tag: whether the tag's passages are looked up in the word's kept counts (TAG_IN_COUNTS_US), or the two key ranges joined. */
+  tagInCounts?: boolean;
 }
 
 export async function searchTranscripts(q: Queryable, filter: SearchFilter, page: Page, options: SearchOptions = {}): Promise<{ hits: SearchHit[]; pagination: Pagination }> {
@@ -272,6 +274,16 @@ const LONG_WALK = { share: 1 / 20, least: 2_000 };
 const COST_US = { tagRow: 0.5, tagLookup: 6, dateCheck: 12, participantCheck: 30, bits: 2_000 };
 
 /**
+ * What finding one word's matches among a single tag's passages costs (µs, EXPLAIN ANALYZE at 100k meetings): each tag
+ * row probed into the word's postings (`probe`: `the` + the smallest leaf folder, 2,153 probes, 6.5 ms), or looked up
+ * in the word's kept counts of its block (migration 0020), each block's row of 4 KB read and decompressed once
+ * (`block`, 95 of them: 1.4 ms) and each tag row then hashed to it (`row`: 1.1 ms for the 2,153).
+ */
+const TAG_IN_COUNTS_US = { probe: 3, block: 15, row: 0.5 };
+/** A tag's passages are looked up in the word's counts only when the word says this many times more passages (else the planner merges the two ranges or probes the word's into the tag's). */
+const TAG_IN_COUNTS_RATIO = 8;
+
+/**
  * The phrase of several words is looked for in rank order in the best ranked PHRASE_LOOKS times the page's end plus
  * PHRASE_LOOKS_MIN passages of the window (`the and`: 283 of its 2,000 hold it, one in seven); when fewer hold it, in all
  * of them, in the window's order.
@@ -414,6 +426,39 @@ async function fromPostings(
   // A group smaller than the second range takes its place (its passages sorted and merged with the first).
   const order = tags && lists.length + groups.length >= 3 ? [...lists].sort((a, b) => a.size - b.size) : lists;
   const groupFirst = order !== lists && groups.length > 0 && Math.min(...groups.map(groupSize)) < (order[1]?.size ?? Infinity);
+  // A filter whose words and tags are all kept as bitmaps (migration 0013): the total is their blocks' bits ANDed and
+  // counted, and the rest counted from the key ranges; the window alone walks the matches, newest first.
+  // The bitmaps count a total without walking its matches; they pay when the window's walk stops early, so not when the
+  // statistics expect the window to hold every match (filters taken as independent): `the` + one day (223 matches) was
+  // 1.2x slower with them, `the` + six months (35,397) 3.3x faster. (But see datesRead.)
+  const rangeSizes = [...lists.map((l) => l.size), ...groups.map(groupSize)];
+  const expected = expectedOf(rangeSizes);
+  const ranges = rangeSizes.reduce((a, b) => a + b, 0);
+  // The bitmaps count too when the window is expected to hold every match but a date range's months or years would be
+  // read from their tags and sorted (thousands of passages each at 100k meetings): their kept bits read instead (`the` +
+  // the biggest folder, six months and a common participant: 60 -> 29 ms; `elra` + six months: 28 -> 17 ms). Days alone
+  // are read from their tags (`elra` + October's 33 days, no month in the cover: 6.7 -> 12 ms by the bitmaps).
+  const datesRead = dates !== undefined && !probeDates && dates.tokens.some((t) => /^[my]\d/.test(t));
+  // And when the walk would merge two long ranges to find few matches (`raneti so` + People at 100k meetings: its 34,171
+  // passages merged with `raneti`'s 57,556, then `so` probed for each of the 5,000 left, 17 ms for 1,357 matches).
+  // (The shortest at that length or more, so the second too; none without statistics: every size is 0 then.)
+  const longWalk = rangeSizes.length > 1 && Number.isFinite(sizes.passages) && Math.min(...rangeSizes) >= Math.max(sizes.passages * LONG_WALK.share, LONG_WALK.least);
+  const countedByBits = !probed && (tags !== undefined || k > 1) && (!(expected <= RANK_WINDOW) || datesRead || longWalk);
+  // One word and one tag much rarer (a small folder, a name, a day): the tag's passages looked up in the word's kept
+  // counts when that costs less than probing each into its postings (TAG_IN_COUNTS_US; only a word in 1/64 of the
+  // passages or more has counts), its count read with it (`the` + the smallest leaf folder at 100k meetings: 7.4 -> 3.4 ms).
+  // Not for the rows the bitmaps count from (the blocks not built or stale: a few hundred of a tag's rows at most).
+  const [word, tag] = lists;
+  const tagInCounts =
+    !countedByBits &&
+    k === 1 &&
+    lists.length === 2 &&
+    groups.length === 0 &&
+    tag!.table === 'search_tags' &&
+    (options.tagInCounts ??
+      (word!.size * 64 > sizes.passages &&
+        word!.size >= TAG_IN_COUNTS_RATIO * tag!.size &&
+        tag!.size * (TAG_IN_COUNTS_US.probe - TAG_IN_COUNTS_US.row) > (sizes.passages / 4096) * TAG_IN_COUNTS_US.block));
   const probe = (l: PassageList, at: string) =>
     `CROSS JOIN LATERAL (SELECT ${l.table === 'search_postings' ? 'x.n' : '1'} FROM ${l.table} x WHERE ${l.cond('x')} AND x.passage_id = ${at} OFFSET 0) ${l.alias}`;
   const groupParams = groups.map((group) => f(group));
@@ -444,25 +489,8 @@ async function fromPostings(
                 CROSS JOIN LATERAL (SELECT bit_xor(b.bits) AS bits FROM meeting_tag_bits b WHERE b.tag = ${tag} AND b.block = gn.n >> 12) gb
                 WHERE dp.id = ${at}) IS TRUE END`;
   const gramTag = gram && f(gram.tag);
-  /** The matches (their passage ids as `id`), or those of a range of passage ids (SQL expressions: `lo` <= id < `hi`), each key range read from `lo`. */
-  const matchesIn = (lo?: string, hi?: string, fenced = true): { sql: string; id: string } => {
-    const within = (column: string) => `${lo === undefined ? '' : ` AND ${column} >= ${lo}`}${hi === undefined ? '' : ` AND ${column} < ${hi}`}`;
-    const [base, ...rest] = order as [PassageList, ...PassageList[]];
-    const id = `${base.alias}.passage_id`;
-    const joins = rest.map((l, i) =>
-      order === lists || (i === 0 && !groupFirst) ? `JOIN ${l.table} ${l.alias} ON ${l.cond(l.alias)} AND ${l.alias}.passage_id = ${id}${within(`${l.alias}.passage_id`)}` : probe(l, id),
-    );
-    const from = `${base.table} ${base.alias} ${joins.join(' ')}`;
-    const conditions = [`${base.cond(base.alias)}${within(`${base.alias}.passage_id`)}`];
-    // Read from a floor (an InitPlan's value), a group's rows are estimated whole: the planner, expecting the word's
-    // 125k rows and the group's 96k, probed each of the word's rows into the group's tags (`the` + `ar`, two words'
-    // tags: 3,931 probes of both, 8.3 ms) where its rows above the floor, 2,250, sorted and merged take ~1 (statement
-    // 9.8 -> 2.4 ms). Kept from being probed (OFFSET 0) when its rows are fewer than the probes of its tags it saves.
-    groups.forEach((group, i) => {
-      const fence = lo !== undefined && groupSize(group) < Math.min(...order.map((l) => l.size)) * group.length ? ' OFFSET 0' : '';
-      conditions.push(`${id} IN (SELECT g.passage_id FROM search_tags g WHERE g.tag = ANY(${groupParams[i]}::text[])${within('g.passage_id')}${fence})`);
-    });
-    const sql = `SELECT ${id} AS id FROM ${from} ${conditions.length ? `WHERE ${conditions.join(' AND ')}` : ''}`;
+  /** Matches `sql` (their ids `id`) less those the checks below leave out. */
+  const withAfter = (sql: string, id: string, fenced: boolean): { sql: string; id: string } => {
     // Left out last, from the passages the joins leave (OFFSET 0): the first and last days' meetings outside the range
     // (by time of day), the few meetings a participant fragment fails, and the meetings checked. As a condition of the
     // joins, a NOT IN's hashed subplan was costed again for each probe, so the planner merged every posting of the word
@@ -486,6 +514,58 @@ async function fromPostings(
     if (!fenced) return { sql: `${sql} AND ${after(id).join(' AND ')}`, id };
     return { sql: `SELECT x.* FROM (${sql} OFFSET 0) x WHERE ${after('x.id').join(' AND ')}`, id };
   };
+  /** The matches (their passage ids as `id`), or those of a range of passage ids (SQL expressions: `lo` <= id < `hi`), each key range read from `lo`. */
+  const matchesIn = (lo?: string, hi?: string, fenced = true): { sql: string; id: string } => {
+    const within = (column: string) => `${lo === undefined ? '' : ` AND ${column} >= ${lo}`}${hi === undefined ? '' : ` AND ${column} < ${hi}`}`;
+    if (tagInCounts && tag !== undefined) {
+      // The tag's passages, each with the word's count in it (`s0.n`, as the postings' rows would give it; 0: not said).
+      const at = `${tag.alias}.passage_id`;
+      const built = `(SELECT k.built FROM search_bitmap_terms k WHERE k.kind = 'w' AND k.term = $1)`;
+      const notStale = (block: string) => `${block} NOT IN (SELECT s.block FROM search_bitmap_stale s)`;
+      const edge = (end: 'min' | 'max') => `(SELECT (${end}(t.passage_id) >> 12)::int FROM search_tags t WHERE ${tag.cond('t')})`;
+      const [first, last] = [edge('min'), edge('max')];
+      // The word's counts of the blocks from the tag's first passage's to its last's, as one value made once (zeros for
+      // a block without a row, and after the last row to the last block's end): a join to the blocks' rows is not hashed
+      // where the searches plan merges (withMergePlans), and each row's bytes were then decompressed for each tag row (14
+      // of a 16 ms statement).
+      const counts = `(SELECT string_agg(decode(repeat('00', 4096 * g.gap), 'hex') || g.counts, ''::bytea ORDER BY g.block)
+          FROM (SELECT c.block, c.counts, c.block - coalesce(lag(c.block) OVER (ORDER BY c.block) + 1, ${first}) AS gap
+                FROM (SELECT c.block, c.counts FROM search_counts c
+                      WHERE c.term = $1 AND c.block BETWEEN ${first} AND ${last} AND c.block < ${built} AND ${notStale('c.block')}
+                      UNION ALL SELECT ${last} + 1, ''::bytea) c) g)`;
+      // Read only when the tag's rows are enough for its blocks (TAG_IN_COUNTS_US; its rows counted up to that many): a
+      // series' 377 passages over 59 blocks are probed (it is lazily made, an InitPlan of the first row that needs it).
+      const perBlock = Math.ceil(TAG_IN_COUNTS_US.block / (TAG_IN_COUNTS_US.probe - TAG_IN_COUNTS_US.row));
+      const enough = `(SELECT count(*) FROM (SELECT FROM search_tags t WHERE ${tag.cond('t')} LIMIT (${last} - ${first} + 1) * ${perBlock}) e) >= (${last} - ${first} + 1) * ${perBlock}`;
+      // A built block not stale has the word's counts (0 where it is not said); a count of 255 or more, a block not built
+      // (the newest) or stale, or a tag with too few rows: the posting looked up (a correlated subquery: as a join's
+      // probe, skipped where the counts answer, it was probed for every row, the condition made the join's filter).
+      const lookup = `(SELECT x.n FROM search_postings x WHERE x.lexeme = $1 AND x.passage_id = ${at})`;
+      const counted = `SELECT ${at} AS id,
+          CASE WHEN ${enough} AND (${at} >> 12) < ${built} AND ${notStale(`(${at} >> 12)::int`)}
+               THEN coalesce(nullif(get_byte(${counts}, (${at} - ${first}::bigint * 4096)::int), 255), ${lookup})
+               ELSE ${lookup} END AS n
+        FROM search_tags ${tag.alias} WHERE ${tag.cond(tag.alias)}${within(at)} OFFSET 0`;
+      return withAfter(`SELECT s0.id AS id FROM (${counted}) s0 WHERE s0.n > 0`, 's0.id', fenced);
+    }
+    const [base, ...rest] = order as [PassageList, ...PassageList[]];
+    const id = `${base.alias}.passage_id`;
+    const joins = rest.map((l, i) =>
+      order === lists || (i === 0 && !groupFirst) ? `JOIN ${l.table} ${l.alias} ON ${l.cond(l.alias)} AND ${l.alias}.passage_id = ${id}${within(`${l.alias}.passage_id`)}` : probe(l, id),
+    );
+    const from = `${base.table} ${base.alias} ${joins.join(' ')}`;
+    const conditions = [`${base.cond(base.alias)}${within(`${base.alias}.passage_id`)}`];
+    // Read from a floor (an InitPlan's value), a group's rows are estimated whole: the planner, expecting the word's
+    // 125k rows and the group's 96k, probed each of the word's rows into the group's tags (`the` + `ar`, two words'
+    // tags: 3,931 probes of both, 8.3 ms) where its rows above the floor, 2,250, sorted and merged take ~1 (statement
+    // 9.8 -> 2.4 ms). Kept from being probed (OFFSET 0) when its rows are fewer than the probes of its tags it saves.
+    groups.forEach((group, i) => {
+      const fence = lo !== undefined && groupSize(group) < Math.min(...order.map((l) => l.size)) * group.length ? ' OFFSET 0' : '';
+      conditions.push(`${id} IN (SELECT g.passage_id FROM search_tags g WHERE g.tag = ANY(${groupParams[i]}::text[])${within('g.passage_id')}${fence})`);
+    });
+    const sql = `SELECT ${id} AS id FROM ${from} ${conditions.length ? `WHERE ${conditions.join(' AND ')}` : ''}`;
+    return withAfter(sql, id, fenced);
+  };
   const { sql: matches, id } = matchesIn();
   /** Matches (matchesIn's) with how often each says each word, in column `name(j)` for word `j`: read with its key. */
   const counted = (sql: string, name: (j: number) => string) => sql.replace(`SELECT ${id} AS id`, `SELECT ${id} AS id, ${lexemes.map((_, j) => `s${j}.n AS ${name(j)}`).join(', ')}`);
@@ -508,27 +588,9 @@ async function fromPostings(
   // filters, or with two words or more. A prepared statement's generic plan merged `marmarorpla` (452 postings) with
   // all 346,673 of `the`, twice (the count and the window): 48 ms a search through the Store against 7-9.
   const read = m > 0 || k > 1 ? rowsPlanned : rows;
-  // A filter whose words and tags are all kept as bitmaps (migration 0013): the total is their blocks' bits ANDed and
-  // counted, and the rest counted from the key ranges; the window alone walks the matches, newest first.
-  // The bitmaps count a total without walking its matches; they pay when the window's walk stops early, so not when the
-  // statistics expect the window to hold every match (filters taken as independent): `the` + one day (223 matches) was
-  // 1.2x slower with them, `the` + six months (35,397) 3.3x faster. (But see datesRead.)
-  const rangeSizes = [...lists.map((l) => l.size), ...groups.map(groupSize)];
-  const expected = expectedOf(rangeSizes);
-  const ranges = rangeSizes.reduce((a, b) => a + b, 0);
-  // The bitmaps count too when the window is expected to hold every match but a date range's months or years would be
-  // read from their tags and sorted (thousands of passages each at 100k meetings): their kept bits read instead (`the` +
-  // the biggest folder, six months and a common participant: 60 -> 29 ms; `elra` + six months: 28 -> 17 ms). Days alone
-  // are read from their tags (`elra` + October's 33 days, no month in the cover: 6.7 -> 12 ms by the bitmaps).
-  const datesRead = dates !== undefined && !probeDates && dates.tokens.some((t) => /^[my]\d/.test(t));
-  // And when the walk would merge two long ranges to find few matches (`raneti so` + People at 100k meetings: its 34,171
-  // passages merged with `raneti`'s 57,556, then `so` probed for each of the 5,000 left, 17 ms for 1,357 matches).
-  // (The shortest at that length or more, so the second too; none without statistics: every size is 0 then.)
-  const longWalk = rangeSizes.length > 1 && Number.isFinite(sizes.passages) && Math.min(...rangeSizes) >= Math.max(sizes.passages * LONG_WALK.share, LONG_WALK.least);
-  const bitmaps =
-    !probed && (tags !== undefined || k > 1) && (!(expected <= RANK_WINDOW) || datesRead || longWalk)
-      ? await bitmapTotal(q, lexemes, tags?.groups ?? [], (lo, hi) => ({ sql: countedIn(lo, hi) }), sizes, dates, except ? { ids: tags!.except!, range } : undefined, gram && [gram.tag])
-      : undefined;
+  const bitmaps = countedByBits
+    ? await bitmapTotal(q, lexemes, tags?.groups ?? [], (lo, hi) => ({ sql: countedIn(lo, hi) }), sizes, dates, except ? { ids: tags!.except!, range } : undefined, gram && [gram.tag])
+    : undefined;
   // A participant's gram with more matches than GRAM_WALKED expected counts from the bitmaps, or not at all: the caller
   // then reads the meetings the fragment fails (its gram's bits not kept, or not built as far as the words').
   if (gram && !bitmaps && !(expected <= GRAM_WALKED)) return undefined;
@@ -642,7 +704,10 @@ async function fromPostings(
   // the values holds. Planning and parsing it cost 1.5-3 ms a call at 100k meetings (`the and` + the biggest folder: 5.6
   // -> 3.4 ms a statement). A window walked, or one counting many blocks from their rows (a worker behind), is planned
   // for its values at each call: a plan for any words merged `marmarorpla`'s 452 postings with all 346,673 of `the`.
-  const window = fromBits && planOnce ? await rowsGeneric<PagedRow>(planOnce, text, values) : await read<PagedRow>(q, text, values);
+  // So is a tag's passages' walk through the word's counts (tagInCounts), which has one plan whatever the values (its
+  // statement planned 0.55 ms a call, against 0.15 for the join it replaces).
+  const generic = fromBits ? planOnce : tagInCounts ? genericPoolOf(statsOf) : undefined;
+  const window = generic ? await rowsGeneric<PagedRow>(generic, text, values) : await read<PagedRow>(q, text, values);
   // Past the window, the matches below its lowest id (and from the page's reach), the bounds in every key range.
   return pageOf(window, page, (boundary, limit, offset, reach) =>
     read<{ id: number }>(
