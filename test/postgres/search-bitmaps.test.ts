@@ -155,6 +155,18 @@ async function compare(pool: pg.Pool, filters = FILTERS, deep = true, queries = 
   return wrong;
 }
 
+/** The names of the statements holding `text` run as named statements of a Store's generic connections (rowsGeneric), as they are sent, until `spy` is restored. */
+function genericStatements(text: string): { generic: string[]; spy: { mockRestore: () => void } } {
+  const generic: string[] = [];
+  const query = pg.Client.prototype.query;
+  const spy = vi.spyOn(pg.Client.prototype, 'query').mockImplementation(function (this: pg.Client, ...args: unknown[]) {
+    const config = args[0] as { name?: string; text?: string } | string;
+    if (typeof config === 'object' && config.name?.startsWith('syntheo_g') && config.text?.includes(text)) generic.push(config.name);
+    return (query as (...a: unknown[]) => unknown).apply(this, args);
+  } as typeof query);
+  return { generic, spy };
+}
+
 /** A statement as the search sent it. */
 type Sent = { text: string; values: unknown[] };
 
@@ -522,13 +534,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
       await setCount(tiny[1]!, 0);
       expect(await read(few)).toMatchObject({ total: 3 });
       // Through the Store (the tag far rarer than the word: its counts by default), planned once for any values.
-      const generic: string[] = [];
-      const query = pg.Client.prototype.query;
-      const spy = vi.spyOn(pg.Client.prototype, 'query').mockImplementation(function (this: pg.Client, ...args: unknown[]) {
-        const config = args[0] as { name?: string; text?: string } | string;
-        if (typeof config === 'object' && config.name?.startsWith('syntheo_g') && config.text?.includes('FROM search_counts')) generic.push(config.name);
-        return (query as (...a: unknown[]) => unknown).apply(this, args);
-      } as typeof query);
+      const { generic, spy } = genericStatements('FROM search_counts');
       try {
         await setCount(tiny[1]!, 1);
         for (const filter of [few, small]) {
@@ -721,13 +727,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
   it('through the Store, while few blocks are counted from their rows, the window is read from the bits and planned once for any words, and answers as the rows say', async () => {
     await buildAll(pgs.pool);
     // The names of the bitmaps' statements the Store runs as named statements of its generic connections (rowsGeneric).
-    const generic: string[] = [];
-    const query = pg.Client.prototype.query;
-    const spy = vi.spyOn(pg.Client.prototype, 'query').mockImplementation(function (this: pg.Client, ...args: unknown[]) {
-      const config = args[0] as { name?: string; text?: string } | string;
-      if (typeof config === 'object' && config.name?.startsWith('syntheo_g') && config.text?.includes('FROM search_bitmaps')) generic.push(config.name);
-      return (query as (...a: unknown[]) => unknown).apply(this, args);
-    } as typeof query);
+    const { generic, spy } = genericStatements('FROM search_bitmaps');
     const c = await pgs.pool.connect();
     try {
       /** The names the two calls of `filter` ran its window under, each answered as the rows say. */
