@@ -255,6 +255,7 @@ export function chooseCases(sqlite: Sqlite): MatrixCase[] {
   if (bigFolder) S(`common + folder (biggest)`, { query: commonWord, folderPath: bigFolder }, 0, true);
   if (bigFolder && secondWord) S(`two common words + folder (biggest)`, { query: `${commonWord} ${secondWord}`, folderPath: bigFolder });
   if (smallFolder) S(`common + folder (smallest leaf)`, { query: commonWord, folderPath: smallFolder });
+  if (smallFolder && secondWord) S(`two common words + folder (smallest leaf)`, { query: `${commonWord} ${secondWord}`, folderPath: smallFolder });
   if (series) S('common + series', { query: commonWord, seriesId: series });
   S('common + six months', { query: commonWord, ...six }, 0, true);
   S('common + one day', { query: commonWord, from: day, to: day });

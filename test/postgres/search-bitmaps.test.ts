@@ -474,7 +474,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
     }
   }, 60_000);
 
-  it('one word and one tag: the tag\'s passages looked up in the word\'s kept counts where its block is built and not stale, and in its postings where not, or where the tag has too few rows for its blocks', async () => {
+  it('words and one tag: the tag\'s passages looked up in each word\'s kept counts where its block is built and not stale, and in its postings where not, or where the tag has too few rows for its blocks', async () => {
     await buildAll(pgs.pool);
     const c = await pgs.pool.connect();
     /** The total and page of `filter` with the tag's passages looked up in the counts (or joined to the postings: `false`). */
@@ -482,7 +482,8 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
       const found = await searchTranscripts(c, filter, { offset: 0, limit: PAGE }, { tagInCounts });
       return { total: found.pagination.total, page: found.hits.map((h) => h.snippet.replace(/\*\*/g, '')) };
     };
-    const setCount = (id: number, n: number) => pgs.pool.query("UPDATE search_counts SET counts = set_byte(counts, $1::int & 4095, $2) WHERE term = 'the' AND block = $1::int >> 12", [id, n]);
+    const setCount = (id: number, n: number, word = 'the') =>
+      pgs.pool.query('UPDATE search_counts SET counts = set_byte(counts, $1::int & 4095, $2) WHERE term = $3 AND block = $1::int >> 12', [id, n, word]);
     try {
       // A folder of ten meetings with 400 passages over blocks 0-4 (enough for their counts to be read; fewer matches
       // than a window: walked, not counted from the bits).
@@ -520,6 +521,21 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
       await pgs.pool.query("UPDATE search_postings SET n = 1 WHERE lexeme = 'the' AND passage_id = $1", [id]);
       await buildAll(pgs.pool);
       expect(await read(small)).toEqual(held);
+      // Two words: each read from its own counts (`plan`'s 0 leaves out a passage saying both).
+      const two: SearchFilter = { query: 'the plan', folderPath: 'Small' };
+      const both = (
+        await pgs.pool.query<{ id: number; n: number }>(
+          `SELECT p.id::int AS id, s.n FROM search_passages p JOIN search_postings s ON s.lexeme = 'plan' AND s.passage_id = p.id
+           WHERE p.meeting_id LIKE 'mtg_small%' AND p.id < (SELECT min(built) FROM search_bitmap_terms)::bigint * 4096
+             AND EXISTS (SELECT 1 FROM search_postings x WHERE x.lexeme = 'the' AND x.passage_id = p.id) ORDER BY p.id DESC LIMIT 1`,
+        )
+      ).rows[0]!;
+      const heldTwo = await read(two, false);
+      expect(await read(two)).toEqual(heldTwo);
+      await setCount(both.id, 0, 'plan');
+      expect((await read(two)).total).toBe(heldTwo.total - 1);
+      await setCount(both.id, both.n, 'plan');
+      expect(await read(two)).toEqual(heldTwo);
 
       // A folder of one meeting with three passages in blocks 0, 2 and 4: fewer rows than its five blocks' counts cost
       // to read (TAG_IN_COUNTS_US), each looked up in the postings.
@@ -547,7 +563,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
         spy.mockRestore();
       }
       expect(await countsWrong(pgs.pool)).toEqual([]);
-      expect(await compare(pgs.pool, [{ query: '', folderPath: 'Tiny' }, { query: '', folderPath: 'Small' }], true, ['the', 'zebra', 'plan'])).toEqual([]);
+      expect(await compare(pgs.pool, [{ query: '', folderPath: 'Tiny' }, { query: '', folderPath: 'Small' }], true, ['the', 'zebra', 'plan', 'the plan', 'plan the budget'])).toEqual([]);
     } finally {
       c.release();
       await pgs.pool.query("DELETE FROM meetings WHERE id = 'mtg_tiny' OR id LIKE 'mtg_small%'");

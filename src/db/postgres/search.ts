@@ -101,7 +101,7 @@ export interface SearchOptions {
   exceptions?: boolean;
   /** A participant fragment in too many names for tags: each match's meeting probed, or every participant matched once (PROBED_MATCHES). */
   participants?: 'probed' | 'joined';
-  /** One word and one tag: whether the tag's passages are looked up in the word's kept counts (TAG_IN_COUNTS_US), or the two key ranges joined. */
+  /** Words and one tag: whether the tag's passages are looked up in the words' kept counts (TAG_IN_COUNTS_US), or the key ranges joined. */
   tagInCounts?: boolean;
 }
 
@@ -280,7 +280,7 @@ const COST_US = { tagRow: 0.5, tagLookup: 6, dateCheck: 12, participantCheck: 30
  * (`block`: 95 of them, 1.4 ms), then each tag row's byte read (`row`).
  */
 const TAG_IN_COUNTS_US = { probe: 3, block: 15, row: 0.5 };
-/** A tag's passages are looked up in the word's counts only when the word says this many times more passages (else the planner merges the two ranges or probes the word's into the tag's). */
+/** A tag's passages are looked up in the words' counts only when each word says this many times more passages (else the planner merges the ranges or probes the word's into the tag's). */
 const TAG_IN_COUNTS_RATIO = 8;
 
 /**
@@ -444,22 +444,23 @@ async function fromPostings(
   // (The shortest at that length or more, so the second too; none without statistics: every size is 0 then.)
   const longWalk = rangeSizes.length > 1 && Number.isFinite(sizes.passages) && Math.min(...rangeSizes) >= Math.max(sizes.passages * LONG_WALK.share, LONG_WALK.least);
   const countedByBits = !probed && (tags !== undefined || k > 1) && (!(expected <= RANK_WINDOW) || datesRead || longWalk);
-  // One word and one tag much rarer (a small folder, a name, a day): the tag's passages looked up in the word's kept
-  // counts when that costs less than probing each into its postings (TAG_IN_COUNTS_US; only a word in 1/64 of the
-  // passages or more has counts), its count read with it (`the` + the smallest leaf folder at 100k meetings: the statement
-  // 8.9 -> 4.2 ms). Not when the bitmaps count the matches (the rows they read, of the blocks not built or stale, are a
-  // few hundred of a tag's at most: joined as before).
-  const [word, tag] = lists;
+  // Words and one tag much rarer (a small folder, a name, a day): the tag's passages looked up in each word's kept counts
+  // when that costs less than probing each into its postings (TAG_IN_COUNTS_US; only a word in 1/64 of the passages or
+  // more has counts), its count read with it (`the` + the smallest leaf folder at 100k meetings: the statement 8.9 -> 4.2
+  // ms). Not when the bitmaps count the matches (the rows they read, of the blocks not built or stale, are a few hundred
+  // of a tag's at most: joined as before).
+  const wordLists = lists.slice(0, k);
+  const tag = lists.length === k + 1 && groups.length === 0 && lists[k]!.table === 'search_tags' ? lists[k] : undefined;
   const tagInCounts =
     !countedByBits &&
-    k === 1 &&
-    lists.length === 2 &&
-    groups.length === 0 &&
-    tag!.table === 'search_tags' &&
+    tag !== undefined &&
     (options.tagInCounts ??
-      (word!.size * 64 > sizes.passages &&
-        word!.size >= TAG_IN_COUNTS_RATIO * tag!.size &&
-        tag!.size * (TAG_IN_COUNTS_US.probe - TAG_IN_COUNTS_US.row) > (sizes.passages / 4096) * TAG_IN_COUNTS_US.block));
+      wordLists.every(
+        (word) =>
+          word.size * 64 > sizes.passages &&
+          word.size >= TAG_IN_COUNTS_RATIO * tag.size &&
+          tag.size * (TAG_IN_COUNTS_US.probe - TAG_IN_COUNTS_US.row) > (sizes.passages / 4096) * TAG_IN_COUNTS_US.block,
+      ));
   const probe = (l: PassageList, at: string) =>
     `CROSS JOIN LATERAL (SELECT ${l.table === 'search_postings' ? 'x.n' : '1'} FROM ${l.table} x WHERE ${l.cond('x')} AND x.passage_id = ${at} OFFSET 0) ${l.alias}`;
   const groupParams = groups.map((group) => f(group));
@@ -519,35 +520,40 @@ async function fromPostings(
   const matchesIn = (lo?: string, hi?: string, fenced = true): { sql: string; id: string } => {
     const within = (column: string) => `${lo === undefined ? '' : ` AND ${column} >= ${lo}`}${hi === undefined ? '' : ` AND ${column} < ${hi}`}`;
     if (tagInCounts && tag !== undefined) {
-      // The tag's passages, each with the word's count in it (`s0.n`, as the postings' rows would give it; 0: not said).
+      // The tag's passages, each with each word's count in it (`s0.n0`, `s0.n1`...: as the postings' rows would give them;
+      // 0: not said), those saying every word.
       const at = `${tag.alias}.passage_id`;
-      const built = `(SELECT k.built FROM search_bitmap_terms k WHERE k.kind = 'w' AND k.term = $1)`;
       const notStale = (block: string) => `${block} NOT IN (SELECT s.block FROM search_bitmap_stale s)`;
       const edge = (end: 'min' | 'max') => `(SELECT (${end}(t.passage_id) >> 12)::int FROM search_tags t WHERE ${tag.cond('t')})`;
       const [first, last] = [edge('min'), edge('max')];
-      // The word's counts of the blocks from the tag's first passage's to its last's, as one value made once (zeros for
-      // a block without a row, and after the last row to the last block's end): a join to the blocks' rows is not hashed
-      // where the searches plan merges (withMergePlans), and each row's bytes were then decompressed for each tag row (14
-      // of a 16 ms statement).
-      const counts = `(SELECT string_agg(decode(repeat('00', 4096 * g.gap), 'hex') || g.counts, ''::bytea ORDER BY g.block)
-          FROM (SELECT c.block, c.counts, c.block - coalesce(lag(c.block) OVER (ORDER BY c.block) + 1, ${first}) AS gap
-                FROM (SELECT c.block, c.counts FROM search_counts c
-                      WHERE c.term = $1 AND c.block BETWEEN ${first} AND ${last} AND c.block < ${built} AND ${notStale('c.block')}
-                      UNION ALL SELECT ${last} + 1, ''::bytea) c) g)`;
       // Read only when the tag's rows are enough for its blocks (TAG_IN_COUNTS_US; its rows counted up to that many): a
-      // series' 377 passages over 59 blocks are probed (it is lazily made, an InitPlan of the first row that needs it).
+      // series' 377 passages over 59 blocks are probed (the counts below are lazily made: an InitPlan of the first row
+      // that needs them).
       const perBlock = Math.ceil(TAG_IN_COUNTS_US.block / (TAG_IN_COUNTS_US.probe - TAG_IN_COUNTS_US.row));
       const enough = `(SELECT count(*) FROM (SELECT FROM search_tags t WHERE ${tag.cond('t')} LIMIT (${last} - ${first} + 1) * ${perBlock}) e) >= (${last} - ${first} + 1) * ${perBlock}`;
-      // A built block not stale has the word's counts (0 where it is not said); a count of 255 or more, a block not built
-      // (the newest) or stale, or a tag with too few rows: the posting looked up (a correlated subquery: as a join's
-      // probe, skipped where the counts answer, it was probed for every row, the condition made the join's filter).
-      const lookup = `(SELECT x.n FROM search_postings x WHERE x.lexeme = $1 AND x.passage_id = ${at})`;
-      const counted = `SELECT ${at} AS id,
-          CASE WHEN ${enough} AND (${at} >> 12) < ${built} AND ${notStale(`(${at} >> 12)::int`)}
-               THEN coalesce(nullif(get_byte(${counts}, (${at} - ${first}::bigint * 4096)::int), 255), ${lookup})
-               ELSE ${lookup} END AS n
+      /** Word `word`'s (its parameter) count in the tag's passage. */
+      const countOfWord = (word: string) => {
+        const built = `(SELECT k.built FROM search_bitmap_terms k WHERE k.kind = 'w' AND k.term = ${word})`;
+        // The word's counts of the blocks from the tag's first passage's to its last's, as one value made once (zeros for
+        // a block without a row, and after the last row to the last block's end): a join to the blocks' rows is not
+        // hashed where the searches plan merges (withMergePlans), and each row's bytes were then decompressed for each
+        // tag row (14 of a 16 ms statement).
+        const counts = `(SELECT string_agg(decode(repeat('00', 4096 * g.gap), 'hex') || g.counts, ''::bytea ORDER BY g.block)
+            FROM (SELECT c.block, c.counts, c.block - coalesce(lag(c.block) OVER (ORDER BY c.block) + 1, ${first}) AS gap
+                  FROM (SELECT c.block, c.counts FROM search_counts c
+                        WHERE c.term = ${word} AND c.block BETWEEN ${first} AND ${last} AND c.block < ${built} AND ${notStale('c.block')}
+                        UNION ALL SELECT ${last} + 1, ''::bytea) c) g)`;
+        // A built block not stale has the word's counts (0 where it is not said); a count of 255 or more, a block not
+        // built (the newest) or stale, or a tag with too few rows: the posting looked up (a correlated subquery: as a
+        // join's probe, skipped where the counts answer, it was probed for every row, the condition made the join's filter).
+        const lookup = `(SELECT x.n FROM search_postings x WHERE x.lexeme = ${word} AND x.passage_id = ${at})`;
+        return `CASE WHEN ${enough} AND (${at} >> 12) < ${built} AND ${notStale(`(${at} >> 12)::int`)}
+                     THEN coalesce(nullif(get_byte(${counts}, (${at} - ${first}::bigint * 4096)::int), 255), ${lookup})
+                     ELSE ${lookup} END`;
+      };
+      const counted = `SELECT ${at} AS id, ${lexemes.map((_, j) => `${countOfWord(`$${j + 1}`)} AS n${j}`).join(', ')}
         FROM search_tags ${tag.alias} WHERE ${tag.cond(tag.alias)}${within(at)} OFFSET 0`;
-      return withAfter(`SELECT s0.id AS id FROM (${counted}) s0 WHERE s0.n > 0`, 's0.id', fenced);
+      return withAfter(`SELECT s0.id AS id FROM (${counted}) s0 WHERE ${lexemes.map((_, j) => `s0.n${j} > 0`).join(' AND ')}`, 's0.id', fenced);
     }
     const [base, ...rest] = order as [PassageList, ...PassageList[]];
     const id = `${base.alias}.passage_id`;
@@ -569,7 +575,8 @@ async function fromPostings(
   };
   const { sql: matches, id } = matchesIn();
   /** Matches (matchesIn's) with how often each says each word, in column `name(j)` for word `j`: read with its key. */
-  const counted = (sql: string, name: (j: number) => string) => sql.replace(`SELECT ${id} AS id`, `SELECT ${id} AS id, ${lexemes.map((_, j) => `s${j}.n AS ${name(j)}`).join(', ')}`);
+  const counted = (sql: string, name: (j: number) => string) =>
+    sql.replace(`SELECT ${id} AS id`, `SELECT ${id} AS id, ${lexemes.map((_, j) => `${tagInCounts ? `s0.n${j}` : `s${j}.n`} AS ${name(j)}`).join(', ')}`);
   /**
    * The same for the bitmaps' rows of the blocks not built or stale (each word's count as `c0`, `c1`...). Three words or
    * more alone are joined two at a time, each join fenced (ORDER BY and OFFSET 0: its rows come in passage order, as the
