@@ -114,7 +114,7 @@ async function compare(pool: pg.Pool, filters = FILTERS, deep = true, queries = 
         // The window read both ways: walking the key ranges from the bitmaps' floor (where the newest matches fill it),
         // and from the bits and the rows the count read.
         // A date range and a participant also checked on each match's meeting, instead of read from their tags.
-        // And one word with one tag (a folder, a name): the tag's passages looked up in the word's kept counts.
+        // And words with one tag (a folder, a name): the tag's passages looked up in the words' kept counts.
         const ways: SearchOptions[] = [
           { window: 'walk' as const },
           { window: 'bits' as const },

@@ -274,7 +274,7 @@ const LONG_WALK = { share: 1 / 20, least: 2_000 };
 const COST_US = { tagRow: 0.5, tagLookup: 6, dateCheck: 12, participantCheck: 30, bits: 2_000 };
 
 /**
- * What finding one word's matches among a single tag's passages costs (µs, EXPLAIN ANALYZE at 100k meetings): each tag
+ * What finding a word's matches among a single tag's passages costs (µs, EXPLAIN ANALYZE at 100k meetings): each tag
  * row probed into the word's postings (`probe`: `the` + the smallest leaf folder, 2,153 probes, 6.5 ms), or looked up
  * in the word's kept counts (migration 0020), each block's row of 4 KB read, decompressed and laid end to end once
  * (`block`: 95 of them, 1.4 ms), then each tag row's byte read (`row`).
