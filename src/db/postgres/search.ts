@@ -455,12 +455,8 @@ async function fromPostings(
     !countedByBits &&
     tag !== undefined &&
     (options.tagInCounts ??
-      wordLists.every(
-        (word) =>
-          word.size * 64 > sizes.passages &&
-          word.size >= TAG_IN_COUNTS_RATIO * tag.size &&
-          tag.size * (TAG_IN_COUNTS_US.probe - TAG_IN_COUNTS_US.row) > (sizes.passages / 4096) * TAG_IN_COUNTS_US.block,
-      ));
+      (tag.size * (TAG_IN_COUNTS_US.probe - TAG_IN_COUNTS_US.row) > (sizes.passages / 4096) * TAG_IN_COUNTS_US.block &&
+        wordLists.every((word) => word.size * 64 > sizes.passages && word.size >= TAG_IN_COUNTS_RATIO * tag.size)));
   const probe = (l: PassageList, at: string) =>
     `CROSS JOIN LATERAL (SELECT ${l.table === 'search_postings' ? 'x.n' : '1'} FROM ${l.table} x WHERE ${l.cond('x')} AND x.passage_id = ${at} OFFSET 0) ${l.alias}`;
   const groupParams = groups.map((group) => f(group));
@@ -526,9 +522,9 @@ async function fromPostings(
       const notStale = (block: string) => `${block} NOT IN (SELECT s.block FROM search_bitmap_stale s)`;
       const edge = (end: 'min' | 'max') => `(SELECT (${end}(t.passage_id) >> 12)::int FROM search_tags t WHERE ${tag.cond('t')})`;
       const [first, last] = [edge('min'), edge('max')];
-      // Read only when the tag's rows are enough for its blocks (TAG_IN_COUNTS_US; its rows counted up to that many): a
-      // series' 377 passages over 59 blocks are probed (the counts below are lazily made: an InitPlan of the first row
-      // that needs them).
+      // Read only when the tag's rows are enough for its blocks (TAG_IN_COUNTS_US; its rows counted up to that many, once
+      // for all the words: `e.enough`, a row of its own): a series' 377 passages over 59 blocks are probed (the counts
+      // below are lazily made: an InitPlan of the first row that needs them).
       const perBlock = Math.ceil(TAG_IN_COUNTS_US.block / (TAG_IN_COUNTS_US.probe - TAG_IN_COUNTS_US.row));
       const enough = `(SELECT count(*) FROM (SELECT FROM search_tags t WHERE ${tag.cond('t')} LIMIT (${last} - ${first} + 1) * ${perBlock}) e) >= (${last} - ${first} + 1) * ${perBlock}`;
       /** Word `word`'s (its parameter) count in the tag's passage. */
@@ -547,12 +543,12 @@ async function fromPostings(
         // built (the newest) or stale, or a tag with too few rows: the posting looked up (a correlated subquery: as a
         // join's probe, skipped where the counts answer, it was probed for every row, the condition made the join's filter).
         const lookup = `(SELECT x.n FROM search_postings x WHERE x.lexeme = ${word} AND x.passage_id = ${at})`;
-        return `CASE WHEN ${enough} AND (${at} >> 12) < ${built} AND ${notStale(`(${at} >> 12)::int`)}
+        return `CASE WHEN e.enough AND (${at} >> 12) < ${built} AND ${notStale(`(${at} >> 12)::int`)}
                      THEN coalesce(nullif(get_byte(${counts}, (${at} - ${first}::bigint * 4096)::int), 255), ${lookup})
                      ELSE ${lookup} END`;
       };
       const counted = `SELECT ${at} AS id, ${lexemes.map((_, j) => `${countOfWord(`$${j + 1}`)} AS n${j}`).join(', ')}
-        FROM search_tags ${tag.alias} WHERE ${tag.cond(tag.alias)}${within(at)} OFFSET 0`;
+        FROM search_tags ${tag.alias} CROSS JOIN (SELECT ${enough} AS enough OFFSET 0) e WHERE ${tag.cond(tag.alias)}${within(at)} OFFSET 0`;
       return withAfter(`SELECT s0.id AS id FROM (${counted}) s0 WHERE ${lexemes.map((_, j) => `s0.n${j} > 0`).join(' AND ')}`, 's0.id', fenced);
     }
     const [base, ...rest] = order as [PassageList, ...PassageList[]];

@@ -349,11 +349,8 @@ export const PEOPLE_OF = (meetingId: string) =>
 function addTitleWords(sqlite: Sqlite): void {
   vocabulary(sqlite);
   const tokens = stmt(sqlite, "SELECT term FROM temp.meeting_terms_vocab WHERE term > 'w' AND term < 'x'").pluck().all() as string[];
-  const insert = stmt(sqlite, 'INSERT INTO title_words (word) SELECT ? WHERE NOT EXISTS (SELECT 1 FROM title_words WHERE word = ?)');
-  for (const token of tokens) {
-    const word = Buffer.from(token.slice(1), 'hex').toString('utf8');
-    insert.run(word, word);
-  }
+  const insert = stmt(sqlite, 'INSERT OR IGNORE INTO title_words (word) VALUES (?)');
+  for (const token of tokens) insert.run(Buffer.from(token.slice(1), 'hex').toString('utf8'));
 }
 
 /**
