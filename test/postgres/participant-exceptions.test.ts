@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import pg from 'pg';
 import { needs } from '../support/system-tools.js';
-import { pgDatabaseMigratedTo, startPostgres, type PgCluster } from '../support/postgres.js';
+import { genericStatements, pgDatabaseMigratedTo, startPostgres, type PgCluster } from '../support/postgres.js';
 import { tempDir } from '../support/db.js';
 import { FRAGMENTS, holding, LIST_FILTERS, seed, seedCommonWords, seedGramStrays, seedManyNames, seedOddEmails, seedSpaces } from '../support/participant-exceptions.js';
 import { MAX_GRAM_STRAYS } from '../../src/db/queries/participant-words.js';
@@ -65,6 +65,8 @@ describe.skipIf(needs('postgresql'))('PostgreSQL: a participant fragment in most
 
   it('finds the meetings it fails, and lists and searches without them as SQLite and every participant matched do', async () => {
     const pgStore = await openStore(url, { create: false });
+    // The Store reads the names and e-mails holding a fragment, and its gram, by statements planned once for any fragment.
+    const statements = genericStatements('FROM participant_handles x', 'WITH f AS (SELECT lower($1) AS l)');
     try {
       for (const fragment of FRAGMENTS) {
         const holding = held.get(fragment)!;
@@ -99,6 +101,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL: a participant fragment in most
                 expect(found.total, JSON.stringify(filter)).toBeGreaterThan(0);
                 expect({ filter, page, options, ...found }).toEqual({ filter, page, options, ...hits(await searchTranscripts(pool, filter, page, { exceptions: false })) });
                 expect({ filter, page, total: found.total }).toEqual({ filter, page, total: (await lite.search.transcripts(filter, page)).pagination.total });
+                if (Object.keys(options).length === 0) expect({ filter, page, ...hits(await pgStore.search.transcripts(filter, page)) }).toEqual({ filter, page, ...found });
               }
       };
       await compare({});
@@ -108,7 +111,10 @@ describe.skipIf(needs('postgresql'))('PostgreSQL: a participant fragment in most
       await compare({ window: 'bits' });
       // The dates read from their tags (the bitmaps' months), not checked on each match's meeting.
       await compare({ filters: 'tags' });
+      expect(statements.generic.length).toBeGreaterThan(0);
+      expect(statements.of('WITH f AS (SELECT lower($1) AS l)').length).toBeGreaterThan(0);
     } finally {
+      statements.spy.mockRestore();
       await pgStore.close();
     }
   }, 240_000);

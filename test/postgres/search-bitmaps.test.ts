@@ -7,10 +7,10 @@
 // are not kept, less the first and last days' meetings outside it (the meetings span four months, a day's share of them is
 // too small to be kept, a month's is not), or checked on each match's meeting (the same answers). A database at 0014 with built bitmaps gets 0015's names and e-mails as tags
 // without a block marked stale.
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { needs } from '../support/system-tools.js';
-import { bm25, expectPrivileges, loginRoles, pgDatabaseMigratedTo, runAs, undoSearchBitmaps, storeForBlock } from '../support/postgres.js';
+import { bm25, expectPrivileges, genericStatements, loginRoles, pgDatabaseMigratedTo, runAs, undoSearchBitmaps, storeForBlock } from '../support/postgres.js';
 import { seeded } from '../support/seeded.js';
 import { openStore } from '../../src/db/engine.js';
 import type { Store } from '../../src/db/store.js';
@@ -153,18 +153,6 @@ async function compare(pool: pg.Pool, filters = FILTERS, deep = true, queries = 
     c.release();
   }
   return wrong;
-}
-
-/** The names of the statements holding `text` run as named statements of a Store's generic connections (rowsGeneric), as they are sent, until `spy` is restored. */
-function genericStatements(text: string): { generic: string[]; spy: { mockRestore: () => void } } {
-  const generic: string[] = [];
-  const query = pg.Client.prototype.query;
-  const spy = vi.spyOn(pg.Client.prototype, 'query').mockImplementation(function (this: pg.Client, ...args: unknown[]) {
-    const config = args[0] as { name?: string; text?: string } | string;
-    if (typeof config === 'object' && config.name?.startsWith('syntheo_g') && config.text?.includes(text)) generic.push(config.name);
-    return (query as (...a: unknown[]) => unknown).apply(this, args);
-  } as typeof query);
-  return { generic, spy };
 }
 
 /** A statement as the search sent it. */

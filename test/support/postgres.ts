@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { debianPostgresBin } from './system-tools.js';
 import { findProgram } from '../../src/platform/which.js';
 import { PG_MIGRATIONS_DIR } from '../../src/db/postgres/open.js';
-import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, vi } from 'vitest';
 import { tempDir } from './db.js';
 import pg from 'pg';
 import { readPgMigrations } from '../../src/db/postgres/open.js';
@@ -335,4 +335,21 @@ export async function undoTitleWords(q: { query: pg.Pool['query'] }): Promise<vo
   await q.query(grams.replace(/^[\s\S]*?CREATE OR REPLACE FUNCTION/, 'CREATE OR REPLACE FUNCTION'));
   await q.query("DROP FUNCTION syntheo_title_words(text, text), syntheo_handles_like(text[]); DELETE FROM meeting_grams WHERE tag >= 'gw' AND tag < 'gx'");
   await q.query('DELETE FROM drizzle.__drizzle_migrations WHERE created_at = $1', [journal.entries.find((e) => e.tag === '0012_title_words')!.when]);
+}
+
+/**
+ * The names of the statements holding `text` run as named statements of a Store's generic connections (rowsGeneric), as
+ * they are sent, until `spy` is restored; `of(other)`, those holding each of `more` (one spy for all: spies of the same
+ * method do not stack).
+ */
+export function genericStatements(text: string, ...more: string[]): { generic: string[]; of: (text: string) => string[]; spy: { mockRestore: () => void } } {
+  const sent = new Map([text, ...more].map((t) => [t, [] as string[]]));
+  const query = pg.Client.prototype.query;
+  const spy = vi.spyOn(pg.Client.prototype, 'query').mockImplementation(function (this: pg.Client, ...args: unknown[]) {
+    const config = args[0] as { name?: string; text?: string } | string;
+    if (typeof config === 'object' && config.name?.startsWith('syntheo_g'))
+      for (const [t, names] of sent) if (config.text?.includes(t)) names.push(config.name);
+    return (query as (...a: unknown[]) => unknown).apply(this, args);
+  } as typeof query);
+  return { generic: sent.get(text)!, of: (t) => sent.get(t)!, spy };
 }
