@@ -730,8 +730,10 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
 
   it('through the Store, while few blocks are counted from their rows, the window is read from the bits and planned once for any words, and answers as the rows say', async () => {
     await buildAll(pgs.pool);
-    // The names of the bitmaps' statements the Store runs as named statements of its generic connections (rowsGeneric).
-    const { generic, spy } = genericStatements('FROM search_bitmaps');
+    // The names of the bitmaps' statements the Store runs as named statements of its generic connections (rowsGeneric),
+    // and of the statement reading which terms are kept (planned once for any terms, whatever the blocks' state).
+    const kept = '(SELECT count(*) FROM search_bitmap_stale)::int AS stale';
+    const { generic, of, spy } = genericStatements('FROM search_bitmaps', kept);
     const c = await pgs.pool.connect();
     try {
       /** The names the two calls of `filter` ran its window under, each answered as the rows say. */
@@ -755,10 +757,12 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
         { query: 'the budget' },
       ];
       for (const filter of filters) {
+        of(kept).length = 0;
         const names = await namesOf(filter);
         // Prepared by the first call, run again by the second.
         expect({ filter, names: names.length }).toEqual({ filter, names: 2 });
         expect(names[1]).toBe(names[0]);
+        expect({ filter, kept: of(kept).length }).toEqual({ filter, kept: 2 });
       }
       // A worker behind: four blocks stale, or the newest passage five blocks past the built ones. The rows counted from
       // them are not bounded: planned for the values at each call.

@@ -2,7 +2,8 @@ import type { BitmapUpkeep } from '../store.js';
 import { monthsLessDays } from '../model/calendar.js';
 import { startedWithin, type DateTerm } from './calendar.js';
 import { setBits } from './bit-positions.js';
-import { rows, type Queryable } from './sql.js';
+import type { Pool } from 'pg';
+import { rows, rowsGeneric, type Queryable } from './sql.js';
 
 // Kept bitmaps of the dense words and tags (migration 0013): search_transcripts' exact total of a common word with a
 // broad filter, and the worker's rounds that keep them.
@@ -112,21 +113,22 @@ export async function bitmapTotal(
   dates?: DateTerm,
   except?: { ids: string[]; range: { from?: string; to?: string } },
   grams: string[] = [],
+  generic?: Pool,
 ): Promise<BitmapTotal | undefined> {
   // One word alone: its count is kept (search_word_counts).
   if (lexemes.length === 0 || (lexemes.length === 1 && groups.length === 0 && dates === undefined && except === undefined && grams.length === 0)) return undefined;
   // The months of the cover's days may stand for them (most of a month's days covered).
   const months = (dates?.tokens ?? []).filter((t) => /^d\d{8}$/.test(t)).map((t) => `m${t.slice(1, 7)}`);
   const asked = [...new Set([...groups.flat(), ...(dates?.tokens ?? []), ...months])];
-  // With each term's built blocks, the block of the highest passage id and the stale blocks (see `settled`).
-  const kept = await rows<{ kind: string; term: string; built: number; top: number; stale: number }>(
-    q,
-    `SELECT k.kind, k.term, k.built, (SELECT coalesce(max(id), 0) >> 12 FROM search_passages)::int AS top, (SELECT count(*) FROM search_bitmap_stale)::int AS stale
-     FROM search_bitmap_terms k, (SELECT max(built) AS top FROM search_bitmap_terms) t
+  // With each term's built blocks, the block of the highest passage id and the stale blocks (see `settled`). Planned once
+  // for any terms on `generic` (a Store pool's companion, rowsGeneric), and the highest built block read once (joined,
+  // it was aggregated again for each term): 0.4-0.6 -> ~0.16 ms at 100k meetings.
+  type Kept = { kind: string; term: string; built: number; top: number; stale: number };
+  const text = `SELECT k.kind, k.term, k.built, (SELECT coalesce(max(id), 0) >> 12 FROM search_passages)::int AS top, (SELECT count(*) FROM search_bitmap_stale)::int AS stale
+     FROM search_bitmap_terms k
      WHERE ((k.kind = 'w' AND k.term = ANY($1::text[])) OR (k.kind = 't' AND k.term = ANY($2::text[])) OR (k.kind = 'g' AND k.term = ANY($3::text[])))
-       AND k.built >= t.top - ${LAG_BLOCKS} AND k.built > 0`,
-    [lexemes, asked, grams],
-  );
+       AND k.built >= (SELECT max(built) FROM search_bitmap_terms) - ${LAG_BLOCKS} AND k.built > 0`;
+  const kept = generic ? await rowsGeneric<Kept>(generic, text, [lexemes, asked, grams]) : await rows<Kept>(q, text, [lexemes, asked, grams]);
   const keptTags = new Set(kept.filter((k) => k.kind === 't').map((k) => k.term));
   if (kept.filter((k) => k.kind === 'w').length < lexemes.length || kept.filter((k) => k.kind === 'g').length < grams.length) return undefined;
   const unkept = groups.filter((g) => !g.every((t) => keptTags.has(t)));

@@ -593,7 +593,17 @@ async function fromPostings(
   // all 346,673 of `the`, twice (the count and the window): 48 ms a search through the Store against 7-9.
   const read = m > 0 || k > 1 ? rowsPlanned : rows;
   const bitmaps = countedByBits
-    ? await bitmapTotal(q, lexemes, tags?.groups ?? [], (lo, hi) => ({ sql: countedIn(lo, hi) }), sizes, dates, except ? { ids: tags!.except!, range } : undefined, gram && [gram.tag])
+    ? await bitmapTotal(
+        q,
+        lexemes,
+        tags?.groups ?? [],
+        (lo, hi) => ({ sql: countedIn(lo, hi) }),
+        sizes,
+        dates,
+        except ? { ids: tags!.except!, range } : undefined,
+        gram && [gram.tag],
+        genericPoolOf(statsOf),
+      )
     : undefined;
   // A participant's gram with more matches than GRAM_WALKED expected counts from the bitmaps, or not at all: the caller
   // then reads the meetings the fragment fails (its gram's bits not kept, or not built as far as the words').
