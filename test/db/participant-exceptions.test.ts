@@ -9,7 +9,7 @@ import { compileMeetingFilter, listMeetings } from '../../src/db/queries/meeting
 import { searchTranscripts, type SearchFilter, type SearchOptions } from '../../src/db/queries/search.js';
 import { BLOCK, buildSearchBits, wrongSearchBits } from '../../src/db/queries/search-bits.js';
 import { databaseMigratedTo, tempDir, testDbs } from '../support/db.js';
-import { makeMeeting, makeParticipant } from '../support/factories.js';
+import { makeMeeting, makeParticipant, makeSummary } from '../support/factories.js';
 import { FRAGMENTS, holding, LIST_FILTERS, seed, seedCommonWords, seedManyNames, seedSpaces } from '../support/participant-exceptions.js';
 
 const db = testDbs();
@@ -173,7 +173,7 @@ describe('a participant fragment in most names', () => {
     compare();
   }, 120_000);
 
-  it("in many names, once its gram's bits are built: read from them, the passages above them and those marked checked on their tags; the doctor compares them with the participants matched as the filter matches them", () => {
+  it("in many names, once its gram's bits are built: read from them, the passages above them and those marked checked on their meetings' grams; the doctor compares them with the participants matched as the filter matches them", () => {
     const s = db();
     const meetings = seedManyNames(s, BLOCK + 600);
     buildSearchBits(s, { saidWords: 40 });
@@ -216,6 +216,15 @@ describe('a participant fragment in most names', () => {
     expect(s.prepare('SELECT count(*) FROM search_bits_dirty').pluck().get()).toBe(0);
     compare();
     expect(wrongSearchBits(s)).toEqual([]);
+    // Passages written above the bits, in meetings holding `zq` (i % 5 < 2) and not: more of them match `the` than a
+    // gram checks on the meetings (GRAM_CHECKS, 64: read on their tags), fewer match `zebra` (on their meetings' grams).
+    const newest = s.prepare('SELECT max(id) FROM search_passages').pluck().get() as number;
+    s.transaction(() => {
+      for (let i = 0; i < 400; i++) makeSummary(s, meetings[(i * 7) % meetings.length]!, { title: `N${i}`, content: `the plan${i % 40}${i % 9 === 0 ? ' zebra' : ''}`, position: 1000 + i });
+    })();
+    const above = (word: string) => s.prepare(`SELECT count(*) FROM search_fts WHERE search_fts MATCH ? AND rowid > ?`).pluck().get(`{text} : ${word}`, newest) as number;
+    expect([above('the') > 64, above('zebra') <= 64, above('zebra') > 0]).toEqual([true, true, true]);
+    compare();
   }, 120_000);
 
   it('in every name and no e-mail (a space): the few meetings it fails found from the names lacking it', () => {

@@ -9,6 +9,7 @@ import { calendarCover, monthsLessDays } from '../model/calendar.js';
 import { passagesSaying, rankWindow, type RankedRow } from './rank.js';
 import { SNIPPET_TOKENS, snippetOf } from './snippet.js';
 import { asciiTokens, tokenizedAsAscii } from './fts-tokens.js';
+import { quoteToken } from './list-index.js';
 import { gramTerm, idsNewestFirst, listTerm, matchBits, saidTerm, tagTerm, termsBuilt, windowCells, wordTerm, type BitsGroup } from './search-bits.js';
 
 /** A transcript passage is one speaker turn, cut after this many words. */
@@ -143,8 +144,20 @@ function dateGroup(sqlite: Sqlite, tokens: string[]): BitsGroup {
   return { tags, less };
 }
 
-/** A participant fragment's names and e-mails as tags (each passage's own check), and what matchBits reads for them: their bits and lists, or their gram's bits. */
-type ManyNames = { tags: string[]; bits: BitsGroup };
+/**
+ * A participant fragment in many names: what matchBits reads for them (`bits`: their bits and lists, or their gram's
+ * bits), and how a passage the bits do not cover is checked: its tags against the names' (`tags`, read when first
+ * needed), or, when few, its meeting's participants' grams (`gram`: its gram's token in meeting_terms, migration 0025,
+ * held by exactly the fragment's meetings; see GRAM_CHECKS).
+ */
+type ManyNames = { tags: () => string[]; gram?: string; bits: BitsGroup };
+
+/**
+ * Passages the bits do not cover (above them, or marked) checked for a fragment read from its gram at most this many in
+ * meeting_terms (~6.5 µs each at 100k meetings: the passage's meeting, its key, the gram's doclist sought); more are
+ * checked on their tags against its names' (`person1`'s 1,111 read once, ~0.5 ms, then ~1 µs a passage).
+ */
+const GRAM_CHECKS = 64;
 
 /**
  * The tags of the names and e-mails holding a participant fragment too common for a filter's tags (FilterPart.manyTags),
@@ -156,7 +169,7 @@ function manyNames(sqlite: Sqlite, part: FilterPart, built: number): ManyNames |
   if (tags === undefined) return undefined;
   const terms = termsBuilt(sqlite, tags.flatMap((t) => [tagTerm(t), listTerm(t)]));
   const ready = (term: string) => (terms.get(term) ?? 0) >= built;
-  return tags.every((t) => ready(tagTerm(t)) || ready(listTerm(t))) ? { tags, bits: { tags, built: terms } } : undefined;
+  return tags.every((t) => ready(tagTerm(t)) || ready(listTerm(t))) ? { tags: () => tags, bits: { tags, built: terms } } : undefined;
 }
 
 /** The passages of the meetings on a range's first and last days that fall outside it (by time of day). */
@@ -239,7 +252,9 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
     const token = one?.manyTags && options.participants !== 'listed' ? one.gram?.() : undefined;
     if (token === undefined) return undefined;
     const term = gramTerm(token);
-    return (termsBuilt(sqlite, [term]).get(term) ?? 0) >= bound ? { tags: one!.manyTags!(), bits: { term } } : undefined;
+    if ((termsBuilt(sqlite, [term]).get(term) ?? 0) < bound) return undefined;
+    let tags: string[] | undefined;
+    return { tags: () => (tags ??= one!.manyTags!()), gram: token, bits: { term } };
   };
   let many: ManyNames | undefined;
   if (one && wordsBuilt && options.participants !== 'probed') many = gramOver(wordsBuilt) ?? manyNames(sqlite, one, wordsBuilt);
@@ -248,7 +263,7 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
     const listed = builtOver((w) => Math.max(wordBits.get(wordTerm(w)) ?? 0, wordBits.get(saidTerm(w)) ?? 0));
     const gram = listed ? gramOver(listed) : undefined;
     const names = gram ?? (listed ? manyNames(sqlite, one, listed) : undefined);
-    if (names && (gram || options.participants === 'listed' || rarest() >= NAME_PROBES * names.tags.length)) many = names;
+    if (names && (gram || options.participants === 'listed' || rarest() >= NAME_PROBES * names.tags().length)) many = names;
   }
   // Else a fragment in many names with a word not dense: each match's meeting probed (PROBED_MATCHES).
   const probing =
@@ -371,10 +386,27 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
     // ~1 ms a passage with 60 of them); the whole query only for tags beyond the tokenizer's ASCII rules. The few
     // meetings' passages are already the ids asked about: their set again in the statement, SQLite looked every one up.
     // A fragment's many names are tags read the same way, not the meetings' participants (their LIKE over every
-    // participant: ~230 ms at 100k meetings), the boundary days' meetings outside the range set aside.
+    // participant: ~230 ms at 100k meetings), the boundary days' meetings outside the range set aside; or, read from its
+    // gram's bits, those passages' meetings' grams when few (GRAM_CHECKS).
     const byTags = few || many !== undefined;
-    const groups = [...tagGroups, ...(many ? [many.tags] : [])].map((tags) => new Set(tags.map((t) => t.toLowerCase())));
+    const lower = (tags: string[]) => new Set(tags.map((t) => t.toLowerCase()));
+    const groups = tagGroups.map(lower);
+    let names: Set<string> | undefined;
     const left = new Set(many ? aside : []);
+    /** Of the passages (and their tokens) the other filters pass, those of the fragment's meetings. */
+    const ofMany = (passing: { id: number; tokens: string[] }[]): number[] => {
+      if (many === undefined || passing.length === 0) return passing.map((p) => p.id);
+      if (many.gram !== undefined && passing.length <= GRAM_CHECKS)
+        return stmt(
+          sqlite,
+          `SELECT p.id FROM search_passages p JOIN meeting_keys k ON k.meeting_id = p.meeting_id
+           WHERE p.id IN (SELECT value FROM json_each(?)) AND EXISTS (SELECT 1 FROM meeting_terms t WHERE meeting_terms MATCH ? AND t.rowid = k.key)`,
+        )
+          .pluck()
+          .all(JSON.stringify(passing.map((p) => p.id)), quoteToken(many.gram)) as number[];
+      names ??= lower(many.tags());
+      return passing.flatMap((p) => (p.tokens.some((t) => names!.has(t)) ? [p.id] : []));
+    };
     const askedIn = (statement: string, match: string, values: unknown[], ids: number[]) =>
       stmt(sqlite, `SELECT f.rowid AS id ${statement} AND f.rowid IN (SELECT value FROM json_each(?))`)
         .pluck()
@@ -388,10 +420,10 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
       const passing = rows.flatMap(([id, tags]) => {
         const tokens = asciiTokens(tags);
         if (tokens === undefined) unsure.push(id);
-        return tokens !== undefined && !left.has(id) && groups.every((group) => tokens.some((t) => group.has(t))) ? [id] : [];
+        return tokens !== undefined && !left.has(id) && groups.every((group) => tokens.some((t) => group.has(t))) ? [{ id, tokens }] : [];
       });
       // Tags beyond the tokenizer's ASCII rules: the whole query (with many names, joined to the meetings).
-      return unsure.length ? [...passing, ...(many ? askedIn(from, all, params, unsure) : asked(all, unsure))] : passing;
+      return [...ofMany(passing), ...(unsure.length ? (many ? askedIn(from, all, params, unsure) : asked(all, unsure)) : [])];
     };
     const newer: number[] = [];
     // The dirty passages asked about: for the few meetings, those of their passages only.
@@ -406,7 +438,7 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
       }
     }
     else if (many) {
-      // Above the bitmaps: the matches of the words and the other filters' tags, then their names' tags read (ask).
+      // Above the bitmaps: the matches of the words and the other filters' tags, then their names' tags or their gram read (ask).
       newer.push(...ask(matchesFrom(MATCH_ONLY, all, [], bits.below)));
     } else newer.push(...matchesFrom(from, all, params, bits.below));
     const extra = [...newer, ...ask(dirty)].sort((a, b) => b - a);
