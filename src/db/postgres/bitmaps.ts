@@ -3,7 +3,7 @@ import { monthsLessDays } from '../model/calendar.js';
 import { startedWithin, type DateTerm } from './calendar.js';
 import { setBits } from './bit-positions.js';
 import type { Pool } from 'pg';
-import { rows, rowsGeneric, type Queryable } from './sql.js';
+import { rows, rowsGenericOr, type Queryable } from './sql.js';
 
 // Kept bitmaps of the dense words and tags (migration 0013): search_transcripts' exact total of a common word with a
 // broad filter, and the worker's rounds that keep them.
@@ -128,7 +128,7 @@ export async function bitmapTotal(
      FROM search_bitmap_terms k
      WHERE ((k.kind = 'w' AND k.term = ANY($1::text[])) OR (k.kind = 't' AND k.term = ANY($2::text[])) OR (k.kind = 'g' AND k.term = ANY($3::text[])))
        AND k.built >= (SELECT max(built) FROM search_bitmap_terms) - ${LAG_BLOCKS} AND k.built > 0`;
-  const kept = generic ? await rowsGeneric<Kept>(generic, text, [lexemes, asked, grams]) : await rows<Kept>(q, text, [lexemes, asked, grams]);
+  const kept = await rowsGenericOr<Kept>(generic, q, text, [lexemes, asked, grams]);
   const keptTags = new Set(kept.filter((k) => k.kind === 't').map((k) => k.term));
   if (kept.filter((k) => k.kind === 'w').length < lexemes.length || kept.filter((k) => k.kind === 'g').length < grams.length) return undefined;
   const unkept = groups.filter((g) => !g.every((t) => keptTags.has(t)));

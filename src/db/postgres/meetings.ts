@@ -31,7 +31,7 @@ import {
 import { SETTLED_BLOCKS } from './bitmaps.js';
 import { setBits } from './bit-positions.js';
 import { dateTerm, startedWithin, type DateTerm } from './calendar.js';
-import { genericPoolOf, one, rows, rowsGeneric, rowsPlanned, transaction, withMergePlans, type Queryable } from './sql.js';
+import { genericPoolOf, one, rows, rowsGeneric, rowsGenericOr, rowsPlanned, transaction, withMergePlans, type Queryable } from './sql.js';
 import type { Pool } from 'pg';
 
 // Reads of meetings, folders and series on PostgreSQL: the same answers as src/db/queries (SQLite).
@@ -657,7 +657,6 @@ async function peopleGram(
   // Planned once for any fragment (rowsGeneric, where the pool has a companion for it): `person1`'s statement at 100k
   // meetings ran in ~0.6 ms against ~1.2 planned for its values at each call.
   type Row = { tag: string; text: string; exact: boolean; held: number; top: number; alone?: boolean; kept?: boolean };
-  const generic = genericPoolOf(q);
   const text = `WITH f AS (SELECT lower($1) AS l),
           g AS (SELECT DISTINCT substr(f.l, x.i, least(3, length(f.l))) AS text, length(f.l) <= 3 AS exact
                 FROM f, generate_series(0, ${MAX_GRAM_TRIPLES - 1}) j, LATERAL (SELECT 1 + j * greatest(length(f.l) - 3, 0) / ${MAX_GRAM_TRIPLES - 1} AS i) x
@@ -666,8 +665,7 @@ async function peopleGram(
      FROM (SELECT 'q' || encode(convert_to(g.text, 'UTF8'), 'hex') AS tag, g.text, g.exact,
                   (SELECT coalesce(sum(bit_count(x.bits)), 0) FROM ${tagBlocks(`b.tag = 'q' || encode(convert_to(g.text, 'UTF8'), 'hex')`)} x) AS held FROM g) c
      ORDER BY c.held, c.tag LIMIT 1`;
-  const values = [fragment, ...(patterns ?? [])];
-  const [r] = generic ? await rowsGeneric<Row>(generic, text, values) : await rows<Row>(q, text, values);
+  const [r] = await rowsGenericOr<Row>(genericPoolOf(q), q, text, [fragment, ...(patterns ?? [])]);
   return r;
 }
 
@@ -846,9 +844,8 @@ async function handlesOf(
             array(SELECT t.meeting_id FROM meeting_tags t WHERE t.tag = 'hx' AND ${many} LIMIT ${MAX_PARTICIPANT_EXCEPTIONS + 1}) AS bare`;
   // Planned once for any fragment (rowsGeneric): one scan of the handles whatever the patterns, the participants looked
   // up by key; planning it cost ~0.7 ms a call.
-  const generic = genericPoolOf(q);
   type Row = { tags: string[] | null; lacking: boolean; read: number; candidates: string[]; bare: string[] };
-  const [r] = generic ? await rowsGeneric<Row>(generic, text, patterns) : await rows<Row>(q, text, patterns);
+  const [r] = await rowsGenericOr<Row>(genericPoolOf(q), q, text, patterns);
   if (r!.tags !== null) return want.tags === 'scan' ? { tags: r!.tags } : {};
   if (!r!.lacking || r!.read > MAX_LACKING_READ) return {};
   const candidates = [...new Set([...r!.candidates, ...r!.bare])];
@@ -1525,7 +1522,7 @@ export async function listMeetings(
   // 100k meetings (the first page 1.9 -> 1.1 ms a call, a day 1.2 -> 0.6, `am` less the meetings it fails 2.2 -> 1.4,
   // `person1` probed 6.8 -> 5.0). A title fragment's plan depends on it (`g Pr`: 23 -> 61 ms planned once).
   const generic = filter.query ? undefined : genericPoolOf(q);
-  const found = generic ? await rowsGeneric<MeetingListItem & { total: number | null }>(generic, text, values) : await rows<MeetingListItem & { total: number | null }>(q, text, values);
+  const found = await rowsGenericOr<MeetingListItem & { total: number | null }>(generic, q, text, values);
   if (found[0]!.total === null) return again();
   const meetings = found.filter((r) => r.id !== null).map(({ total: _, ...item }) => item);
   return { meetings, pagination: pagination(page, meetings.length, found[0]!.total) };

@@ -512,8 +512,11 @@ async function fromPostings(
     if (!fenced) return { sql: `${sql} AND ${after(id).join(' AND ')}`, id };
     return { sql: `SELECT x.* FROM (${sql} OFFSET 0) x WHERE ${after('x.id').join(' AND ')}`, id };
   };
-  /** The matches (their passage ids as `id`), or those of a range of passage ids (SQL expressions: `lo` <= id < `hi`), each key range read from `lo`. */
-  const matchesIn = (lo?: string, hi?: string, fenced = true): { sql: string; id: string } => {
+  /**
+   * The matches (their passage ids as `id`), or those of a range of passage ids (SQL expressions: `lo` <= id < `hi`), each
+   * key range read from `lo`; `wordCount(j)`, the column of word `j`'s count in each (the same for any range).
+   */
+  const matchesIn = (lo?: string, hi?: string, fenced = true): { sql: string; id: string; wordCount: (j: number) => string } => {
     const within = (column: string) => `${lo === undefined ? '' : ` AND ${column} >= ${lo}`}${hi === undefined ? '' : ` AND ${column} < ${hi}`}`;
     if (tagInCounts && tag !== undefined) {
       // The tag's passages, each with each word's count in it (`s0.n0`, `s0.n1`...: as the postings' rows would give them;
@@ -549,7 +552,7 @@ async function fromPostings(
       };
       const counted = `SELECT ${at} AS id, ${lexemes.map((_, j) => `${countOfWord(`$${j + 1}`)} AS n${j}`).join(', ')}
         FROM search_tags ${tag.alias} CROSS JOIN (SELECT ${enough} AS enough OFFSET 0) e WHERE ${tag.cond(tag.alias)}${within(at)} OFFSET 0`;
-      return withAfter(`SELECT s0.id AS id FROM (${counted}) s0 WHERE ${lexemes.map((_, j) => `s0.n${j} > 0`).join(' AND ')}`, 's0.id', fenced);
+      return { ...withAfter(`SELECT s0.id AS id FROM (${counted}) s0 WHERE ${lexemes.map((_, j) => `s0.n${j} > 0`).join(' AND ')}`, 's0.id', fenced), wordCount: (j) => `s0.n${j}` };
     }
     const [base, ...rest] = order as [PassageList, ...PassageList[]];
     const id = `${base.alias}.passage_id`;
@@ -567,12 +570,12 @@ async function fromPostings(
       conditions.push(`${id} IN (SELECT g.passage_id FROM search_tags g WHERE g.tag = ANY(${groupParams[i]}::text[])${within('g.passage_id')}${fence})`);
     });
     const sql = `SELECT ${id} AS id FROM ${from} ${conditions.length ? `WHERE ${conditions.join(' AND ')}` : ''}`;
-    return withAfter(sql, id, fenced);
+    return { ...withAfter(sql, id, fenced), wordCount: (j) => `s${j}.n` };
   };
-  const { sql: matches, id } = matchesIn();
+  const { sql: matches, id, wordCount } = matchesIn();
   /** Matches (matchesIn's) with how often each says each word, in column `name(j)` for word `j`: read with its key. */
   const counted = (sql: string, name: (j: number) => string) =>
-    sql.replace(`SELECT ${id} AS id`, `SELECT ${id} AS id, ${lexemes.map((_, j) => `${tagInCounts ? `s0.n${j}` : `s${j}.n`} AS ${name(j)}`).join(', ')}`);
+    sql.replace(`SELECT ${id} AS id`, `SELECT ${id} AS id, ${lexemes.map((_, j) => `${wordCount(j)} AS ${name(j)}`).join(', ')}`);
   /**
    * The same for the bitmaps' rows of the blocks not built or stale (each word's count as `c0`, `c1`...). Three words or
    * more alone are joined two at a time, each join fenced (ORDER BY and OFFSET 0: its rows come in passage order, as the

@@ -180,6 +180,10 @@ export async function rowsGeneric<R extends QueryResultRow>(generic: Pool, text:
   }
 }
 
+/** `text` run as rowsGeneric runs it on `generic` when there is one (a Store pool's companion), else as `rows` on `q`. */
+export const rowsGenericOr = <R extends QueryResultRow>(generic: Pool | undefined, q: Queryable, text: string, values: unknown[]): Promise<R[]> =>
+  generic ? rowsGeneric<R>(generic, text, values) : rows<R>(q, text, values);
+
 /**
  * Runs `work` where the planner merges or probes key ranges rather than hashing them. A word's postings and a
  * filter's tags are both in passage order: a merge reads each once, a probe (nested loop on the key) is cheaper when
