@@ -62,7 +62,7 @@ function world(s: Sqlite, seed: number) {
   const word = () => (r.next() < 0.1 ? long() : r.next() < 0.15 ? many() : r.one(WORDS));
   const title = () => Array.from({ length: 1 + r.int(4) }, word).reduce((t, w) => t + r.one(BETWEEN) + w);
   const add = () => {
-    const id = makeMeeting(s, { title: title(), startedAt: r.one(TIMES), folderPath: r.next() < 0.6 ? r.one(paths()) : null });
+    const id = makeMeeting(s, { id: r.id('mtg'), title: title(), startedAt: r.one(TIMES), folderPath: r.next() < 0.6 ? r.one(paths()) : null });
     if (r.next() < 0.6) makeParticipant(s, id, { name: r.one(NAMES) });
   };
   const some = (f: (id: string) => void) => ids().length > 0 && f(r.one(ids()));

@@ -1,3 +1,5 @@
+import { ID_ALPHABET } from '../../src/db/ids.js';
+
 /** mulberry32: a small seeded generator, so a failing sequence of random writes replays. */
 export function seeded(seed: number) {
   let a = seed >>> 0;
@@ -16,5 +18,8 @@ export function seeded(seed: number) {
     if (xs.length === 0) throw new Error('seeded.one: nothing to pick from');
     return xs[int(xs.length)]!;
   };
-  return { next, int, pick, one };
+  /** An id as newId makes them (`mtg_` + 16 Crockford base32 characters), from the seed: a test whose fragments may be
+   * cut from ids, or that asserts a fragment is in none, answers the same at every run. */
+  const id = (prefix: string) => `${prefix}_${Array.from({ length: 16 }, () => ID_ALPHABET[int(ID_ALPHABET.length)]).join('')}`;
+  return { next, int, pick, one, id };
 }
