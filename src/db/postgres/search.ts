@@ -324,7 +324,8 @@ const GRAM_WALKED = 12_000;
  * gram (read once: the blocks' passages, their distinct meetings' bits) when the words and other filters are expected
  * in at least this share of the passages, rather than each match's passage, meeting and bits looked up (~5 µs a match,
  * against ~1-2 µs a passage of those blocks for the set). At 100k meetings with the newest 4,617 passages not built,
- * `the` + `Ines Kowalski`'s statement 23.2 -> 13.0 ms; with the bench file's 521, 5.7 -> 5.0.
+ * `the` + `Ines Kowalski`'s statement 23.2 -> 13.0 ms; with the bench file's 521, 5.7 -> 5.0. Those blocks are few: the
+ * gram's bits are read only when built but for SETTLED_BLOCKS, as many stale at most (peopleGram's `kept`).
  */
 const GRAM_SET_SHARE = 1 / 3;
 
