@@ -506,7 +506,9 @@ async function fromPostings(
                 JOIN (SELECT b.block, bit_xor(b.bits) AS bits FROM meeting_tag_bits b WHERE b.tag = ${tag} GROUP BY b.block) gb ON gb.block = gn.n >> 12
               WHERE get_bit(gb.bits, gn.n & 4095) = 1)) IS TRUE)`;
   };
-  // The set hashed once (an IN over the array's elements; an IN over the statement itself was searched row by row).
+  // The set hashed once (an IN over the array's elements; an IN over the statement itself was searched row by row), and
+  // so the meetings holding the gram in it (IS TRUE keeps that IN a hashed subplan: as a join under the merge plans'
+  // settings, without hash joins, `the` + `person1` with 4,617 passages beyond took 371 ms against 9).
   const gramSet = options.gramSet ?? expected >= sizes.passages * GRAM_SET_SHARE;
   /** Whether match `at` (SQL) holds the gram (`tag`, its parameter): in its block's passage bits, else its meeting's bit. */
   const gramHolds = (at: string, tag: string) =>
