@@ -339,7 +339,7 @@ const hasBits = (tag: string): boolean => !tag.startsWith('g') || /^g(?:[0-7][0-
 const MEETINGS = '(SELECT coalesce(sum(meetings), 0) FROM meeting_tally)';
 
 /** Each (tag, block) of meeting_tag_bits whose tag `holds` (a condition on `b.tag`) as one row: `tag`, `block`, its deltas XORed as `bits`. */
-const tagBlocks = (holds: string): string => `(SELECT b.tag, b.block, bit_xor(b.bits) AS bits FROM meeting_tag_bits b WHERE ${holds} GROUP BY b.tag, b.block)`;
+export const tagBlocks = (holds: string): string => `(SELECT b.tag, b.block, bit_xor(b.bits) AS bits FROM meeting_tag_bits b WHERE ${holds} GROUP BY b.tag, b.block)`;
 
 /** The meetings holding any of the tags (an array parameter) as bits: a row a block, `block` and `bits`. */
 const tagsOred = (tags: string): string => `(SELECT x.block, bit_or(x.bits) AS bits FROM ${tagBlocks(`b.tag = ANY(${tags}::text[])`)} x GROUP BY x.block)`;

@@ -5,7 +5,7 @@ import { queryTerms, RANK_WINDOW, type SearchFilter, type SearchHit } from '../q
 import type { SearchKind } from '../schema/enums.js';
 import type { Page, Pagination } from '../queries/types.js';
 import { MAX_PARTICIPANT_EXCEPTIONS } from '../queries/participant-words.js';
-import { compileMeetingFilter, compileTags, MAX_GRAM_EXCEPTIONS, probedFor, type TagFilter } from './meetings.js';
+import { compileMeetingFilter, compileTags, MAX_GRAM_EXCEPTIONS, probedFor, tagBlocks, type TagFilter } from './meetings.js';
 import { dateTerm, startedWithin } from './calendar.js';
 import type { Pool } from 'pg';
 import { genericPoolOf, one, rows, rowsGeneric, rowsPlanned, warmCompanions, withMergePlans, type Queryable } from './sql.js';
@@ -321,7 +321,7 @@ const GRAM_WALKED = 12_000;
 /**
  * A participant fragment read from its gram's passage bits: the matches beyond them (the blocks not built, the newest
  * partial one first, and the stale ones) are tested against the set of those blocks' passages whose meeting holds the
- * gram (read once: the blocks' passages, their distinct meetings' bits) when the words and other filters are expected
+ * gram (read once: the blocks' passages by meeting, each meeting's bit) when the words and other filters are expected
  * in at least this share of the passages, rather than each match's passage, meeting and bits looked up (~5 µs a match,
  * against ~1-2 µs a passage of those blocks for the set). At 100k meetings with the newest 4,617 passages not built,
  * `the` + `Ines Kowalski`'s statement 23.2 -> 13.0 ms; with the bench file's 521, 5.7 -> 5.0. Those blocks are few: the
@@ -501,14 +501,11 @@ async function fromPostings(
     const from = `coalesce(${gramBuilt(tag)}, 0)`;
     const beyond = `SELECT p.id, p.meeting_id FROM search_passages p WHERE p.id >= ${from}::bigint * 4096
                     UNION ALL SELECT p.id, p.meeting_id FROM search_bitmap_stale s JOIN search_passages p ON p.id >= s.block::bigint * 4096 AND p.id < (s.block + 1)::bigint * 4096 WHERE s.block < ${from}`;
-    return `(SELECT array_agg(r.id) FROM (${beyond}) r WHERE (r.meeting_id IN (
-              SELECT d.meeting_id FROM (SELECT DISTINCT r2.meeting_id FROM (${beyond}) r2) d JOIN meeting_numbers gn ON gn.meeting_id = d.meeting_id
-                JOIN (SELECT b.block, bit_xor(b.bits) AS bits FROM meeting_tag_bits b WHERE b.tag = ${tag} GROUP BY b.block) gb ON gb.block = gn.n >> 12
-              WHERE get_bit(gb.bits, gn.n & 4095) = 1)) IS TRUE)`;
+    return `(SELECT array_agg(i.id) FROM (SELECT r.meeting_id, array_agg(r.id) AS ids FROM (${beyond}) r GROUP BY r.meeting_id) m
+              JOIN meeting_numbers gn ON gn.meeting_id = m.meeting_id JOIN ${tagBlocks(`b.tag = ${tag}`)} gb ON gb.block = gn.n >> 12
+              CROSS JOIN LATERAL unnest(m.ids) i(id) WHERE get_bit(gb.bits, gn.n & 4095) = 1)`;
   };
-  // The set hashed once (an IN over the array's elements; an IN over the statement itself was searched row by row), and
-  // so the meetings holding the gram in it (IS TRUE keeps that IN a hashed subplan: as a join under the merge plans'
-  // settings, without hash joins, `the` + `person1` with 4,617 passages beyond took 371 ms against 9).
+  // The set hashed once (an IN over the array's elements; an IN over the statement itself was searched row by row).
   const gramSet = options.gramSet ?? expected >= sizes.passages * GRAM_SET_SHARE;
   /** Whether match `at` (SQL) holds the gram (`tag`, its parameter): in its block's passage bits, else its meeting's bit. */
   const gramHolds = (at: string, tag: string) =>
