@@ -67,6 +67,8 @@ describe.skipIf(needs('postgresql'))('PostgreSQL: open and migrate', () => {
         'recording_chunks',
         'recording_imports',
         'search_bitmap_stale',
+        'search_bitmap_tail',
+        'search_bitmap_tail_stale',
         'search_bitmap_terms',
         'search_bitmaps',
         'search_counts',

@@ -175,6 +175,7 @@ function recording(c: pg.PoolClient, sent: Sent[]): pg.PoolClient {
 async function countsWrong(pool: pg.Pool): Promise<string[]> {
   const r = await pool.query<{ wrong: string }>(
     `SELECT DISTINCT b.term || ' ' || b.block AS wrong FROM search_bitmaps b LEFT JOIN search_counts c ON c.term = b.term AND c.block = b.block
+     JOIN search_bitmap_terms k ON k.kind = b.kind AND k.term = b.term AND b.block < k.built
      CROSS JOIN generate_series(0, 4095) i
      WHERE b.kind = 'w' AND b.block NOT IN (SELECT block FROM search_bitmap_stale)
        AND get_byte(c.counts, i) IS DISTINCT FROM coalesce((SELECT least(x.n, 255) FROM search_postings x WHERE x.lexeme = b.term AND x.passage_id = b.block::bigint * 4096 + i), 0)
@@ -396,13 +397,18 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
     await buildAll(pgs.pool);
     const bitmapLines = async () => (await pgs.store.admin.integrity({ full: true })).search.filter((line) => line.includes('search_bitmaps'));
     expect(await bitmapLines()).toEqual([]);
-    // One bit of `the` in each block turned off (bitmaps written by hand): each block the doctor samples (3) has one wrong.
+    // One bit of `the` in each block turned off (bitmaps written by hand): each block the doctor samples (3) has one wrong,
+    // and so has the newest block (migration 0031) when its bits hold `the`.
+    const newest = (await pgs.pool.query("SELECT count(*)::int AS n FROM search_bitmaps b JOIN search_bitmap_tail t USING (block) WHERE b.kind = 'w' AND b.term = 'the'")).rows[0].n as number;
     await pgs.pool.query("UPDATE search_bitmaps SET bits = bits & ~(B'1'::bit(4096) >> position(B'1' IN bits) - 1) WHERE kind = 'w' AND term = 'the'");
-    const wrongBits = /^search bitmaps \(search_bitmaps, search_counts\): 3 of a sample of blocks differ from their postings and tags \(w the \d; w the \d; w the \d; kind c: a word's counts, kind g: the participants' grams\)$/;
+    const wrongBits = new RegExp(`^search bitmaps \\(search_bitmaps, search_counts\\): ${3 + newest} of a sample of blocks differ from their postings and tags \\(w the \\d; w the \\d; w the \\d; kind c: a word's counts, kind g: the participants' grams\\)$`);
     expect((await bitmapLines()).join('\n')).toMatch(wrongBits);
-    // And one count of `the` in each block made one more (migration 0020): named as `c the <block>`, before the bits.
+    // And one count of `the` in each block made one more (migration 0020): named as `c the <block>`, before the bits (the
+    // newest block's are not kept).
     await pgs.pool.query("UPDATE search_counts SET counts = set_byte(counts, 7, get_byte(counts, 7) + 1) WHERE term = 'the'");
-    expect((await bitmapLines()).join('\n')).toMatch(/^search bitmaps \(search_bitmaps, search_counts\): 6 of a sample of blocks differ from their postings and tags \(c the \d; c the \d; c the \d; kind c: a word's counts, kind g: the participants' grams\)$/);
+    expect((await bitmapLines()).join('\n')).toMatch(
+      new RegExp(`^search bitmaps \\(search_bitmaps, search_counts\\): ${6 + newest} of a sample of blocks differ from their postings and tags \\(c the \\d; c the \\d; c the \\d; kind c: a word's counts, kind g: the participants' grams\\)$`),
+    );
     await pgs.store.admin.repairSearch();
     expect((await pgs.pool.query('SELECT count(*)::int AS n FROM search_bitmaps')).rows[0].n).toBe(0);
     expect((await pgs.pool.query('SELECT count(*)::int AS n FROM search_counts')).rows[0].n).toBe(0);
@@ -410,7 +416,9 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
     for (let i = 0; i < 100 && (await pgs.store.admin.maintain())!.bitmaps!.units > 0; i++);
     expect((await pgs.pool.query<{ n: number }>('SELECT min(built)::int AS n FROM search_bitmap_terms')).rows[0]!.n).toBeGreaterThan(0);
     // The rounds built the words' counts with their bits: a row for each word's bitmap.
-    const rowsOf = (table: string) => pgs.pool.query(`SELECT term, block FROM ${table} ${table === 'search_bitmaps' ? "WHERE kind = 'w'" : ''} ORDER BY 1, 2`);
+    // (Not the newest block's: its bits are of part of it, and its counts are not kept, migration 0031.)
+    const rowsOf = (table: string) =>
+      pgs.pool.query(`SELECT term, block FROM ${table} ${table === 'search_bitmaps' ? "b WHERE kind = 'w' AND block < (SELECT built FROM search_bitmap_terms k WHERE k.kind = 'w' AND k.term = b.term)" : ''} ORDER BY 1, 2`);
     expect((await rowsOf('search_counts')).rows).toEqual((await rowsOf('search_bitmaps')).rows);
     expect(await bitmapLines()).toEqual([]);
     expect(await compare(pgs.pool, UNDATED)).toEqual([]);
@@ -663,7 +671,9 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
       await pool.query('ANALYZE');
       await buildAll(pool);
       const built = async (kind: string, term: string) =>
-        (await pool.query<{ block: number }>('SELECT block FROM search_bitmaps WHERE kind = $1 AND term = $2 ORDER BY block', [kind, term])).rows.map((r) => r.block);
+        (
+          await pool.query<{ block: number }>('SELECT b.block FROM search_bitmaps b JOIN search_bitmap_terms k USING (kind, term) WHERE kind = $1 AND term = $2 AND b.block < k.built ORDER BY block', [kind, term])
+        ).rows.map((r) => r.block);
       // What this test is about, as the bitmaps hold it.
       expect(await built('w', 'budget')).toEqual([0, 2, 3]);
       expect(await built('t', 'm202601')).toEqual([0, 1, 2]);
@@ -682,6 +692,100 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
       await expectCountedFromBits(pool, store, { query: 'the budget', from: '2026-01-01', to: '2026-02-26' }, 'budget', passage);
     });
   }, 60_000);
+
+  it('the newest block (migration 0031): its bits below `upto` read, the passages from there counted from their rows; a passage changed below it read from rows until a round takes its bits away and adds them again; a filled block built whole', async () => {
+    // A database of its own: block 0 full (4,000 passages), 1,500 in block 1 (the newest), 40 meetings, a participant each.
+    await ownDatabase(async (store, pool) => {
+      await insertMeetings(pool, Array.from({ length: 40 }, (_, d) => new Date(Date.UTC(2026, 0, 1 + d, 10)).toISOString()));
+      const rnd = seeded(11);
+      for (let m = 0; m < 40; m++) await pool.query('INSERT INTO participants (id, meeting_id, name) VALUES ($1, $2, $3)', [`par_${m}`, `mtg_${m}`, rnd.one(PEOPLE)]);
+      const say = () => rnd.one(['the budget review', 'the plan', 'the budget', 'budget plan launch']);
+      const passages: [id: number, meeting: string, text: string][] = [];
+      for (let id = 0; id < 4000; id++) passages.push([id, `mtg_${rnd.int(40)}`, say()]);
+      for (let id = 4096; id < 4096 + 1500; id++) passages.push([id, `mtg_${rnd.int(40)}`, say()]);
+      await insertPassages(pool, passages);
+      await pool.query("SELECT setval(pg_get_serial_sequence('search_passages', 'id'), $1)", [4096 + 1499]);
+      await pool.query('ANALYZE');
+      await buildAll(pool);
+      const tail = async () => (await pool.query<{ block: number; upto: number }>('SELECT block, upto::int FROM search_bitmap_tail')).rows;
+      const marks = async () => (await pool.query<{ id: number }>('SELECT passage_id::int AS id FROM search_bitmap_tail_stale ORDER BY 1')).rows.map((r) => r.id);
+      const doctor = async () => (await store.admin.integrity({ full: true })).search.filter((line) => line.includes('search_bitmaps'));
+      // Every term built as far as block 1 (grams of the names too), and its bits there up to the newest passage.
+      expect(await tail()).toEqual([{ block: 1, upto: 4096 + 1500 }]);
+      const terms = await pool.query<{ kind: string; built: number }>('SELECT DISTINCT kind, built FROM search_bitmap_terms ORDER BY 1');
+      expect(terms.rows).toEqual([
+        { kind: 'g', built: 1 },
+        { kind: 't', built: 1 },
+        { kind: 'w', built: 1 },
+      ]);
+      expect(await doctor()).toEqual([]);
+      const filters: SearchFilter[] = [{ query: '' }, { query: '', participant: 'ada' }, { query: '', participant: 'Lovelace' }];
+      const queries = ['the budget', 'budget plan', 'the'];
+      expect(await compare(pool, filters, true, queries)).toEqual([]);
+      // A match of block 1 is counted from its bit; and the doctor names a wrong one there.
+      const inTail = passages.find((p) => p[0] > 4096 + 1000 && p[2] === 'the budget')![0];
+      await expectCountedFromBits(pool, store, { query: 'the budget' }, 'budget', inTail);
+      await pool.query("UPDATE search_bitmaps SET bits = bits # (B'1'::bit(4096) >> ($1::int & 4095)) WHERE kind = 'w' AND term = 'plan' AND block = 1", [inTail]);
+      expect((await doctor()).join('\n')).toContain('w plan 1');
+      await pool.query("UPDATE search_bitmaps SET bits = bits # (B'1'::bit(4096) >> ($1::int & 4095)) WHERE kind = 'w' AND term = 'plan' AND block = 1", [inTail]);
+      // Passages above `upto` mark nothing and are counted from their rows before any round; a round adds them.
+      for (let k = 0; k < 3; k++) await pool.query("INSERT INTO search_passages (meeting_id, kind, ref_id, text) VALUES ('mtg_3', 'note', 'mtg_3', 'the budget')");
+      expect(await marks()).toEqual([]);
+      expect(await compare(pool, filters, false, queries)).toEqual([]);
+      await pool.query('SELECT syntheo_build_search_bitmaps(20)');
+      expect(await tail()).toEqual([{ block: 1, upto: 4096 + 1503 }]);
+      // A passage below `upto` rewritten (without `budget`), and one deleted: the lowest recorded, block 1's bits not read.
+      const rewritten = passages.find((p) => p[0] > 4096 + 700 && p[2] === 'the budget')![0];
+      await pool.query("UPDATE search_passages SET text = 'the plan' WHERE id = $1", [rewritten]);
+      await pool.query('DELETE FROM search_passages WHERE id = $1', [4096 + 1200]);
+      expect(await marks()).toEqual([rewritten, 4096 + 1200]);
+      expect(await compare(pool, filters, false, queries)).toEqual([]);
+      // A round: the bits from the lowest on taken away, `upto` lowered to it, then 128 passages added again.
+      await pool.query('SELECT syntheo_build_search_bitmaps(1000)');
+      expect(await marks()).toEqual([]);
+      expect(await tail()).toEqual([{ block: 1, upto: rewritten + 128 }]);
+      expect(await doctor()).toEqual([]);
+      expect(await compare(pool, filters, false, queries)).toEqual([]);
+      await buildAll(pool);
+      expect(await tail()).toEqual([{ block: 1, upto: 4096 + 1503 }]);
+      expect(await doctor()).toEqual([]);
+      await expectCountedFromBits(pool, store, { query: 'the budget' }, 'budget', inTail);
+      // A word dense only now (`zeta`, in 150 new passages the rounds added before it was kept): built as far as block 1
+      // at once, with its bits there below `upto`.
+      for (let k = 0; k < 150; k++) await pool.query("INSERT INTO search_passages (meeting_id, kind, ref_id, text) VALUES ($1, 'note', $1, 'zeta the budget')", [`mtg_${k % 40}`]);
+      while ((await pool.query<{ n: number }>('SELECT syntheo_build_search_bitmaps(1000) AS n')).rows[0]!.n > 0);
+      expect(await tail()).toEqual([{ block: 1, upto: 4096 + 1653 }]);
+      await buildAll(pool);
+      expect((await pool.query("SELECT built FROM search_bitmap_terms WHERE term = 'zeta'")).rows).toEqual([{ built: 1 }]);
+      expect(await doctor()).toEqual([]);
+      expect(await compare(pool, filters, false, ['zeta the'])).toEqual([]);
+      expect((await pool.query("SELECT bit_count(bits)::int AS n FROM search_bitmaps WHERE kind = 'w' AND term = 'zeta' AND block = 1")).rows).toEqual([{ n: 150 }]);
+      // A round that failed after raising search_bitmap_boundary past block 1 (set here by hand): a passage changed there
+      // marks the block stale; its bits are not read, and the next round takes them all away.
+      await pool.query("SELECT setval('search_bitmap_boundary', 2)");
+      await pool.query("UPDATE search_passages SET text = 'the plan' WHERE id = $1", [inTail]);
+      expect((await pool.query('SELECT block FROM search_bitmap_stale')).rows).toEqual([{ block: 1 }]);
+      expect(await compare(pool, filters, false, queries)).toEqual([]);
+      await pool.query('SELECT syntheo_build_search_bitmaps(1000)');
+      expect((await pool.query('SELECT block FROM search_bitmap_stale')).rows).toEqual([]);
+      expect(await tail()).toEqual([{ block: 1, upto: 4096 + 128 }]);
+      await buildAll(pool);
+      expect(await doctor()).toEqual([]);
+      expect(await compare(pool, filters, false, queries)).toEqual([]);
+      // Block 1 filled (passages in block 2): built whole as any block, with its words' counts; the newest block 2's bits from its start.
+      await pool.query("SELECT setval(pg_get_serial_sequence('search_passages', 'id'), $1)", [2 * 4096 - 5]);
+      for (let k = 0; k < 30; k++) await pool.query("INSERT INTO search_passages (meeting_id, kind, ref_id, text) VALUES ($1, 'note', $1, $2)", [`mtg_${k}`, say()]);
+      expect(await marks()).toEqual([]);
+      expect(await compare(pool, filters, false, queries)).toEqual([]);
+      await buildAll(pool);
+      expect(await tail()).toEqual([{ block: 2, upto: 2 * 4096 + 26 }]);
+      expect((await pool.query('SELECT DISTINCT built FROM search_bitmap_terms')).rows).toEqual([{ built: 2 }]);
+      expect(await countsWrong(pool)).toEqual([]);
+      expect((await pool.query("SELECT count(*)::int AS n FROM search_counts WHERE block = 1 AND term = 'budget'")).rows[0].n).toBe(1);
+      expect(await doctor()).toEqual([]);
+      expect(await compare(pool, filters, true, queries)).toEqual([]);
+    });
+  }, 120_000);
 
   it('a month in fewer than 1/64 of the meetings is kept all the same (migration 0021): a range over most of it reads the few days it leaves out, not the days it covers', async () => {
     // A database of its own: two meetings a day from 1 November 2025 to 29 January 2026 (a day: 2 of the 182 meetings,
@@ -947,6 +1051,9 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
           "INSERT INTO search_counts (term, block, counts) VALUES ('zz', 0, '\\x00')",
           "SELECT setval('search_bitmap_boundary', 0)",
           'DELETE FROM search_handle_grams',
+          'INSERT INTO search_bitmap_tail (block, upto) VALUES (7, 0)',
+          'INSERT INTO search_bitmap_tail_stale (passage_id) VALUES (0)',
+          "SELECT setval('search_bitmap_tail_boundary', 0)",
         ],
         allowed: ['SELECT count(*) FROM search_bitmaps'],
       });
@@ -962,6 +1069,8 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
       expect(await runAs(pgs.url, user, 'DELETE FROM search_bitmap_stale'), user).toBe('42501');
       expect(await runAs(pgs.url, user, 'DELETE FROM search_counts'), user).toBe('42501');
       expect(await runAs(pgs.url, user, "SELECT nextval('search_bitmap_boundary')"), user).toBe('42501');
+      expect(await runAs(pgs.url, user, 'DELETE FROM search_bitmap_tail'), user).toBe('42501');
+      expect(await runAs(pgs.url, user, "SELECT nextval('search_bitmap_tail_boundary')"), user).toBe('42501');
     }
     await buildAll(pgs.pool);
     expect(await compare(pgs.pool, UNDATED)).toEqual([]);

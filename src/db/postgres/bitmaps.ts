@@ -171,7 +171,8 @@ export async function bitmapTotal(
       const [w, t, n, g] = [`$${last + 1}::text[]`, `$${last + 2}::text[]`, `$${last + 3}::int`, `$${last + 4}::text[]`];
       const at = (i: number) => `$${last + 5 + i}`;
       const built = '(SELECT b FROM kb)';
-      const fresh = `block < ${built} AND block NOT IN (SELECT block FROM search_bitmap_stale)`;
+      // The blocks read from their bits: those below kb.b, and kb.b's own below kb.lo (the newest block's, migration 0031).
+      const fresh = `block < (SELECT e FROM kb) AND block NOT IN (SELECT block FROM search_bitmap_stale)`;
       // The kept months' bits, ANDed with blk's in the count and the window only (blk.dbits).
       const months = date !== undefined && date.kept.length > 0;
       // Each block's bits of each word, and of each group (its tags' bits ORed), as `part`, `block`, `bits` (a part has
@@ -235,7 +236,7 @@ export async function bitmapTotal(
       // ranges; st: those of the stale blocks below it, by block.
       const shared = new Map<string, string>();
       if (tested.length > 0) shared.set('rs', `(SELECT x.id, x.sign FROM (${tested.join(' UNION ALL ')}) x (id, sign))`);
-      shared.set('ub', `(${matchesIn(`${built}::bigint * 4096`).sql})`);
+      shared.set('ub', `(${matchesIn('(SELECT lo FROM kb)').sql})`);
       // Each stale block's key ranges read apart (OFFSET 0: not flattened into the statement). Flattened, the planner
       // was free to merge the words' whole postings and filter them by block afterwards: a generic plan costed with
       // statistics taken while blocks were stale (85 expected, none there) merged all 226,722 of `the and`'s, 47 ms
@@ -274,9 +275,15 @@ export async function bitmapTotal(
       const countsLaidOut = (j: number) => `SELECT string_agg(decode(repeat('00', (4096 * gap)::int), 'hex') || counts, ''::bytea ORDER BY block) AS a
                        FROM (SELECT block, counts, block - coalesce(lag(block) OVER (ORDER BY block) + 1, ${lo} >> 12) AS gap
                              FROM search_counts WHERE term = (${w})[${j + 1}] AND block >= ${lo} >> 12 AND ${fresh}) g`;
-      // kb.b: the blocks every term of the query has built (0 when one is no longer kept: a repair cleared it).
-      return `kb AS (SELECT CASE WHEN count(*) = ${n} THEN min(built) ELSE 0 END AS b FROM search_bitmap_terms
-                     WHERE (kind = 'w' AND term = ANY(${w})) OR (kind = 't' AND term = ANY(${t})) OR (kind = 'g' AND term = ANY(${g}))),
+      // kb.b: the blocks every term of the query has built (0 when one is no longer kept: a repair cleared it); kb.lo: the
+      // passage id the rows are counted from, the newest block's `upto` when it is kb.b, not marked stale, and none of its
+      // passages below changed since (its bits then read: kb.e, the first block not read from bits, is kb.b + 1), else
+      // kb.b's start.
+      return `kb AS (SELECT x.b, x.b + (t.block IS NOT NULL)::int AS e, coalesce(t.upto, x.b::bigint * 4096) AS lo
+                     FROM (SELECT CASE WHEN count(*) = ${n} THEN min(built) ELSE 0 END AS b, count(*) = ${n} AS kept FROM search_bitmap_terms
+                           WHERE (kind = 'w' AND term = ANY(${w})) OR (kind = 't' AND term = ANY(${t})) OR (kind = 'g' AND term = ANY(${g}))) x
+                     LEFT JOIN search_bitmap_tail t ON x.kept AND t.block = x.b AND NOT EXISTS (SELECT 1 FROM search_bitmap_tail_stale s WHERE s.passage_id < t.upto)
+                       AND t.block NOT IN (SELECT block FROM search_bitmap_stale)),
               blk AS (${blkSql}),${
                 date || read || except ? `\n              arr AS (${laidOut}),` : ''
               }${window ? [...shared].map(([name, sql]) => `\n              ${name} AS ${sql},`).join('') : ''}
@@ -330,7 +337,8 @@ const CHECKED_BLOCKS = 3;
 
 /**
  * `syntheo doctor`: the kept bitmaps of CHECKED_BLOCKS random built blocks not marked stale (every kept term built
- * past them) computed again from the postings and tags (the participants' grams, kind `g`: from the blocks' passages'
+ * past them), and the newest block's below its `upto` (the terms built as far as it, migration 0031) when none of its
+ * passages there changed since, computed again from the postings and tags (the participants' grams, kind `g`: from the blocks' passages'
  * meetings' names and e-mails, each one's grams as participant_handle_grams gives them, migration 0023) and compared, and so are the kept words' counts (kind
  * `c`), in one statement (one snapshot). How many bitmaps and counts differ (a wrong bit or byte, a row missing or one too many),
  * and the first three as `kind term block`.
@@ -339,31 +347,35 @@ export async function bitmapDrift(q: Queryable): Promise<{ wrong: number; exampl
   const one = "B'1'::bit(4096)";
   const wrong = await rows<{ kind: string; term: string; block: number; wrong: number }>(
     q,
-    `WITH blocks AS (SELECT b FROM generate_series(0, (SELECT coalesce(max(built), 0) - 1 FROM search_bitmap_terms)) b
-                     WHERE b NOT IN (SELECT block FROM search_bitmap_stale) ORDER BY random() LIMIT ${CHECKED_BLOCKS}),
-          kept AS (SELECT k.kind, k.term, g.b AS block FROM search_bitmap_terms k JOIN blocks g ON g.b < k.built),
+    `WITH blocks AS (SELECT b, (b + 1)::bigint * 4096 AS hi, true AS whole FROM (
+                       SELECT b FROM generate_series(0, (SELECT coalesce(max(built), 0) - 1 FROM search_bitmap_terms)) b
+                       WHERE b NOT IN (SELECT block FROM search_bitmap_stale) ORDER BY random() LIMIT ${CHECKED_BLOCKS}) r
+                     UNION ALL
+                     SELECT t.block, t.upto, false FROM search_bitmap_tail t WHERE NOT EXISTS (SELECT 1 FROM search_bitmap_tail_stale s WHERE s.passage_id < t.upto)
+                       AND t.block NOT IN (SELECT block FROM search_bitmap_stale)),
+          kept AS (SELECT k.kind, k.term, g.b AS block, g.hi, g.whole FROM search_bitmap_terms k JOIN blocks g ON CASE WHEN g.whole THEN g.b < k.built ELSE g.b = k.built END),
           pm AS MATERIALIZED (SELECT (p.id >> 12)::int AS block, p.meeting_id, bit_or(${one} >> (p.id & 4095)::int) AS bits FROM blocks g
-                                JOIN search_passages p ON p.id >= g.b::bigint * 4096 AND p.id < (g.b + 1)::bigint * 4096
-                              WHERE EXISTS (SELECT 1 FROM search_bitmap_terms WHERE kind = 'g' AND built > g.b) GROUP BY 1, 2),
+                                JOIN search_passages p ON p.id >= g.b::bigint * 4096 AND p.id < g.hi
+                              WHERE EXISTS (SELECT 1 FROM kept k WHERE k.kind = 'g' AND k.block = g.b) GROUP BY 1, 2),
           hm AS MATERIALIZED (SELECT DISTINCT m.meeting_id, syntheo_handle_tag(h.handle) AS tag FROM (SELECT DISTINCT meeting_id FROM pm) m
                                 JOIN participants pa ON pa.meeting_id = m.meeting_id CROSS JOIN LATERAL (VALUES (pa.name), (pa.email)) h(handle)
                               WHERE h.handle IS NOT NULL),
           hb AS (SELECT pm.block, hm.tag, bit_or(pm.bits) AS bits FROM hm JOIN pm USING (meeting_id) GROUP BY 1, 2),
           held AS (SELECT k.kind, k.term, k.block, bit_or(${one} >> (x.passage_id & 4095)::int) AS bits FROM kept k
-                     JOIN search_postings x ON k.kind = 'w' AND x.lexeme = k.term AND x.passage_id >= k.block::bigint * 4096 AND x.passage_id < (k.block + 1)::bigint * 4096
+                     JOIN search_postings x ON k.kind = 'w' AND x.lexeme = k.term AND x.passage_id >= k.block::bigint * 4096 AND x.passage_id < k.hi
                      GROUP BY 1, 2, 3
                    UNION ALL
                    SELECT k.kind, k.term, k.block, bit_or(${one} >> (x.passage_id & 4095)::int) FROM kept k
-                     JOIN search_tags x ON k.kind = 't' AND x.tag = k.term AND x.passage_id >= k.block::bigint * 4096 AND x.passage_id < (k.block + 1)::bigint * 4096
+                     JOIN search_tags x ON k.kind = 't' AND x.tag = k.term AND x.passage_id >= k.block::bigint * 4096 AND x.passage_id < k.hi
                      GROUP BY 1, 2, 3
                    UNION ALL
                    SELECT 'g', v.gram, hb.block, bit_or(hb.bits) FROM hb JOIN participant_handle_grams v USING (tag) JOIN kept k ON k.kind = 'g' AND k.term = v.gram AND k.block = hb.block
                      GROUP BY 2, 3),
           stored AS (SELECT s.kind, s.term, s.block, s.bits FROM kept k JOIN search_bitmaps s USING (kind, term, block)),
           counted AS (SELECT k.term, k.block, syntheo_block_counts(array_agg((x.passage_id & 4095)::int << 8 | least(x.n, 255))) AS counts
-                      FROM kept k JOIN search_postings x ON k.kind = 'w' AND x.lexeme = k.term AND x.passage_id >= k.block::bigint * 4096 AND x.passage_id < (k.block + 1)::bigint * 4096
+                      FROM kept k JOIN search_postings x ON k.kind = 'w' AND k.whole AND x.lexeme = k.term AND x.passage_id >= k.block::bigint * 4096 AND x.passage_id < k.hi
                       GROUP BY 1, 2),
-          kept_counts AS (SELECT s.term, s.block, s.counts FROM kept k JOIN search_counts s ON k.kind = 'w' AND s.term = k.term AND s.block = k.block),
+          kept_counts AS (SELECT s.term, s.block, s.counts FROM kept k JOIN search_counts s ON k.kind = 'w' AND k.whole AND s.term = k.term AND s.block = k.block),
           differ AS (SELECT kind, term, block FROM held h FULL JOIN stored s USING (kind, term, block) WHERE h.bits IS DISTINCT FROM s.bits
                      UNION ALL
                      SELECT 'c', term, block FROM counted h FULL JOIN kept_counts s USING (term, block) WHERE h.counts IS DISTINCT FROM s.counts)

@@ -54,10 +54,10 @@ export function rolesSql(database: string, names: RoleNames = DEFAULT_ROLES): st
     `REVOKE INSERT, UPDATE, DELETE, TRUNCATE ON meeting_numbers, meeting_tag_bits FROM ${a}, ${app}`,
     // And the words' counts and their pending deltas (migrations 0010, 0011): derived from search_postings by triggers.
     `REVOKE INSERT, UPDATE, DELETE, TRUNCATE ON search_word_counts, search_word_deltas, search_word_totals FROM ${a}, ${app}`,
-    // And the search bitmaps, their words' counts and the names' grams (migrations 0013, 0020, 0027): written by the
-    // triggers and the worker's rounds (functions of the owner).
-    `REVOKE INSERT, UPDATE, DELETE, TRUNCATE ON search_bitmaps, search_counts, search_bitmap_terms, search_bitmap_stale, search_handle_grams FROM ${a}, ${app}`,
-    `REVOKE USAGE, UPDATE ON SEQUENCE search_bitmap_boundary FROM ${a}, ${app}`,
+    // And the search bitmaps, their words' counts, the names' grams and the newest block's (migrations 0013, 0020, 0027,
+    // 0031): written by the triggers and the worker's rounds (functions of the owner).
+    `REVOKE INSERT, UPDATE, DELETE, TRUNCATE ON search_bitmaps, search_counts, search_bitmap_terms, search_bitmap_stale, search_handle_grams, search_bitmap_tail, search_bitmap_tail_stale FROM ${a}, ${app}`,
+    `REVOKE USAGE, UPDATE ON SEQUENCE search_bitmap_boundary, search_bitmap_tail_boundary FROM ${a}, ${app}`,
     // And the title words (migration 0012): derived from meeting_grams by a trigger.
     `REVOKE INSERT, UPDATE, DELETE, TRUNCATE ON title_words FROM ${a}, ${app}`,
     // Tables added by later migrations (run by this owner): readable by both, writable by the app.

@@ -1,4 +1,4 @@
-import { pgTable, text, integer, primaryKey, customType } from 'drizzle-orm/pg-core';
+import { pgTable, text, integer, bigint, primaryKey, customType } from 'drizzle-orm/pg-core';
 
 /** Compared byte by byte (equality only), as search_postings.lexeme and search_tags.tag. */
 const bytesText = customType<{ data: string }>({ dataType: () => 'text COLLATE "C"' });
@@ -75,4 +75,19 @@ export const searchCounts = pgTable(
 /** Built blocks whose postings or tags changed since they were built (statement triggers): counted from the rows until rebuilt. */
 export const searchBitmapStale = pgTable('search_bitmap_stale', {
   block: integer('block').primaryKey(),
+});
+
+/**
+ * The newest block's bits (migration 0031): the kept terms built as far as `block` (search_bitmap_terms.built = block)
+ * have their bits of that block for the passage ids below `upto`, which the rounds raise as passages come (one row, or
+ * none before the first round). Their words' counts (search_counts) are not kept there.
+ */
+export const searchBitmapTail = pgTable('search_bitmap_tail', {
+  block: integer('block').primaryKey(),
+  upto: bigint('upto', { mode: 'number' }).notNull(),
+});
+
+/** Passages of the newest block below its `upto` whose postings or tags changed (statement triggers): its bits from the lowest taken away by the next round. */
+export const searchBitmapTailStale = pgTable('search_bitmap_tail_stale', {
+  passageId: bigint('passage_id', { mode: 'number' }).primaryKey(),
 });
