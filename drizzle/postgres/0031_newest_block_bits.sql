@@ -18,8 +18,8 @@ CREATE TABLE IF NOT EXISTS "search_bitmap_tail_stale" (
 -- Now the kept terms built as far as the newest block (built = its number) have its bits for the passage ids below
 -- search_bitmap_tail.upto, and each round adds the passages written since, TAIL_PASSAGES at most (the names of the
 -- constants are the comments'; their values are written where they are used). A search reads those bits and counts
--- from the rows only the passages from `upto` on (src/db/postgres/bitmaps.ts). Their words' counts (search_counts) are
--- not kept there (a search looks those passages' postings up).
+-- from the rows only the passages from `upto` on (src/db/postgres/bitmaps.ts), and its words' counts (search_counts)
+-- likewise, written by the rounds with the bits (the triggers of 0020 write none of that block's).
 --
 -- Exactness, as 0013's: the triggers take the rounds' lock (shared) before they read the boundaries, and a round runs
 -- only with it (exclusive). A changed passage below the newest block's `upto` (search_bitmap_tail_boundary: the highest
@@ -59,36 +59,69 @@ BEGIN
   RETURN NULL;
 END $$;
 --> statement-breakpoint
--- The kept grams `grams`' bits of the passage ids lo to hi - 1 (within one block): each passage's names' and e-mails'
--- tags (search_tags' rows, found through its meeting's tags: search_tags is not keyed by passage) with each one's grams
--- (search_handle_grams), ORed by gram. (STABLE: read in its caller's snapshot.)
-CREATE OR REPLACE FUNCTION syntheo_gram_range_bits(lo bigint, hi bigint, grams text[]) RETURNS TABLE (term text, bits bit(4096)) LANGUAGE sql STABLE SET search_path = public AS $$
-  SELECT u.gram, bit_or(x.bits) FROM (
-      SELECT c.grams, syntheo_block_bits(array_agg(t.passage_id)) AS bits FROM search_passages p
-        JOIN meeting_tags m ON m.meeting_id = p.meeting_id
-        JOIN search_handle_grams c ON c.tag = m.tag
-        JOIN search_tags t ON t.tag = m.tag AND t.passage_id = p.id
-      WHERE p.id >= lo AND p.id < hi
-      GROUP BY c.tag) x
-    CROSS JOIN unnest(x.grams) u(gram)
-  WHERE u.gram = ANY(grams)
-  GROUP BY u.gram
-$$;
+-- The bits of the passage ids lo to hi - 1 (within block b) of the kept grams built as far as b: each passage's meeting's
+-- participants' names and e-mails (those whose tags search_tags holds for each of the meeting's passages, migration
+-- 0015) with each one's grams (search_handle_grams, its rows for those names written first where lacking), ORed by
+-- gram. Not syntheo_read_handle_grams as before a whole block's: it looks every name up, 33-52 ms at 100k meetings even
+-- when none is lacking; nor each name's grams computed here (22 ms for 128 passages' 65 names). Each statement planned
+-- for its values at each call (EXECUTE): planned for any range (a SQL function's), it took 185 ms. Hashed, not sorted
+-- (as 0027's), and not compiled (JIT): a sort turned off costs a plan 10^10, past jit_above_cost, and compiling it took
+-- ~220 ms. At 100k meetings, 128 passages: ~10 ms.
+CREATE OR REPLACE FUNCTION syntheo_gram_range_bits(lo bigint, hi bigint, b int) RETURNS TABLE (term text, bits bit(4096)) LANGUAGE plpgsql SET search_path = public SET enable_sort = off SET jit = off AS $$
+BEGIN
+  EXECUTE
+    'INSERT INTO search_handle_grams (tag, grams)
+       SELECT t.tag, array(SELECT syntheo_people_grams(lower(h.handle)) ORDER BY 1)
+       FROM (SELECT DISTINCT h.handle FROM (SELECT DISTINCT meeting_id FROM search_passages WHERE id >= $1 AND id < $2) m
+               JOIN participants pa ON pa.meeting_id = m.meeting_id CROSS JOIN LATERAL (VALUES (pa.name), (pa.email)) h(handle)
+             WHERE h.handle IS NOT NULL) h
+         CROSS JOIN LATERAL (SELECT syntheo_handle_tag(h.handle) AS tag) t
+       WHERE NOT EXISTS (SELECT 1 FROM search_handle_grams c WHERE c.tag = t.tag)
+       ON CONFLICT DO NOTHING' USING lo, hi;
+  RETURN QUERY EXECUTE
+    'SELECT u.gram, bit_or(x.bits) FROM (
+         SELECT c.grams, bit_or(pm.bits) AS bits
+         FROM (SELECT p.meeting_id, syntheo_block_bits(array_agg(p.id)) AS bits FROM search_passages p WHERE p.id >= $1 AND p.id < $2 GROUP BY 1) pm
+           JOIN participants pa ON pa.meeting_id = pm.meeting_id
+           CROSS JOIN LATERAL (VALUES (pa.name), (pa.email)) h(handle)
+           JOIN search_handle_grams c ON c.tag = syntheo_handle_tag(h.handle)
+         GROUP BY c.tag) x
+       CROSS JOIN unnest(x.grams) u(gram)
+       JOIN search_bitmap_terms k ON k.kind = ''g'' AND k.term = u.gram AND k.built = $3
+     GROUP BY u.gram' USING lo, hi, b;
+END $$;
 --> statement-breakpoint
--- The newest block's bits of the passage ids lo to hi - 1 ORed into those of the kept terms built as far as it (and of
--- the grams `grams`, when given, instead of those of kind g). Their counts are not written (syntheo_search_counts).
-CREATE OR REPLACE FUNCTION syntheo_add_tail_bits(b int, lo bigint, hi bigint, grams text[]) RETURNS void LANGUAGE sql SECURITY DEFINER SET search_path = public AS $$
+-- The newest block's (b) counts of the passage ids lo to hi - 1 (0020's, from the postings) laid into those of the kept
+-- words built as far as it, or of the word `one`. (A search ranks its window, the newest matches, from them: looked up
+-- in the postings instead, `the and` with 4,617 passages in the newest block took 15.2 ms against 8.7 with its counts.)
+-- Planned for its values at each call (EXECUTE).
+CREATE OR REPLACE FUNCTION syntheo_add_tail_counts(b int, lo bigint, hi bigint, one text) RETURNS void LANGUAGE plpgsql SECURITY DEFINER SET search_path = public AS $$
+BEGIN
+  EXECUTE 'INSERT INTO search_counts (term, block, counts)
+      SELECT k.term, $1, syntheo_block_counts(array_agg((x.passage_id & 4095)::int << 8 | least(x.n, 255))) FROM search_bitmap_terms k
+        JOIN search_postings x ON x.lexeme = k.term AND x.passage_id >= $2 AND x.passage_id < $3
+        WHERE k.kind = ''w'' AND ' || CASE WHEN one IS NULL THEN 'k.built = $1' ELSE 'k.term = $4' END || ' GROUP BY k.term
+    ON CONFLICT (term, block) DO UPDATE
+      SET counts = overlay(search_counts.counts PLACING substring(excluded.counts FROM ($2 & 4095)::int + 1 FOR ($3 - $2)::int) FROM ($2 & 4095)::int + 1)'
+  USING b, lo, hi, one;
+END $$;
+--> statement-breakpoint
+-- The newest block's bits of the passage ids lo to hi - 1 ORed into those of the kept terms built as far as it (b), and
+-- its words' counts laid in; or its grams' bits only. (Counts are written here: syntheo_search_counts writes none of
+-- the newest block's.)
+CREATE OR REPLACE FUNCTION syntheo_add_tail_bits(b int, lo bigint, hi bigint, grams_only boolean) RETURNS void LANGUAGE sql SECURITY DEFINER SET search_path = public AS $$
   INSERT INTO search_bitmaps (kind, term, block, bits)
     SELECT 'w', k.term, b, syntheo_block_bits(array_agg(x.passage_id)) FROM search_bitmap_terms k
       JOIN search_postings x ON x.lexeme = k.term AND x.passage_id >= lo AND x.passage_id < hi
-      WHERE k.kind = 'w' AND k.built = b AND grams IS NULL GROUP BY k.term
+      WHERE k.kind = 'w' AND k.built = b AND NOT grams_only GROUP BY k.term
     UNION ALL
     SELECT 't', k.term, b, syntheo_block_bits(array_agg(x.passage_id)) FROM search_bitmap_terms k
       JOIN search_tags x ON x.tag = k.term AND x.passage_id >= lo AND x.passage_id < hi
-      WHERE k.kind = 't' AND k.built = b AND grams IS NULL GROUP BY k.term
+      WHERE k.kind = 't' AND k.built = b AND NOT grams_only GROUP BY k.term
     UNION ALL
-    SELECT 'g', g.term, b, g.bits FROM syntheo_gram_range_bits(lo, hi, coalesce(grams, array(SELECT term FROM search_bitmap_terms WHERE kind = 'g' AND built = b))) g
-  ON CONFLICT (kind, term, block) DO UPDATE SET bits = search_bitmaps.bits | excluded.bits
+    SELECT 'g', g.term, b, g.bits FROM syntheo_gram_range_bits(lo, hi, b) g
+  ON CONFLICT (kind, term, block) DO UPDATE SET bits = search_bitmaps.bits | excluded.bits;
+  SELECT syntheo_add_tail_counts(b, lo, hi, NULL) WHERE NOT grams_only;
 $$;
 --> statement-breakpoint
 -- A statement's words' bitmap rows (kind `w`): their counts deleted, or written from the postings it sees; 0020's, but
@@ -119,7 +152,6 @@ DECLARE
   tu bigint;
   ts bigint;
   nu bigint;
-  moved text[];
   named boolean := false;
   done int := 0;
 BEGIN
@@ -146,6 +178,9 @@ BEGIN
         FROM search_bitmap_terms k WHERE b.kind = k.kind AND b.term = k.term AND b.block = tb AND k.built = tb;
       DELETE FROM search_bitmaps b USING search_bitmap_terms k
         WHERE b.kind = k.kind AND b.term = k.term AND b.block = tb AND k.built = tb AND bit_count(b.bits) = 0;
+      -- And the words' counts (those of the rows deleted went with them).
+      UPDATE search_counts c SET counts = overlay(c.counts PLACING decode(repeat('00', 4096 - (ts - tb::bigint * 4096)::int), 'hex') FROM (ts - tb::bigint * 4096)::int + 1)
+        FROM search_bitmap_terms k WHERE k.kind = 'w' AND k.term = c.term AND k.built = tb AND c.block = tb;
       tu := ts;
       UPDATE search_bitmap_tail SET upto = tu;
     END IF;
@@ -191,11 +226,11 @@ BEGIN
       IF NOT named THEN PERFORM syntheo_read_handle_grams(); named := true; END IF;
       WITH g AS (SELECT * FROM syntheo_gram_block_bits(t.built, t.built, t.built)),
            w AS (INSERT INTO search_bitmaps (kind, term, block, bits) SELECT 'g', g.term, t.built, g.bits FROM g
-                 ON CONFLICT (kind, term, block) DO UPDATE SET bits = excluded.bits),
-           u AS (UPDATE search_bitmap_terms SET built = t.built + 1 WHERE kind = 'g' AND built = t.built RETURNING term)
-      SELECT array_agg(term) INTO moved FROM u;
-      -- Built as far as the newest block: its bits below `upto` too.
-      IF t.built + 1 = tb AND tu > tb::bigint * 4096 THEN PERFORM syntheo_add_tail_bits(tb, tb::bigint * 4096, tu, moved); END IF;
+                 ON CONFLICT (kind, term, block) DO UPDATE SET bits = excluded.bits)
+      UPDATE search_bitmap_terms SET built = t.built + 1 WHERE kind = 'g' AND built = t.built;
+      -- Built as far as the newest block: its bits below `upto` too (ORed again into those of the grams built as far
+      -- before: the same bits).
+      IF t.built + 1 = tb AND tu > tb::bigint * 4096 THEN PERFORM syntheo_add_tail_bits(tb, tb::bigint * 4096, tu, true); END IF;
       done := done + 1;
       CONTINUE;
     END IF;
@@ -209,6 +244,7 @@ BEGIN
         SELECT 'w', t.term, (passage_id >> 12)::int, syntheo_block_bits(array_agg(passage_id)) FROM search_postings
         WHERE lexeme = t.term AND passage_id >= t.built::bigint * 4096 AND passage_id < CASE WHEN hi = tb THEN tu ELSE hi::bigint * 4096 END GROUP BY 3
         ON CONFLICT (kind, term, block) DO UPDATE SET bits = excluded.bits;
+      IF hi = tb AND tu > tb::bigint * 4096 THEN PERFORM syntheo_add_tail_counts(tb, tb::bigint * 4096, tu, t.term); END IF;
     ELSE
       INSERT INTO search_bitmaps (kind, term, block, bits)
         SELECT 't', t.term, (passage_id >> 12)::int, syntheo_block_bits(array_agg(passage_id)) FROM search_tags
@@ -223,8 +259,7 @@ BEGIN
     SELECT least(coalesce(max(id), -1) + 1, tu + 128, (tb + 1)::bigint * 4096) INTO nu FROM search_passages;
     IF nu > tu THEN
       IF nu > (SELECT last_value FROM search_bitmap_tail_boundary) THEN PERFORM setval('search_bitmap_tail_boundary', nu); END IF;
-      IF NOT named AND EXISTS (SELECT 1 FROM search_bitmap_terms WHERE kind = 'g' AND built = tb) THEN PERFORM syntheo_read_handle_grams(); named := true; END IF;
-      PERFORM syntheo_add_tail_bits(tb, tu, nu, NULL);
+      PERFORM syntheo_add_tail_bits(tb, tu, nu, false);
       UPDATE search_bitmap_tail SET upto = nu;
       done := done + 1;
     END IF;

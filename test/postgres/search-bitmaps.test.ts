@@ -170,15 +170,18 @@ function recording(c: pg.PoolClient, sent: Sent[]): pg.PoolClient {
 
 /**
  * The kept words' counts (migration 0020) that are not their postings': a byte of a built block not marked stale that is
- * not its passage's n (0: not said; 255 at most), or a word's bitmap of such a block without its counts, as `term block`.
+ * not its passage's n (0: not said; 255 at most), or a word's bitmap of such a block without its counts, as `term block`;
+ * and of the newest block's bits (migration 0031) while none of its passages below `upto` changed: the same below it, 0 from it on.
  */
 async function countsWrong(pool: pg.Pool): Promise<string[]> {
   const r = await pool.query<{ wrong: string }>(
     `SELECT DISTINCT b.term || ' ' || b.block AS wrong FROM search_bitmaps b LEFT JOIN search_counts c ON c.term = b.term AND c.block = b.block
-     JOIN search_bitmap_terms k ON k.kind = b.kind AND k.term = b.term AND b.block < k.built
+     JOIN search_bitmap_terms k ON k.kind = b.kind AND k.term = b.term
+     LEFT JOIN search_bitmap_tail t ON t.block = b.block AND t.block = k.built AND NOT EXISTS (SELECT 1 FROM search_bitmap_tail_stale s WHERE s.passage_id < t.upto)
      CROSS JOIN generate_series(0, 4095) i
-     WHERE b.kind = 'w' AND b.block NOT IN (SELECT block FROM search_bitmap_stale)
-       AND get_byte(c.counts, i) IS DISTINCT FROM coalesce((SELECT least(x.n, 255) FROM search_postings x WHERE x.lexeme = b.term AND x.passage_id = b.block::bigint * 4096 + i), 0)
+     WHERE b.kind = 'w' AND (b.block < k.built OR t.block IS NOT NULL) AND b.block NOT IN (SELECT block FROM search_bitmap_stale)
+       AND get_byte(c.counts, i) IS DISTINCT FROM CASE WHEN b.block::bigint * 4096 + i >= t.upto THEN 0
+         ELSE coalesce((SELECT least(x.n, 255) FROM search_postings x WHERE x.lexeme = b.term AND x.passage_id = b.block::bigint * 4096 + i), 0) END
      ORDER BY 1`,
   );
   return r.rows.map((w) => w.wrong);
@@ -403,11 +406,10 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
     await pgs.pool.query("UPDATE search_bitmaps SET bits = bits & ~(B'1'::bit(4096) >> position(B'1' IN bits) - 1) WHERE kind = 'w' AND term = 'the'");
     const wrongBits = new RegExp(`^search bitmaps \\(search_bitmaps, search_counts\\): ${3 + newest} of a sample of blocks differ from their postings and tags \\(w the \\d; w the \\d; w the \\d; kind c: a word's counts, kind g: the participants' grams\\)$`);
     expect((await bitmapLines()).join('\n')).toMatch(wrongBits);
-    // And one count of `the` in each block made one more (migration 0020): named as `c the <block>`, before the bits (the
-    // newest block's are not kept).
+    // And one count of `the` in each block made one more (migration 0020): named as `c the <block>`, before the bits.
     await pgs.pool.query("UPDATE search_counts SET counts = set_byte(counts, 7, get_byte(counts, 7) + 1) WHERE term = 'the'");
     expect((await bitmapLines()).join('\n')).toMatch(
-      new RegExp(`^search bitmaps \\(search_bitmaps, search_counts\\): ${6 + newest} of a sample of blocks differ from their postings and tags \\(c the \\d; c the \\d; c the \\d; kind c: a word's counts, kind g: the participants' grams\\)$`),
+      new RegExp(`^search bitmaps \\(search_bitmaps, search_counts\\): ${6 + 2 * newest} of a sample of blocks differ from their postings and tags \\(c the \\d; c the \\d; c the \\d; kind c: a word's counts, kind g: the participants' grams\\)$`),
     );
     await pgs.store.admin.repairSearch();
     expect((await pgs.pool.query('SELECT count(*)::int AS n FROM search_bitmaps')).rows[0].n).toBe(0);
@@ -416,9 +418,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
     for (let i = 0; i < 100 && (await pgs.store.admin.maintain())!.bitmaps!.units > 0; i++);
     expect((await pgs.pool.query<{ n: number }>('SELECT min(built)::int AS n FROM search_bitmap_terms')).rows[0]!.n).toBeGreaterThan(0);
     // The rounds built the words' counts with their bits: a row for each word's bitmap.
-    // (Not the newest block's: its bits are of part of it, and its counts are not kept, migration 0031.)
-    const rowsOf = (table: string) =>
-      pgs.pool.query(`SELECT term, block FROM ${table} ${table === 'search_bitmaps' ? "b WHERE kind = 'w' AND block < (SELECT built FROM search_bitmap_terms k WHERE k.kind = 'w' AND k.term = b.term)" : ''} ORDER BY 1, 2`);
+    const rowsOf = (table: string) => pgs.pool.query(`SELECT term, block FROM ${table} ${table === 'search_bitmaps' ? "WHERE kind = 'w'" : ''} ORDER BY 1, 2`);
     expect((await rowsOf('search_counts')).rows).toEqual((await rowsOf('search_bitmaps')).rows);
     expect(await bitmapLines()).toEqual([]);
     expect(await compare(pgs.pool, UNDATED)).toEqual([]);
@@ -699,6 +699,8 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
       await insertMeetings(pool, Array.from({ length: 40 }, (_, d) => new Date(Date.UTC(2026, 0, 1 + d, 10)).toISOString()));
       const rnd = seeded(11);
       for (let m = 0; m < 40; m++) await pool.query('INSERT INTO participants (id, meeting_id, name) VALUES ($1, $2, $3)', [`par_${m}`, `mtg_${m}`, rnd.one(PEOPLE)]);
+      // A name in one meeting of 40 (its grams not kept, fewer than 1/16), until three more meetings have it (below).
+      await pool.query("INSERT INTO participants (id, meeting_id, name) VALUES ('par_q', 'mtg_0', 'Quentin Zork')");
       const say = () => rnd.one(['the budget review', 'the plan', 'the budget', 'budget plan launch']);
       const passages: [id: number, meeting: string, text: string][] = [];
       for (let id = 0; id < 4000; id++) passages.push([id, `mtg_${rnd.int(40)}`, say()]);
@@ -772,6 +774,27 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
       await buildAll(pool);
       expect(await doctor()).toEqual([]);
       expect(await compare(pool, filters, false, queries)).toEqual([]);
+      // A participant's grams kept only now (`Quentin Zork`'s: in mtg_0, whose passages are in both blocks, and added with
+      // three meetings whose passages are in block 0 only, which marks no passage of block 1): built as far as block 1
+      // at once, with their bits there below `upto` (mtg_0's passages).
+      const grams = async () => (await pool.query<{ term: string }>("SELECT term FROM search_bitmap_terms WHERE kind = 'g' ORDER BY 1")).rows.map((r) => r.term);
+      const before = await grams();
+      const late = [0, 1, 2].map((k) => [`mtg_z${k}`, 4000 + k * 10] as const);
+      for (const [m, id] of late) {
+        await pool.query(`INSERT INTO meetings (id, title, started_at, note, created_at, updated_at) VALUES ($1, $1, '2026-03-01T10:00:00.000Z', '', 'x', 'x')`, [m]);
+        await insertPassages(pool, [[id, m, 'the budget review']]);
+        await pool.query("INSERT INTO participants (id, meeting_id, name) VALUES ($1, $2, 'Quentin Zork')", [`par_${m}`, m]);
+      }
+      expect(await marks()).toEqual([]);
+      const upto = (await tail())[0]!.upto;
+      await buildAll(pool);
+      const added = (await grams()).filter((g) => !before.includes(g));
+      expect(added.length).toBeGreaterThan(0);
+      expect(await tail()).toEqual([{ block: 1, upto }]);
+      const rowsOf = await pool.query("SELECT count(*)::int AS n FROM search_bitmaps b JOIN search_bitmap_terms k USING (kind, term) WHERE kind = 'g' AND k.built = 1 AND b.block = 1 AND term = ANY($1)", [added]);
+      expect(rowsOf.rows[0].n).toBe(added.length);
+      expect(await doctor()).toEqual([]);
+      expect(await compare(pool, [{ query: '', participant: 'Zork' }, { query: '', participant: 'ntin Zo' }], false, queries)).toEqual([]);
       // Block 1 filled (passages in block 2): built whole as any block, with its words' counts; the newest block 2's bits from its start.
       await pool.query("SELECT setval(pg_get_serial_sequence('search_passages', 'id'), $1)", [2 * 4096 - 5]);
       for (let k = 0; k < 30; k++) await pool.query("INSERT INTO search_passages (meeting_id, kind, ref_id, text) VALUES ($1, 'note', $1, $2)", [`mtg_${k}`, say()]);

@@ -373,9 +373,9 @@ export async function bitmapDrift(q: Queryable): Promise<{ wrong: number; exampl
                      GROUP BY 2, 3),
           stored AS (SELECT s.kind, s.term, s.block, s.bits FROM kept k JOIN search_bitmaps s USING (kind, term, block)),
           counted AS (SELECT k.term, k.block, syntheo_block_counts(array_agg((x.passage_id & 4095)::int << 8 | least(x.n, 255))) AS counts
-                      FROM kept k JOIN search_postings x ON k.kind = 'w' AND k.whole AND x.lexeme = k.term AND x.passage_id >= k.block::bigint * 4096 AND x.passage_id < k.hi
+                      FROM kept k JOIN search_postings x ON k.kind = 'w' AND x.lexeme = k.term AND x.passage_id >= k.block::bigint * 4096 AND x.passage_id < k.hi
                       GROUP BY 1, 2),
-          kept_counts AS (SELECT s.term, s.block, s.counts FROM kept k JOIN search_counts s ON k.kind = 'w' AND k.whole AND s.term = k.term AND s.block = k.block),
+          kept_counts AS (SELECT s.term, s.block, s.counts FROM kept k JOIN search_counts s ON k.kind = 'w' AND s.term = k.term AND s.block = k.block),
           differ AS (SELECT kind, term, block FROM held h FULL JOIN stored s USING (kind, term, block) WHERE h.bits IS DISTINCT FROM s.bits
                      UNION ALL
                      SELECT 'c', term, block FROM counted h FULL JOIN kept_counts s USING (term, block) WHERE h.counts IS DISTINCT FROM s.counts)

@@ -491,16 +491,24 @@ async function fromPostings(
   // at 100k meetings, 422 matches, the probes ~9 ms of a 15 ms search; `the` + `Ines Kowalski`, the newest block's 453
   // matches, ~7 of ~15).
   const gram = tags?.passageGram;
-  const gramBuilt = (tag: string) => `(SELECT k.built FROM search_bitmap_terms k WHERE k.kind = 'g' AND k.term = ${tag})`;
   /**
-   * The passages of the blocks the gram's bits do not answer for (from its first block not built, and the stale ones)
-   * whose meeting holds the gram, as an array (GRAM_SET_SHARE). Every block from the first when the gram is no longer
-   * kept (a repair cleared it between the statements).
+   * The passage id the gram's bits answer for below (but for the stale blocks): its first block not built's start, or
+   * that block's `upto` when it is the newest and its bits there are read (migration 0031, as bitmaps.ts's kb.lo).
+   */
+  const gramUpto = (tag: string) =>
+    `(SELECT CASE WHEN t.block IS NULL THEN k.built::bigint * 4096 ELSE t.upto END FROM search_bitmap_terms k
+        LEFT JOIN search_bitmap_tail t ON t.block = k.built AND NOT EXISTS (SELECT 1 FROM search_bitmap_tail_stale s WHERE s.passage_id < t.upto)
+          AND t.block NOT IN (SELECT block FROM search_bitmap_stale)
+      WHERE k.kind = 'g' AND k.term = ${tag})`;
+  /**
+   * The passages the gram's bits do not answer for (from gramUpto on, and the stale blocks below it) whose meeting holds
+   * the gram, as an array (GRAM_SET_SHARE). Every passage when the gram is no longer kept (a repair cleared it between
+   * the statements).
    */
   const gramPassages = (tag: string) => {
-    const from = `coalesce(${gramBuilt(tag)}, 0)`;
-    const beyond = `SELECT p.id, p.meeting_id FROM search_passages p WHERE p.id >= ${from}::bigint * 4096
-                    UNION ALL SELECT p.id, p.meeting_id FROM search_bitmap_stale s JOIN search_passages p ON p.id >= s.block::bigint * 4096 AND p.id < (s.block + 1)::bigint * 4096 WHERE s.block < ${from}`;
+    const from = `coalesce(${gramUpto(tag)}, 0)`;
+    const beyond = `SELECT p.id, p.meeting_id FROM search_passages p WHERE p.id >= ${from}
+                    UNION ALL SELECT p.id, p.meeting_id FROM search_bitmap_stale s JOIN search_passages p ON p.id >= s.block::bigint * 4096 AND p.id < (s.block + 1)::bigint * 4096 WHERE s.block < ${from} >> 12`;
     return `(SELECT array_agg(i.id) FROM (SELECT r.meeting_id, array_agg(r.id) AS ids FROM (${beyond}) r GROUP BY r.meeting_id) m
               JOIN meeting_numbers gn ON gn.meeting_id = m.meeting_id JOIN ${tagBlocks(`b.tag = ${tag}`)} gb ON gb.block = gn.n >> 12
               CROSS JOIN LATERAL unnest(m.ids) i(id) WHERE get_bit(gb.bits, gn.n & 4095) = 1)`;
@@ -509,7 +517,7 @@ async function fromPostings(
   const gramSet = options.gramSet ?? expected >= sizes.passages * GRAM_SET_SHARE;
   /** Whether match `at` (SQL) holds the gram (`tag`, its parameter): in its block's passage bits, else its meeting's bit. */
   const gramHolds = (at: string, tag: string) =>
-    `CASE WHEN (${at} >> 12) < ${gramBuilt(tag)}
+    `CASE WHEN ${at} < ${gramUpto(tag)}
                AND (${at} >> 12)::int NOT IN (SELECT s.block FROM search_bitmap_stale s)
           THEN coalesce((SELECT get_bit(b.bits, (${at} & 4095)::int) = 1 FROM search_bitmaps b WHERE b.kind = 'g' AND b.term = ${tag} AND b.block = (${at} >> 12)::int), false)
           ELSE ${

@@ -79,8 +79,8 @@ export const searchBitmapStale = pgTable('search_bitmap_stale', {
 
 /**
  * The newest block's bits (migration 0031): the kept terms built as far as `block` (search_bitmap_terms.built = block)
- * have their bits of that block for the passage ids below `upto`, which the rounds raise as passages come (one row, or
- * none before the first round). Their words' counts (search_counts) are not kept there.
+ * have their bits of that block, and their words' counts (search_counts), for the passage ids below `upto`, which the
+ * rounds raise as passages come (one row, or none before the first round).
  */
 export const searchBitmapTail = pgTable('search_bitmap_tail', {
   block: integer('block').primaryKey(),
