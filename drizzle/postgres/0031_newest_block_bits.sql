@@ -15,7 +15,8 @@ CREATE TABLE IF NOT EXISTS "search_bitmap_tail_stale" (
 -- there, `the` + `person1` took 25 ms against 13 at 100k meetings. It cannot be built as the others are: each new passage
 -- would mark it stale, and a stale block is built again whole (0.5-1.4 s at 100k meetings).
 --
--- Now the kept terms built as far as the newest block (built = its number) have its bits for the passage ids below
+-- Now the kept terms built as far as the newest block (built = its number, from block 1 on: a term is added built as
+-- far as block 0) have its bits for the passage ids below
 -- search_bitmap_tail.upto, and each round adds the passages written since, TAIL_PASSAGES at most (the names of the
 -- constants are the comments'; their values are written where they are used). A search reads those bits and counts
 -- from the rows only the passages from `upto` on (src/db/postgres/bitmaps.ts), and its words' counts (search_counts)
@@ -267,8 +268,9 @@ BEGIN
     UPDATE search_bitmap_terms SET built = hi WHERE kind = t.kind AND term = t.term;
     done := done + 1;
   END LOOP;
-  -- The passages written since added to the newest block's bits, within the budget.
-  IF done = 0 OR clock_timestamp() - started <= budget_ms * interval '1 ms' THEN
+  -- The passages written since added to the newest block's bits, within the budget. Not block 0's: a term is added
+  -- built as far as block 0 (syntheo_add_search_bitmap_terms), without its bits there.
+  IF tb > 0 AND (done = 0 OR clock_timestamp() - started <= budget_ms * interval '1 ms') THEN
     SELECT least(coalesce(max(id), -1) + 1, tu + 128, (tb + 1)::bigint * 4096) INTO nu FROM search_passages;
     IF nu > tu THEN
       IF nu > (SELECT last_value FROM search_bitmap_tail_boundary) THEN PERFORM setval('search_bitmap_tail_boundary', nu); END IF;
