@@ -67,6 +67,13 @@ export interface BitmapTotal {
 }
 
 /**
+ * Whether the newest block's bits (`t`, a row of search_bitmap_tail, migration 0031) are read below its `upto`: none of
+ * its passages there changed since they were built, and the block is not marked stale (a round that failed after it
+ * raised search_bitmap_boundary past the block).
+ */
+export const TAIL_READ = 'NOT EXISTS (SELECT 1 FROM search_bitmap_tail_stale s WHERE s.passage_id < t.upto) AND t.block NOT IN (SELECT block FROM search_bitmap_stale)';
+
+/**
  * Blocks counted from their rows (not built yet, or stale) a settled statement reads at most: the newest, partial one and
  * those a worker keeping up has not built yet.
  */
@@ -282,8 +289,7 @@ export async function bitmapTotal(
       return `kb AS (SELECT x.b, x.b + (t.block IS NOT NULL)::int AS e, coalesce(t.upto, x.b::bigint * 4096) AS lo
                      FROM (SELECT CASE WHEN count(*) = ${n} THEN min(built) ELSE 0 END AS b, count(*) = ${n} AS kept FROM search_bitmap_terms
                            WHERE (kind = 'w' AND term = ANY(${w})) OR (kind = 't' AND term = ANY(${t})) OR (kind = 'g' AND term = ANY(${g}))) x
-                     LEFT JOIN search_bitmap_tail t ON x.kept AND t.block = x.b AND NOT EXISTS (SELECT 1 FROM search_bitmap_tail_stale s WHERE s.passage_id < t.upto)
-                       AND t.block NOT IN (SELECT block FROM search_bitmap_stale)),
+                     LEFT JOIN search_bitmap_tail t ON x.kept AND t.block = x.b AND ${TAIL_READ}),
               blk AS (${blkSql}),${
                 date || read || except ? `\n              arr AS (${laidOut}),` : ''
               }${window ? [...shared].map(([name, sql]) => `\n              ${name} AS ${sql},`).join('') : ''}
@@ -351,8 +357,7 @@ export async function bitmapDrift(q: Queryable): Promise<{ wrong: number; exampl
                        SELECT b FROM generate_series(0, (SELECT coalesce(max(built), 0) - 1 FROM search_bitmap_terms)) b
                        WHERE b NOT IN (SELECT block FROM search_bitmap_stale) ORDER BY random() LIMIT ${CHECKED_BLOCKS}) r
                      UNION ALL
-                     SELECT t.block, t.upto, false FROM search_bitmap_tail t WHERE NOT EXISTS (SELECT 1 FROM search_bitmap_tail_stale s WHERE s.passage_id < t.upto)
-                       AND t.block NOT IN (SELECT block FROM search_bitmap_stale)),
+                     SELECT t.block, t.upto, false FROM search_bitmap_tail t WHERE ${TAIL_READ}),
           kept AS (SELECT k.kind, k.term, g.b AS block, g.hi, g.whole FROM search_bitmap_terms k JOIN blocks g ON CASE WHEN g.whole THEN g.b < k.built ELSE g.b = k.built END),
           pm AS MATERIALIZED (SELECT (p.id >> 12)::int AS block, p.meeting_id, bit_or(${one} >> (p.id & 4095)::int) AS bits FROM blocks g
                                 JOIN search_passages p ON p.id >= g.b::bigint * 4096 AND p.id < g.hi

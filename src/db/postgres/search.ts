@@ -10,7 +10,7 @@ import { dateTerm, startedWithin } from './calendar.js';
 import type { Pool } from 'pg';
 import { genericPoolOf, one, rows, rowsGeneric, rowsPlanned, warmCompanions, withMergePlans, type Queryable } from './sql.js';
 import { monthsLessDays } from '../model/calendar.js';
-import { bitmapTotal } from './bitmaps.js';
+import { bitmapTotal, TAIL_READ } from './bitmaps.js';
 import { snippetOf } from '../queries/snippet.js';
 
 // search_transcripts on PostgreSQL: the same semantics as SQLite's FTS5 search (src/db/queries/search.ts).
@@ -497,8 +497,7 @@ async function fromPostings(
    */
   const gramUpto = (tag: string) =>
     `(SELECT CASE WHEN t.block IS NULL THEN k.built::bigint * 4096 ELSE t.upto END FROM search_bitmap_terms k
-        LEFT JOIN search_bitmap_tail t ON t.block = k.built AND NOT EXISTS (SELECT 1 FROM search_bitmap_tail_stale s WHERE s.passage_id < t.upto)
-          AND t.block NOT IN (SELECT block FROM search_bitmap_stale)
+        LEFT JOIN search_bitmap_tail t ON t.block = k.built AND ${TAIL_READ}
       WHERE k.kind = 'g' AND k.term = ${tag})`;
   /**
    * The passages the gram's bits do not answer for (from gramUpto on, and the stale blocks below it) whose meeting holds
