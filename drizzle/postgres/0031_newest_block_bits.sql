@@ -16,19 +16,20 @@ CREATE TABLE IF NOT EXISTS "search_bitmap_tail_stale" (
 -- would mark it stale, and a stale block is built again whole (0.5-1.4 s at 100k meetings).
 --
 -- Now the kept terms built as far as the newest block (built = its number, from block 1 on: a term is added built as
--- far as block 0) have its bits for the passage ids below
--- search_bitmap_tail.upto, and each round adds the passages written since, TAIL_PASSAGES at most (the names of the
--- constants are the comments'; their values are written where they are used). A search reads those bits and counts
--- from the rows only the passages from `upto` on (src/db/postgres/bitmaps.ts), and its words' counts (search_counts)
--- likewise, written by the rounds with the bits (the triggers of 0020 write none of that block's).
+-- far as block 0) have its bits for the passage ids below search_bitmap_tail.upto, and each round adds the passages
+-- written since, TAIL_PASSAGES at most (the names of the constants are the comments'; their values are written where
+-- they are used). A search reads those bits, and counts from the rows only the passages from `upto` on
+-- (src/db/postgres/bitmaps.ts); and its words' counts (search_counts) likewise, written by the rounds with the bits
+-- (the triggers of 0020 write none of that block's).
 --
 -- Exactness, as 0013's: the triggers take the rounds' lock (shared) before they read the boundaries, and a round runs
 -- only with it (exclusive). A changed passage below the newest block's `upto` (search_bitmap_tail_boundary: the highest
--- any round set, never lowered) is recorded (search_bitmap_tail_stale, the lowest of each statement), and a search reads
--- no bits of that block while one is (nor while the block is marked stale). The next round takes the bits from the lowest on away (a transcript's last
--- passage, rewritten at each chunk the worker appends, costs only its own bits), lowers `upto` to it, and adds them
--- again from the rows. When passages fill the block (the highest passage id's block is higher), its partial rows are
--- dropped and the rounds build it whole as any complete block, and the newest block starts empty.
+-- any round set, never lowered) is recorded (search_bitmap_tail_stale, the lowest of each statement), and a search
+-- reads no bits of that block while one is (nor while the block is marked stale). The next round takes the bits from
+-- the lowest on away (a transcript's last passage, rewritten at each chunk the worker appends, costs only its own
+-- bits), lowers `upto` to it, and adds them again from the rows. When passages fill the block (the highest passage id's
+-- block is higher), its partial rows are dropped and the rounds build it whole as any complete block, and the newest
+-- block starts empty.
 CREATE SEQUENCE IF NOT EXISTS search_bitmap_tail_boundary AS bigint MINVALUE 0 START 0;
 --> statement-breakpoint
 -- 0013's, with the newest block's changed passages recorded.
