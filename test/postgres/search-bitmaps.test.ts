@@ -196,6 +196,23 @@ async function insertPassages(q: Pick<pg.Pool, 'query'>, passages: readonly (rea
   ]);
 }
 
+/**
+ * `count` meetings a day from 1 January 2026, each with a participant of PEOPLE, and `Quentin Zork` in `mtg_0` too (a name
+ * in one meeting: its grams not kept until more meetings have it); the seeded generator, to go on with.
+ */
+async function meetingsWithPeople(pool: pg.Pool, count: number, seed: number): Promise<ReturnType<typeof seeded>> {
+  await insertMeetings(pool, Array.from({ length: count }, (_, d) => new Date(Date.UTC(2026, 0, 1 + d, 10)).toISOString()));
+  const rnd = seeded(seed);
+  for (let m = 0; m < count; m++) await pool.query('INSERT INTO participants (id, meeting_id, name) VALUES ($1, $2, $3)', [`par_${m}`, `mtg_${m}`, rnd.one(PEOPLE)]);
+  await pool.query("INSERT INTO participants (id, meeting_id, name) VALUES ('par_q', 'mtg_0', 'Quentin Zork')");
+  return rnd;
+}
+
+/** The newest block's row (migration 0031): its number and `upto`. */
+async function newestBlock(pool: pg.Pool): Promise<{ block: number; upto: number }[]> {
+  return (await pool.query<{ block: number; upto: number }>('SELECT block, upto::int FROM search_bitmap_tail')).rows;
+}
+
 /** Meetings `mtg_0`, `mtg_1`... started at `starts`, without folder or participant. */
 async function insertMeetings(q: Pick<pg.Pool, 'query'>, starts: readonly string[]): Promise<void> {
   for (const [m, at] of starts.entries()) await q.query(`INSERT INTO meetings (id, title, started_at, note, created_at, updated_at) VALUES ($1, $1, $2, '', 'x', 'x')`, [`mtg_${m}`, at]);
@@ -696,11 +713,8 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
   it('the newest block (migration 0031): its bits below `upto` read, the passages from there counted from their rows; a passage changed below it read from rows until a round takes its bits away and adds them again; a filled block built whole', async () => {
     // A database of its own: block 0 full (4,000 passages), 1,500 in block 1 (the newest), 40 meetings, a participant each.
     await ownDatabase(async (store, pool) => {
-      await insertMeetings(pool, Array.from({ length: 40 }, (_, d) => new Date(Date.UTC(2026, 0, 1 + d, 10)).toISOString()));
-      const rnd = seeded(11);
-      for (let m = 0; m < 40; m++) await pool.query('INSERT INTO participants (id, meeting_id, name) VALUES ($1, $2, $3)', [`par_${m}`, `mtg_${m}`, rnd.one(PEOPLE)]);
-      // A name in one meeting of 40 (its grams not kept, fewer than 1/16), until three more meetings have it (below).
-      await pool.query("INSERT INTO participants (id, meeting_id, name) VALUES ('par_q', 'mtg_0', 'Quentin Zork')");
+      // `Quentin Zork` in one meeting of 40 (its grams not kept, fewer than 1/16), until three more meetings have it (below).
+      const rnd = await meetingsWithPeople(pool, 40, 11);
       const say = () => rnd.one(['the budget review', 'the plan', 'the budget', 'budget plan launch']);
       const passages: [id: number, meeting: string, text: string][] = [];
       for (let id = 0; id < 4000; id++) passages.push([id, `mtg_${rnd.int(40)}`, say()]);
@@ -709,7 +723,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
       await pool.query("SELECT setval(pg_get_serial_sequence('search_passages', 'id'), $1)", [4096 + 1499]);
       await pool.query('ANALYZE');
       await buildAll(pool);
-      const tail = async () => (await pool.query<{ block: number; upto: number }>('SELECT block, upto::int FROM search_bitmap_tail')).rows;
+      const tail = () => newestBlock(pool);
       const marks = async () => (await pool.query<{ id: number }>('SELECT passage_id::int AS id FROM search_bitmap_tail_stale ORDER BY 1')).rows.map((r) => r.id);
       const doctor = async () => (await store.admin.integrity({ full: true })).search.filter((line) => line.includes('search_bitmaps'));
       // Every term built as far as block 1 (grams of the names too), and its bits there up to the newest passage.
@@ -813,14 +827,11 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
   it('a database within block 0: its bits not built up to a passage (a term is added built as far as block 0, without its bits there), also for a gram kept late', async () => {
     // (bench-matrix's small database is where reading such bits went wrong: `the` + the most frequent name, 0 against 75.)
     await ownDatabase(async (store, pool) => {
-      await insertMeetings(pool, Array.from({ length: 20 }, (_, d) => new Date(Date.UTC(2026, 0, 1 + d, 10)).toISOString()));
-      const rnd = seeded(12);
-      for (let m = 0; m < 20; m++) await pool.query('INSERT INTO participants (id, meeting_id, name) VALUES ($1, $2, $3)', [`par_${m}`, `mtg_${m}`, rnd.one(PEOPLE)]);
-      await pool.query("INSERT INTO participants (id, meeting_id, name) VALUES ('par_q', 'mtg_0', 'Quentin Zork')");
+      const rnd = await meetingsWithPeople(pool, 20, 12);
       await insertPassages(pool, Array.from({ length: 600 }, (_, id) => [id, `mtg_${rnd.int(20)}`, rnd.one(['the budget review', 'the plan', 'the budget', 'budget plan launch'])] as const));
       await pool.query("SELECT setval(pg_get_serial_sequence('search_passages', 'id'), 599)");
       await buildAll(pool);
-      const tail = async () => (await pool.query<{ block: number; upto: number }>('SELECT block, upto::int FROM search_bitmap_tail')).rows;
+      const tail = () => newestBlock(pool);
       expect(await tail()).toEqual([{ block: 0, upto: 0 }]);
       // `Quentin Zork`'s grams kept only now (in 4 of 20 meetings): still none built, and the searches as the rows say.
       for (const m of [1, 2, 3]) await pool.query('INSERT INTO participants (id, meeting_id, name) VALUES ($1, $2, $3)', [`par_z${m}`, `mtg_${m}`, 'Quentin Zork']);
