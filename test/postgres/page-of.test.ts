@@ -23,7 +23,7 @@ describe('the page past the window', () => {
   it('is read from the reach alone when it holds the page', async () => {
     const o = older();
     const page = await pageOf(past(2000, 5000, 6000, 4000), { limit: 10, offset: 2500 }, o.read);
-    expect(page).toEqual({ ids: Array.from({ length: 10 }, (_, i) => 4499 - i), total: 6000 });
+    expect(page).toEqual({ ids: Array.from({ length: 10 }, (_, i) => 4499 - i), total: 6000, rows: new Map() });
     expect(o.calls).toEqual([{ boundary: 5000, limit: 10, offset: 500, reach: 4000 }]);
   });
 
@@ -52,5 +52,15 @@ describe('the page past the window', () => {
     expect((await pageOf(window, { limit: 10, offset: 0 }, o.read)).ids).toHaveLength(10);
     expect((await pageOf(past(30, 5000, 30, 0), { limit: 10, offset: 40 }, o.read)).ids).toEqual([]);
     expect(o.calls).toEqual([]);
+  });
+
+  it('keeps the hits read with the page, by id, but those whose passage was not found', async () => {
+    const hit = (id: number, meeting: string | null) => ({ n: 2000, lo: 5000, total: 6000, reach: null, id, meeting_id: meeting, title: 't', text: `passage ${id}` });
+    const page = await pageOf([hit(9000, 'mtg_a'), hit(8999, null), hit(8998, 'mtg_b')], { limit: 3, offset: 0 }, older().read);
+    expect(page.ids).toEqual([9000, 8999, 8998]);
+    expect([...page.rows!.entries()].map(([id, r]) => [id, r.id, r.meeting_id, r.text])).toEqual([
+      [9000, 9000, 'mtg_a', 'passage 9000'],
+      [8998, 8998, 'mtg_b', 'passage 8998'],
+    ]);
   });
 });

@@ -1,7 +1,7 @@
 import { InvalidInputError } from '../../errors.js';
 import { matchFragment } from '../statements.js';
 import { pagination } from '../queries/pagination.js';
-import { queryTerms, RANK_WINDOW, type SearchFilter, type SearchHit } from '../queries/search.js';
+import { PASSAGE_MAX_WORDS, queryTerms, RANK_WINDOW, type SearchFilter, type SearchHit } from '../queries/search.js';
 import type { SearchKind } from '../schema/enums.js';
 import type { Page, Pagination } from '../queries/types.js';
 import { MAX_PARTICIPANT_EXCEPTIONS } from '../queries/participant-words.js';
@@ -86,7 +86,25 @@ interface HitRow {
   word_offset: number | null;
   speaker: string | null;
   text: string;
+  /**
+   * A transcript passage's words from `word_offset` on, as many as a passage holds at most (PASSAGE_MAX_WORDS), each as
+   * its index less `word_offset` and its start time: read with the window's page (hitColumns).
+   */
+  starts?: [number, number | null][] | null;
 }
+
+/**
+ * A hit's columns (HitRow's, but `id`) for passage `id` (SQL), read with the page in the window's statement
+ * (pagedWindow): the page's passages and their words' start times were two statements more at each search, ~0.4 ms each
+ * at 100k meetings. A transcript passage's words' start times come whole (its first match is found in its text, by
+ * snippetOf): ~0.02 ms a passage, and no plan made longer (an aggregate sorted them, 0.05; a LATERAL join checking that
+ * their `idx` follow each other cost 0.3 ms more to plan).
+ */
+const hitColumns = (id: string) =>
+  `SELECT p.meeting_id, m.title, m.started_at, p.kind, p.ref_id, p.word_offset, p.speaker, p.text,
+          CASE WHEN p.kind = 'transcript' THEN ARRAY(SELECT ARRAY[w.idx - p.word_offset, w.start_ms] FROM transcript_words w
+                                                    WHERE w.transcript_id = p.ref_id AND w.idx >= p.word_offset AND w.idx < p.word_offset + ${PASSAGE_MAX_WORDS}) END AS starts
+   FROM search_passages p JOIN meetings m ON m.id = p.meeting_id WHERE p.id = ${id}`;
 
 /** How the matches are read (tests ask for each way; by default, WALKED_RATIO and COST_US decide). */
 export interface SearchOptions {
@@ -168,15 +186,18 @@ export async function searchTranscripts(q: Queryable, filter: SearchFilter, page
     counted = await fromBitmap(q, words, terms.length, where, params, page, fragment && alone);
   }
   const { ids, total } = counted;
-  const found = ids.length
+  // The page's rows read with it (the window's), the others (past the window) now.
+  const byId = new Map(counted.rows);
+  const unread = ids.filter((id) => !byId.has(id));
+  const found = unread.length
     ? await rows<HitRow>(
         q,
         `SELECT p.id, p.meeting_id, m.title, m.started_at, p.kind, p.ref_id, p.word_offset, p.speaker, p.text
          FROM search_passages p JOIN meetings m ON m.id = p.meeting_id WHERE p.id = ANY($1::bigint[])`,
-        [ids],
+        [unread],
       )
     : [];
-  const byId = new Map(found.map((r) => [Number(r.id), r]));
+  for (const r of found) byId.set(Number(r.id), r);
   // The query's words as the tokens of a text are folded (its runs of letters, digits and marks, as queryTerms reads
   // the query); each passage cut and marked as SQLite's snippet() does (snippet.ts), so that both engines show the same
   // words of a passage.
@@ -194,16 +215,17 @@ export async function searchTranscripts(q: Queryable, filter: SearchFilter, page
     summary_id: r.kind === 'summary' ? r.ref_id : null,
     speaker: r.speaker,
     offset: at[i] ?? r.word_offset,
-    start_ms: at[i] === null ? null : (starts.get(`${r.ref_id} ${at[i]}`) ?? null),
+    start_ms: starts[i] ?? null,
     snippet: snippets[i]!.snippet,
   }));
   return { hits, pagination: pagination(page, hits.length, total) };
 }
 
-/** The ids of one page of matches, in search order, and the total. */
+/** The ids of one page of matches, in search order, and the total; the rows of those read with them, by id. */
 interface Matches {
   ids: number[];
   total: number;
+  rows?: Map<number, HitRow>;
 }
 
 /**
@@ -211,23 +233,29 @@ interface Matches {
  * cost ~1 ms a search): `withs` (ending with a comma, or empty) then `ranked`, the window's rows (`id`, `score`,
  * `exact`: exact phrase first, then the score, then newest). One row when the page is past the window (`id` null),
  * always with the window's size `n`, its lowest id `lo` and the `total` (computed only when the window holds a match:
- * with none, there are none at all).
+ * with none, there are none at all). `hits`: each page row with its hit's columns (hitColumns).
  */
-const pagedWindow = (withs: string, ranked: string, total: string, limit: string, offset: string, reach = 'NULL::bigint') =>
+const pagedWindow = (withs: string, ranked: string, total: string, limit: string, offset: string, reach = 'NULL::bigint', hits = false) =>
   `WITH ${withs} r AS MATERIALIZED (${ranked})
-   SELECT s.n, s.lo, s.total, s.reach, x.id
+   SELECT s.n, s.lo, s.total, s.reach, x.id${hits ? ', h.*' : ''}
    FROM (SELECT count(*)::int AS n, min(r.id) AS lo, CASE WHEN count(*) > 0 THEN ${total} END AS total, ${reach} AS reach FROM r) s
    LEFT JOIN LATERAL (SELECT r.id, r.score, r.exact FROM r ORDER BY r.exact DESC, r.score DESC, r.id DESC LIMIT ${limit} OFFSET ${offset}) x ON true
+   ${hits ? `LEFT JOIN LATERAL (${hitColumns('x.id')}) h ON true` : ''}
    ORDER BY x.exact DESC, x.score DESC, x.id DESC`;
 
-/** A pagedWindow's rows (bigint columns: numbers on the Store's pools, which parse int8 so; text on another client). */
-export type PagedRow = { n: number; lo: string | number | null; total: string | number | null; reach: string | number | null; id: string | number | null };
+/**
+ * A pagedWindow's rows (bigint columns: numbers on the Store's pools, which parse int8 so; text on another client), with
+ * the page's hits' columns (null in the row of a page past the window).
+ */
+export type PagedRow = { n: number; lo: string | number | null; total: string | number | null; reach: string | number | null; id: string | number | null } & {
+  [K in keyof Omit<HitRow, 'id'>]?: HitRow[K] | null;
+};
 
 /**
- * The page's passage ids from a pagedWindow's rows, then the older matches (newest first) that `olderThan` reads past the
- * window: from `reach` on when the window's statement found where the page ends (pagedWindow's `reach`, above 0), and
- * again from the start when that read comes short (a writer deleted passages in between: the statements do not share a
- * snapshot).
+ * The page's passage ids from a pagedWindow's rows (with the hits read with them), then the older matches (newest
+ * first) that `olderThan` reads past the window: from `reach` on when the window's statement found where the page ends
+ * (pagedWindow's `reach`, above 0), and again from the start when that read comes short (a writer deleted passages in
+ * between: the statements do not share a snapshot).
  */
 export async function pageOf(
   window: PagedRow[],
@@ -238,13 +266,15 @@ export async function pageOf(
   const total = n === 0 ? 0 : Number(window[0]!.total);
   const reach = Number(window[0]!.reach ?? 0);
   const ids = window.flatMap((r) => (r.id === null ? [] : [Number(r.id)]));
+  // A page's row without its passage (`meeting_id` null) is read again with those past the window.
+  const rows = new Map(window.flatMap((r) => (r.id === null || r.meeting_id == null ? [] : [[Number(r.id), { ...r, id: Number(r.id) } as HitRow] as const])));
   if (ids.length < page.limit && total > n) {
     const [limit, offset] = [page.limit - ids.length, Math.max(0, page.offset - n)];
     let older = reach > 0 ? await olderThan(Number(lo), limit, offset, reach) : undefined;
     if (older === undefined || (older.length < limit && offset + older.length < total - n)) older = await olderThan(Number(lo), limit, offset);
     for (const r of older) ids.push(Number(r.id));
   }
-  return { ids, total };
+  return { ids, total, rows };
 }
 
 /**
@@ -754,7 +784,6 @@ async function fromPostings(
                  }`,
           ranked: `SELECT w.id, w.score, ${phrased ? '(w.id IN (SELECT id FROM ex) OR w.id IN (SELECT id FROM ea))' : 'false'} AS exact FROM w`,
         };
-  const text = pagedWindow(`${withs} m AS ${cte} (${scored}), ${rank.ctes}`, rank.ranked, total, limit, offset, bitmaps?.reach);
   // A window read from the bits, when the blocks counted from their rows are few (settled), is planned once for any
   // words and filters of its shape (a generic plan, on the Store's connections for them). Beyond the built blocks' bits
   // it reads the rows of those few blocks (and a group's or the days' tag rows, whole either way), so a plan made without
@@ -764,6 +793,10 @@ async function fromPostings(
   // So is a tag's passages' walk through the word's counts (tagInCounts), which has one plan whatever the values (its
   // statement planned 0.55 ms a call, against 0.15 for the join it replaces).
   const generic = fromBits ? planOnce : tagInCounts ? genericPoolOf(statsOf) : undefined;
+  // The page's hits read with it when its plan is made once (hitColumns). Planned at each call (a plan cached by
+  // PostgreSQL too: it keeps planning such statements for their values), the join made `marmarorpla` + `Ines
+  // Kowalski`'s statement 1.7-1.9 -> 3.3-4.1 ms (2.8-3.0 without the start times), more than the two statements it saves.
+  const text = pagedWindow(`${withs} m AS ${cte} (${scored}), ${rank.ctes}`, rank.ranked, total, limit, offset, bitmaps?.reach, generic !== undefined);
   const window = generic ? await rowsGeneric<PagedRow>(generic, text, values) : await read<PagedRow>(q, text, values);
   // Past the window, the matches below its lowest id (and from the page's reach), the bounds in every key range.
   return pageOf(window, page, (boundary, limit, offset, reach) =>
@@ -897,21 +930,24 @@ async function fromBitmap(q: Queryable, words: string, termCount: number, where:
   );
 }
 
-/** The start time of each transcript hit's first matched word, in one statement, by "transcript offset". */
-async function startTimes(q: Queryable, hits: HitRow[], at: (number | null)[]): Promise<Map<string, number | null>> {
-  const refs: string[] = [];
-  const offsets: number[] = [];
-  hits.forEach((r, i) => {
-    if (at[i] !== null) {
-      refs.push(r.ref_id);
-      offsets.push(at[i]!);
-    }
+/**
+ * The start time of each transcript hit's first matched word (its index `at`; null: not a transcript's): from its
+ * passage's start times when read with it (hitColumns), else looked up, those in one statement.
+ */
+async function startTimes(q: Queryable, hits: HitRow[], at: (number | null)[]): Promise<(number | null)[]> {
+  const starts = hits.map((r, i) => {
+    if (at[i] === null) return null;
+    const k = at[i]! - r.word_offset!;
+    // Not among the words read, up to a passage's most: no word there.
+    return r.starts == null || k >= PASSAGE_MAX_WORDS ? undefined : (r.starts.find(([j]) => j === k)?.[1] ?? null);
   });
-  if (refs.length === 0) return new Map();
+  const asked = hits.flatMap((r, i) => (starts[i] === undefined ? [{ ref: r.ref_id, idx: at[i]! }] : []));
+  if (asked.length === 0) return starts as (number | null)[];
   const found = await rows<{ ref: string; idx: number; start_ms: number | null }>(
     q,
     'SELECT w.transcript_id AS ref, w.idx, w.start_ms FROM unnest($1::text[], $2::int[]) AS h(ref, idx) JOIN transcript_words w ON w.transcript_id = h.ref AND w.idx = h.idx',
-    [refs, offsets],
+    [asked.map((a) => a.ref), asked.map((a) => a.idx)],
   );
-  return new Map(found.map((w) => [`${w.ref} ${w.idx}`, w.start_ms]));
+  const byKey = new Map(found.map((w) => [`${w.ref} ${w.idx}`, w.start_ms]));
+  return starts.map((t, i) => (t === undefined ? (byKey.get(`${hits[i]!.ref_id} ${at[i]}`) ?? null) : t));
 }
