@@ -387,16 +387,17 @@ async function fromPostings(
 ): Promise<Matches | undefined> {
   // Each lexeme, and how many passages say it as kept (migration 0010: its base rows and its bucket's pending deltas).
   // The counts decide how a participant fragment's or a date range's tags are matched (byMeeting), and whether the
-  // matches are walked or counted from the bitmaps. The lexemes of one or two ASCII words are known without the round
-  // trip (~0.3-0.5 ms) when the statistics list every one among their most common, or when one word is searched alone
-  // (nothing to decide). Otherwise the statistics give a word their average, ~2,400 passages, whatever it holds: `elra
+  // matches are walked or counted from the bitmaps. The lexemes of ASCII words are known without the round trip (~0.3-0.5
+  // ms) when the statistics list every one among their most common (so their sizes; three words or more too: `the we to`
+  // 12.3-16.5 -> 11.5-15.2 ms at 100k meetings, calls alternated), or when one word is searched alone (nothing to
+  // decide). Otherwise the statistics give a word their average, ~2,400 passages, whatever it holds: `elra
   // to` (`elra` in 9,822) was expected to hold 1,700 matches, fewer than a window, and `elra`'s postings were merged
   // with all 270,604 of `to` (22.9 ms) rather than their bitmaps counted; `to the elra` walked 17,549 probes (26 ms).
   const countsDecide = tags !== undefined && (tags.participant !== undefined || tags.range.from !== undefined || tags.range.to !== undefined);
   const sizes = await listSizes(q, statsOf);
   const ascii = countsDecide ? undefined : asciiLexemes(words);
   const oneWord = tags === undefined && ascii?.length === 1;
-  const known = ascii !== undefined && ascii.length < 3 && (oneWord || ascii.every((l) => sizes.common('search_postings', l))) ? ascii : undefined;
+  const known = ascii !== undefined && (oneWord || ascii.every((l) => sizes.common('search_postings', l))) ? ascii : undefined;
   const said = known?.map((l) => ({ l, n: NaN })) ?? (await rows<{ l: string; n: number }>(q, lexemeCounts('$1'), [words]));
   const lexemes = said.map((w) => w.l);
   // No lexeme (e.g. only words longer than PostgreSQL indexes): plainto_tsquery matches nothing either.
