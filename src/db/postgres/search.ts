@@ -88,23 +88,33 @@ interface HitRow {
   text: string;
   /**
    * A transcript passage's words from `word_offset` on, as many as a passage holds at most (PASSAGE_MAX_WORDS), each as
-   * its index less `word_offset` and its start time: read with the window's page (hitColumns).
+   * its index less `word_offset` and its start time (`-`: none), `3 1200`, separated by commas: read with the window's
+   * page (hitColumns).
    */
-  starts?: [number, number | null][] | null;
+  starts?: string | null;
 }
 
 /**
  * A hit's columns (HitRow's, but `id`) for passage `id` (SQL), read with the page in the window's statement
  * (pagedWindow): the page's passages and their words' start times were two statements more at each search, ~0.4 ms each
  * at 100k meetings. A transcript passage's words' start times come whole (its first match is found in its text, by
- * snippetOf): ~0.02 ms a passage, and no plan made longer (an aggregate sorted them, 0.05; a LATERAL join checking that
- * their `idx` follow each other cost 0.3 ms more to plan).
+ * snippetOf): ~0.02 ms a passage, and no plan made longer (in their order, an aggregate sorted them, 0.05; a LATERAL
+ * join checking that their `idx` follow each other cost 0.3 ms more to plan). As text: an array of pairs was parsed in
+ * ~0.2 ms a page.
  */
 const hitColumns = (id: string) =>
   `SELECT p.meeting_id, m.title, m.started_at, p.kind, p.ref_id, p.word_offset, p.speaker, p.text,
-          CASE WHEN p.kind = 'transcript' THEN ARRAY(SELECT ARRAY[w.idx - p.word_offset, w.start_ms] FROM transcript_words w
-                                                    WHERE w.transcript_id = p.ref_id AND w.idx >= p.word_offset AND w.idx < p.word_offset + ${PASSAGE_MAX_WORDS}) END AS starts
+          CASE WHEN p.kind = 'transcript' THEN
+            (SELECT coalesce(string_agg((w.idx - p.word_offset) || ' ' || coalesce(w.start_ms::text, '-'), ','), '') FROM transcript_words w
+             WHERE w.transcript_id = p.ref_id AND w.idx >= p.word_offset AND w.idx < p.word_offset + ${PASSAGE_MAX_WORDS}) END AS starts
    FROM search_passages p JOIN meetings m ON m.id = p.meeting_id WHERE p.id = ${id}`;
+
+/** Word `k`'s start time in a hit's `starts` (HitRow's): null when it has none, or is not there. */
+function startIn(starts: string, k: number): number | null {
+  const key = `${k} `;
+  for (const pair of starts.split(',')) if (pair.startsWith(key)) return pair.endsWith('-') ? null : Number(pair.slice(key.length));
+  return null;
+}
 
 /** How the matches are read (tests ask for each way; by default, WALKED_RATIO and COST_US decide). */
 export interface SearchOptions {
@@ -940,7 +950,7 @@ async function startTimes(q: Queryable, hits: HitRow[], at: (number | null)[]): 
     if (at[i] === null) return null;
     const k = at[i]! - r.word_offset!;
     // Not among the words read, up to a passage's most: no word there.
-    return r.starts == null || k >= PASSAGE_MAX_WORDS ? undefined : (r.starts.find(([j]) => j === k)?.[1] ?? null);
+    return r.starts == null || k >= PASSAGE_MAX_WORDS ? undefined : startIn(r.starts, k);
   });
   const asked = hits.flatMap((r, i) => (starts[i] === undefined ? [{ ref: r.ref_id, idx: at[i]! }] : []));
   if (asked.length === 0) return starts as (number | null)[];
