@@ -398,17 +398,18 @@ async function fromPostings(
   // Each lexeme, and how many passages say it as kept (migration 0010: its base rows and its bucket's pending deltas).
   // The counts decide how a participant fragment's or a date range's tags are matched (byMeeting), and whether the
   // matches are walked or counted from the bitmaps. The lexemes of ASCII words are known without the round trip (~0.3-0.5
-  // ms) when the statistics list every one among their most common (so their sizes; three words or more too: `the we to`
-  // 12.3-16.5 -> 11.5-15.2 ms at 100k meetings, calls alternated), or when one word is searched alone (nothing to
-  // decide). Otherwise the statistics give a word their average, ~2,400 passages, whatever it holds: `elra
-  // to` (`elra` in 9,822) was expected to hold 1,700 matches, fewer than a window, and `elra`'s postings were merged
-  // with all 270,604 of `to` (22.9 ms) rather than their bitmaps counted; `to the elra` walked 17,549 probes (26 ms).
-  const countsDecide = tags !== undefined && (tags.participant !== undefined || tags.range.from !== undefined || tags.range.to !== undefined);
+  // ms) when the statistics list every one among their most common, their counts then the statistics' (three words or
+  // more too: `the we to` 12.3-16.5 -> 11.5-15.2 ms at 100k meetings, calls alternated; with a participant or dates too:
+  // `the` + `kowalski` 5.9 -> 5.5 ms, + six months 9.0 -> 7.8), or when one word is searched alone (nothing to decide). Otherwise the statistics give a word
+  // their average, ~2,400 passages, whatever it holds: `elra to` (`elra` in 9,822) was expected to hold 1,700 matches,
+  // fewer than a window, and `elra`'s postings were merged with all 270,604 of `to` (22.9 ms) rather than their bitmaps
+  // counted; `to the elra` walked 17,549 probes (26 ms).
   const sizes = await listSizes(q, statsOf);
-  const ascii = countsDecide ? undefined : asciiLexemes(words);
+  const ascii = asciiLexemes(words);
   const oneWord = tags === undefined && ascii?.length === 1;
-  const known = ascii !== undefined && (oneWord || ascii.every((l) => sizes.common('search_postings', l))) ? ascii : undefined;
-  const said = known?.map((l) => ({ l, n: NaN })) ?? (await rows<{ l: string; n: number }>(q, lexemeCounts('$1'), [words]));
+  const common = ascii?.every((l) => sizes.common('search_postings', l)) === true;
+  const known = oneWord || common ? ascii : undefined;
+  const said = known?.map((l) => ({ l, n: common ? sizes('search_postings', l) : NaN })) ?? (await rows<{ l: string; n: number }>(q, lexemeCounts('$1'), [words]));
   const lexemes = said.map((w) => w.l);
   // No lexeme (e.g. only words longer than PostgreSQL indexes): plainto_tsquery matches nothing either.
   if (lexemes.length === 0) return { ids: [], total: 0 };
@@ -451,7 +452,7 @@ async function fromPostings(
     // far as the counts and statistics tell): its years and months from their bits, most of a month's days as the month
     // less the others, the rest day by day. `desuusmar usan` up to 8 April 2026 had its 9,837 matches' meetings checked,
     // 40 ms, where the bits count them in ~8. (A series is not dense: `the` + a series + six months, taken for dense,
-    // went 2.2 -> 12.4 ms, the range's tags read.) The words' counts are read here (countsDecide).
+    // went 2.2 -> 12.4 ms, the range's tags read.) The words' counts are read here, or the statistics' where theirs.
     const dense = (n: number) => n * 64 > sizes.passages;
     const bits = dates && group === dates.tokens && said.every((w) => dense(w.n)) && others.every((g) => g.every((t) => dense(tagSize(t))));
     const days = bits ? monthsLessDays(group, () => true) : undefined;
