@@ -6,7 +6,7 @@ import { needs } from '../support/system-tools.js';
 import { pgDatabaseMigratedTo, startPostgres, type PgCluster } from '../support/postgres.js';
 import pgDriver from 'pg';
 import { MIGRATION_LOCK_KEY, openPostgres, readPgMigrations } from '../../src/db/postgres/open.js';
-import { GENERIC_STATEMENTS, genericPoolOf, rowsGeneric, warmCompanions, withMergePlans } from '../../src/db/postgres/sql.js';
+import { COMPANION_STATEMENTS, genericPoolOf, rowsGeneric, rowsPlanned, warmCompanions, withMergePlans, type Queryable } from '../../src/db/postgres/sql.js';
 import { describeTarget } from '../../src/db/postgres/errors.js';
 import { openPostgresStore } from '../../src/db/postgres/store.js';
 import type { SchemaNotice } from '../../src/db/model/schema-notice.js';
@@ -221,7 +221,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL: open and migrate', () => {
     }
   });
 
-  it('statements planned once for any values run on connections of their own, each keeping its GENERIC_STATEMENTS most recent prepared, closed when one fails', async () => {
+  it('statements planned once for any values run on connections of their own, each keeping its COMPANION_STATEMENTS most recent prepared, closed when one fails', async () => {
     const url = await pg.createDatabase();
     const db = await openPostgres(url, { create: true });
     const other = new pgDriver.Pool({ connectionString: url, max: 1 });
@@ -229,18 +229,18 @@ describe.skipIf(needs('postgresql'))('PostgreSQL: open and migrate', () => {
       // The Store's companion, where a search's window planned once runs.
       const generic = genericPoolOf(db.pool)!;
       const mode = "SELECT current_setting('plan_cache_mode') AS mode, current_setting('enable_hashjoin') AS hash";
-      // Its connections plan once for any values, with the merge plans' settings; the Store's and the merge
-      // connections plan for the values at each call (or after five calls, if no worse) as by default.
+      // Its connections plan once for any values, with the merge plans' settings; the merge connections for the values
+      // at each call; the Store's for the values at each call, or after five calls if no worse, as by default.
       expect(await rowsGeneric(generic, mode, [])).toEqual([{ mode: 'force_generic_plan', hash: 'off' }]);
       expect((await db.pool.query(mode)).rows).toEqual([{ mode: 'auto', hash: 'on' }]);
-      expect(await withMergePlans(db.pool, async (c) => (await c.query(mode)).rows)).toEqual([{ mode: 'auto', hash: 'off' }]);
+      expect(await withMergePlans(db.pool, async (c) => (await c.query(mode)).rows)).toEqual([{ mode: 'force_custom_plan', hash: 'off' }]);
       // Another pool has no companion: its caller plans each statement for its values.
       expect(genericPoolOf(other)).toBeUndefined();
       /** The statements prepared on the connection (called one after another, the pool lends the same one), this one among them. */
       const prepared = async () => (await rowsGeneric<{ name: string }>(generic, "SELECT name FROM pg_prepared_statements WHERE name LIKE 'syntheo_g%'", [])).map((r) => r.name);
-      const texts = Array.from({ length: GENERIC_STATEMENTS + 4 }, (_, i) => `SELECT $1::int + ${i} AS v`);
+      const texts = Array.from({ length: COMPANION_STATEMENTS + 4 }, (_, i) => `SELECT $1::int + ${i} AS v`);
       for (const [i, text] of texts.entries()) expect(await rowsGeneric(generic, text, [1])).toEqual([{ v: 1 + i }]);
-      expect((await prepared()).length).toBe(GENERIC_STATEMENTS);
+      expect((await prepared()).length).toBe(COMPANION_STATEMENTS);
       // The first, deallocated, is prepared again (under another name), and answers.
       expect(await rowsGeneric(generic, texts[0]!, [2])).toEqual([{ v: 2 }]);
       // A statement that fails, when run or in its parse, closes its connection, with the statements it had prepared:
@@ -253,6 +253,43 @@ describe.skipIf(needs('postgresql'))('PostgreSQL: open and migrate', () => {
       expect(await rowsGeneric(generic, mode, [])).toEqual([{ mode: 'force_generic_plan', hash: 'off' }]);
     } finally {
       await other.end();
+      await db.close();
+    }
+  });
+
+  it('statements planned for their values on a merge connection are prepared there, each keeping its COMPANION_STATEMENTS most recent; elsewhere not prepared', async () => {
+    const url = await pg.createDatabase();
+    const db = await openPostgres(url, { create: true });
+    try {
+      /** On one merge connection (the pool lends the same one, called in turn): what `work` gives, and the statements it has prepared for rowsPlanned. */
+      const onMerge = <T>(work: (c: Queryable) => Promise<T>) =>
+        withMergePlans(db.pool, async (c) => [await work(c), (await c.query<{ name: string }>("SELECT name FROM pg_prepared_statements WHERE name LIKE 'syntheo_p%'")).rows.length] as const);
+      const texts = Array.from({ length: COMPANION_STATEMENTS + 3 }, (_, i) => `SELECT $1::int + ${i} AS v`);
+      for (const [i, text] of texts.entries()) expect(await onMerge((c) => rowsPlanned(c, text, [1]))).toEqual([[{ v: 1 + i }], Math.min(i + 1, COMPANION_STATEMENTS)]);
+      // Run again, a kept one is not prepared again; the first, deallocated, is (under another name), and answers.
+      expect(await onMerge((c) => rowsPlanned(c, texts.at(-1)!, [5]))).toEqual([[{ v: 5 + texts.length - 1 }], COMPANION_STATEMENTS]);
+      expect(await onMerge((c) => rowsPlanned(c, texts[0]!, [2]))).toEqual([[{ v: 2 }], COMPANION_STATEMENTS]);
+      // A statement that fails leaves the connection serving: the same text runs again, as do the others.
+      await expect(onMerge((c) => rowsPlanned(c, 'SELECT 1 / $1::int AS v', [0]))).rejects.toThrow(/division by zero/);
+      await expect(onMerge((c) => rowsPlanned(c, 'SELEC $1::int', [0]))).rejects.toThrow(/syntax error/);
+      expect((await onMerge((c) => rowsPlanned(c, 'SELECT 1 / $1::int AS v', [1])))[0]).toEqual([{ v: 1 }]);
+      expect((await onMerge((c) => rowsPlanned(c, texts[0]!, [3])))[0]).toEqual([{ v: 3 }]);
+      // Each call planned for its values: a custom plan at every execution, none generic.
+      const plans = await onMerge(async (c) => {
+        for (let i = 0; i < 8; i++) await rowsPlanned(c, texts[1]!, [i]);
+        return (await c.query<{ generic: string; custom: string }>('SELECT generic_plans::text AS generic, custom_plans::text AS custom FROM pg_prepared_statements WHERE statement = $1', [texts[1]])).rows;
+      });
+      expect(plans[0]).toEqual([{ generic: '0', custom: expect.stringMatching(/^\d+$/) }]);
+      expect(Number(plans[0][0]!.custom)).toBeGreaterThanOrEqual(8);
+      // On the Store's pool (no merge connection), an unnamed statement: nothing prepared.
+      const client = await db.pool.connect();
+      try {
+        expect(await rowsPlanned(client, texts[0]!, [4])).toEqual([{ v: 4 }]);
+        expect((await client.query("SELECT count(*)::int AS n FROM pg_prepared_statements WHERE name LIKE 'syntheo_p%'")).rows).toEqual([{ n: 0 }]);
+      } finally {
+        client.release();
+      }
+    } finally {
       await db.close();
     }
   });
@@ -297,7 +334,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL: open and migrate', () => {
     const merging = async () =>
       (
         await watcher.query<{ n: number }>(
-          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND application_name = 'syntheo' AND query LIKE 'SET enable_hashjoin = off;%' AND query NOT LIKE '%plan_cache_mode%'",
+          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND application_name = 'syntheo' AND query LIKE 'SET enable_hashjoin = off;%' AND query LIKE '%force_custom_plan'",
           [name],
         )
       ).rows[0]!.n;

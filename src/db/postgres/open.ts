@@ -24,7 +24,7 @@ const CONNECT_TIMEOUT_MS = 10_000;
 const IDLE_MS = 120_000;
 /** At most this many connections for searches that merge key ranges (withMergePlans), beside the Store's. */
 const MERGE_POOL_MAX = 4;
-/** At most this many for statements planned once for any values (rowsGeneric), each holding up to GENERIC_STATEMENTS. */
+/** At most this many for statements planned once for any values (rowsGeneric), each holding up to COMPANION_STATEMENTS. */
 const GENERIC_POOL_MAX = 2;
 
 export interface PgOpenOptions {

@@ -409,12 +409,12 @@ async function fromPostings(
   const oneWord = tags === undefined && ascii?.length === 1;
   const common = ascii?.every((l) => sizes.common('search_postings', l)) === true;
   const known = oneWord || common ? ascii : undefined;
-  const said = known?.map((l) => ({ l, n: common ? sizes('search_postings', l) : NaN })) ?? (await rows<{ l: string; n: number }>(q, lexemeCounts('$1'), [words]));
+  const said = known?.map((l) => ({ l, n: common ? sizes('search_postings', l) : NaN })) ?? (await rows<{ l: string; n: number }>(statsOf, lexemeCounts('$1'), [words]));
   const lexemes = said.map((w) => w.l);
   // No lexeme (e.g. only words longer than PostgreSQL indexes): plainto_tsquery matches nothing either.
   if (lexemes.length === 0) return { ids: [], total: 0 };
   if (lexemes.length > MAX_POSTING_WORDS) return undefined;
-  const dates = tags && (await dateTerm(q, tags.range));
+  const dates = tags && (await dateTerm(statsOf, tags.range));
   if (dates === null) return undefined;
   // Statements on the postings alone take the lexemes as $1..$k, then the filters' values (every parameter must be used).
   const k = lexemes.length;

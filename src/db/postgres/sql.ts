@@ -17,12 +17,19 @@ export async function rows<R extends QueryResultRow>(q: Queryable, text: string,
 }
 
 /**
- * The same, planned for its values at each call (an unnamed statement): for statements whose best plan
- * depends on how common a value is (a tag of 300 passages is probed one by one, one of 30,000 merged), which
- * a prepared statement's generic plan, chosen after five calls, would plan once for all.
+ * The same, planned for its values at each call: for statements whose best plan depends on how common a value is (a
+ * tag of 300 passages is probed one by one, one of 30,000 merged), which a prepared statement's generic plan, chosen
+ * after five calls, would plan once for all. On a merge connection (withMergePlans, a Store's), prepared as rowsGeneric
+ * prepares (parsed once, its COMPANION_STATEMENTS most recent kept), each call planned for its values there
+ * (plan_cache_mode = force_custom_plan): a search's walked window was parsed and analysed again at each call, 0.2-0.9
+ * ms of its 3-6 at 100k meetings. Elsewhere, an unnamed statement.
  */
 export async function rowsPlanned<R extends QueryResultRow>(q: Queryable, text: string, values: unknown[] = []): Promise<R[]> {
-  return (await q.query<R>(text, values)).rows;
+  const client = q as PoolClient;
+  const prepared = preparedOf.get(client);
+  // (One that failed is prepared again at its next call if it was not: node-postgres takes a name for parsed once the
+  // server says so.)
+  return prepared === undefined ? (await q.query<R>(text, values)).rows : runPrepared<R>(client, prepared, 'syntheo_p', text, values);
 }
 
 export async function one<R extends QueryResultRow>(q: Queryable, text: string, values: unknown[] = []): Promise<R | undefined> {
@@ -78,12 +85,13 @@ const setAll = (settings: string[], local = false): string => settings.map((s) =
 const mergePools = new WeakMap<Queryable, Pool>();
 export const registerMergePool = (pool: Pool, merging: Pool): void => {
   mergePools.set(pool, merging);
-  companions.set(merging, { settings: setAll(MERGE_PLAN_SETTINGS), prepares: false });
+  companions.set(merging, { settings: setAll([...MERGE_PLAN_SETTINGS, 'plan_cache_mode = force_custom_plan']), prepares: true });
 };
 
-/** Each Store pool's companion for rowsGeneric (registered by openPostgres), and its connections' prepared statements (text -> name, least recently used first). */
+/** Each Store pool's companion for rowsGeneric (registered by openPostgres). */
 const genericPools = new WeakMap<Queryable, Pool>();
-const genericPrepared = new WeakMap<PoolClient, Map<string, string>>();
+/** The companions' connections' prepared statements (rowsGeneric's, rowsPlanned's): text -> name, least recently used first. */
+const preparedOf = new WeakMap<PoolClient, Map<string, string>>();
 export const registerGenericPool = (pool: Pool, generic: Pool): void => {
   genericPools.set(pool, generic);
   companions.set(generic, { settings: setAll([...MERGE_PLAN_SETTINGS, 'plan_cache_mode = force_generic_plan']), prepares: true });
@@ -92,18 +100,18 @@ export const registerGenericPool = (pool: Pool, generic: Pool): void => {
 export const genericPoolOf = (pool: Queryable): Pool | undefined => genericPools.get(pool);
 
 /**
- * Statements a connection of a generic pool keeps prepared, at most: a search's window holds 0.8-1.6 MB of the server's
+ * Statements a companion's connection keeps prepared, at most (measured on a generic pool's): a search's window holds 0.8-1.6 MB of the server's
  * memory (its query trees and its plan at 100k meetings, pg_backend_memory_contexts), the small statements before it
  * 0.06-0.4 (which terms are kept; a participant fragment's names, its gram). Eight windows and those three: with 8
  * kept, a rotation of twelve searches at 100k meetings using eight windows and the three prepared one again at nearly
  * every call: 14-20 ms more a rotation of ~150-190 than before the three were planned once; with 11 kept, 2-7 ms less. A
  * connection holds ~13-18 MB at most, a Store's two ~26-35, until they close (idle 2 minutes).
  */
-export const GENERIC_STATEMENTS = 11;
+export const COMPANION_STATEMENTS = 11;
 /** A name is never used again once deallocated (node-postgres remembers the names it has parsed on a connection). */
-let genericNames = 0;
+let preparedNames = 0;
 
-/** Each companion pool's settings, given to its connections on their first use, and whether they keep prepared statements (a generic pool's). */
+/** Each companion pool's settings, given to its connections on their first use, and whether they keep prepared statements. */
 const companions = new WeakMap<Pool, { settings: string; prepares: boolean }>();
 /** The companions' connections whose settings are given. */
 const companionSet = new WeakSet<PoolClient>();
@@ -123,7 +131,7 @@ async function companionClient(pool: Pool, ahead = false): Promise<PoolClient> {
     throw error;
   }
   companionSet.add(client);
-  if (prepares) genericPrepared.set(client, new Map());
+  if (prepares) preparedOf.set(client, new Map());
   return client;
 }
 
@@ -150,34 +158,41 @@ export function warmCompanions(pool: Queryable): void {
  * `text` run with `values` as a named statement planned once for any values (plan_cache_mode = force_generic_plan, and
  * the merge plans' settings) on a connection of `generic`, a Store pool's companion (genericPoolOf). Planning and parsing a search's window of several words cost 1.5-3 ms a call,
  * as much as running it; for statements whose plan holds whatever the values (see searchTranscripts). Each connection
- * keeps its GENERIC_STATEMENTS most recently used, and deallocates the others. A connection where anything failed is
+ * keeps its COMPANION_STATEMENTS most recently used, and deallocates the others. A connection where anything failed is
  * closed, with its statements (a statement that failed may or may not be prepared; a broken connection is of no use).
  */
 export async function rowsGeneric<R extends QueryResultRow>(generic: Pool, text: string, values: unknown[]): Promise<R[]> {
   const client = await companionClient(generic);
   let failed: Error | undefined;
   try {
-    const prepared = genericPrepared.get(client)!;
-    let name = prepared.get(text);
-    if (name !== undefined) prepared.delete(text);
-    else {
-      name = `syntheo_g${genericNames++}`;
-      const oldest = prepared.size >= GENERIC_STATEMENTS ? [...prepared][0] : undefined;
-      if (oldest !== undefined) {
-        prepared.delete(oldest[0]);
-        await client.query(`DEALLOCATE ${oldest[1]}`);
-        // The text node-postgres keeps by the name it parsed, if it does (the name is never used again).
-        delete (client as unknown as { connection?: { parsedStatements?: Record<string, string> } }).connection?.parsedStatements?.[oldest[1]];
-      }
-    }
-    prepared.set(text, name);
-    return (await client.query<R>({ name, text, values })).rows;
+    return await runPrepared<R>(client, preparedOf.get(client)!, 'syntheo_g', text, values);
   } catch (error) {
     failed = error instanceof Error ? error : new Error(String(error));
     throw error;
   } finally {
     client.release(failed);
   }
+}
+
+/**
+ * `text` as a named statement on companion connection `client`, among its `prepared` (made once, the COMPANION_STATEMENTS
+ * most recently used kept), its name `prefix` and a number (`syntheo_g`: rowsGeneric's, `syntheo_p`: rowsPlanned's).
+ */
+async function runPrepared<R extends QueryResultRow>(client: PoolClient, prepared: Map<string, string>, prefix: string, text: string, values: unknown[]): Promise<R[]> {
+  let name = prepared.get(text);
+  if (name !== undefined) prepared.delete(text);
+  else {
+    name = `${prefix}${preparedNames++}`;
+    const oldest = prepared.size >= COMPANION_STATEMENTS ? [...prepared][0] : undefined;
+    if (oldest !== undefined) {
+      prepared.delete(oldest[0]);
+      await client.query(`DEALLOCATE ${oldest[1]}`);
+      // The text node-postgres keeps by the name it parsed, if it does (the name is never used again).
+      delete (client as unknown as { connection?: { parsedStatements?: Record<string, string> } }).connection?.parsedStatements?.[oldest[1]];
+    }
+  }
+  prepared.set(text, name);
+  return (await client.query<R>({ name, text, values })).rows;
 }
 
 /** `text` run as rowsGeneric runs it on `generic` when there is one (a Store pool's companion), else as `rows` on `q`. */
