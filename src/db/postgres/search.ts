@@ -88,26 +88,26 @@ interface HitRow {
   text: string;
   /**
    * A transcript passage's words from `word_offset` on, as many as a passage holds at most (PASSAGE_MAX_WORDS), each as
-   * its index less `word_offset` and its start time (`-`: none), `3 1200`, separated by commas: read with the window's
-   * page (hitColumns).
+   * its index less `word_offset` and its start time (`-`: none), `3 1200`, separated by commas (HIT_COLUMNS).
    */
   starts?: string | null;
 }
 
 /**
- * A hit's columns (HitRow's, but `id`) for passage `id` (SQL), read with the page in the window's statement
- * (pagedWindow): the page's passages and their words' start times were two statements more at each search, ~0.4 ms each
- * at 100k meetings. A transcript passage's words' start times come whole (its first match is found in its text, by
- * snippetOf): ~0.02 ms a passage, and no plan made longer (in their order, an aggregate sorted them, 0.05; a LATERAL
- * join checking that their `idx` follow each other cost 0.3 ms more to plan). As text: an array of pairs was parsed in
- * ~0.2 ms a page.
+ * A hit's columns (HitRow's, but `id`), of passage `p` and its meeting `m`, with its words' start times: the page's
+ * passages and those times were two statements at each search, ~0.4 ms each at 100k meetings; read with the page in the
+ * window's statement (hitColumns), or in one. A transcript passage's words' start times come whole (its first match is
+ * found in its text, by snippetOf): ~0.02 ms a passage, and no plan made longer (in their order, an aggregate sorted
+ * them, 0.05; a LATERAL join checking that their `idx` follow each other cost 0.3 ms more to plan). As text: an array of
+ * pairs was parsed in ~0.2 ms a page.
  */
-const hitColumns = (id: string) =>
-  `SELECT p.meeting_id, m.title, m.started_at, p.kind, p.ref_id, p.word_offset, p.speaker, p.text,
-          CASE WHEN p.kind = 'transcript' THEN
-            (SELECT coalesce(string_agg((w.idx - p.word_offset) || ' ' || coalesce(w.start_ms::text, '-'), ','), '') FROM transcript_words w
-             WHERE w.transcript_id = p.ref_id AND w.idx >= p.word_offset AND w.idx < p.word_offset + ${PASSAGE_MAX_WORDS}) END AS starts
-   FROM search_passages p JOIN meetings m ON m.id = p.meeting_id WHERE p.id = ${id}`;
+const HIT_COLUMNS = `p.meeting_id, m.title, m.started_at, p.kind, p.ref_id, p.word_offset, p.speaker, p.text,
+  CASE WHEN p.kind = 'transcript' THEN
+    (SELECT coalesce(string_agg((w.idx - p.word_offset) || ' ' || coalesce(w.start_ms::text, '-'), ','), '') FROM transcript_words w
+     WHERE w.transcript_id = p.ref_id AND w.idx >= p.word_offset AND w.idx < p.word_offset + ${PASSAGE_MAX_WORDS}) END AS starts`;
+
+/** HIT_COLUMNS of passage `id` (SQL), as pagedWindow reads them with its page. */
+const hitColumns = (id: string) => `SELECT ${HIT_COLUMNS} FROM search_passages p JOIN meetings m ON m.id = p.meeting_id WHERE p.id = ${id}`;
 
 /** Word `k`'s start time in a hit's `starts` (HitRow's): null when it has none, or is not there. */
 function startIn(starts: string, k: number): number | null {
@@ -196,16 +196,12 @@ export async function searchTranscripts(q: Queryable, filter: SearchFilter, page
     counted = await fromBitmap(q, words, terms.length, where, params, page, fragment && alone);
   }
   const { ids, total } = counted;
-  // The page's rows read with it (the window's), the others (past the window) now.
+  // The page's rows read with it (the window's), the others now, with their words' start times (one statement: their
+  // times were looked up by another, ~0.4 ms).
   const byId = new Map(counted.rows);
   const unread = ids.filter((id) => !byId.has(id));
   const found = unread.length
-    ? await rows<HitRow>(
-        q,
-        `SELECT p.id, p.meeting_id, m.title, m.started_at, p.kind, p.ref_id, p.word_offset, p.speaker, p.text
-         FROM search_passages p JOIN meetings m ON m.id = p.meeting_id WHERE p.id = ANY($1::bigint[])`,
-        [unread],
-      )
+    ? await rows<HitRow>(q, `SELECT p.id, ${HIT_COLUMNS} FROM search_passages p JOIN meetings m ON m.id = p.meeting_id WHERE p.id = ANY($1::bigint[])`, [unread])
     : [];
   for (const r of found) byId.set(Number(r.id), r);
   // The query's words as the tokens of a text are folded (its runs of letters, digits and marks, as queryTerms reads
@@ -944,7 +940,7 @@ async function fromBitmap(q: Queryable, words: string, termCount: number, where:
 
 /**
  * The start time of each transcript hit's first matched word (its index `at`; null: not a transcript's): from its
- * passage's start times when read with it (hitColumns), else looked up, those in one statement.
+ * passage's start times read with it (HIT_COLUMNS), else (a word past a passage's most) looked up, in one statement.
  */
 async function startTimes(q: Queryable, hits: HitRow[], at: (number | null)[]): Promise<(number | null)[]> {
   const starts = hits.map((r, i) => {
