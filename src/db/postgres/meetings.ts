@@ -531,7 +531,9 @@ export async function compileTags(
     // read participant by participant and each match of the search joined to them.
     // In more words than that, its names and e-mails are read with those lacking it (handlesOf), in one scan.
     const spans = [...fragment].some((ch) => PARTICIPANT_SEPARATORS.includes(ch));
-    const words = spans ? undefined : await wordTags(q, patterns, isShortFragment(fragment));
+    // (With whether the newest meetings all hold it, for `common` below, when it is in several words.)
+    const inWords = spans ? undefined : await wordTags(q, patterns, isShortFragment(fragment), options.exceptions !== false && !counted);
+    const words = inWords?.tags;
     // Its own participants' gram (migration 0023), when it is one (1-3 ASCII characters): the meetings of that gram are
     // exactly those of the fragment's names and words.
     const ownGram = isAscii(fragment) && !fragment.includes('\0') && fragment.length <= 3 ? peopleGramToken(fragment) : undefined;
@@ -554,8 +556,7 @@ export async function compileTags(
     // In several words and every recent meeting (`a`): the few meetings it fails, when few, rather than the union of its
     // words' tags (RECENT_MEETINGS_HOLDING). Not for a list counted from the bits: the union is counted there (`a`, in 10
     // words and every meeting: 3.3 -> ~1.5 ms; `am` 4.4 -> ~1.4), and its near page walked newest first is as cheap.
-    const common =
-      words !== undefined && words.length > 1 && options.exceptions !== false && !counted && (await heldByRecentMeetings(q, patterns));
+    const common = words !== undefined && words.length > 1 && options.exceptions !== false && !counted && inWords?.recent === true;
     // On a near page without a title (`counted`, or `gramRange`: with dates holding that many meetings or more), an ASCII
     // fragment in too many names is counted from its gram (gramsTotal), its page walked newest first: the meetings it
     // fails are not looked for (`son`, none of 100k: 8.6 ms reading the participants lacking it).
@@ -867,26 +868,27 @@ const recentLacking = (matched: string) => `(SELECT m.id FROM meetings m ${NEWES
 const fewMayLack = (matched: string) =>
   `(SELECT count(*) FROM ${recentLacking(matched)}) * ${MEETINGS} <= ${MAX_PARTICIPANT_EXCEPTIONS * RECENT_MEETINGS_HOLDING}`;
 
-/** Whether each of the RECENT_MEETINGS_HOLDING newest meetings has a participant matching one of the ILIKE patterns. */
-async function heldByRecentMeetings(q: Queryable, patterns: string[]): Promise<boolean> {
-  const r = await one<{ held: boolean }>(q, `SELECT NOT EXISTS (SELECT 1 FROM ${recentLacking(ilikeAny(['pa.name', 'pa.email'], patterns.map((_, i) => `$${i + 1}`)))}) AS held`, patterns);
-  return r!.held;
-}
 
 /**
  * The tags of the participant words holding a fragment (its ILIKE patterns; the words are lower-cased as ILIKE compares),
  * undefined when more than MAX_PARTICIPANT_WORDS. A fragment of 1-2 characters (`short`), which no trigram holds, is
  * tested on every word (OFFSET 0): this prepared statement's generic plan, chosen after five calls, read the whole trigram
  * index for it (0.75 ms a call against 0.22 for the 4,020 words at 100k meetings).
+ * `recent`: with, when in several words (not more), whether each of the RECENT_MEETINGS_HOLDING newest meetings has a
+ * participant holding it, in the same statement (a round trip of its own before: `the` + `a`, ~0.3 ms).
  */
-async function wordTags(q: Queryable, patterns: string[], short: boolean): Promise<string[] | undefined> {
-  const found = await rows<{ word: string }>(
+async function wordTags(q: Queryable, patterns: string[], short: boolean, recent: boolean): Promise<{ tags?: string[]; recent: boolean }> {
+  const p = patterns.map((_, i) => `$${i + 1}`);
+  const heldByRecent = `NOT EXISTS (SELECT 1 FROM ${recentLacking(ilikeAny(['pa.name', 'pa.email'], p))})`;
+  const [r] = await rows<{ words: string[]; recent: boolean | null }>(
     q,
-    `SELECT DISTINCT word FROM ${short ? '(SELECT word FROM participant_words OFFSET 0) w' : 'participant_words'}
-     WHERE ${patterns.map((_, i) => wordLike('word', `$${i + 1}`)).join(' OR ')} LIMIT ${MAX_PARTICIPANT_WORDS + 1}`,
+    `WITH w AS MATERIALIZED (SELECT DISTINCT word FROM ${short ? '(SELECT word FROM participant_words OFFSET 0) w' : 'participant_words'}
+                             WHERE ${p.map((v) => wordLike('word', v)).join(' OR ')} LIMIT ${MAX_PARTICIPANT_WORDS + 1})
+     SELECT array(SELECT w.word FROM w) AS words,
+            ${recent ? `CASE WHEN (SELECT count(*) FROM w) BETWEEN 2 AND ${MAX_PARTICIPANT_WORDS} THEN ${heldByRecent} END` : 'NULL::boolean'} AS recent`,
     patterns,
   );
-  return found.length > MAX_PARTICIPANT_WORDS ? undefined : found.map((w) => `p${w.word}`);
+  return { ...(r!.words.length <= MAX_PARTICIPANT_WORDS && { tags: r!.words.map((w) => `p${w}`) }), recent: r!.recent === true };
 }
 
 /** A title fragment that trigrams cannot find (pg_trgm indexes 3 characters and more): 1-2 characters. */
