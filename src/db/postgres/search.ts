@@ -396,10 +396,10 @@ async function fromPostings(
   // matches are walked or counted from the bitmaps. The lexemes of ASCII words are known without the round trip (~0.3-0.5
   // ms) when the statistics list every one among their most common, their counts then the statistics' (three words or
   // more too: `the we to` 12.3-16.5 -> 11.5-15.2 ms at 100k meetings, calls alternated; with a participant or dates too:
-  // `the` + `kowalski` 5.9 -> 5.5 ms, + six months 9.0 -> 7.8), or when one word is searched alone (nothing to decide). Otherwise the statistics give a word
-  // their average, ~2,400 passages, whatever it holds: `elra to` (`elra` in 9,822) was expected to hold 1,700 matches,
-  // fewer than a window, and `elra`'s postings were merged with all 270,604 of `to` (22.9 ms) rather than their bitmaps
-  // counted; `to the elra` walked 17,549 probes (26 ms).
+  // `the` + `kowalski` 5.9 -> 5.5 ms, + six months 9.0 -> 7.8), or when one word is searched alone (nothing to decide).
+  // Otherwise the statistics give a word their average, ~2,400 passages, whatever it holds: `elra to` (`elra` in 9,822)
+  // was expected to hold 1,700 matches, fewer than a window, and `elra`'s postings were merged with all 270,604 of `to`
+  // (22.9 ms) rather than their bitmaps counted; `to the elra` walked 17,549 probes (26 ms).
   const sizes = await listSizes(q, statsOf);
   const ascii = asciiLexemes(words);
   const oneWord = tags === undefined && ascii?.length === 1;
@@ -946,7 +946,7 @@ async function startTimes(q: Queryable, hits: HitRow[], at: (number | null)[]): 
   const starts = hits.map((r, i) => {
     if (at[i] === null) return null;
     const k = at[i]! - r.word_offset!;
-    // Not among the words read, up to a passage's most: no word there.
+    // A word not among those read (a passage's most, from its first) has no row: no start time.
     return r.starts == null || k >= PASSAGE_MAX_WORDS ? undefined : startIn(r.starts, k);
   });
   const asked = hits.flatMap((r, i) => (starts[i] === undefined ? [{ ref: r.ref_id, idx: at[i]! }] : []));
