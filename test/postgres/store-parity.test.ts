@@ -6,6 +6,8 @@ import { tempDir } from '../support/db.js';
 import { run } from '../cli/cli.js';
 import { openStore } from '../../src/db/engine.js';
 import type { Store } from '../../src/db/store.js';
+import { indexTranscript } from '../../src/db/postgres/transcripts.js';
+import pg from 'pg';
 
 // The demo database on SQLite, copied to PostgreSQL (syntheo db copy): the two Stores must give the
 // same answers to the same calls (until test/store/conformance.ts lands and runs on both).
@@ -134,6 +136,37 @@ describe.skipIf(needs('postgresql'))('PostgreSQL Store answers as the SQLite Sto
     const [a, b] = await both((s) => s.search.transcripts({ query: '...' }, { limit: 5, offset: 0 }));
     expect(b).toEqual(a);
     expect(a).toMatchObject({ kind: 'invalid' });
+  });
+
+  it("search: a hit's start time is its word's, also for a word past a passage's 60th (words holding spaces, not written by Syntheo)", async () => {
+    // Another copy of the demo: one transcript's first 59 words rewritten to hold a space each and its passages cut again,
+    // so that its first passage's text holds 118 words before its 60th transcript word.
+    const url = await cluster.createDatabase();
+    expect((await run(['db', 'copy', '--from', join(tmp.dir, 'demo.db'), '--to', url])).code).toBe(0);
+    const pool = new pg.Pool({ connectionString: url, max: 1 });
+    const store = await openStore(url, { create: false });
+    try {
+      const t = (
+        await pool.query<{ id: string; meeting_id: string }>(
+          "SELECT t.id, t.meeting_id FROM transcripts t WHERE (SELECT count(*) FROM transcript_words w WHERE w.transcript_id = t.id AND w.start_ms IS NOT NULL AND w.idx < 200) = 200 ORDER BY t.id LIMIT 1",
+        )
+      ).rows[0]!;
+      await pool.query("UPDATE transcript_words SET text = 'ab cd', speaker = 'Zed' WHERE transcript_id = $1 AND idx < 60", [t.id]);
+      await pool.query("UPDATE transcript_words SET text = 'zqxhit' WHERE transcript_id = $1 AND idx = 59", [t.id]);
+      await indexTranscript(pool, t.id, t.meeting_id);
+      const words = (await pool.query<{ idx: number; start_ms: number | null }>('SELECT idx, start_ms FROM transcript_words WHERE transcript_id = $1 ORDER BY idx', [t.id])).rows;
+      const [hit] = (await store.search.transcripts({ query: 'zqxhit' }, { limit: 5, offset: 0 })).hits;
+      // The 59 words before it are 118 in the passage's text: the hit points at word 118, whose time is its own.
+      expect([hit!.meeting_id, hit!.offset]).toEqual([t.meeting_id, 118]);
+      expect(hit!.start_ms).toBe(words[118]!.start_ms);
+      expect(hit!.start_ms).not.toBeNull();
+      // And a word of an ordinary passage (its time read with the passage).
+      const [plain] = (await store.search.transcripts({ query: 'ab' }, { limit: 1, offset: 0 })).hits;
+      expect([plain!.offset, plain!.start_ms]).toEqual([0, words[0]!.start_ms]);
+    } finally {
+      await store.close();
+      await pool.end();
+    }
   });
 
   it('proposals: propose, decline, apply the same way (writes on both engines)', async () => {
