@@ -531,7 +531,8 @@ export async function compileTags(
     // read participant by participant and each match of the search joined to them.
     // In more words than that, its names and e-mails are read with those lacking it (handlesOf), in one scan.
     const spans = [...fragment].some((ch) => PARTICIPANT_SEPARATORS.includes(ch));
-    // (With whether the newest meetings all hold it, for `common` below, when it is in several words.)
+    // (With whether the newest meetings all hold it, for `common` below: asked only when the meetings it fails may be left
+    // out, answered only when it is in several words, not more.)
     const inWords = spans ? undefined : await wordTags(q, patterns, isShortFragment(fragment), options.exceptions !== false && !counted);
     const words = inWords?.tags;
     // Its own participants' gram (migration 0023), when it is one (1-3 ASCII characters): the meetings of that gram are
@@ -556,7 +557,8 @@ export async function compileTags(
     // In several words and every recent meeting (`a`): the few meetings it fails, when few, rather than the union of its
     // words' tags (RECENT_MEETINGS_HOLDING). Not for a list counted from the bits: the union is counted there (`a`, in 10
     // words and every meeting: 3.3 -> ~1.5 ms; `am` 4.4 -> ~1.4), and its near page walked newest first is as cheap.
-    const common = words !== undefined && words.length > 1 && options.exceptions !== false && !counted && inWords?.recent === true;
+    // (wordTags answers this only in those cases.)
+    const common = inWords?.recent === true;
     // On a near page without a title (`counted`, or `gramRange`: with dates holding that many meetings or more), an ASCII
     // fragment in too many names is counted from its gram (gramsTotal), its page walked newest first: the meetings it
     // fails are not looked for (`son`, none of 100k: 8.6 ms reading the participants lacking it).
