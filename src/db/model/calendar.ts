@@ -29,6 +29,16 @@ const tokenMs = (token: string) => dayMs(`${token.slice(1, 5)}-${token.slice(5, 
 export const daysSpanned = (first: string, last: string): number => Math.round((tokenMs(last) - tokenMs(first)) / DAY_MS) + 1;
 
 /**
+ * Every token calendarCover may give as an edge of `range`, whatever days hold meetings: `dx` and its first and last
+ * days' tokens. A token outside the days holding meetings has no meeting, so a test of these edges' meetings answers as
+ * one of the cover's would, without the data's first and last days read first.
+ */
+export function rangeEdges(range: { from?: string; to?: string }): string[] {
+  const days = [range.from, range.to].flatMap((t) => (t === undefined ? [] : [dayToken(dayMs(t.slice(0, 10)))]));
+  return ['dx', ...new Set(days)];
+}
+
+/**
  * The fewest year, month and day tokens covering the days strictly between the range's first and last day
  * (every meeting of those days is inside the range, whatever the time of day), plus `edges`: the first and
  * last day's tokens and `dx`, whose meetings may fall outside the range (the caller checks those exactly).

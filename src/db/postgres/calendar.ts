@@ -1,4 +1,4 @@
-import { calendarCover, daysSpanned } from '../model/calendar.js';
+import { calendarCover, daysSpanned, rangeEdges } from '../model/calendar.js';
 import { one, type Queryable } from './sql.js';
 
 // A meeting's start within a from/to range, and a range as the calendar's tags (years, months and days: migration 0007),
@@ -29,16 +29,22 @@ export interface DateTerm {
  */
 export async function dateTerm(q: Queryable, range: { from?: string; to?: string }): Promise<DateTerm | undefined | null> {
   if (range.from === undefined && range.to === undefined) return undefined;
-  // The first and last days of the data, in one round trip.
+  // The first and last days of the data, and whether a meeting of the range's edges is outside it, in one round trip
+  // (two, ~0.2 ms each at 100k meetings: the edges were the cover's, which needs those days; rangeEdges' are the same
+  // meetings).
   const extreme = (order: 'ASC' | 'DESC') => `(SELECT tag FROM meeting_tags WHERE tag > 'd' AND tag < 'd:' ORDER BY tag ${order} LIMIT 1)`;
-  const ends = await one<{ first: string | null; last: string | null }>(q, `SELECT ${extreme('ASC')} AS first, ${extreme('DESC')} AS last`);
+  const within = (p: (value: unknown) => string) => startedWithin(range, p, 't.started_at');
+  const values: unknown[] = [rangeEdges(range)];
+  const probe = within((v) => `$${values.push(v)}`);
+  const ends = await one<{ first: string | null; last: string | null; any: boolean }>(
+    q,
+    `SELECT ${extreme('ASC')} AS first, ${extreme('DESC')} AS last,
+            EXISTS (SELECT 1 FROM meeting_tags t WHERE t.tag = ANY($1::text[]) AND NOT (${probe.join(' AND ')})) AS any`,
+    values,
+  );
   const [first, last] = [ends?.first ?? undefined, ends?.last ?? undefined];
   const cover = calendarCover(range, first, last);
   if (cover === null) return null;
   const { tokens, edges } = cover;
-  const within = (p: (value: unknown) => string) => startedWithin(range, p, 't.started_at');
-  const values: unknown[] = [edges];
-  const probe = within((v) => `$${values.push(v)}`);
-  const any = await one<{ any: boolean }>(q, `SELECT EXISTS (SELECT 1 FROM meeting_tags t WHERE t.tag = ANY($1::text[]) AND NOT (${probe.join(' AND ')})) AS any`, values);
-  return { tokens, ...(first !== undefined && last !== undefined && { days: daysSpanned(first, last) }), ...(any!.any && { outside: { edges, range: within } }) };
+  return { tokens, ...(first !== undefined && last !== undefined && { days: daysSpanned(first, last) }), ...(ends!.any && { outside: { edges, range: within } }) };
 }
