@@ -142,8 +142,9 @@ describe.skipIf(needs('postgresql'))('PostgreSQL participant grams as bits (migr
     const dates = [{ from: '2026-01-05' }, { from: '2026-01-03T05:30:00.000Z', to: '2026-01-07T12:00:00.000Z' }, { to: '2026-01-06' }, { from: '2026-01-02', to: '2026-01-02' }];
     const datedGrams = new Set<string>();
     // (`at` and `Pa`: 1-3 characters in a few words, `pat`, `patty`, `kat`, and most meetings; `1@` and `9@C`: in the
-    // 120 e-mails of the numbers ending in 1 or 9, most meetings, counted from their gram.)
-    for (const participant of ['person1', 'PERSON1', 'rson1', 'pat p', 'PAT P', 'person', '@corp', 'son', 'n1', 'e', 'p', 'person1@', 'qqq', 'erson12', 'at', 'Pa', '1@', '9@C'])
+    // 120 e-mails of the numbers ending in 1 or 9, most meetings, counted from their gram. Across words and in enough
+    // names for tags: `t person1`, 312, whose gram `on1` has strays; `y kat pz`, 37, whose gram has none, read as bits.)
+    for (const participant of ['person1', 'PERSON1', 'rson1', 'pat p', 'PAT P', 'person', '@corp', 'son', 'n1', 'e', 'p', 'person1@', 'qqq', 'erson12', 'at', 'Pa', '1@', '9@C', 't person1', 'y kat pz'])
       for (const other of [{}, { folderPath: 'Team' }, ...dates, { folderPath: 'Team', ...dates[1] }, { query: '01' }, { query: 'mt', folderPath: 'Team' }]) {
         const filter: MeetingFilter = { participant, ...other };
         const all = await listedByParticipants(pool, filter);
@@ -190,7 +191,13 @@ describe.skipIf(needs('postgresql'))('PostgreSQL participant grams as bits (migr
     }
     // Fragments in too many names take their gram: the fragment itself, or its rarest triple (a tie: the first tag).
     expect(ways).toMatchObject({ person1: 'gram on1', PERSON1: 'gram on1', rson1: 'gram on1', son: 'exact', e: 'exact', p: 'exact', person: 'gram ers' });
-    expect(ways).toMatchObject({ at: 'tags', Pa: 'tags', '1@': 'tags', '9@C': 'tags' });
+    expect(ways).toMatchObject({ at: 'tags', Pa: 'tags', '1@': 'tags', '9@C': 'tags', 't person1': 'tags', 'y kat pz': 'tags' });
+    // A list's names across words read as their gram's bits only when no name or e-mail holds the gram without them.
+    const names = async (participant: string) => (await compileTags(pool, { participant }, { probeMany: true, counted: true }))?.participant;
+    expect((await names('t person1'))?.group.length).toBeGreaterThanOrEqual(16);
+    expect((await names('t person1'))?.gram).toBeUndefined();
+    expect((await names('y kat pz'))?.group.length).toBeGreaterThanOrEqual(16);
+    expect((await names('y kat pz'))?.gram).toMatch(/^q/);
     for (const participant of ['1@', '9@C']) {
       const tags = await compileTags(pool, { participant }, { probeMany: true, counted: true });
       expect(tags?.participant?.group.length, participant).toBeGreaterThan(MAX_PARTICIPANT_WORDS);
