@@ -342,16 +342,22 @@ export async function undoTitleWords(q: { query: pg.Pool['query'] }): Promise<vo
 /**
  * The names of the statements holding `text` run as named statements of a Store's generic connections (rowsGeneric), as
  * they are sent, until `spy` is restored; `of(other)`, those holding each of `more` (one spy for all: spies of the same
- * method do not stack).
+ * method do not stack); `ran(other)`, how many statements holding it ran, on any connection, named or not.
  */
-export function genericStatements(text: string, ...more: string[]): { generic: string[]; of: (text: string) => string[]; spy: { mockRestore: () => void } } {
+export function genericStatements(
+  text: string,
+  ...more: string[]
+): { generic: string[]; of: (text: string) => string[]; ran: (text: string) => number; spy: { mockRestore: () => void } } {
   const sent = new Map([text, ...more].map((t) => [t, [] as string[]]));
+  const all = new Map([text, ...more].map((t) => [t, 0]));
   const query = pg.Client.prototype.query;
   const spy = vi.spyOn(pg.Client.prototype, 'query').mockImplementation(function (this: pg.Client, ...args: unknown[]) {
     const config = args[0] as { name?: string; text?: string } | string;
+    const sql = typeof config === 'string' ? config : config.text;
+    for (const t of all.keys()) if (sql?.includes(t)) all.set(t, all.get(t)! + 1);
     if (typeof config === 'object' && config.name?.startsWith('syntheo_g'))
       for (const [t, names] of sent) if (config.text?.includes(t)) names.push(config.name);
     return (query as (...a: unknown[]) => unknown).apply(this, args);
   } as typeof query);
-  return { generic: sent.get(text)!, of: (t) => sent.get(t)!, spy };
+  return { generic: sent.get(text)!, of: (t) => sent.get(t)!, ran: (t) => all.get(t)!, spy };
 }

@@ -3,7 +3,7 @@ import { monthsLessDays } from '../model/calendar.js';
 import { startedWithin, type DateTerm } from './calendar.js';
 import { setBits } from './bit-positions.js';
 import type { Pool } from 'pg';
-import { rows, rowsGenericOr, type Queryable } from './sql.js';
+import { rows, type Queryable } from './sql.js';
 
 // Kept bitmaps of the dense words and tags (migration 0013): search_transcripts' exact total of a common word with a
 // broad filter, and the worker's rounds that keep them.
@@ -91,6 +91,88 @@ export const SETTLED_BLOCKS = 3;
  */
 const MAX_READ_PASSAGES = 250_000;
 
+/** A term kept as bitmaps, built up to `built` (its blocks below hold its bits), as a search reads it: with the block of the highest passage id and the stale blocks' number. */
+type Kept = { kind: string; term: string; built: number; top: number; stale: number };
+
+/** search_bitmap_terms as a Store last read it (keptView): each term's built blocks by kind and term (`w the`), the most built, and `top` and `stale` as Kept's. */
+interface KeptView {
+  at: number;
+  /** keptGeneration when read: an older one is read again first (forgetKeptViews). */
+  generation: number;
+  built: Map<string, number>;
+  most: number;
+  top: number;
+  stale: number;
+}
+
+/** A Store's view of the kept terms (keptView) is read again after a search once this old. */
+const KEPT_VIEW_MS = 2_000;
+/** Each Store's view (by its pool), and the one being read. */
+const keptViews = new WeakMap<Pool, KeptView>();
+const keptReading = new WeakMap<Pool, Promise<KeptView>>();
+let keptGeneration = 0;
+
+/** Every Store's view of the kept terms read again before its next search: this process changed them (a repair, a worker's rounds). */
+export function forgetKeptViews(): void {
+  keptGeneration++;
+}
+
+/**
+ * Which terms are kept as bitmaps and how far built, the highest passage id's block and the stale blocks, as the Store
+ * of pool `store` last read them: they shape a search's statement (which filters are read from bits, whether it is
+ * planned once), and reading them took a round trip before each search's window (0.45-0.8 ms at 100k meetings, calls
+ * alternated). The statement reads them again in its own snapshot (kb: the terms built, and from where the rows are
+ * counted), so a view gone stale (a term added, a block built, a repair by another process) makes a search slower,
+ * never wrong: a term no longer kept has it count every block from its rows. Read when the Store has none (its first
+ * search, unless warmSearch read it ahead), else after a search once KEPT_VIEW_MS old (renewKeptView): a search uses
+ * the view read after the one before it. search_bitmap_terms holds the terms in 1/64 of the passages or more: ~900 at
+ * 100k meetings.
+ */
+export function keptView(store: Pool): Promise<KeptView> {
+  const view = keptViews.get(store);
+  return view?.generation === keptGeneration ? Promise.resolve(view) : readKeptView(store);
+}
+
+/** After a search: the Store's view of the kept terms read again, apart, when KEPT_VIEW_MS old (and it has one). */
+export function renewKeptView(store: Pool): void {
+  const view = keptViews.get(store);
+  if (view !== undefined && (view.generation !== keptGeneration || Date.now() - view.at >= KEPT_VIEW_MS)) readKeptView(store).catch(() => {});
+}
+
+/**
+ * The view read (once at a time), on the Store's own pool: on a generic connection (rowsGeneric) it would take the
+ * place of a window among the statements kept prepared there, and wait for a connection a search needs.
+ */
+function readKeptView(store: Pool): Promise<KeptView> {
+  let reading = keptReading.get(store);
+  if (reading) return reading;
+  const [at, generation] = [Date.now(), keptGeneration];
+  reading = rows<{ kinds: string[]; terms: string[]; built: number[]; most: number | null; top: number; stale: number }>(
+    store,
+    `SELECT coalesce(array_agg(k.kind), '{}') AS kinds, coalesce(array_agg(k.term), '{}') AS terms, coalesce(array_agg(k.built), '{}') AS built,
+            (SELECT max(built) FROM search_bitmap_terms) AS most, (SELECT coalesce(max(id), 0) >> 12 FROM search_passages)::int AS top,
+            (SELECT count(*) FROM search_bitmap_stale)::int AS stale
+     FROM search_bitmap_terms k WHERE k.built > 0`,
+  )
+    .then(([r]) => {
+      const view = { at, generation, built: new Map(r!.terms.map((term, i) => [`${r!.kinds[i]} ${term}`, r!.built[i]!])), most: r!.most ?? 0, top: r!.top, stale: r!.stale };
+      keptViews.set(store, view);
+      return view;
+    })
+    .finally(() => keptReading.delete(store));
+  keptReading.set(store, reading);
+  return reading;
+}
+
+/** The words, tags and grams asked that `view` holds kept (built, and not behind the most built by more than LAG_BLOCKS), as the statement reading them would give them. */
+function keptIn(view: KeptView, words: string[], tags: string[], grams: string[]): Kept[] {
+  const asked = [...words.map((t): [string, string] => ['w', t]), ...tags.map((t): [string, string] => ['t', t]), ...grams.map((t): [string, string] => ['g', t])];
+  return asked.flatMap(([kind, term]) => {
+    const built = view.built.get(`${kind} ${term}`);
+    return built !== undefined && built >= view.most - LAG_BLOCKS ? [{ kind, term, built, top: view.top, stale: view.stale }] : [];
+  });
+}
+
 /**
  * The total of the matches of `lexemes` (all of them) and `groups` (each: any of its tags) from the kept bitmaps: per
  * block of 4,096 passage ids below the smallest `built` of the query's terms and not marked stale, the bits of the
@@ -109,7 +191,8 @@ const MAX_READ_PASSAGES = 250_000;
  * tag's; only when settled (the blocks counted from their rows, whose matches the caller checks on their meetings, few).
  * Undefined when another term is not kept, or kept but not built as far as the others (the search then counts all matches).
  * Common table expressions of the caller's statement (the count by block, the total and the window's floor from it):
- * bitmaps, stale marks and rows read in one snapshot.
+ * bitmaps, stale marks and rows read in one snapshot. Shaped by the terms kept as the Store of pool `store` last read
+ * them (keptView), or as read now without one.
  */
 export async function bitmapTotal(
   q: Queryable,
@@ -120,22 +203,26 @@ export async function bitmapTotal(
   dates?: DateTerm,
   except?: { ids: string[]; range: { from?: string; to?: string } },
   grams: string[] = [],
-  generic?: Pool,
+  store?: Pool,
 ): Promise<BitmapTotal | undefined> {
   // One word alone: its count is kept (search_word_counts).
   if (lexemes.length === 0 || (lexemes.length === 1 && groups.length === 0 && dates === undefined && except === undefined && grams.length === 0)) return undefined;
   // The months of the cover's days may stand for them (most of a month's days covered).
   const months = (dates?.tokens ?? []).filter((t) => /^d\d{8}$/.test(t)).map((t) => `m${t.slice(1, 7)}`);
   const asked = [...new Set([...groups.flat(), ...(dates?.tokens ?? []), ...months])];
-  // With each term's built blocks, the block of the highest passage id and the stale blocks (see `settled`). Planned once
-  // for any terms on `generic` (a Store pool's companion, rowsGeneric), and the highest built block read once (joined,
-  // it was aggregated again for each term): 0.4-0.6 -> ~0.16 ms at 100k meetings.
-  type Kept = { kind: string; term: string; built: number; top: number; stale: number };
-  const text = `SELECT k.kind, k.term, k.built, (SELECT coalesce(max(id), 0) >> 12 FROM search_passages)::int AS top, (SELECT count(*) FROM search_bitmap_stale)::int AS stale
-     FROM search_bitmap_terms k
-     WHERE ((k.kind = 'w' AND k.term = ANY($1::text[])) OR (k.kind = 't' AND k.term = ANY($2::text[])) OR (k.kind = 'g' AND k.term = ANY($3::text[])))
-       AND k.built >= (SELECT max(built) FROM search_bitmap_terms) - ${LAG_BLOCKS} AND k.built > 0`;
-  const kept = await rowsGenericOr<Kept>(generic, q, text, [lexemes, asked, grams]);
+  // With each term's built blocks, the block of the highest passage id and the stale blocks (see `settled`): from the
+  // Store's view of them (keptView), else read (the highest built block once: joined, it was aggregated again for each
+  // term, 0.4-0.6 -> ~0.16 ms at 100k meetings).
+  const kept: Kept[] = store
+    ? keptIn(await keptView(store), lexemes, asked, grams)
+    : await rows<Kept>(
+        q,
+        `SELECT k.kind, k.term, k.built, (SELECT coalesce(max(id), 0) >> 12 FROM search_passages)::int AS top, (SELECT count(*) FROM search_bitmap_stale)::int AS stale
+         FROM search_bitmap_terms k
+         WHERE ((k.kind = 'w' AND k.term = ANY($1::text[])) OR (k.kind = 't' AND k.term = ANY($2::text[])) OR (k.kind = 'g' AND k.term = ANY($3::text[])))
+           AND k.built >= (SELECT max(built) FROM search_bitmap_terms) - ${LAG_BLOCKS} AND k.built > 0`,
+        [lexemes, asked, grams],
+      );
   const keptTags = new Set(kept.filter((k) => k.kind === 't').map((k) => k.term));
   if (kept.filter((k) => k.kind === 'w').length < lexemes.length || kept.filter((k) => k.kind === 'g').length < grams.length) return undefined;
   const unkept = groups.filter((g) => !g.every((t) => keptTags.has(t)));
@@ -335,6 +422,7 @@ export async function keepBitmaps(q: Queryable, rounds = ROUNDS_A_SWEEP): Promis
       result.units += added;
     }
   }
+  if (result.units > 0) forgetKeptViews();
   return result;
 }
 

@@ -10,7 +10,7 @@ import { dateTerm, startedWithin } from './calendar.js';
 import type { Pool } from 'pg';
 import { genericPoolOf, one, rows, rowsGeneric, rowsPlanned, warmCompanions, withMergePlans, type Queryable } from './sql.js';
 import { monthsLessDays } from '../model/calendar.js';
-import { bitmapTotal, TAIL_READ } from './bitmaps.js';
+import { bitmapTotal, keptView, renewKeptView, TAIL_READ } from './bitmaps.js';
 import { snippetOf } from '../queries/snippet.js';
 
 // search_transcripts on PostgreSQL: the same semantics as SQLite's FTS5 search (src/db/queries/search.ts).
@@ -224,6 +224,8 @@ export async function searchTranscripts(q: Queryable, filter: SearchFilter, page
     start_ms: starts[i] ?? null,
     snippet: snippets[i]!.snippet,
   }));
+  // The Store's view of the kept terms read again for the next search, once old (apart: this one is answered).
+  if (genericPoolOf(q)) renewKeptView(q as Pool);
   return { hits, pagination: pagination(page, hits.length, total) };
 }
 
@@ -695,7 +697,7 @@ async function fromPostings(
         dates,
         except ? { ids: tags!.except!, range } : undefined,
         gram && [gram.tag],
-        genericPoolOf(statsOf),
+        genericPoolOf(statsOf) && (statsOf as Pool),
       )
     : undefined;
   // A participant's gram with more matches than GRAM_WALKED expected counts from the bitmaps, or not at all: the caller
@@ -916,13 +918,14 @@ async function readSizes(q: Queryable, key: Queryable): Promise<Sizes> {
 }
 
 /**
- * A Store's companions' connections and the statistics searches read, made and read ahead of use (warmCompanions),
- * without waiting: a server answering questions (`syntheo mcp`, the app) on its first call, and on its first after its
- * connections closed, idle. Nothing when they are there.
+ * A Store's companions' connections, the statistics searches read and its view of the kept terms (keptView), made and
+ * read ahead of use (warmCompanions), without waiting: a server answering questions (`syntheo mcp`, the app) on its first
+ * call, and on its first after its connections closed, idle. Nothing when they are there.
  */
 export function warmSearch(pool: Pool): void {
   warmCompanions(pool);
   void listSizes(pool).catch(() => {});
+  void keptView(pool).catch(() => {});
 }
 
 /**

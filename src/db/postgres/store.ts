@@ -13,7 +13,7 @@ import * as reads from './meetings.js';
 import * as proposals from './proposals.js';
 import * as imports from './imports.js';
 import { searchTranscripts, warmSearch } from './search.js';
-import { bitmapDrift, keepBitmaps, meetingTagBitsDrift } from './bitmaps.js';
+import { bitmapDrift, forgetKeptViews, keepBitmaps, meetingTagBitsDrift } from './bitmaps.js';
 import { meetingMissingAHandle, repairParticipantHandles } from './participant-handles.js';
 import { loadMeetings } from './load.js';
 import type { LoadOptions } from '../queries/export.js';
@@ -253,6 +253,7 @@ export async function openPostgresStore(url: string, options: PgStoreOptions): P
           await pool.query(sql);
           onProgress?.('counts', i + 1, counts.length + 1);
         }
+        forgetKeptViews();
         // The names and e-mails (migration 0005): those nobody carries any more dropped, those missing added.
         await repairParticipantHandles(pool);
         onProgress?.('counts', counts.length + 1, counts.length + 1);
