@@ -413,7 +413,13 @@ export interface TagFilter {
    * characters), or, for a list, when no name or e-mail holds that gram without it: the gram's meetings are exactly its
    * names' and words'.
    */
-  participant?: { group: string[]; patterns: string[]; gram?: string };
+  participant?: {
+    group: string[];
+    patterns: string[];
+    gram?: string;
+    /** With a gram found for its names (a list): the meetings holding them, exactly (`held`, the gram's), and all meetings. */
+    meetings?: { held: number; all: number };
+  };
   /**
    * A participant fragment in too many names for tags, when the meetings it fails are few (handlesOf, ascending), or
    * fewer than a search's matches would cost to check (gramExceptions, in no order): those meetings (none: it is no
@@ -604,8 +610,9 @@ export async function compileTags(
       else {
         if (held.length === 0) none = true;
         groups.push(held);
-        const gram = ownGram ?? (options.probeMany && found?.alone ? found.tag : undefined);
-        participant = { group: held, patterns, ...(gram !== undefined && { gram }) };
+        const named = options.probeMany && found?.alone ? found : undefined;
+        const gram = ownGram ?? named?.tag;
+        participant = { group: held, patterns, ...(gram !== undefined && { gram }), ...(named && { meetings: { held: named.held, all: named.meetings } }) };
       }
     }
   }
@@ -652,7 +659,7 @@ async function peopleGram(
   q: Queryable,
   fragment: string,
   patterns?: string[],
-): Promise<(TagFilter['gram'] & { held: number; top: number; alone?: boolean; kept?: boolean }) | undefined> {
+): Promise<(TagFilter['gram'] & { held: number; top: number; meetings: number; alone?: boolean; kept?: boolean }) | undefined> {
   if (!isAscii(fragment)) return undefined;
   // With the fragment's ILIKE patterns (as $2...), whether the gram's meetings are exactly the fragment's (`alone`): it is
   // the fragment, or no name or e-mail holds it without the fragment (no stray; its text lower-cased, as `folded` is);
@@ -666,12 +673,12 @@ async function peopleGram(
     : '';
   // Planned once for any fragment (rowsGeneric, where the pool has a companion for it): `person1`'s statement at 100k
   // meetings ran in ~0.6 ms against ~1.2 planned for its values at each call.
-  type Row = { tag: string; text: string; exact: boolean; held: number; top: number; alone?: boolean; kept?: boolean };
+  type Row = { tag: string; text: string; exact: boolean; held: number; top: number; meetings: number; alone?: boolean; kept?: boolean };
   const text = `WITH f AS (SELECT lower($1) AS l),
           g AS (SELECT DISTINCT substr(f.l, x.i, least(3, length(f.l))) AS text, length(f.l) <= 3 AS exact
                 FROM f, generate_series(0, ${MAX_GRAM_TRIPLES - 1}) j, LATERAL (SELECT 1 + j * greatest(length(f.l) - 3, 0) / ${MAX_GRAM_TRIPLES - 1} AS i) x
                 WHERE octet_length(f.l) = length(f.l))
-     SELECT c.tag, c.text, c.exact, c.held::int, (SELECT coalesce(max(n), 0) FROM meeting_numbers) AS top${alone}
+     SELECT c.tag, c.text, c.exact, c.held::int, (SELECT coalesce(max(n), 0) FROM meeting_numbers) AS top, ${MEETINGS}::float8 AS meetings${alone}
      FROM (SELECT 'q' || encode(convert_to(g.text, 'UTF8'), 'hex') AS tag, g.text, g.exact,
                   (SELECT coalesce(sum(bit_count(x.bits)), 0) FROM ${tagBlocks(`b.tag = 'q' || encode(convert_to(g.text, 'UTF8'), 'hex')`)} x) AS held FROM g) c
      ORDER BY c.held, c.tag LIMIT 1`;
@@ -1412,7 +1419,8 @@ const NAMES_WALK = 500;
  * A participant fragment in many names (more than MAX_PARTICIPANT_WORDS) and no other filter, on a near page: its
  * total from the names' bits, its page the newest meetings walked, each one's participants probed; when the names hold
  * at least one meeting in DENSE_NAMES and the walk to the page's end is expected within NAMES_WALK meetings (the sum of
- * the names' meetings, from meeting_tag_counts, bounds how many they hold: checked first). Instead of their meetings
+ * the names' meetings, from meeting_tag_counts, bounds how many they hold: checked first; or their gram's meetings, when
+ * compileTags read it, exactly). Instead of their meetings
  * gathered and made distinct: `4@e` (200 names, 33,682 of 100k meetings) 20.3 -> 14.6 ms, `r ` (413 names, 58,277)
  * 39.9 -> 26.1, `erg ` 22.5 -> 14.5. The total and the page in one statement: as three (the total apart) they took
  * 8.9 and 17.4, from two snapshots. Undefined otherwise (the check costs `Ines Kowalski`, 38 names and 7,381 meetings,
@@ -1424,12 +1432,18 @@ async function manyNamesNear(q: Queryable, t: TagFilter, page: Page): Promise<{ 
   if (!countedByBits(t) || page.offset >= DEEP_PAGE) return undefined;
   // Too few, or a walk too long, even were the names' meetings all distinct: not counted.
   const walks = (held: number, all: number) => held * DENSE_NAMES >= all && (page.offset + page.limit) * all <= NAMES_WALK * held;
-  const most = await one<{ held: number; meetings: number }>(
-    q,
-    `SELECT (SELECT coalesce(sum(c.n), 0) FROM meeting_tag_counts c WHERE c.tag = ANY($1::text[]))::float8 AS held, ${MEETINGS}::float8 AS meetings`,
-    [group],
-  );
-  if (!walks(most!.held, most!.meetings)) return undefined;
+  // The meetings the names hold, exactly, when their gram was read (as the statement below counts them from the bits):
+  // no round trip for their bound (`Ines Kowalski`: 0.4-0.6 ms at 100k meetings, for a walk not taken).
+  const counted = t.participant!.meetings;
+  if (counted && !walks(counted.held, counted.all)) return undefined;
+  const most = counted
+    ? undefined
+    : await one<{ held: number; meetings: number }>(
+        q,
+        `SELECT (SELECT coalesce(sum(c.n), 0) FROM meeting_tag_counts c WHERE c.tag = ANY($1::text[]))::float8 AS held, ${MEETINGS}::float8 AS meetings`,
+        [group],
+      );
+  if (most && !walks(most.held, most.meetings)) return undefined;
   // One group: its tags' blocks ORed (bitsTotal's join to the groups' numbers was planned 3x slower: 17.5 ms for `4@e`),
   // or the blocks of the fragment's gram, which hold the same meetings (`10`, 278 names: 51 -> ~3 ms).
   // The total and the page in one statement (one snapshot); the page only when the walk to it is short after all.
