@@ -7,6 +7,7 @@ import pg from 'pg';
 import { needs } from '../support/system-tools.js';
 import { genericStatements, pgDatabaseMigratedTo, startPostgres, type PgCluster } from '../support/postgres.js';
 import { tempDir } from '../support/db.js';
+import { makeParticipant } from '../support/factories.js';
 import { FRAGMENTS, holding, LIST_FILTERS, seed, seedCommonWords, seedGramStrays, seedManyNames, seedOddEmails, seedSpaces } from '../support/participant-exceptions.js';
 import { MAX_GRAM_STRAYS } from '../../src/db/queries/participant-words.js';
 import { copyDatabase, openStore } from '../../src/db/engine.js';
@@ -293,14 +294,20 @@ describe.skipIf(needs('postgresql'))('PostgreSQL: a participant fragment in most
   }, 240_000);
 
   it("in many names and most meetings, exactly its gram: read from the gram's passage bits once built (migration 0027), as every participant matched gives", async () => {
-    const { ids, q, pgStore, liteStore } = await seeded('passage_grams', (s) => seedManyNames(s, 4096 + 600));
+    // With `Wxyz<i> Tan` beside `Zq<i> Lee` in 400 meetings, those where `plan7` is said (for `wxyz`, below).
+    const { ids, q, pgStore, liteStore } = await seeded('passage_grams', (s) => {
+      const meetings = seedManyNames(s, 4096 + 600);
+      for (let i = 1; i < meetings.length; i += 5) makeParticipant(s, meetings[i]!, { name: `Wxyz${i} Tan`, email: null, position: 1 });
+      return meetings;
+    });
     const query = pg.Client.prototype.query;
     try {
       // `zq` (its own gram, in 800 of the 2,000 meetings), ` lee` (longer: its gram ` le` no other name holds) and `zq1`;
-      // and `1 LEE`, in few enough names for tags (200: `Zq<i> Lee` for an `i` ending in 1), its gram `1 l`.
+      // and `1 LEE`, in few enough names for tags (200: `Zq<i> Lee` for an `i` ending in 1), its gram `1 l`; and `wxyz`,
+      // of 4 characters in too many words for tags (400) and failing most meetings, its gram `wxy` read before its names.
       const gramOf = (text: string) => `q${Buffer.from(text).toString('hex')}`;
       const asked = { lacking: async () => 25_000, passageGram: true };
-      const grams = [['zq', 'zq'], [' lee', ' le'], ['ZQ1', 'zq1'], ['1 LEE', '1 l']] as const;
+      const grams = [['zq', 'zq'], [' lee', ' le'], ['ZQ1', 'zq1'], ['1 LEE', '1 l'], ['wxyz', 'wxy']] as const;
       // Their grams' bits not kept yet: the meetings they fail instead.
       for (const [fragment] of grams) expect((await compileTags(q, { participant: fragment }, asked))?.passageGram).toBeUndefined();
       // Every statement of the process's clients (a search's own merge connections among them).
@@ -340,6 +347,11 @@ describe.skipIf(needs('postgresql'))('PostgreSQL: a participant fragment in most
       expect(kept).toEqual(expect.arrayContaining(grams.map(([, gram]) => gramOf(gram))));
       for (const [fragment, gram] of grams)
         expect((await compileTags(q, { participant: fragment }, asked))?.passageGram).toEqual({ tag: gramOf(gram) });
+      // `wxyz`'s names and e-mails not scanned: its gram answered first (the meetings it fails are too many to leave out).
+      statements.length = 0;
+      await compileTags(q, { participant: 'wxyz' }, asked);
+      expect(statements.filter((t) => t.includes('FROM participant_handles x'))).toEqual([]);
+      expect(statements.filter((t) => t.includes('WITH f AS (SELECT lower($1) AS l)'))).toHaveLength(1);
       await q.query('ANALYZE');
       // Built: `the` (in 4 passages of 5) and `the and` counted from the gram's bits, the rest of the last block probed;
       // `plan7` (1 passage of 40) walked, each match tested in its block's bits (probed in the last block).

@@ -577,7 +577,19 @@ export async function compileTags(
       if (gramsAllowed && !grams && options.gramRange !== undefined) grams = await rangeHoldsGram();
       return options.exceptions !== false && !grams;
     };
-    const handles = words === undefined || common ? await handlesOf(q, patterns, { tags: common ? 'none' : spans ? 'index' : 'scan', except: exceptionsWanted }) : undefined;
+    // A search's fragment of 4 characters or more in too many words for tags (not across words, nor in every recent
+    // meeting): its gram first. When the fragment is exactly that gram, its passages' bits are kept, and the meetings it
+    // fails are too many to leave out (all but the gram's), they answer, and its names and e-mails are not scanned
+    // (`person1`: 4,000 of them, 1.6-2 ms at 100k meetings, to find them too many, and the meetings it fails too); else
+    // the gram is the one read below. (Of 1-3 characters, in too many words, it is in most meetings: `e` fails none, and
+    // is then no condition at all.)
+    const gramFirst =
+      words === undefined && !spans && !common && fragment.length > 3 && options.lacking !== undefined && options.passageGram === true && options.exceptions !== false && isAscii(fragment)
+        ? await peopleGram(q, fragment, patterns)
+        : undefined;
+    if (gramFirst?.alone && gramFirst.kept && gramFirst.meetings - gramFirst.held > MAX_PARTICIPANT_EXCEPTIONS) passageGram = { tag: gramFirst.tag };
+    const handles =
+      passageGram === undefined && (words === undefined || common) ? await handlesOf(q, patterns, { tags: common ? 'none' : spans ? 'index' : 'scan', except: exceptionsWanted }) : undefined;
     const held = common && handles?.except !== undefined ? undefined : (words ?? handles?.tags);
     if (held === undefined) {
       // In too many for tags: the few meetings it fails (none at all for `e` or the bench's domain at 100k meetings), or
@@ -586,7 +598,7 @@ export async function compileTags(
       // Past those read, the meetings it fails from its gram's bits, when `lacking` (asked only then) finds them worth it.
       // Or, when it is exactly its gram and the search asks, that gram's passages' bits (the meetings it fails not read).
       if (except === undefined && options.lacking !== undefined && options.exceptions !== false && isAscii(fragment)) {
-        const found = await peopleGram(q, fragment, options.passageGram ? patterns : undefined);
+        const found = gramFirst ?? (await peopleGram(q, fragment, options.passageGram ? patterns : undefined));
         if (found?.alone && found.kept) passageGram = { tag: found.tag };
         else except = await gramExceptions(q, found, patterns, await options.lacking());
       }
@@ -605,7 +617,7 @@ export async function compileTags(
       // A list's names (across words, GRAM_NAMES or more) read as bits: its gram's, when its meetings are exactly theirs
       // (no stray): one tag's blocks instead of every name's (`Ines Kowalski`, 38 names: 950 rows of bits at 100k meetings).
       const manyNames = words === undefined && held.length >= GRAM_NAMES && isAscii(fragment);
-      const found = manyNames && (options.passageGram || options.probeMany) ? await peopleGram(q, fragment, patterns) : undefined;
+      const found = manyNames && (options.passageGram || options.probeMany) ? (gramFirst ?? (await peopleGram(q, fragment, patterns))) : undefined;
       if (options.passageGram && found?.alone && found.kept) passageGram = { tag: found.tag };
       else {
         if (held.length === 0) none = true;
