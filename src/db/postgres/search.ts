@@ -642,8 +642,7 @@ async function fromPostings(
                      THEN coalesce(nullif(get_byte(${counts}, (${at} - ${first}::bigint * 4096)::int), 255), ${lookup})
                      ELSE ${lookup} END`;
       };
-      const counted = `${tag.tags === undefined ? '' : `WITH te AS MATERIALIZED (SELECT ${edge('min')} AS first, ${edge('max')} AS last)`}
-        SELECT ${at} AS id, ${lexemes.map((_, j) => `${countOfWord(`$${j + 1}`)} AS n${j}`).join(', ')}
+      const counted = `${tag.tags === undefined ? '' : `WITH te AS MATERIALIZED (SELECT ${edge('min')} AS first, ${edge('max')} AS last) `}SELECT ${at} AS id, ${lexemes.map((_, j) => `${countOfWord(`$${j + 1}`)} AS n${j}`).join(', ')}
         FROM search_tags ${tag.alias} CROSS JOIN (SELECT ${enough} AS enough OFFSET 0) e WHERE ${tag.cond(tag.alias)}${within(at)} OFFSET 0`;
       return { ...withAfter(`SELECT s0.id AS id FROM (${counted}) s0 WHERE ${lexemes.map((_, j) => `s0.n${j} > 0`).join(' AND ')}`, 's0.id', fenced), wordCount: (j) => `s0.n${j}` };
     }
