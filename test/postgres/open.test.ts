@@ -279,7 +279,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL: open and migrate', () => {
         for (let i = 0; i < 8; i++) await rowsPlanned(c, texts[1]!, [i]);
         return (await c.query<{ generic: string; custom: string }>('SELECT generic_plans::text AS generic, custom_plans::text AS custom FROM pg_prepared_statements WHERE statement = $1', [texts[1]])).rows;
       });
-      expect(plans[0]).toEqual([{ generic: '0', custom: expect.stringMatching(/^\d+$/) }]);
+      expect(plans[0].map((p) => p.generic)).toEqual(['0']);
       expect(Number(plans[0][0]!.custom)).toBeGreaterThanOrEqual(8);
       // On the Store's pool (no merge connection), an unnamed statement: nothing prepared.
       const client = await db.pool.connect();

@@ -51,7 +51,7 @@ export function calendarCover(range: { from?: string; to?: string }, first: stri
   if (first === undefined || last === undefined) return { tokens, edges };
   const fromDay = range.from === undefined ? undefined : dayMs(range.from.slice(0, 10));
   const toDay = range.to === undefined ? undefined : dayMs(range.to.slice(0, 10));
-  for (const edge of new Set([fromDay, toDay])) if (edge !== undefined && edge >= tokenMs(first) && edge <= tokenMs(last)) edges.push(dayToken(edge));
+  edges.push(...rangeEdges(range).filter((t) => t !== 'dx' && tokenMs(t) >= tokenMs(first) && tokenMs(t) <= tokenMs(last)));
   tokens.push(...edges.slice(1));
   let day = Math.max(fromDay === undefined ? -Infinity : fromDay + DAY_MS, tokenMs(first));
   const end = Math.min(toDay === undefined ? Infinity : toDay - DAY_MS, tokenMs(last));

@@ -91,10 +91,7 @@ export const SETTLED_BLOCKS = 3;
  */
 const MAX_READ_PASSAGES = 250_000;
 
-/** A term kept as bitmaps, built up to `built` (its blocks below hold its bits), as a search reads it: with the block of the highest passage id and the stale blocks' number. */
-type Kept = { kind: string; term: string; built: number; top: number; stale: number };
-
-/** search_bitmap_terms as a Store last read it (keptView): each term's built blocks by kind and term (`w the`), the most built, and `top` and `stale` as Kept's. */
+/** search_bitmap_terms as read (keptTerms): each term's built blocks by kind and term (`w the`), the most built, the block of the highest passage id, the stale blocks' number. */
 interface KeptView {
   at: number;
   /** keptGeneration when read: an older one is read again first (forgetKeptViews). */
@@ -146,16 +143,8 @@ export function renewKeptView(store: Pool): void {
 function readKeptView(store: Pool): Promise<KeptView> {
   let reading = keptReading.get(store);
   if (reading) return reading;
-  const [at, generation] = [Date.now(), keptGeneration];
-  reading = rows<{ kinds: string[]; terms: string[]; built: number[]; most: number | null; top: number; stale: number }>(
-    store,
-    `SELECT coalesce(array_agg(k.kind), '{}') AS kinds, coalesce(array_agg(k.term), '{}') AS terms, coalesce(array_agg(k.built), '{}') AS built,
-            (SELECT max(built) FROM search_bitmap_terms) AS most, (SELECT coalesce(max(id), 0) >> 12 FROM search_passages)::int AS top,
-            (SELECT count(*) FROM search_bitmap_stale)::int AS stale
-     FROM search_bitmap_terms k WHERE k.built > 0`,
-  )
-    .then(([r]) => {
-      const view = { at, generation, built: new Map(r!.terms.map((term, i) => [`${r!.kinds[i]} ${term}`, r!.built[i]!])), most: r!.most ?? 0, top: r!.top, stale: r!.stale };
+  reading = keptTerms(store)
+    .then((view) => {
       keptViews.set(store, view);
       return view;
     })
@@ -164,12 +153,25 @@ function readKeptView(store: Pool): Promise<KeptView> {
   return reading;
 }
 
-/** The words, tags and grams asked that `view` holds kept (built, and not behind the most built by more than LAG_BLOCKS), as the statement reading them would give them. */
-function keptIn(view: KeptView, words: string[], tags: string[], grams: string[]): Kept[] {
+/** search_bitmap_terms whole (the terms built at all), with the block of the highest passage id and the stale blocks' number, read on `q`. */
+async function keptTerms(q: Queryable): Promise<KeptView> {
+  const [at, generation] = [Date.now(), keptGeneration];
+  const [r] = await rows<{ kinds: string[]; terms: string[]; built: number[]; most: number | null; top: number; stale: number }>(
+    q,
+    `SELECT coalesce(array_agg(k.kind), '{}') AS kinds, coalesce(array_agg(k.term), '{}') AS terms, coalesce(array_agg(k.built), '{}') AS built,
+            (SELECT max(built) FROM search_bitmap_terms) AS most, (SELECT coalesce(max(id), 0) >> 12 FROM search_passages)::int AS top,
+            (SELECT count(*) FROM search_bitmap_stale)::int AS stale
+     FROM search_bitmap_terms k WHERE k.built > 0`,
+  );
+  return { at, generation, built: new Map(r!.terms.map((term, i) => [`${r!.kinds[i]} ${term}`, r!.built[i]!])), most: r!.most ?? 0, top: r!.top, stale: r!.stale };
+}
+
+/** The words, tags and grams asked that `view` holds kept: built, and not behind the most built by more than LAG_BLOCKS. */
+function keptIn(view: KeptView, words: string[], tags: string[], grams: string[]): { kind: string; term: string; built: number }[] {
   const asked = [...words.map((t): [string, string] => ['w', t]), ...tags.map((t): [string, string] => ['t', t]), ...grams.map((t): [string, string] => ['g', t])];
   return asked.flatMap(([kind, term]) => {
     const built = view.built.get(`${kind} ${term}`);
-    return built !== undefined && built >= view.most - LAG_BLOCKS ? [{ kind, term, built, top: view.top, stale: view.stale }] : [];
+    return built !== undefined && built >= view.most - LAG_BLOCKS ? [{ kind, term, built }] : [];
   });
 }
 
@@ -210,19 +212,10 @@ export async function bitmapTotal(
   // The months of the cover's days may stand for them (most of a month's days covered).
   const months = (dates?.tokens ?? []).filter((t) => /^d\d{8}$/.test(t)).map((t) => `m${t.slice(1, 7)}`);
   const asked = [...new Set([...groups.flat(), ...(dates?.tokens ?? []), ...months])];
-  // With each term's built blocks, the block of the highest passage id and the stale blocks (see `settled`): from the
-  // Store's view of them (keptView), else read (the highest built block once: joined, it was aggregated again for each
-  // term, 0.4-0.6 -> ~0.16 ms at 100k meetings).
-  const kept: Kept[] = store
-    ? keptIn(await keptView(store), lexemes, asked, grams)
-    : await rows<Kept>(
-        q,
-        `SELECT k.kind, k.term, k.built, (SELECT coalesce(max(id), 0) >> 12 FROM search_passages)::int AS top, (SELECT count(*) FROM search_bitmap_stale)::int AS stale
-         FROM search_bitmap_terms k
-         WHERE ((k.kind = 'w' AND k.term = ANY($1::text[])) OR (k.kind = 't' AND k.term = ANY($2::text[])) OR (k.kind = 'g' AND k.term = ANY($3::text[])))
-           AND k.built >= (SELECT max(built) FROM search_bitmap_terms) - ${LAG_BLOCKS} AND k.built > 0`,
-        [lexemes, asked, grams],
-      );
+  // Each term's built blocks, the block of the highest passage id and the stale blocks (see `settled`): from the Store's
+  // view of them (keptView), else read now.
+  const view = store ? await keptView(store) : await keptTerms(q);
+  const kept = keptIn(view, lexemes, asked, grams);
   const keptTags = new Set(kept.filter((k) => k.kind === 't').map((k) => k.term));
   if (kept.filter((k) => k.kind === 'w').length < lexemes.length || kept.filter((k) => k.kind === 'g').length < grams.length) return undefined;
   const unkept = groups.filter((g) => !g.every((t) => keptTags.has(t)));
@@ -241,7 +234,7 @@ export async function bitmapTotal(
   const tags = [...new Set([...bitGroups.flat(), ...(date?.kept ?? [])])];
   // The blocks the statement counts from rows: from the fewest built of its terms to the highest passage id's, and the stale ones.
   const built = Math.min(...kept.filter((k) => (k.kind === 'w' ? lexemes : k.kind === 'g' ? grams : tags).includes(k.term)).map((k) => k.built));
-  const settled = kept[0]!.top + 1 - built <= SETTLED_BLOCKS && kept[0]!.stale <= SETTLED_BLOCKS;
+  const settled = view.top + 1 - built <= SETTLED_BLOCKS && view.stale <= SETTLED_BLOCKS;
   // A participant's gram only when settled: the blocks counted from rows check each match's meeting's participants.
   if (grams.length > 0 && !settled) return undefined;
   // Each group's tags (kind `t`), then the grams (kind `g`, a group each), then the date's kept tags (`t`).

@@ -1446,16 +1446,14 @@ async function manyNamesNear(q: Queryable, t: TagFilter, page: Page): Promise<{ 
   const walks = (held: number, all: number) => held * DENSE_NAMES >= all && (page.offset + page.limit) * all <= NAMES_WALK * held;
   // The meetings the names hold, exactly, when their gram was read (as the statement below counts them from the bits):
   // no round trip for their bound (`Ines Kowalski`: 0.4-0.6 ms at 100k meetings, for a walk not taken).
-  const counted = t.participant!.meetings;
-  if (counted && !walks(counted.held, counted.all)) return undefined;
-  const most = counted
-    ? undefined
-    : await one<{ held: number; meetings: number }>(
-        q,
-        `SELECT (SELECT coalesce(sum(c.n), 0) FROM meeting_tag_counts c WHERE c.tag = ANY($1::text[]))::float8 AS held, ${MEETINGS}::float8 AS meetings`,
-        [group],
-      );
-  if (most && !walks(most.held, most.meetings)) return undefined;
+  const most =
+    t.participant!.meetings ??
+    (await one<{ held: number; all: number }>(
+      q,
+      `SELECT (SELECT coalesce(sum(c.n), 0) FROM meeting_tag_counts c WHERE c.tag = ANY($1::text[]))::float8 AS held, ${MEETINGS}::float8 AS all`,
+      [group],
+    ))!;
+  if (!walks(most.held, most.all)) return undefined;
   // One group: its tags' blocks ORed (bitsTotal's join to the groups' numbers was planned 3x slower: 17.5 ms for `4@e`),
   // or the blocks of the fragment's gram, which hold the same meetings (`10`, 278 names: 51 -> ~3 ms).
   // The total and the page in one statement (one snapshot); the page only when the walk to it is short after all.

@@ -116,6 +116,9 @@ function startIn(starts: string, k: number): number | null {
   return null;
 }
 
+/** `q` when it is a Store's pool (one with companions: genericPoolOf), whose view of the kept terms a search uses (keptView). */
+const storePool = (q: Queryable): Pool | undefined => (genericPoolOf(q) ? (q as Pool) : undefined);
+
 /** How the matches are read (tests ask for each way; by default, WALKED_RATIO and COST_US decide). */
 export interface SearchOptions {
   /** How the window reads the matches when the bitmaps count them. */
@@ -225,7 +228,8 @@ export async function searchTranscripts(q: Queryable, filter: SearchFilter, page
     snippet: snippets[i]!.snippet,
   }));
   // The Store's view of the kept terms read again for the next search, once old (apart: this one is answered).
-  if (genericPoolOf(q)) renewKeptView(q as Pool);
+  const store = storePool(q);
+  if (store) renewKeptView(store);
   return { hits, pagination: pagination(page, hits.length, total) };
 }
 
@@ -697,7 +701,7 @@ async function fromPostings(
         dates,
         except ? { ids: tags!.except!, range } : undefined,
         gram && [gram.tag],
-        genericPoolOf(statsOf) && (statsOf as Pool),
+        storePool(statsOf),
       )
     : undefined;
   // A participant's gram with more matches than GRAM_WALKED expected counts from the bitmaps, or not at all: the caller
