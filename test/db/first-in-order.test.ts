@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { firstInOrder } from '../../src/db/queries/search.js';
+import { firstInOrder } from '../../src/db/queries/rank.js';
 
 // A small deterministic generator: the same rows on every run.
 function rowsOf(n: number, seed: number, scores: number): { id: number; score: number }[] {

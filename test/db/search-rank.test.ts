@@ -251,6 +251,14 @@ describe('search_transcripts against the rule read from the rows', () => {
       [['the'], { participant: 'Yuki' }],
       [['the', 'a'], { participant: 'Sam Berg 3' }],
       [['we'], { participant: 'Sam', from: '2026-02-01T00:00:00.000Z' }],
+      // Windows holding every match, ranked from the cells (the bitmaps built): the phrase found in the best ranked
+      // texts when said there (`the budget`), else walked (`review the roadmap`).
+      [['the', 'budget'], { folder: 'Acme/Launch', from: '2026-03-01T00:00:00.000Z', to: '2026-04-30T00:00:00.000Z' }],
+      [['budget', 'the', 'a'], { participant: 'Yuki', from: '2026-05-01T00:00:00.000Z' }],
+      [['the', 'we'], { folder: 'Other', to: '2026-03-15T00:00:00.000Z' }],
+      [['review', 'the', 'roadmap'], { folder: 'Acme' }],
+      // Six words: every text of a short window read.
+      [['we', 'the', 'a', 'budget', 'the', 'review'], { folder: 'Acme/Launch', from: '2026-04-01T00:00:00.000Z', to: '2026-04-20T00:00:00.000Z' }],
     ];
     let phraseFirst = 0;
     let beyond = 0;
@@ -258,7 +266,7 @@ describe('search_transcripts against the rule read from the rows', () => {
       if (bits) buildSearchBits(s);
       for (const [words, c] of cases) {
         const rule = byTheRule(s, words, c);
-        expect(rule.total).toBeGreaterThan(0);
+        expect(rule.total, JSON.stringify([words, c])).toBeGreaterThan(0);
         if (rule.total > RANK_WINDOW + 40) beyond++;
         const filter: SearchFilter = { query: words.join(' '), folderPath: c.folder, participant: c.participant, from: c.from, to: c.to };
         for (const offset of [0, 20, RANK_WINDOW - 10, RANK_WINDOW - 1, RANK_WINDOW + 30]) {
