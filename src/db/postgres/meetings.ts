@@ -588,19 +588,32 @@ export async function compileTags(
         ? await peopleGram(q, fragment, patterns)
         : undefined;
     if (gramFirst?.alone && gramFirst.kept && gramFirst.meetings - gramFirst.held > MAX_PARTICIPANT_EXCEPTIONS) passageGram = { tag: gramFirst.tag };
+    // A fragment of 1-3 ASCII characters (its own gram, whose meetings are exactly its) in too many words for tags, or
+    // in every recent meeting: the few meetings it fails from that gram's bits (gramExceptions), rather than every name
+    // and e-mail scanned with the participants lacking it (handlesOf: `e`, `a` and `am` at 100k meetings, 1.2-1.9 ms).
+    // As many as handlesOf would read at most (MAX_PARTICIPANT_EXCEPTIONS); past them, it is not asked for them either.
+    const own =
+      ownGram !== undefined && !spans && passageGram === undefined && (words === undefined || common) && (await exceptionsWanted())
+        ? await gramExceptions(q, { tag: ownGram, text: fragment, exact: true }, patterns, MAX_PARTICIPANT_EXCEPTIONS)
+        : undefined;
+    // (Ascending, as handlesOf gives them.)
+    own?.ids?.sort();
     const handles =
-      passageGram === undefined && (words === undefined || common) ? await handlesOf(q, patterns, { tags: common ? 'none' : spans ? 'index' : 'scan', except: exceptionsWanted }) : undefined;
-    const held = common && handles?.except !== undefined ? undefined : (words ?? handles?.tags);
+      own?.ids === undefined && passageGram === undefined && (words === undefined || (common && !own))
+        ? await handlesOf(q, patterns, { tags: common ? 'none' : spans ? 'index' : 'scan', except: own ? async () => false : exceptionsWanted })
+        : undefined;
+    const failed = own?.ids ?? handles?.except;
+    const held = common && failed !== undefined ? undefined : (words ?? handles?.tags);
     if (held === undefined) {
       // In too many for tags: the few meetings it fails (none at all for `e` or the bench's domain at 100k meetings), or
       // undefined, or (`probeMany`: a list, which walks few meetings) each meeting's participants checked.
-      except = handles?.except;
+      except = failed;
       // Past those read, the meetings it fails from its gram's bits, when `lacking` (asked only then) finds them worth it.
       // Or, when it is exactly its gram and the search asks, that gram's passages' bits (the meetings it fails not read).
       if (except === undefined && options.lacking !== undefined && options.exceptions !== false && isAscii(fragment)) {
         const found = gramFirst ?? (await peopleGram(q, fragment, options.passageGram ? patterns : undefined));
         if (found?.alone && found.kept) passageGram = { tag: found.tag };
-        else except = await gramExceptions(q, found, patterns, await options.lacking());
+        else except = (await gramExceptions(q, found, patterns, await options.lacking())).ids;
       }
       if (except === undefined && passageGram === undefined) {
         if (!options.probeMany) return undefined;
@@ -776,33 +789,39 @@ export const MAX_GRAM_EXCEPTIONS = 25_000;
  * bit 0): named, it holds no passage. Undefined beyond ASCII, past the strays' bounds, or past `most`. `person1` (in
  * 93,015 of 100k meetings): its 6,985 in 13-22 ms, where handlesOf gives up on them (more than 1,000).
  */
-async function gramExceptions(q: Queryable, gram: Awaited<ReturnType<typeof peopleGram>>, patterns: string[], most: number): Promise<string[] | undefined> {
-  // The meetings lacking its gram (and the numbers of those deleted) past `most`: not read.
-  if (!gram || gram.top - gram.held > most) return undefined;
+async function gramExceptions(
+  q: Queryable,
+  gram: (NonNullable<TagFilter['gram']> & { held?: number; top?: number }) | undefined,
+  patterns: string[],
+  most: number,
+): Promise<{ ids?: string[]; failing?: number }> {
+  // The meetings lacking its gram (and the numbers of those deleted) past `most`, when known: not read.
+  if (!gram) return {};
+  if (gram.top !== undefined && gram.held !== undefined && gram.top - gram.held > most) return { failing: gram.top - gram.held };
   const values: unknown[] = [];
   const p = (value: unknown) => `$${values.push(value)}`;
-  // The zeros of the gram's blocks (a block it lacks: all of them) from number 1 to the highest; their count bounds the
-  // read: the bits past the highest number, and number 0, are zeros that name no meeting.
+  // The zeros of the gram's blocks (a block it lacks: all of them) from number 0 to the highest (the last block's bits
+  // past it cleared: read as a dense block, they cost ~0.3 ms); their count less number 0's, which names no meeting,
+  // bounds the read.
   // The ids as one JSON array, parsed here: as a text[], node-postgres parsed `person1`'s 6,985 in ~5.5 ms a call.
-  const r = await one<{ ids: string | null }>(
-    q,
-    `WITH s AS MATERIALIZED ${gram.exact ? `(SELECT '{}'::text[] AS tags, 0 AS n)` : straysOf(gram, patterns, p)},
+  const text = `WITH s AS MATERIALIZED ${gram.exact ? `(SELECT '{}'::text[] AS tags, 0 AS n)` : straysOf(gram, patterns, p)},
           top AS MATERIALIZED (SELECT coalesce(max(n), 0) AS n FROM meeting_numbers),
-          lack AS MATERIALIZED (SELECT k.b AS block, CASE WHEN g.bits IS NULL THEN ~B'0'::bit(4096) ELSE ~g.bits END AS bits
+          lack AS MATERIALIZED (SELECT k.b AS block, CASE WHEN g.bits IS NULL THEN ~B'0'::bit(4096) ELSE ~g.bits END
+                                       & CASE WHEN k.b < top.n >> 12 THEN ~B'0'::bit(4096) ELSE rpad(repeat('1', (top.n & 4095) + 1), 4096, '0')::bit(4096) END AS bits
                                 FROM top, generate_series(0, top.n >> 12) k(b) LEFT JOIN ${tagBlocks(`b.tag = ${p(gram.tag)}`)} g ON g.block = k.b),
-          ok AS MATERIALIZED (SELECT ${straysWithin('s')}
-                                     AND (SELECT coalesce(sum(bit_count(l.bits)), 0) FROM lack l) - (((SELECT n FROM top) >> 12) + 1) * 4096 + (SELECT n FROM top) <= ${p(most)} AS within
-                              FROM s)
-     SELECT CASE WHEN (SELECT within FROM ok) THEN (
+          ok AS MATERIALIZED (SELECT ${straysWithin('s')} AS strays, (SELECT coalesce(sum(bit_count(l.bits)), 0) FROM lack l) - 1 AS failing FROM s)
+     SELECT (SELECT CASE WHEN strays THEN failing END FROM ok)::int AS failing, CASE WHEN (SELECT strays AND failing <= ${p(most)} FROM ok) THEN (
               SELECT coalesce(json_agg(x.id), '[]')::text FROM (
                 SELECT n.meeting_id AS id FROM lack l ${setBits('l.bits')}
                   CROSS JOIN LATERAL (SELECT n.meeting_id FROM meeting_numbers n WHERE n.n = l.block * 4096 + z.pos OFFSET 0) n
                   WHERE z.pos < 4096 AND l.block * 4096 + z.pos BETWEEN 1 AND (SELECT n FROM top)
                 UNION ALL
-                SELECT DISTINCT d.meeting_id FROM s, meeting_tags d WHERE d.tag = ANY(s.tags) AND NOT ${probedFor(patterns, p, 'd.meeting_id')}) x) END AS ids`,
-    values,
-  );
-  return r?.ids == null ? undefined : (JSON.parse(r.ids) as string[]);
+                SELECT DISTINCT d.meeting_id FROM s, meeting_tags d WHERE d.tag = ANY(s.tags) AND NOT ${probedFor(patterns, p, 'd.meeting_id')}) x) END AS ids`;
+  // An exact gram's (the fragment's own, of 1-3 characters) planned once for any (rowsGeneric): planned for its values,
+  // `e`'s cost ~0.6 ms a call at 100k meetings.
+  type Row = { ids: string | null; failing: number | null };
+  const [r] = gram.exact ? await rowsGenericOr<Row>(genericPoolOf(q), q, text, values) : [await one<Row>(q, text, values)];
+  return { ...(r?.ids != null && { ids: JSON.parse(r.ids) as string[] }), ...(r?.failing != null && { failing: r.failing }) };
 }
 
 /**
