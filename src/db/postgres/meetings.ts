@@ -857,6 +857,14 @@ async function handlesOf(
   if (want.tags === 'index' && !except) return {};
   const holds = (columns: string[]) => ilikeAny(columns, patterns.map((_, i) => `$${i + 1}`));
   const handleHolds = foldedLike('x', patterns.map((_, i) => `$${i + 1}`));
+  // The names and e-mails alone (those lacking it not asked for): read up to one past the bound, planned once (`e`, in
+  // most of the 4,000 at 100k meetings, a list's: ~0.2 ms against 1.2 scanning them all with the counts below).
+  if (want.tags === 'scan' && !except) {
+    const text = `WITH x AS MATERIALIZED (SELECT x.handle FROM participant_handles x WHERE ${handleHolds} LIMIT ${MAX_PARTICIPANT_HANDLES + 1})
+                  SELECT CASE WHEN (SELECT count(*) FROM x) <= ${MAX_PARTICIPANT_HANDLES} THEN array(SELECT syntheo_handle_tag(x.handle) FROM x) END AS tags`;
+    const [r] = await rowsGenericOr<{ tags: string[] | null }>(genericPoolOf(q), q, text, patterns);
+    return r!.tags === null ? {} : { tags: r!.tags };
+  }
   // Past MAX_PARTICIPANT_HANDLES names, the participants lacking it are read (when asked), when the meetings lacking it
   // may be few (SQLite's fewMayLack: the newest meetings as a sample): `person1`, in 93% of the meetings at 100k, read
   // 20,000 participants lacking it in ~45 ms before giving up. And not when those participants are expected past the
