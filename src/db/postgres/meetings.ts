@@ -783,21 +783,21 @@ export const MAX_GRAM_EXCEPTIONS = 25_000;
 
 /**
  * The meetings a participant fragment in too many names fails, from its gram's bits (migration 0023; `gram`,
- * peopleGram's), in one statement, when at most `most` (in no order): the meeting numbers whose bit is 0 (a meeting
- * lacking the gram lacks the fragment), each one's meeting looked up (0024), with those of the strays' meetings (gramsTotal's, within its bounds) whose
- * participants lack it, probed (they hold the gram: none is among the others). A deleted meeting's number stays (its
- * bit 0): named, it holds no passage. Undefined beyond ASCII, past the strays' bounds, or past `most`. `person1` (in
- * 93,015 of 100k meetings): its 6,985 in 13-22 ms, where handlesOf gives up on them (more than 1,000).
+ * peopleGram's, or the fragment's own, exact), in one statement, when at most `most` (`ids`, in no order): the meeting
+ * numbers whose bit is 0 (a meeting lacking the gram lacks the fragment), each one's meeting looked up (0024), with those
+ * of the strays' meetings (gramsTotal's, within its bounds) whose participants lack it, probed (they hold the gram: none
+ * is among the others). A deleted meeting's number stays (its bit 0): named, it holds no passage. No `ids` beyond ASCII,
+ * past the strays' bounds, or past `most`. `person1` (in 93,015 of 100k meetings): its 6,985 in 13-22 ms, where
+ * handlesOf gives up on them (more than 1,000).
  */
 async function gramExceptions(
   q: Queryable,
   gram: (NonNullable<TagFilter['gram']> & { held?: number; top?: number }) | undefined,
   patterns: string[],
   most: number,
-): Promise<{ ids?: string[]; failing?: number }> {
+): Promise<{ ids?: string[] }> {
   // The meetings lacking its gram (and the numbers of those deleted) past `most`, when known: not read.
-  if (!gram) return {};
-  if (gram.top !== undefined && gram.held !== undefined && gram.top - gram.held > most) return { failing: gram.top - gram.held };
+  if (!gram || (gram.top !== undefined && gram.held !== undefined && gram.top - gram.held > most)) return {};
   const values: unknown[] = [];
   const p = (value: unknown) => `$${values.push(value)}`;
   // The zeros of the gram's blocks (a block it lacks: all of them) from number 0 to the highest (the last block's bits
@@ -810,7 +810,7 @@ async function gramExceptions(
                                        & CASE WHEN k.b < top.n >> 12 THEN ~B'0'::bit(4096) ELSE rpad(repeat('1', (top.n & 4095) + 1), 4096, '0')::bit(4096) END AS bits
                                 FROM top, generate_series(0, top.n >> 12) k(b) LEFT JOIN ${tagBlocks(`b.tag = ${p(gram.tag)}`)} g ON g.block = k.b),
           ok AS MATERIALIZED (SELECT ${straysWithin('s')} AS strays, (SELECT coalesce(sum(bit_count(l.bits)), 0) FROM lack l) - 1 AS failing FROM s)
-     SELECT (SELECT CASE WHEN strays THEN failing END FROM ok)::int AS failing, CASE WHEN (SELECT strays AND failing <= ${p(most)} FROM ok) THEN (
+     SELECT CASE WHEN (SELECT strays AND failing <= ${p(most)} FROM ok) THEN (
               SELECT coalesce(json_agg(x.id), '[]')::text FROM (
                 SELECT n.meeting_id AS id FROM lack l ${setBits('l.bits')}
                   CROSS JOIN LATERAL (SELECT n.meeting_id FROM meeting_numbers n WHERE n.n = l.block * 4096 + z.pos OFFSET 0) n
@@ -819,9 +819,9 @@ async function gramExceptions(
                 SELECT DISTINCT d.meeting_id FROM s, meeting_tags d WHERE d.tag = ANY(s.tags) AND NOT ${probedFor(patterns, p, 'd.meeting_id')}) x) END AS ids`;
   // An exact gram's (the fragment's own, of 1-3 characters) planned once for any (rowsGeneric): planned for its values,
   // `e`'s cost ~0.6 ms a call at 100k meetings.
-  type Row = { ids: string | null; failing: number | null };
+  type Row = { ids: string | null };
   const [r] = gram.exact ? await rowsGenericOr<Row>(genericPoolOf(q), q, text, values) : [await one<Row>(q, text, values)];
-  return { ...(r?.ids != null && { ids: JSON.parse(r.ids) as string[] }), ...(r?.failing != null && { failing: r.failing }) };
+  return r?.ids == null ? {} : { ids: JSON.parse(r.ids) as string[] };
 }
 
 /**
