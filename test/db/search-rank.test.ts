@@ -252,7 +252,7 @@ describe('search_transcripts against the rule read from the rows', () => {
       [['the', 'a'], { participant: 'Sam Berg 3' }],
       [['we'], { participant: 'Sam', from: '2026-02-01T00:00:00.000Z' }],
       // Windows holding every match, ranked from the cells (the bitmaps built): the phrase found in the best ranked
-      // texts when said there (`the budget`), else walked (`review the roadmap`).
+      // texts when said there (`the budget`), else walked (`budget the a`).
       [['the', 'budget'], { folder: 'Acme/Launch', from: '2026-03-01T00:00:00.000Z', to: '2026-04-30T00:00:00.000Z' }],
       [['budget', 'the', 'a'], { participant: 'Yuki', from: '2026-05-01T00:00:00.000Z' }],
       [['the', 'we'], { folder: 'Other', to: '2026-03-15T00:00:00.000Z' }],
