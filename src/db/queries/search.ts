@@ -504,18 +504,17 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
   // Every row's text read to rank it (a word not dense: no cells): the phrase found in the texts (`the marmarorpla`:
   // 430 texts, ~0.2 ms, against FTS5's walk of the phrase down to the window's boundary, 1.4 ms).
   const fromTexts = terms.length > 1 && window.length > 0 && window.every((r) => r.exact !== undefined);
-  // A window holding every match, ranked from the cells: its boundary is the oldest match, so FTS5 walked the phrase
-  // through the whole index (`the and` + the smallest leaf folder, 1,247 matches: 1.9 ms). Looked for in the texts of
-  // the best ranked instead, until the page's end is reached (phraseFirst: its 10 in the best 80).
-  const inTexts = !fromTexts && terms.length > 1 && window.length > 0 && newest.length < RANK_WINDOW ? phraseFirst(sqlite, window, terms, byScore, upTo) : undefined;
   if (fromTexts) {
     for (const r of window) if (r.exact) exact.add(r.id);
-  } else if (inTexts) {
-    for (const r of inTexts) exact.add(r.id);
   } else if (terms.length > 1 && window.length > 0) {
-    // Phrase matches that pass the filters are a subset of the matches: those of the window are at or after its
+    // A window holding every match, ranked from the cells: its boundary is the oldest match, so FTS5 walked the phrase
+    // through the whole index (`the and` + the smallest leaf folder, 1,247 matches: 1.9 ms). Looked for in the texts of
+    // the best ranked first, until the page's end is reached (phraseFirst: its 10 in the best 80).
+    // Else phrase matches that pass the filters are a subset of the matches: those of the window are at or after its
     // boundary. With many names, the phrase's matches of the other filters: those in the window are matches already.
-    const phrased = few ? newestOf(phrase, RANK_WINDOW).filter((id) => id >= boundary) : many ? matchesFrom(MATCH_ONLY, phrase, [], boundary) : matchesFrom(from, phrase, params, boundary);
+    const phrased =
+      (newest.length < RANK_WINDOW ? phraseFirst(sqlite, window, terms, byScore, upTo)?.map((r) => r.id) : undefined) ??
+      (few ? newestOf(phrase, RANK_WINDOW).filter((id) => id >= boundary) : many ? matchesFrom(MATCH_ONLY, phrase, [], boundary) : matchesFrom(from, phrase, params, boundary));
     for (const id of phrased) exact.add(id);
   }
   const phrased = exact.size === 0 ? [] : firstInOrder(window.filter((r) => exact.has(r.id)), byScore, upTo);
