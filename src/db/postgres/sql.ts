@@ -102,13 +102,14 @@ export const genericPoolOf = (pool: Queryable): Pool | undefined => genericPools
 /**
  * Statements a companion's connection keeps prepared, at most (measured on a generic pool's): a search's window holds
  * 0.8-1.6 MB of the server's memory (its query trees and its plan at 100k meetings, pg_backend_memory_contexts), the
- * small statements before it 0.06-0.4 (a participant fragment's names, its gram). Eight windows and three such: with 8
- * kept, a rotation of twelve searches at 100k meetings using eight windows and the three prepared one again at nearly
- * every call: 14-20 ms more a rotation of ~150-190 than before the three were planned once; with 11 kept, 2-7 ms less. A
- * connection holds ~13-18 MB at most, a Store's two ~26-35, until they close (idle 2 minutes). A merge connection's
- * (rowsPlanned's) keep no plan, only their parsed trees: ~0.2 MB each (six walked windows, 1.1 MB).
+ * small statements before it 0.06-0.4 (a participant fragment's names, its gram). The bench matrix's 46 searches asked in
+ * turn use 23 of them (31 since one word's windows and the page's hits are planned once too): with 11 kept, one was
+ * prepared again at nearly every search (1.5-3 ms a window): a rotation of them took 304 ms with 11 kept, 246 with 32
+ * (p50 of 15, two Stores in one process, rotations alternated). A generic connection then holds ~26 MB after such a
+ * rotation (11 MB with 11 kept), a Store's two ~52 at most, until they close (idle 2 minutes). A merge connection's (rowsPlanned's) keep
+ * no plan, only their parsed trees: ~0.2 MB each.
  */
-export const COMPANION_STATEMENTS = 11;
+export const COMPANION_STATEMENTS = 32;
 /** A name is never used again once deallocated (node-postgres remembers the names it has parsed on a connection). */
 let preparedNames = 0;
 
