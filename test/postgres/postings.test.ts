@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import pg from 'pg';
 import { needs } from '../support/system-tools.js';
-import { bm25, loginRoles, runAs, startPostgres, type PgCluster } from '../support/postgres.js';
+import { bm25, genericStatements, loginRoles, runAs, startPostgres, type PgCluster } from '../support/postgres.js';
 import { openPostgresStore } from '../../src/db/postgres/store.js';
 import { indexTranscript } from '../../src/db/postgres/transcripts.js';
 import { asciiLexemes, listSizes } from '../../src/db/postgres/search.js';
@@ -199,6 +199,57 @@ describe.skipIf(needs('postgresql'))('search_postings: exact search counts from 
     for (const [limit, offset] of [[1, 0], [1, 1], [2, 0], [3, 1], [2, 150]] as const) {
       const page = (await store.search.transcripts({ query: 'dingo wallaby' }, { offset, limit })).hits.map((h) => h.snippet.replace(/\*\*/g, ''));
       expect(page, `${limit} at ${offset}`).toEqual(order.slice(offset, offset + limit));
+    }
+  });
+
+  it("walks a rare word's postings and looks up the other words' for each, by a plan made once: the same pages as the rule", async () => {
+    const c = await pool.connect();
+    try {
+      await c.query(`INSERT INTO meetings (id, title, started_at, created_at, updated_at) VALUES ('mtg_quokka', 't', '2026-03-05T00:00:00.000Z', 'x', 'x')`);
+      // `quokka` in 4 passages, `the` and `plan` in 130 more each (and in others' transcripts): 32 times as many or more.
+      await c.query(
+        `INSERT INTO search_passages (meeting_id, kind, ref_id, text) SELECT 'mtg_quokka', 'note', 'mtg_quokka', 'the plan x the ' || i FROM generate_series(1, 130) i`,
+      );
+      for (const text of ['the quokka plan', 'plan x quokka the the', 'quokka the plan', 'quokka quokka plan'])
+        await c.query(`INSERT INTO search_passages (meeting_id, kind, ref_id, text) VALUES ('mtg_quokka', 'note', 'mtg_quokka', $1)`, [text]);
+    } finally {
+      c.release();
+    }
+    const ruled = async (query: string) =>
+      (
+        await pool.query<{ text: string }>(
+          `WITH ${bm25('$1').cte} SELECT p.text FROM search_passages p WHERE p.words @@ plainto_tsquery('simple', $1)
+           ORDER BY p.words @@ phraseto_tsquery('simple', $1) DESC, ${bm25('$1').score('p')} DESC, p.id DESC`,
+          [query],
+        )
+      ).rows.map((r) => r.text);
+    // The window's statement run on a generic connection (rowsGeneric), its other words looked up for each of the rare
+    // word's postings; the page's hits read with it (no statement of their own).
+    const probed = 'CROSS JOIN LATERAL (SELECT x.n FROM search_postings x';
+    const hits = 'WHERE p.id = ANY($1::bigint[])';
+    const { of, ran, spy } = genericStatements('FROM search_postings', probed, hits);
+    try {
+      for (const query of ['the quokka', 'plan quokka the', 'quokka']) {
+        const found = await ruled(query);
+        expect(found.length, query).toBeGreaterThanOrEqual(3);
+        const generic = of('FROM search_postings').length;
+        const probes = of(probed).length;
+        for (const [limit, offset] of [[1, 0], [2, 1], [10, 0], [3, 2]] as const) {
+          const result = await store.search.transcripts({ query }, { offset, limit });
+          expect({ query, limit, offset, total: result.pagination.total, page: result.hits.map((h) => h.snippet.replace(/\*\*/g, '')) }).toEqual({
+            query,
+            limit,
+            offset,
+            total: found.length,
+            page: found.slice(offset, offset + limit),
+          });
+        }
+        expect(of('FROM search_postings').length - generic, query).toBe(4);
+        expect(of(probed).length - probes, query).toBe(query === 'quokka' ? 0 : 4);
+      }
+      expect(ran(hits)).toBe(0);
+    } finally {
+      spy.mockRestore();
     }
   });
 

@@ -8,7 +8,7 @@ import { MAX_PARTICIPANT_EXCEPTIONS } from '../queries/participant-words.js';
 import { compileMeetingFilter, compileTags, MAX_GRAM_EXCEPTIONS, probedFor, tagBlocks, type TagFilter } from './meetings.js';
 import { dateTerm, startedWithin } from './calendar.js';
 import type { Pool } from 'pg';
-import { genericPoolOf, one, rows, rowsGeneric, rowsPlanned, warmCompanions, withMergePlans, type Queryable } from './sql.js';
+import { genericPoolOf, one, rows, rowsGeneric, rowsGenericOr, rowsPlanned, warmCompanions, withMergePlans, type Queryable } from './sql.js';
 import { monthsLessDays } from '../model/calendar.js';
 import { bitmapTotal, keptView, renewKeptView, TAIL_READ } from './bitmaps.js';
 import { snippetOf } from '../queries/snippet.js';
@@ -204,7 +204,7 @@ export async function searchTranscripts(q: Queryable, filter: SearchFilter, page
   const byId = new Map(counted.rows);
   const unread = ids.filter((id) => !byId.has(id));
   const found = unread.length
-    ? await rows<HitRow>(q, `SELECT p.id, ${HIT_COLUMNS} FROM search_passages p JOIN meetings m ON m.id = p.meeting_id WHERE p.id = ANY($1::bigint[])`, [unread])
+    ? await rowsGenericOr<HitRow>(genericPoolOf(q), q, `SELECT p.id, ${HIT_COLUMNS} FROM search_passages p JOIN meetings m ON m.id = p.meeting_id WHERE p.id = ANY($1::bigint[])`, [unread])
     : [];
   for (const r of found) byId.set(Number(r.id), r);
   // The query's words as the tokens of a text are folded (its runs of letters, digits and marks, as queryTerms reads
@@ -378,6 +378,12 @@ const GRAM_SET_SHARE = 1 / 3;
  */
 const PAST_WINDOW = 10_000;
 
+/**
+ * Words alone, the rarest said in this many times fewer passages than each other or fewer: each other word's posting is
+ * looked up for each of its (~2 µs), rather than their key ranges merged (reading this many of theirs for each of its).
+ */
+const PROBED_WORD_RATIO = 32;
+
 /** At most this many distinct words are intersected in the postings (one join each); more go to the GIN bitmap. */
 const MAX_POSTING_WORDS = 8;
 
@@ -481,7 +487,12 @@ async function fromPostings(
   // `the` AND a folder AND six months AND a participant, merged all at once, read the participant's 166,000 tags
   // (85 ms); the folder's and the dates' 3,651 passages probed into the participant and the word: 21 ms.
   // A group smaller than the second range takes its place (its passages sorted and merged with the first).
-  const order = tags && lists.length + groups.length >= 3 ? [...lists].sort((a, b) => a.size - b.size) : lists;
+  // Words alone, one said in PROBED_WORD_RATIO times fewer passages than any other (`marmarorpla`, 452, and `the`,
+  // 346,673): its postings read and each other word's probed for each (as the planner chose for those values), a plan
+  // whatever the words, made once (see `generic`, below).
+  const bySize = [...lists].sort((a, b) => a.size - b.size);
+  const rareFirst = tags === undefined && k > 1 && bySize[1]!.size > 0 && bySize[0]!.size * PROBED_WORD_RATIO <= bySize[1]!.size;
+  const order = rareFirst || (tags && lists.length + groups.length >= 3) ? bySize : lists;
   const groupFirst = order !== lists && groups.length > 0 && Math.min(...groups.map(groupSize)) < (order[1]?.size ?? Infinity);
   // A filter whose words and tags are all kept as bitmaps (migration 0013): the total is their blocks' bits ANDed and
   // counted, and the rest counted from the key ranges; the window alone walks the matches, newest first.
@@ -653,7 +664,7 @@ async function fromPostings(
     const [base, ...rest] = order as [PassageList, ...PassageList[]];
     const id = `${base.alias}.passage_id`;
     const joins = rest.map((l, i) =>
-      order === lists || (i === 0 && !groupFirst) ? `JOIN ${l.table} ${l.alias} ON ${l.cond(l.alias)} AND ${l.alias}.passage_id = ${id}${within(`${l.alias}.passage_id`)}` : probe(l, id),
+      !rareFirst && (order === lists || (i === 0 && !groupFirst)) ? `JOIN ${l.table} ${l.alias} ON ${l.cond(l.alias)} AND ${l.alias}.passage_id = ${id}${within(`${l.alias}.passage_id`)}` : probe(l, id),
     );
     const from = `${base.table} ${base.alias} ${joins.join(' ')}`;
     const conditions = [`${base.cond(base.alias)}${within(`${base.alias}.passage_id`)}`];
@@ -818,7 +829,10 @@ async function fromPostings(
   // for its values at each call: a plan for any words merged `marmarorpla`'s 452 postings with all 346,673 of `the`.
   // So is a tag's passages' walk through the word's counts (tagInCounts), which has one plan whatever the values (its
   // statement planned 0.55 ms a call, against 0.15 for the join it replaces).
-  const generic = fromBits ? planOnce : tagInCounts ? genericPoolOf(statsOf) : undefined;
+  // So are a rare word's postings walked, the others' probed for each (rareFirst; not with the bitmaps' rows, read for
+  // the values): `the marmarorpla` planned in 0.63 ms a call, of a 4.5 ms search at 100k meetings.
+  const single = order.length === 1 && groups.length === 0;
+  const generic = fromBits ? planOnce : tagInCounts || ((rareFirst || single) && !bitmaps) ? genericPoolOf(statsOf) : undefined;
   // The page's hits read with it when its plan is made once (hitColumns). Planned at each call (a plan cached by
   // PostgreSQL too: it keeps planning such statements for their values), the join made `marmarorpla` + `Ines
   // Kowalski`'s statement 1.7-1.9 -> 3.3-4.1 ms (2.8-3.0 without the start times), more than the two statements it saves.
