@@ -829,8 +829,10 @@ async function fromPostings(
   // for its values at each call: a plan for any words merged `marmarorpla`'s 452 postings with all 346,673 of `the`.
   // So is a tag's passages' walk through the word's counts (tagInCounts), which has one plan whatever the values (its
   // statement planned 0.55 ms a call, against 0.15 for the join it replaces).
-  // So are a rare word's postings walked, the others' probed for each (rareFirst; not with the bitmaps' rows, read for
-  // the values): `the marmarorpla` planned in 0.63 ms a call, of a 4.5 ms search at 100k meetings.
+  // So are a rare word's postings walked, the others' probed for each (rareFirst), and one key range walked, its checks
+  // after (single): their plans have nothing to choose (not with the bitmaps' rows, read for their values). `the
+  // marmarorpla` was planned in 0.63 ms a call, of a 4.5 ms search at 100k meetings; a rare word with a participant
+  // across words or six months, 0.25-0.41.
   const single = order.length === 1 && groups.length === 0;
   const generic = fromBits ? planOnce : tagInCounts || ((rareFirst || single) && !bitmaps) ? genericPoolOf(statsOf) : undefined;
   // The page's hits read with it when its plan is made once (hitColumns). Planned at each call (a plan cached by
