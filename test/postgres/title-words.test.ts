@@ -54,6 +54,9 @@ const FRAGMENTS = [
   'num1',
   'nothing',
   'caf\u00e9',
+  // Upper case beyond ASCII (the titles' words are lower-cased as the database lower-cases).
+  'CAF\u00c9',
+  '\u03a9ME',
   'Design review',
   '%_\\',
   'x%',

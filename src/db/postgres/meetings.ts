@@ -66,15 +66,16 @@ const pageOfMeetingsByKey = (ids: string) =>
 export const ilike = (fragment: string): string => `%${fragment.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /**
- * `column ILIKE pattern` for the words of participant_words and title_words, without lower-casing each word: ILIKE
- * compares both sides lower-cased by the column's collation, "C" there (ASCII letters only), and the words were
- * lower-cased when written, so lower-casing the pattern alone is the same test (`e` over every word: 0.7-2.7 ms ->
- * 0.5-0.9; `ko` 1.2-1.4 -> 0.7-0.8).
+ * A name's or title's fragment (an ILIKE pattern) in the words of participant_words and title_words: the words were
+ * lower-cased when written (lower() of the name or title, in the database's collation), so the pattern is lower-cased the
+ * same way and compared as it is (LIKE, the words' collation "C"), no word lower-cased again (`e` over every word: 0.7-2.7
+ * ms -> 0.5-0.9; `ko` 1.2-1.4 -> 0.7-0.8). Not lower-cased in "C", which maps ASCII letters only: `JÖRG` was then not in
+ * `jörg`, and a name written with a capital letter beyond ASCII (`Élodie`) was found only in its decomposed form.
  */
-const wordLike = (column: string, pattern: string): string => `${column} LIKE lower(${pattern} COLLATE "C") ESCAPE '\\'`;
+const wordLike = (column: string, pattern: string): string => `${column} LIKE (lower(${pattern}) COLLATE "C") ESCAPE '\\'`;
 
 /** wordLike for a plan made once: its pattern lower-cased and escaped once (an InitPlan); in such a plan, lower() of a parameter ran for each word. */
-const wordLikeOnce = (column: string, pattern: string): string => `${column} LIKE (SELECT like_escape(lower(${pattern} COLLATE "C"), '\\'))`;
+const wordLikeOnce = (column: string, pattern: string): string => `${column} LIKE (SELECT like_escape(lower(${pattern}), '\\') COLLATE "C")`;
 
 /**
  * `m.id ILIKE pattern` as its trigram index holds it (migration 0026): lower(m.id) LIKE lower(pattern), what ILIKE does
