@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { needs } from '../support/system-tools.js';
-import { startPostgres, type PgCluster } from '../support/postgres.js';
+import { genericStatements, startPostgres, type PgCluster } from '../support/postgres.js';
 import { openPostgres, type PgDb } from '../../src/db/postgres/open.js';
 import { compileMeetingFilter, compileTags, ilike } from '../../src/db/postgres/meetings.js';
 import { MAX_PARTICIPANT_WORDS } from '../../src/db/queries/participant-words.js';
@@ -318,6 +318,48 @@ describe.skipIf(needs('postgresql'))('PostgreSQL participant filter through part
         expect(page.meetings.map((m) => m.id), label).toEqual(all.slice(Math.max(0, offset), Math.max(0, offset) + limit));
         expect(page.pagination.total, label).toBe(all.length);
       }
+    }
+  });
+
+  it("reads a fragment's words by a plan made once where its trigrams find them, and takes copies of a word past its bound for too many words", async () => {
+    const index = 'LIKE (SELECT like_escape(lower($1)';
+    const planned = 'LIKE (lower($1) COLLATE "C") ESCAPE';
+    const { of, ran, spy } = genericStatements(index, planned);
+    try {
+      // `kowal` (its trigrams hold it): planned once; `JÖr` (no three ASCII letters in a row): for its values.
+      for (const participant of ['kowal', 'J\u00d6r']) {
+        const all = await expected({ participant });
+        expect(all.length, participant).toBeGreaterThan(0);
+        const page = await store.meetings.list({ participant }, { limit: 500, offset: 0 });
+        expect(page.meetings.map((m) => m.id), participant).toEqual(all);
+      }
+      expect(of(index).length).toBeGreaterThan(0);
+      expect(of(index).length).toBe(ran(index));
+      expect(ran(planned)).toBeGreaterThan(0);
+      expect(of(planned)).toEqual([]);
+    } finally {
+      spy.mockRestore();
+    }
+    // Copies of a word (participant_words has no unique key: two writers may each add it), written before the words of a
+    // name added after them: as many rows as make too many words are read first, so the fragment is held by its names'
+    // tags, and finds the same meetings (taken as its words, the copies alone, it missed `zebra`'s).
+    await db.pool.query("INSERT INTO participant_words (word) SELECT 'zebrafish' FROM generate_series(1, 2 * $1::int)", [MAX_PARTICIPANT_WORDS + 1]);
+    await db.pool.query("INSERT INTO participants (id, meeting_id, name, email, position) VALUES ('zebra_1', 'mtg_0001', 'Zebra Ann', NULL, 20), ('zebra_2', 'mtg_0002', 'Zebrafish Co', NULL, 20)");
+    try {
+      const copied = await compileTags(db.pool, { participant: 'zebr' }, { probeMany: true, exceptions: false });
+      expect(copied?.participant?.group.length).toBeGreaterThan(0);
+      expect(copied?.participant?.group.every((t) => t.startsWith('h'))).toBe(true);
+      for (const filter of [{ participant: 'zebr' }, { participant: 'ZEBRA' }, { participant: 'zebr', from: '2026-01-01' }]) {
+        const all = await expected(filter);
+        expect(all.length, JSON.stringify(filter)).toBeGreaterThan(0);
+        const page = await store.meetings.list(filter, { limit: 500, offset: 0 });
+        expect(page.meetings.map((m) => m.id), JSON.stringify(filter)).toEqual(all);
+        expect(page.pagination.total).toBe(all.length);
+      }
+      expect((await store.meetings.list({ participant: 'zebr' }, { limit: 500, offset: 0 })).pagination.total).toBe(2);
+    } finally {
+      await db.pool.query("DELETE FROM participants WHERE id IN ('zebra_1', 'zebra_2')");
+      await db.pool.query("DELETE FROM participant_words WHERE ctid IN (SELECT ctid FROM participant_words WHERE word = 'zebrafish' OFFSET 1)");
     }
   });
 });

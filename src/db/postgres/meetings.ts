@@ -448,6 +448,8 @@ const GRAM_NAMES = 16;
 
 /** Beyond this many matching participant words, a fragment is matched handle by handle (as SQLite's MAX_PARTICIPANT_WORDS). */
 const MAX_PARTICIPANT_WORDS = 32;
+/** The participant words' rows read for a fragment (wordTags): as many are more words than MAX_PARTICIPANT_WORDS. */
+const WORD_ROWS = 2 * (MAX_PARTICIPANT_WORDS + 1);
 
 /**
  * The filters as tags, or undefined when one is not held by tags: a participant fragment found in more than
@@ -546,7 +548,7 @@ export async function compileTags(
     const spans = [...fragment].some((ch) => PARTICIPANT_SEPARATORS.includes(ch));
     // (With whether the newest meetings all hold it, for `common` below: asked only when the meetings it fails may be left
     // out, answered only when it is in several words, not more.)
-    const inWords = spans ? undefined : await wordTags(q, patterns, isShortFragment(fragment), options.exceptions !== false && !counted);
+    const inWords = spans ? undefined : await wordTags(q, patterns, wordsRead(fragment), options.exceptions !== false && !counted);
     const words = inWords?.tags;
     // Its own participants' gram (migration 0023), when it is one (1-3 ASCII characters): the meetings of that gram are
     // exactly those of the fragment's names and words.
@@ -927,25 +929,41 @@ const fewMayLack = (matched: string) =>
 
 /**
  * The tags of the participant words holding a fragment (its ILIKE patterns; the words are lower-cased as ILIKE compares),
- * none when more than MAX_PARTICIPANT_WORDS. A fragment of 1-2 characters (`short`), which no trigram holds, is
- * tested on every word (OFFSET 0): this prepared statement's generic plan, chosen after five calls, read the whole trigram
- * index for it (0.75 ms a call against 0.22 for the 4,020 words at 100k meetings).
+ * none when more than MAX_PARTICIPANT_WORDS. Read as `read` says (WordsRead).
  * `recent` asked: with, when in several words (not more), whether each of the RECENT_MEETINGS_HOLDING newest meetings has
  * a participant holding it, in the same statement (a statement of its own before: `the` + `a`, 0.70 + 0.83 ms -> 1.11).
  */
-async function wordTags(q: Queryable, patterns: string[], short: boolean, recent: boolean): Promise<{ tags?: string[]; recent: boolean }> {
+async function wordTags(q: Queryable, patterns: string[], read: WordsRead, recent: boolean): Promise<{ tags?: string[]; recent: boolean }> {
   const p = patterns.map((_, i) => `$${i + 1}`);
   const heldByRecent = `NOT EXISTS (SELECT 1 FROM ${recentLacking(ilikeAny(['pa.name', 'pa.email'], p))})`;
-  const text = `WITH w AS MATERIALIZED (SELECT DISTINCT word FROM ${short ? '(SELECT word FROM participant_words OFFSET 0) w' : 'participant_words'}
-                             WHERE ${p.map((v) => (short ? wordLikeOnce : wordLike)('word', v)).join(' OR ')} LIMIT ${MAX_PARTICIPANT_WORDS + 1})
-     SELECT array(SELECT w.word FROM w) AS words,
-            ${recent ? `CASE WHEN (SELECT count(*) FROM w) BETWEEN 2 AND ${MAX_PARTICIPANT_WORDS} THEN ${heldByRecent} END` : 'NULL::boolean'} AS recent`;
-  type Row = { words: string[]; recent: boolean | null };
-  // A short fragment's statement planned once (rowsGeneric): every word is read whatever the patterns, and planning it
-  // for them cost ~0.25 ms a call at 100k meetings.
-  const [r] = await (short ? rowsGenericOr<Row>(genericPoolOf(q), q, text, patterns) : rows<Row>(q, text, patterns));
-  return { ...(r!.words.length <= MAX_PARTICIPANT_WORDS && { tags: r!.words.map((w) => `p${w}`) }), recent: r!.recent === true };
+  // The words' rows read up to WORD_ROWS, then made distinct: a DISTINCT of the scan read every row holding it before the
+  // first came out (hashed) where the plan did not expect many (`person1`, in 1,111 words: 0.47 ms in a plan made once,
+  // 0.15 read in word order). As many rows are too many words; fewer hold every word holding it (a word may have a
+  // copy: participant_words has no unique key).
+  const text = `WITH r AS MATERIALIZED (SELECT word FROM ${read === 'all' ? '(SELECT word FROM participant_words OFFSET 0) w' : 'participant_words'}
+                             WHERE ${p.map((v) => (read === 'planned' ? wordLike : wordLikeOnce)('word', v)).join(' OR ')} LIMIT ${WORD_ROWS}),
+          w AS MATERIALIZED (SELECT DISTINCT word FROM r LIMIT ${MAX_PARTICIPANT_WORDS + 1}),
+          n AS MATERIALIZED (SELECT (SELECT count(*) FROM w) AS words, (SELECT count(*) FROM r) AS rows)
+     SELECT CASE WHEN n.rows < ${WORD_ROWS} THEN array(SELECT w.word FROM w) END AS words,
+            ${recent ? `CASE WHEN n.rows < ${WORD_ROWS} AND n.words BETWEEN 2 AND ${MAX_PARTICIPANT_WORDS} THEN ${heldByRecent} END` : 'NULL::boolean'} AS recent
+     FROM n`;
+  type Row = { words: string[] | null; recent: boolean | null };
+  // Planned once (rowsGeneric) but for a fragment its trigrams may not find: planning it for its values cost ~0.25 ms a
+  // call at 100k meetings (`person1`: 0.15 ms executed, 0.27 planned).
+  const [r] = await (read === 'planned' ? rows<Row>(q, text, patterns) : rowsGenericOr<Row>(genericPoolOf(q), q, text, patterns));
+  const words = r!.words;
+  return { ...(words !== null && words.length <= MAX_PARTICIPANT_WORDS && { tags: words.map((w) => `p${w}`) }), recent: r!.recent === true };
 }
+
+/**
+ * How a participant fragment's words are read (wordTags): every one tested (`all`: 1-2 characters, which no trigram
+ * holds), from the trigram index (`index`: three ASCII letters or digits in a row, a trigram of pg_trgm's whatever the
+ * patterns), both by a plan made once; or by a plan made for its values (`planned`: `a.b`, `é-e`, whose trigrams the
+ * index may not hold; a plan for any values read the whole index for a fragment without any, 0.75 ms against 0.22 for
+ * every word at 100k meetings).
+ */
+type WordsRead = 'all' | 'index' | 'planned';
+const wordsRead = (fragment: string): WordsRead => (isShortFragment(fragment) ? 'all' : /[a-z0-9]{3}/i.test(fragment) ? 'index' : 'planned');
 
 /** A title fragment that trigrams cannot find (pg_trgm indexes 3 characters and more): 1-2 characters. */
 const isShortFragment = (fragment: string): boolean => [...fragment].length <= 2;
