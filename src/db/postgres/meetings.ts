@@ -695,11 +695,12 @@ async function peopleGram(
   // With the fragment's ILIKE patterns (as $2...), whether the gram's meetings are exactly the fragment's (`alone`): it is
   // the fragment, or no name or e-mail holds it without the fragment (no stray; its text lower-cased, as `folded` is);
   // and whether its passages' bits (migration 0027) are kept and settled (`kept`: built but for SETTLED_BLOCKS blocks at
-  // most, as many stale at most).
+  // most, as many stale at most; its term's row looked up by its key: as an EXISTS, the plan made once hashed every
+  // gram's row, ~0.17 ms).
   const alone = patterns
     ? `, c.exact OR NOT EXISTS (SELECT 1 FROM participant_handles h WHERE strpos(h.folded, c.text) > 0 AND NOT (${foldedLike('h', patterns.map((_, i) => `$${i + 2}`))})) AS alone,
-       EXISTS (SELECT 1 FROM search_bitmap_terms k WHERE k.kind = 'g' AND k.term = c.tag
-               AND k.built > (SELECT coalesce(max(id), 0) >> 12 FROM search_passages) - ${SETTLED_BLOCKS})
+       coalesce((SELECT k.built FROM search_bitmap_terms k WHERE k.kind = 'g' AND k.term = c.tag)
+                  > (SELECT coalesce(max(id), 0) >> 12 FROM search_passages) - ${SETTLED_BLOCKS}, false)
          AND (SELECT count(*) FROM search_bitmap_stale) <= ${SETTLED_BLOCKS} AS kept`
     : '';
   // Planned once for any fragment (rowsGeneric, where the pool has a companion for it): `person1`'s statement at 100k
