@@ -958,13 +958,14 @@ async function wordTags(q: Queryable, patterns: string[], read: WordsRead, recen
 
 /**
  * How a participant fragment's words are read (wordTags): every one tested (`all`: 1-2 characters, which no trigram
- * holds), from the trigram index (`index`: three ASCII letters or digits in a row, a trigram of pg_trgm's whatever the
- * patterns), both by a plan made once; or by a plan made for its values (`planned`: `a.b`, `é-e`, whose trigrams the
+ * holds), from the trigram index (`index`: three ASCII letters or digits in a row in each of its forms, NFC and NFD,
+ * a trigram of pg_trgm's whatever the patterns), both by a plan made once; or by a plan made for its values (`planned`: `a.b`, `é-e`, whose trigrams the
  * index may not hold; a plan for any values read the whole index for a fragment without any, 0.75 ms against 0.22 for
  * every word at 100k meetings).
  */
 type WordsRead = 'all' | 'index' | 'planned';
-const wordsRead = (fragment: string): WordsRead => (isShortFragment(fragment) ? 'all' : /[a-z0-9]{3}/i.test(fragment) ? 'index' : 'planned');
+const wordsRead = (fragment: string): WordsRead =>
+  isShortFragment(fragment) ? 'all' : unicodeForms(fragment).every((form) => /[a-z0-9]{3}/i.test(form)) ? 'index' : 'planned';
 
 /** A title fragment that trigrams cannot find (pg_trgm indexes 3 characters and more): 1-2 characters. */
 const isShortFragment = (fragment: string): boolean => [...fragment].length <= 2;

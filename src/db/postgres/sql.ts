@@ -103,10 +103,10 @@ export const genericPoolOf = (pool: Queryable): Pool | undefined => genericPools
  * Statements a companion's connection keeps prepared, at most (measured on a generic pool's): a search's window holds
  * 0.8-1.6 MB of the server's memory (its query trees and its plan at 100k meetings, pg_backend_memory_contexts), the
  * small statements before it 0.06-0.4 (a participant fragment's names, its gram). The bench matrix's 46 searches asked in
- * turn use 23 of them (31 since one word's windows and the page's hits are planned once too): with 11 kept, one was
- * prepared again at nearly every search (1.5-3 ms a window): a rotation of them took 304 ms with 11 kept, 246 with 32
- * (p50 of 15, two Stores in one process, rotations alternated). A generic connection then holds ~26 MB after such a
- * rotation (11 MB with 11 kept), a Store's two ~52 at most, until they close (idle 2 minutes). A merge connection's (rowsPlanned's) keep
+ * turn use 23 of them (31 since one word's windows and the page's hits are planned once too). With 11 kept, one was
+ * prepared again at nearly every search (1.5-3 ms a window), and a rotation of them took 304 ms; with 32, 246 (p50 of 15,
+ * two Stores in one process, rotations alternated). A generic connection then holds ~26 MB after such a rotation (11 MB
+ * with 11 kept), a Store's two ~52 at most, until they close (idle 2 minutes). A merge connection's (rowsPlanned's) keep
  * no plan, only their parsed trees: ~0.2 MB each.
  */
 export const COMPANION_STATEMENTS = 32;
