@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type pg from 'pg';
 import { needs } from '../support/system-tools.js';
-import { PEOPLE_GRAM_ROWS, storeForBlock } from '../support/postgres.js';
+import { genericStatements, PEOPLE_GRAM_ROWS, storeForBlock } from '../support/postgres.js';
 import { compileTags, ilike, listMeetings } from '../../src/db/postgres/meetings.js';
 import type { Queryable } from '../../src/db/postgres/sql.js';
 import { meetingTagBitsDrift } from '../../src/db/postgres/bitmaps.js';
@@ -198,6 +198,16 @@ describe.skipIf(needs('postgresql'))('PostgreSQL participant grams as bits (migr
     expect((await names('t person1'))?.gram).toBeUndefined();
     expect((await names('y kat pz'))?.group.length).toBeGreaterThanOrEqual(16);
     expect((await names('y kat pz'))?.gram).toMatch(/^q/);
+    // Its gram read with its names' tags, in one statement (not in one of its own after them).
+    const [names1, gram1] = ['syntheo_handles_like', 'WITH f AS (SELECT lower($1)'];
+    const { ran, spy } = genericStatements(names1, gram1);
+    try {
+      expect((await names('y kat pz'))?.gram).toMatch(/^q/);
+      expect((await names('t person1'))?.gram).toBeUndefined();
+      expect([ran(names1), ran(gram1)]).toEqual([2, 0]);
+    } finally {
+      spy.mockRestore();
+    }
     for (const participant of ['1@', '9@C']) {
       const tags = await compileTags(pool, { participant }, { probeMany: true, counted: true });
       expect(tags?.participant?.group.length, participant).toBeGreaterThan(MAX_PARTICIPANT_WORDS);

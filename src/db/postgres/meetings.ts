@@ -606,7 +606,12 @@ export async function compileTags(
     own?.ids?.sort();
     const handles =
       own?.ids === undefined && passageGram === undefined && (words === undefined || (common && !own))
-        ? await handlesOf(q, patterns, { tags: common ? 'none' : spans ? 'index' : 'scan', except: own ? async () => false : exceptionsWanted })
+        ? await handlesOf(q, patterns, {
+            tags: common ? 'none' : spans ? 'index' : 'scan',
+            except: own ? async () => false : exceptionsWanted,
+            // Across words, its gram asked with its names' tags when read below for many names.
+            ...(spans && isAscii(fragment) && (options.passageGram || options.probeMany) && { gram: fragment }),
+          })
         : undefined;
     const failed = own?.ids ?? handles?.except;
     const held = common && failed !== undefined ? undefined : (words ?? handles?.tags);
@@ -636,7 +641,7 @@ export async function compileTags(
       // A list's names (across words, GRAM_NAMES or more) read as bits: its gram's, when its meetings are exactly theirs
       // (no stray): one tag's blocks instead of every name's (`Ines Kowalski`, 38 names: 950 rows of bits at 100k meetings).
       const manyNames = words === undefined && held.length >= GRAM_NAMES && isAscii(fragment);
-      const found = manyNames && (options.passageGram || options.probeMany) ? (gramFirst ?? (await peopleGram(q, fragment, patterns))) : undefined;
+      const found = manyNames && (options.passageGram || options.probeMany) ? (gramFirst ?? handles?.gram ?? (await peopleGram(q, fragment, patterns))) : undefined;
       if (options.passageGram && found?.alone && found.kept) passageGram = { tag: found.tag };
       else {
         if (held.length === 0) none = true;
@@ -680,33 +685,39 @@ async function rangeHolds(q: Queryable, range: { from?: string; to?: string }, m
   return r!.n >= most;
 }
 
+/** A participant's gram as peopleGram reads it (its row, `alone` and `kept` when the fragment's patterns are given). */
+type PeopleGram = TagFilter['gram'] & { held: number; top: number; meetings: number; alone?: boolean; kept?: boolean };
+
 /**
  * A participant fragment's gram (migration 0023) whose meetings are fewest: the fragment itself when of 1-3 characters,
  * else the rarest of its triples (at most MAX_GRAM_TRIPLES of them counted, spread over it), as SQLite's
  * participantGrams chooses. Its text lower-cased by PostgreSQL, as ILIKE does; with the meetings holding it (`held`) and
  * the highest meeting number (`top`). Undefined beyond ASCII.
  */
-async function peopleGram(
-  q: Queryable,
-  fragment: string,
-  patterns?: string[],
-): Promise<(TagFilter['gram'] & { held: number; top: number; meetings: number; alone?: boolean; kept?: boolean }) | undefined> {
+async function peopleGram(q: Queryable, fragment: string, patterns?: string[]): Promise<PeopleGram | undefined> {
   if (!isAscii(fragment)) return undefined;
-  // With the fragment's ILIKE patterns (as $2...), whether the gram's meetings are exactly the fragment's (`alone`): it is
-  // the fragment, or no name or e-mail holds it without the fragment (no stray; its text lower-cased, as `folded` is);
-  // and whether its passages' bits (migration 0027) are kept and settled (`kept`: built but for SETTLED_BLOCKS blocks at
-  // most, as many stale at most; its term's row looked up by its key: as an EXISTS, the plan made once hashed every
-  // gram's row, ~0.17 ms).
+  // Planned once for any fragment (rowsGeneric, where the pool has a companion for it): `person1`'s statement at 100k
+  // meetings ran in ~0.6 ms against ~1.2 planned for its values at each call.
+  const text = peopleGramSql('$1', patterns?.map((_, i) => `$${i + 2}`));
+  const [r] = await rowsGenericOr<PeopleGram>(genericPoolOf(q), q, text, [fragment, ...(patterns ?? [])]);
+  return r;
+}
+
+/**
+ * peopleGram's statement, of the fragment `fragment` and its ILIKE patterns `patterns` (SQL expressions: parameters).
+ * With the patterns, whether the gram's meetings are exactly the fragment's (`alone`): it is the fragment, or no name or
+ * e-mail holds it without the fragment (no stray; its text lower-cased, as `folded` is); and whether its passages' bits
+ * (migration 0027) are kept and settled (`kept`: built but for SETTLED_BLOCKS blocks at most, as many stale at most; its
+ * term's row looked up by its key: as an EXISTS, the plan made once hashed every gram's row, ~0.17 ms).
+ */
+const peopleGramSql = (fragment: string, patterns?: string[]): string => {
   const alone = patterns
-    ? `, c.exact OR NOT EXISTS (SELECT 1 FROM participant_handles h WHERE strpos(h.folded, c.text) > 0 AND NOT (${foldedLike('h', patterns.map((_, i) => `$${i + 2}`))})) AS alone,
+    ? `, c.exact OR NOT EXISTS (SELECT 1 FROM participant_handles h WHERE strpos(h.folded, c.text) > 0 AND NOT (${foldedLike('h', patterns)})) AS alone,
        coalesce((SELECT k.built FROM search_bitmap_terms k WHERE k.kind = 'g' AND k.term = c.tag)
                   > (SELECT coalesce(max(id), 0) >> 12 FROM search_passages) - ${SETTLED_BLOCKS}, false)
          AND (SELECT count(*) FROM search_bitmap_stale) <= ${SETTLED_BLOCKS} AS kept`
     : '';
-  // Planned once for any fragment (rowsGeneric, where the pool has a companion for it): `person1`'s statement at 100k
-  // meetings ran in ~0.6 ms against ~1.2 planned for its values at each call.
-  type Row = { tag: string; text: string; exact: boolean; held: number; top: number; meetings: number; alone?: boolean; kept?: boolean };
-  const text = `WITH f AS (SELECT lower($1) AS l),
+  return `WITH f AS (SELECT lower(${fragment}) AS l),
           g AS (SELECT DISTINCT substr(f.l, x.i, least(3, length(f.l))) AS text, length(f.l) <= 3 AS exact
                 FROM f, generate_series(0, ${MAX_GRAM_TRIPLES - 1}) j, LATERAL (SELECT 1 + j * greatest(length(f.l) - 3, 0) / ${MAX_GRAM_TRIPLES - 1} AS i) x
                 WHERE octet_length(f.l) = length(f.l))
@@ -714,9 +725,7 @@ async function peopleGram(
      FROM (SELECT 'q' || encode(convert_to(g.text, 'UTF8'), 'hex') AS tag, g.text, g.exact,
                   (SELECT coalesce(sum(bit_count(x.bits)), 0) FROM ${tagBlocks(`b.tag = 'q' || encode(convert_to(g.text, 'UTF8'), 'hex')`)} x) AS held FROM g) c
      ORDER BY c.held, c.tag LIMIT 1`;
-  const [r] = await rowsGenericOr<Row>(genericPoolOf(q), q, text, [fragment, ...(patterns ?? [])]);
-  return r;
-}
+};
 
 /**
  * A handle of participant_handles (`alias`) holds one of the ILIKE patterns (SQL expressions), tested on its lower-cased
@@ -853,11 +862,12 @@ async function gramExceptions(
 async function handlesOf(
   q: Queryable,
   patterns: string[],
-  want: { tags: 'scan' | 'index' | 'none'; except: () => Promise<boolean> },
-): Promise<{ tags?: string[]; except?: string[] }> {
+  want: { tags: 'scan' | 'index' | 'none'; except: () => Promise<boolean>; gram?: string },
+): Promise<{ tags?: string[]; except?: string[]; gram?: PeopleGram }> {
   if (want.tags === 'index') {
-    const tags = await handleTags(q, patterns);
-    if (tags !== undefined) return { tags };
+    // With the fragment's gram (`gram`: the fragment) when asked, read with them (handleTagsAndGram).
+    const read = want.gram !== undefined ? await handleTagsAndGram(q, want.gram, patterns) : { tags: await handleTags(q, patterns) };
+    if (read.tags !== undefined) return read;
   }
   // Asked once: the answer may take a round trip (compileTags' range of meetings).
   const except = await want.except();
@@ -1102,10 +1112,25 @@ async function handleTags(q: Queryable, patterns: string[]): Promise<string[] | 
  * (made for 501 names and sent, `e`'s took 0.53 ms at 100k meetings against 0.15).
  */
 async function tagsWithin(q: Queryable, handles: string, values: unknown[]): Promise<string[] | undefined> {
-  const text = `WITH x AS MATERIALIZED (SELECT x.handle FROM ${handles} LIMIT ${MAX_PARTICIPANT_HANDLES + 1})
-                SELECT CASE WHEN (SELECT count(*) FROM x) <= ${MAX_PARTICIPANT_HANDLES} THEN array(SELECT syntheo_handle_tag(x.handle) FROM x) END AS tags`;
-  const [r] = await rowsGenericOr<{ tags: string[] | null }>(genericPoolOf(q), q, text, values);
+  const [r] = await rowsGenericOr<{ tags: string[] | null }>(genericPoolOf(q), q, tagsWithinSql(handles), values);
   return r!.tags ?? undefined;
+}
+
+/** tagsWithin's statement: `tags`, null past the bound. */
+const tagsWithinSql = (handles: string): string =>
+  `WITH x AS MATERIALIZED (SELECT x.handle FROM ${handles} LIMIT ${MAX_PARTICIPANT_HANDLES + 1})
+   SELECT CASE WHEN (SELECT count(*) FROM x) <= ${MAX_PARTICIPANT_HANDLES} THEN array(SELECT syntheo_handle_tag(x.handle) FROM x) END AS tags`;
+
+/**
+ * handleTags, and with them, when GRAM_NAMES or more, the fragment's gram as peopleGram reads it with its patterns (which
+ * compileTags then asks for): one round trip where there were two (`Ines Kowalski`, across words in 38 names).
+ */
+async function handleTagsAndGram(q: Queryable, fragment: string, patterns: string[]): Promise<{ tags?: string[]; gram?: PeopleGram }> {
+  const gram = peopleGramSql('$2', patterns.map((_, i) => `$${i + 3}`));
+  const text = `SELECT t.tags, CASE WHEN cardinality(t.tags) >= ${GRAM_NAMES} THEN (SELECT to_jsonb(g) FROM (${gram}) g) END AS gram
+                FROM (${tagsWithinSql('syntheo_handles_like($1::text[]) x(handle)')}) t`;
+  const [r] = await rowsGenericOr<{ tags: string[] | null; gram: PeopleGram | null }>(genericPoolOf(q), q, text, [patterns, fragment, ...patterns]);
+  return { ...(r!.tags !== null && { tags: r!.tags }), ...(r!.gram !== null && { gram: r!.gram }) };
 }
 
 /** From this offset on, a list by one tag alone skips its entries by start alone (keyedWalk). */
