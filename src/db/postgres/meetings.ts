@@ -1005,15 +1005,20 @@ const RARE_TITLE_WORDS = { words: 500, meetings: 2_000 };
  * (MAX_TITLE_WORDS, RARE_TITLE_WORDS). Their meetings are summed (meeting_tag_counts) only past MAX_TITLE_WORDS.
  */
 async function titleWords(q: Queryable, fragment: string, rare = RARE_TITLE_WORDS): Promise<string[] | undefined> {
-  const r = await one<{ words: string[]; meetings: number | null }>(
-    q,
-    `WITH w AS MATERIALIZED (SELECT DISTINCT word FROM title_words WHERE ${wordLike('word', '$1')} LIMIT ${rare.words + 1})
-     SELECT coalesce(array_agg(w.word), '{}') AS words,
+  // The words' rows read up to twice the words wanted, then made distinct (as wordTags reads a participant's: as many
+  // rows are too many words), by a plan made once when the trigram index finds it (wordsRead): planned for its values,
+  // ~0.16 ms a call at 100k meetings.
+  const read = wordsRead(fragment);
+  const rows = 2 * (rare.words + 1);
+  const text = `WITH r AS MATERIALIZED (SELECT word FROM title_words WHERE ${(read === 'planned' ? wordLike : wordLikeOnce)('word', '$1')} LIMIT ${rows}),
+          w AS MATERIALIZED (SELECT DISTINCT word FROM r LIMIT ${rare.words + 1})
+     SELECT CASE WHEN (SELECT count(*) FROM r) < ${rows} THEN coalesce(array_agg(w.word), '{}') END AS words,
             CASE WHEN count(*) > ${MAX_TITLE_WORDS} AND count(*) <= ${rare.words} THEN (SELECT coalesce(sum(c.n), 0) FROM w x JOIN meeting_tag_counts c ON c.tag = 'gw' || x.word) END::float8 AS meetings
-     FROM w`,
-    [ilike(fragment)],
-  );
+     FROM w`;
+  type Row = { words: string[] | null; meetings: number | null };
+  const [r] = read === 'planned' ? [await one<Row>(q, text, [ilike(fragment)])] : await rowsGenericOr<Row>(genericPoolOf(q), q, text, [ilike(fragment)]);
   const { words, meetings } = r!;
+  if (words === null) return undefined;
   if (words.length <= MAX_TITLE_WORDS) return words;
   return words.length <= rare.words && meetings! <= rare.meetings ? words : undefined;
 }
