@@ -227,6 +227,28 @@ describe.skipIf(needs('postgresql'))('PostgreSQL title words (migration 0012)', 
     }
   });
 
+  it('takes copies of a word past its bound for too many words, and lists the same meetings', async () => {
+    // title_words has no unique key (two writers may each add a word): copies of `zebrafish` written before the words of
+    // titles added after them, as many rows as make too many words. The fragment is then matched on the titles.
+    await pgs.pool.query("INSERT INTO title_words (word) SELECT 'zebrafish' FROM generate_series(1, 1002)");
+    await pgs.pool.query(
+      "INSERT INTO meetings (id, title, started_at, folder_id, created_at, updated_at) VALUES ('mtg_zz1', 'Zebra sync', '2026-01-20T00:00:00.000Z', 'fld_a', 'x', 'x'), ('mtg_zz2', 'Zebrafish plan', '2026-01-21T00:00:00.000Z', NULL, 'x', 'x')",
+    );
+    try {
+      for (const filter of [{ query: 'zebr' }, { query: 'ZEBRA' }, { query: 'zebr', folderPath: 'Team' }] as MeetingFilter[]) {
+        const want = await listedByRows(pgs.pool, filter);
+        expect(want.length, JSON.stringify(filter)).toBeGreaterThan(0);
+        const listed = await pgs.store.meetings.list(filter, { limit: 200, offset: 0 });
+        expect(listed.meetings.map((m) => m.id), JSON.stringify(filter)).toEqual(want);
+        expect(listed.pagination.total, JSON.stringify(filter)).toBe(want.length);
+      }
+      expect((await pgs.store.meetings.list({ query: 'zebr' }, { limit: 200, offset: 0 })).pagination.total).toBe(2);
+    } finally {
+      await pgs.pool.query("DELETE FROM meetings WHERE id IN ('mtg_zz1', 'mtg_zz2')");
+      await pgs.pool.query("DELETE FROM title_words WHERE word LIKE 'zebra%' OR word LIKE 'zz%'");
+    }
+  });
+
   it('a word missing from title_words is found by the doctor and put back by the search repair', async () => {
     await pgs.pool.query("DELETE FROM title_words WHERE word = 'weekly'");
     expect((await pgs.store.meetings.list({ query: 'weekly' }, { limit: 5, offset: 0 })).pagination.total).toBe(0);
