@@ -548,7 +548,9 @@ export async function compileTags(
     const spans = [...fragment].some((ch) => PARTICIPANT_SEPARATORS.includes(ch));
     // (With whether the newest meetings all hold it, for `common` below: asked only when the meetings it fails may be left
     // out, answered only when it is in several words, not more.)
-    const inWords = spans ? undefined : await wordTags(q, patterns, wordsRead(fragment), options.exceptions !== false && !counted);
+    // (With its gram when in too many words for tags, where gramFirst below asks for it: in the same statement.)
+    const gramAsked = fragment.length > 3 && options.lacking !== undefined && options.passageGram === true && options.exceptions !== false && isAscii(fragment);
+    const inWords = spans ? undefined : await wordTags(q, patterns, wordsRead(fragment), options.exceptions !== false && !counted, gramAsked ? fragment : undefined);
     const words = inWords?.tags;
     // Its own participants' gram (migration 0023), when it is one (1-3 ASCII characters): the meetings of that gram are
     // exactly those of the fragment's names and words.
@@ -589,10 +591,7 @@ export async function compileTags(
     // (`person1`: 4,000 of them, 1.6-2 ms at 100k meetings, to find them too many, and the meetings it fails too); else
     // the gram is the one read below. (Of 1-3 characters, in too many words, it is in most meetings: `e` fails none, and
     // is then no condition at all.)
-    const gramFirst =
-      words === undefined && !spans && !common && fragment.length > 3 && options.lacking !== undefined && options.passageGram === true && options.exceptions !== false && isAscii(fragment)
-        ? await peopleGram(q, fragment, patterns)
-        : undefined;
+    const gramFirst = words === undefined && !spans && !common && gramAsked ? (inWords?.gram ?? (await peopleGram(q, fragment, patterns))) : undefined;
     if (gramFirst?.alone && gramFirst.kept && gramFirst.meetings - gramFirst.held > MAX_PARTICIPANT_EXCEPTIONS) passageGram = { tag: gramFirst.tag };
     // A fragment of 1-3 ASCII characters (its own gram, whose meetings are exactly its) in too many words for tags, or
     // in every recent meeting: the few meetings it fails from that gram's bits (gramExceptions), rather than every name
@@ -940,11 +939,13 @@ const fewMayLack = (matched: string) =>
 
 /**
  * The tags of the participant words holding a fragment (its ILIKE patterns; the words are lower-cased as ILIKE compares),
- * none when more than MAX_PARTICIPANT_WORDS. Read as `read` says (WordsRead).
+ * none when more than MAX_PARTICIPANT_WORDS. Read as `read` says (WordsRead). With `gram` (the fragment), its gram as
+ * peopleGram reads it with its patterns, when in too many words: the statement compileTags then made for it (gramFirst,
+ * `person1`) saved, a round trip.
  * `recent` asked: with, when in several words (not more), whether each of the RECENT_MEETINGS_HOLDING newest meetings has
  * a participant holding it, in the same statement (a statement of its own before: `the` + `a`, 0.70 + 0.83 ms -> 1.11).
  */
-async function wordTags(q: Queryable, patterns: string[], read: WordsRead, recent: boolean): Promise<{ tags?: string[]; recent: boolean }> {
+async function wordTags(q: Queryable, patterns: string[], read: WordsRead, recent: boolean, gram?: string): Promise<{ tags?: string[]; recent: boolean; gram?: PeopleGram }> {
   const p = patterns.map((_, i) => `$${i + 1}`);
   const heldByRecent = `NOT EXISTS (SELECT 1 FROM ${recentLacking(ilikeAny(['pa.name', 'pa.email'], p))})`;
   // The words' rows read up to WORD_ROWS, then made distinct: a DISTINCT of the scan read every row holding it before the
@@ -956,14 +957,16 @@ async function wordTags(q: Queryable, patterns: string[], read: WordsRead, recen
           w AS MATERIALIZED (SELECT DISTINCT word FROM r LIMIT ${MAX_PARTICIPANT_WORDS + 1}),
           n AS MATERIALIZED (SELECT (SELECT count(*) FROM w) AS words, (SELECT count(*) FROM r) AS rows)
      SELECT CASE WHEN n.rows < ${WORD_ROWS} THEN array(SELECT w.word FROM w) END AS words,
-            ${recent ? `CASE WHEN n.rows < ${WORD_ROWS} AND n.words BETWEEN 2 AND ${MAX_PARTICIPANT_WORDS} THEN ${heldByRecent} END` : 'NULL::boolean'} AS recent
+            ${recent ? `CASE WHEN n.rows < ${WORD_ROWS} AND n.words BETWEEN 2 AND ${MAX_PARTICIPANT_WORDS} THEN ${heldByRecent} END` : 'NULL::boolean'} AS recent,
+            ${gram !== undefined ? `CASE WHEN n.rows >= ${WORD_ROWS} OR n.words > ${MAX_PARTICIPANT_WORDS} THEN (SELECT to_jsonb(g) FROM (${peopleGramSql(`$${p.length + 1}`, p)}) g) END` : 'NULL::jsonb'} AS gram
      FROM n`;
-  type Row = { words: string[] | null; recent: boolean | null };
+  type Row = { words: string[] | null; recent: boolean | null; gram: PeopleGram | null };
+  const values = gram !== undefined ? [...patterns, gram] : patterns;
   // Planned once (rowsGeneric) but for a fragment its trigrams may not find: planning it for its values cost ~0.25 ms a
   // call at 100k meetings (`person1`: 0.15 ms executed, 0.27 planned).
-  const [r] = await (read === 'planned' ? rows<Row>(q, text, patterns) : rowsGenericOr<Row>(genericPoolOf(q), q, text, patterns));
+  const [r] = await (read === 'planned' ? rows<Row>(q, text, values) : rowsGenericOr<Row>(genericPoolOf(q), q, text, values));
   const words = r!.words;
-  return { ...(words !== null && words.length <= MAX_PARTICIPANT_WORDS && { tags: words.map((w) => `p${w}`) }), recent: r!.recent === true };
+  return { ...(words !== null && words.length <= MAX_PARTICIPANT_WORDS && { tags: words.map((w) => `p${w}`) }), recent: r!.recent === true, ...(r!.gram !== null && { gram: r!.gram }) };
 }
 
 /**
