@@ -343,9 +343,13 @@ describe.skipIf(needs('postgresql'))('PostgreSQL: open and migrate', () => {
       await vi.waitFor(async () => expect(await backends()).toBe(0));
       await store.meetings.list({}, { limit: 1, offset: 0 });
       await vi.waitFor(async () => expect(await merging()).toBe(1));
-      // Closed by the server (as the Store closes them, idle, after 2 minutes).
-      await watcher.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND application_name = 'syntheo'", [name]);
-      await vi.waitFor(async () => expect(await backends()).toBe(0));
+      // Closed by the server (as the Store closes them, idle, after 2 minutes). Again until none is left: a connection the
+      // Store's warm-up was still making (its statistics, its kept terms: in the background of the list) may be
+      // counted only after the first (CI once saw 1 left).
+      await vi.waitFor(async () => {
+        await watcher.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND application_name = 'syntheo'", [name]);
+        expect(await backends()).toBe(0);
+      });
       // Its next calls (the first may find the pool's dead connections not yet dropped, which idle ones closing are).
       await vi.waitFor(async () => {
         await store.meetings.list({}, { limit: 1, offset: 0 });
