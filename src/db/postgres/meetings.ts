@@ -32,7 +32,7 @@ import { SETTLED_BLOCKS } from './bitmaps.js';
 import { setBits } from './bit-positions.js';
 import { dateTerm, startedWithin, type DateTerm } from './calendar.js';
 import { genericPoolOf, one, rows, rowsGeneric, rowsGenericOr, rowsPlanned, transaction, withMergePlans, type Queryable } from './sql.js';
-import type { Pool } from 'pg';
+import type { Pool, QueryResultRow } from 'pg';
 
 // Reads of meetings, folders and series on PostgreSQL: the same answers as src/db/queries (SQLite).
 // Text order is byte order (COLLATE "C"), as SQLite's; fragments match with ILIKE through pg_trgm.
@@ -448,8 +448,6 @@ const GRAM_NAMES = 16;
 
 /** Beyond this many matching participant words, a fragment is matched handle by handle (as SQLite's MAX_PARTICIPANT_WORDS). */
 const MAX_PARTICIPANT_WORDS = 32;
-/** The participant words' rows read for a fragment (wordTags): as many are more words than MAX_PARTICIPANT_WORDS. */
-const WORD_ROWS = 2 * (MAX_PARTICIPANT_WORDS + 1);
 
 /**
  * The filters as tags, or undefined when one is not held by tags: a participant fragment found in more than
@@ -864,8 +862,8 @@ async function handlesOf(
   want: { tags: 'scan' | 'index' | 'none'; except: () => Promise<boolean>; gram?: string },
 ): Promise<{ tags?: string[]; except?: string[]; gram?: PeopleGram }> {
   if (want.tags === 'index') {
-    // With the fragment's gram (`gram`: the fragment) when asked, read with them (handleTagsAndGram).
-    const read = want.gram !== undefined ? await handleTagsAndGram(q, want.gram, patterns) : { tags: await handleTags(q, patterns) };
+    // With the fragment's gram (`gram`: the fragment) when asked, read with them.
+    const read = await handleTags(q, patterns, want.gram);
     if (read.tags !== undefined) return read;
   }
   // Asked once: the answer may take a round trip (compileTags' range of meetings).
@@ -948,26 +946,50 @@ const fewMayLack = (matched: string) =>
 async function wordTags(q: Queryable, patterns: string[], read: WordsRead, recent: boolean, gram?: string): Promise<{ tags?: string[]; recent: boolean; gram?: PeopleGram }> {
   const p = patterns.map((_, i) => `$${i + 1}`);
   const heldByRecent = `NOT EXISTS (SELECT 1 FROM ${recentLacking(ilikeAny(['pa.name', 'pa.email'], p))})`;
-  // The words' rows read up to WORD_ROWS, then made distinct: a DISTINCT of the scan read every row holding it before the
-  // first came out (hashed) where the plan did not expect many (`person1`, in 1,111 words: 0.47 ms in a plan made once,
-  // 0.15 read in word order). As many rows are too many words; fewer hold every word holding it (a word may have a
-  // copy: participant_words has no unique key).
-  const text = `WITH r AS MATERIALIZED (SELECT word FROM ${read === 'all' ? '(SELECT word FROM participant_words OFFSET 0) w' : 'participant_words'}
-                             WHERE ${p.map((v) => (read === 'planned' ? wordLike : wordLikeOnce)('word', v)).join(' OR ')} LIMIT ${WORD_ROWS}),
-          w AS MATERIALIZED (SELECT DISTINCT word FROM r LIMIT ${MAX_PARTICIPANT_WORDS + 1}),
-          n AS MATERIALIZED (SELECT (SELECT count(*) FROM w) AS words, (SELECT count(*) FROM r) AS rows)
-     SELECT CASE WHEN n.rows < ${WORD_ROWS} THEN array(SELECT w.word FROM w) END AS words,
-            ${recent ? `CASE WHEN n.rows < ${WORD_ROWS} AND n.words BETWEEN 2 AND ${MAX_PARTICIPANT_WORDS} THEN ${heldByRecent} END` : 'NULL::boolean'} AS recent,
-            ${gram !== undefined ? `CASE WHEN n.rows >= ${WORD_ROWS} OR n.words > ${MAX_PARTICIPANT_WORDS} THEN (SELECT to_jsonb(g) FROM (${peopleGramSql(`$${p.length + 1}`, p)}) g) END` : 'NULL::jsonb'} AS gram
+  // `many`: more words than tags hold (as many rows as wordsHolding reads, or more distinct words than the bound).
+  const text = `WITH ${wordsHolding('participant_words', p, read, MAX_PARTICIPANT_WORDS)},
+          n AS MATERIALIZED (SELECT (SELECT count(*) FROM r) >= ${wordRows(MAX_PARTICIPANT_WORDS)} OR (SELECT count(*) FROM w) > ${MAX_PARTICIPANT_WORDS} AS many,
+                                    (SELECT count(*) FROM w) AS words)
+     SELECT CASE WHEN NOT n.many THEN array(SELECT w.word FROM w) END AS words,
+            ${recent ? `CASE WHEN NOT n.many AND n.words >= 2 THEN ${heldByRecent} END` : 'NULL::boolean'} AS recent,
+            ${gram !== undefined ? gramColumn('n.many', `$${p.length + 1}`, p) : 'NULL::jsonb'} AS gram
      FROM n`;
-  type Row = { words: string[] | null; recent: boolean | null; gram: PeopleGram | null };
-  const values = gram !== undefined ? [...patterns, gram] : patterns;
-  // Planned once (rowsGeneric) but for a fragment its trigrams may not find: planning it for its values cost ~0.25 ms a
-  // call at 100k meetings (`person1`: 0.15 ms executed, 0.27 planned).
-  const [r] = await (read === 'planned' ? rows<Row>(q, text, values) : rowsGenericOr<Row>(genericPoolOf(q), q, text, values));
-  const words = r!.words;
-  return { ...(words !== null && words.length <= MAX_PARTICIPANT_WORDS && { tags: words.map((w) => `p${w}`) }), recent: r!.recent === true, ...(r!.gram !== null && { gram: r!.gram }) };
+  const [r] = await readWords<{ words: string[] | null; recent: boolean | null; gram: PeopleGram | null }>(q, read, text, gram !== undefined ? [...patterns, gram] : patterns);
+  return { ...(r!.words !== null && { tags: r!.words.map((w) => `p${w}`) }), recent: r!.recent === true, ...(r!.gram !== null && { gram: r!.gram }) };
 }
+
+/**
+ * The words of `table` (participant_words, title_words) holding one of `patterns` (ILIKE patterns, SQL expressions), read
+ * as `read` says, as two common table expressions: `r`, their rows up to wordRows(`words`), and `w`, those made distinct,
+ * up to `words` + 1. A DISTINCT of the scan read every row holding it before the first came out (hashed) where the plan
+ * did not expect many (`person1`, in 1,111 words: 0.47 ms in a plan made once, 0.15 read in word order). As many rows as
+ * wordRows are more words than `words`; fewer hold every word holding it (a word may have a copy: neither table has a
+ * unique key).
+ */
+const wordsHolding = (table: string, patterns: string[], read: WordsRead, words: number): string => {
+  const source = read === 'all' ? `(SELECT word FROM ${table} OFFSET 0) w` : table;
+  const holds = patterns.map((v) => (read === 'planned' ? wordLike : wordLikeOnce)('word', v)).join(' OR ');
+  return `r AS MATERIALIZED (SELECT word FROM ${source} WHERE ${holds} LIMIT ${wordRows(words)}),
+          w AS MATERIALIZED (SELECT DISTINCT word FROM r LIMIT ${words + 1})`;
+};
+
+/** The rows wordsHolding reads for up to `words` words: twice one more. */
+const wordRows = (words: number): number => 2 * (words + 1);
+
+/**
+ * A statement of wordsHolding's words run planned once (rowsGeneric) but for a fragment its trigrams may not find
+ * (`planned`): planning it for its values cost ~0.16-0.27 ms a call at 100k meetings (`person1`'s participant words:
+ * 0.15 ms executed, 0.27 planned).
+ */
+const readWords = <R extends QueryResultRow>(q: Queryable, read: WordsRead, text: string, values: unknown[]): Promise<R[]> =>
+  read === 'planned' ? rows<R>(q, text, values) : rowsGenericOr<R>(genericPoolOf(q), q, text, values);
+
+/**
+ * A column of a participant's gram as peopleGram reads it with the fragment's patterns (`fragment` and `patterns`, SQL
+ * expressions), as JSON, when `when` holds (else null): read in the statement before it, a round trip less.
+ */
+const gramColumn = (when: string, fragment: string, patterns: string[]): string =>
+  `CASE WHEN ${when} THEN (SELECT to_jsonb(g) FROM (${peopleGramSql(fragment, patterns)}) g) END`;
 
 /**
  * How a participant fragment's words are read (wordTags): every one tested (`all`: 1-2 characters, which no trigram
@@ -1008,18 +1030,13 @@ const RARE_TITLE_WORDS = { words: 500, meetings: 2_000 };
  * (MAX_TITLE_WORDS, RARE_TITLE_WORDS). Their meetings are summed (meeting_tag_counts) only past MAX_TITLE_WORDS.
  */
 async function titleWords(q: Queryable, fragment: string, rare = RARE_TITLE_WORDS): Promise<string[] | undefined> {
-  // The words' rows read up to twice the words wanted, then made distinct (as wordTags reads a participant's: as many
-  // rows are too many words), by a plan made once when the trigram index finds it (wordsRead): planned for its values,
-  // ~0.16 ms a call at 100k meetings.
+  // Read as a participant's words are (wordsHolding; `undefined` for as many rows as make too many words).
   const read = wordsRead(fragment);
-  const rows = 2 * (rare.words + 1);
-  const text = `WITH r AS MATERIALIZED (SELECT word FROM title_words WHERE ${(read === 'planned' ? wordLike : wordLikeOnce)('word', '$1')} LIMIT ${rows}),
-          w AS MATERIALIZED (SELECT DISTINCT word FROM r LIMIT ${rare.words + 1})
-     SELECT CASE WHEN (SELECT count(*) FROM r) < ${rows} THEN coalesce(array_agg(w.word), '{}') END AS words,
+  const text = `WITH ${wordsHolding('title_words', ['$1'], read, rare.words)}
+     SELECT CASE WHEN (SELECT count(*) FROM r) < ${wordRows(rare.words)} THEN coalesce(array_agg(w.word), '{}') END AS words,
             CASE WHEN count(*) > ${MAX_TITLE_WORDS} AND count(*) <= ${rare.words} THEN (SELECT coalesce(sum(c.n), 0) FROM w x JOIN meeting_tag_counts c ON c.tag = 'gw' || x.word) END::float8 AS meetings
      FROM w`;
-  type Row = { words: string[] | null; meetings: number | null };
-  const [r] = read === 'planned' ? [await one<Row>(q, text, [ilike(fragment)])] : await rowsGenericOr<Row>(genericPoolOf(q), q, text, [ilike(fragment)]);
+  const [r] = await readWords<{ words: string[] | null; meetings: number | null }>(q, read, text, [ilike(fragment)]);
   const { words, meetings } = r!;
   if (words === null) return undefined;
   if (words.length <= MAX_TITLE_WORDS) return words;
@@ -1108,10 +1125,16 @@ async function gramsOf(q: Queryable, forms: string[], fragment: string): Promise
  * The tags (migration 0015) of the names and e-mails holding a participant fragment (its ILIKE patterns), from the
  * trigram index of participant_handles (syntheo_handles_like); undefined when more than MAX_PARTICIPANT_HANDLES. Until 0015
  * the meetings of up to 1,000 were named by id, and more were read participant by participant with every match of the
- * search joined to its meeting: `the` + `Ines Kowalski` (38 names, 7,381 meetings) 150-300 ms.
+ * search joined to its meeting: `the` + `Ines Kowalski` (38 names, 7,381 meetings) 150-300 ms. With `gram` (the
+ * fragment), when they are GRAM_NAMES or more, its gram as peopleGram reads it with its patterns (which compileTags then
+ * reads for many names), in the same statement: one round trip where there were two.
  */
-async function handleTags(q: Queryable, patterns: string[]): Promise<string[] | undefined> {
-  return tagsWithin(q, 'syntheo_handles_like($1::text[]) x(handle)', [patterns]);
+async function handleTags(q: Queryable, patterns: string[], gram?: string): Promise<{ tags?: string[]; gram?: PeopleGram }> {
+  const gramOf = gram !== undefined ? gramColumn(`cardinality(t.tags) >= ${GRAM_NAMES}`, '$2', patterns.map((_, i) => `$${i + 3}`)) : 'NULL::jsonb';
+  const text = `SELECT t.tags, ${gramOf} AS gram FROM (${tagsWithinSql('syntheo_handles_like($1::text[]) x(handle)')}) t`;
+  const values = gram !== undefined ? [patterns, gram, ...patterns] : [patterns];
+  const [r] = await rowsGenericOr<{ tags: string[] | null; gram: PeopleGram | null }>(genericPoolOf(q), q, text, values);
+  return { ...(r!.tags !== null && { tags: r!.tags }), ...(r!.gram !== null && { gram: r!.gram }) };
 }
 
 /**
@@ -1128,18 +1151,6 @@ async function tagsWithin(q: Queryable, handles: string, values: unknown[]): Pro
 const tagsWithinSql = (handles: string): string =>
   `WITH x AS MATERIALIZED (SELECT x.handle FROM ${handles} LIMIT ${MAX_PARTICIPANT_HANDLES + 1})
    SELECT CASE WHEN (SELECT count(*) FROM x) <= ${MAX_PARTICIPANT_HANDLES} THEN array(SELECT syntheo_handle_tag(x.handle) FROM x) END AS tags`;
-
-/**
- * handleTags, and with them, when GRAM_NAMES or more, the fragment's gram as peopleGram reads it with its patterns (which
- * compileTags then asks for): one round trip where there were two (`Ines Kowalski`, across words in 38 names).
- */
-async function handleTagsAndGram(q: Queryable, fragment: string, patterns: string[]): Promise<{ tags?: string[]; gram?: PeopleGram }> {
-  const gram = peopleGramSql('$2', patterns.map((_, i) => `$${i + 3}`));
-  const text = `SELECT t.tags, CASE WHEN cardinality(t.tags) >= ${GRAM_NAMES} THEN (SELECT to_jsonb(g) FROM (${gram}) g) END AS gram
-                FROM (${tagsWithinSql('syntheo_handles_like($1::text[]) x(handle)')}) t`;
-  const [r] = await rowsGenericOr<{ tags: string[] | null; gram: PeopleGram | null }>(genericPoolOf(q), q, text, [patterns, fragment, ...patterns]);
-  return { ...(r!.tags !== null && { tags: r!.tags }), ...(r!.gram !== null && { gram: r!.gram }) };
-}
 
 /** From this offset on, a list by one tag alone skips its entries by start alone (keyedWalk). */
 const DEEP_PAGE = 500;
