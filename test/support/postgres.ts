@@ -361,3 +361,15 @@ export function genericStatements(
   } as typeof query);
   return { generic: sent.get(text)!, of: (t) => sent.get(t)!, ran: (t) => all.get(t)!, spy };
 }
+
+/**
+ * That the statements holding `once` (spied by `spied`, from genericStatements) ran, each planned once on a Store's
+ * generic connection; and those holding `planned`, when given, ran too, none there (planned for their values).
+ */
+export function expectPlannedOnce(spied: ReturnType<typeof genericStatements>, once: string, planned?: string): void {
+  expect(spied.of(once).length, once).toBeGreaterThan(0);
+  expect(spied.of(once).length, once).toBe(spied.ran(once));
+  if (planned === undefined) return;
+  expect(spied.ran(planned), planned).toBeGreaterThan(0);
+  expect(spied.of(planned), planned).toEqual([]);
+}
