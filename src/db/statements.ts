@@ -5,9 +5,17 @@ import { InvalidInputError } from '../errors.js';
 const cache = new WeakMap<Sqlite, Map<string, BetterSqlite3.Statement>>();
 
 /**
+ * How many prepared statements a connection keeps, the least recently used given up first. The texts are finite in shape,
+ * but not few: the matrix of `npm run bench` and 6,000 searches and lists of varied words, fragments and pages prepared
+ * 88 on one connection. Without a bound, every text a long-lived process ever prepared stayed for the connection's life.
+ */
+export const STATEMENTS_KEPT = 400;
+
+/**
  * A prepared statement, prepared once per connection, in its default modes: a caller's pluck(), raw(), expand() or
  * safeIntegers() would otherwise stay set for the next caller of the same text (one such `pluck()` made a write of
- * the search bitmaps read `undefined` for a row).
+ * the search bitmaps read `undefined` for a row). A statement given up (STATEMENTS_KEPT) still runs for a caller holding
+ * it: SQLite finalizes it when it is collected.
  */
 export function stmt<Row = unknown>(sqlite: Sqlite, source: string): BetterSqlite3.Statement<unknown[], Row> {
   let byText = cache.get(sqlite);
@@ -18,12 +26,14 @@ export function stmt<Row = unknown>(sqlite: Sqlite, source: string): BetterSqlit
   let prepared = byText.get(source);
   if (!prepared) {
     prepared = sqlite.prepare(source);
-    byText.set(source, prepared);
+    if (byText.size >= STATEMENTS_KEPT) byText.delete(byText.keys().next().value!);
   } else {
+    byText.delete(source); // set again below: a Map's first key is then its least recently used
     prepared.safeIntegers(false);
     // Modes of statements that return rows only (better-sqlite3 refuses them on the others).
     if (prepared.reader) prepared.raw(false).pluck(false).expand(false);
   }
+  byText.set(source, prepared);
   return prepared as BetterSqlite3.Statement<unknown[], Row>;
 }
 

@@ -2,7 +2,7 @@
 // caller set on it (a caller's pluck() once made a write of the search bitmaps read `undefined` for a row).
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { stmt } from '../../src/db/statements.js';
+import { STATEMENTS_KEPT, stmt } from '../../src/db/statements.js';
 
 describe('stmt()', () => {
   const open: Database.Database[] = [];
@@ -47,5 +47,28 @@ describe('stmt()', () => {
     const sql = 'INSERT INTO t VALUES (?, ?)';
     expect(stmt(d, sql).safeIntegers().run(3, 'z').lastInsertRowid).toBe(3n);
     expect(stmt(d, sql).run(4, 'w').lastInsertRowid).toBe(4);
+  });
+});
+
+describe('stmt() bounded', () => {
+  it(`keeps the ${STATEMENTS_KEPT} statements used last on a connection, and a statement given up still runs`, () => {
+    const d = new Database(':memory:');
+    try {
+      const text = (i: number) => `SELECT ${i} AS n`;
+      const first = stmt(d, text(0));
+      const used = stmt(d, text(1));
+      for (let i = 2; i < STATEMENTS_KEPT + 50; i++) {
+        stmt(d, text(i));
+        if (i % 100 === 0) expect(stmt(d, text(1))).toBe(used); // used again: kept
+      }
+      expect(stmt(d, text(1))).toBe(used);
+      expect(stmt(d, text(STATEMENTS_KEPT + 49))).toBe(stmt(d, text(STATEMENTS_KEPT + 49)));
+      const again = stmt(d, text(0));
+      expect(again).not.toBe(first); // given up, prepared again
+      expect(first.get()).toEqual({ n: 0 });
+      expect(again.get()).toEqual({ n: 0 });
+    } finally {
+      d.close();
+    }
   });
 });
