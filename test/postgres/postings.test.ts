@@ -202,6 +202,16 @@ describe.skipIf(needs('postgresql'))('search_postings: exact search counts from 
     }
   });
 
+  /** The passages saying every word of `query`, as the rule ranks them (the phrase first, then BM25, then the newest). */
+  const ruled = async (query: string) =>
+    (
+      await pool.query<{ text: string }>(
+        `WITH ${bm25('$1').cte} SELECT p.text FROM search_passages p WHERE p.words @@ plainto_tsquery('simple', $1)
+         ORDER BY p.words @@ phraseto_tsquery('simple', $1) DESC, ${bm25('$1').score('p')} DESC, p.id DESC`,
+        [query],
+      )
+    ).rows.map((r) => r.text);
+
   it("walks a rare word's postings and looks up the other words' for each, by a plan made once: the same pages as the rule", async () => {
     const c = await pool.connect();
     try {
@@ -215,14 +225,6 @@ describe.skipIf(needs('postgresql'))('search_postings: exact search counts from 
     } finally {
       c.release();
     }
-    const ruled = async (query: string) =>
-      (
-        await pool.query<{ text: string }>(
-          `WITH ${bm25('$1').cte} SELECT p.text FROM search_passages p WHERE p.words @@ plainto_tsquery('simple', $1)
-           ORDER BY p.words @@ phraseto_tsquery('simple', $1) DESC, ${bm25('$1').score('p')} DESC, p.id DESC`,
-          [query],
-        )
-      ).rows.map((r) => r.text);
     // The window's statement run on a generic connection (rowsGeneric), its other words looked up for each of the rare
     // word's postings; the page's hits read with it (no statement of their own).
     const probed = 'CROSS JOIN LATERAL (SELECT x.n FROM search_postings x';
@@ -246,6 +248,51 @@ describe.skipIf(needs('postgresql'))('search_postings: exact search counts from 
         }
         expect(of('FROM search_postings').length - generic, query).toBe(4);
         expect(of(probed).length - probes, query).toBe(query === 'quokka' ? 0 : 4);
+      }
+      expect(ran(hits)).toBe(0);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it('merges two words neither much rarer than the other by a plan made once: the same pages as the rule', async () => {
+    const c = await pool.connect();
+    try {
+      await c.query(`INSERT INTO meetings (id, title, started_at, created_at, updated_at) VALUES ('mtg_numbat', 't', '2026-03-06T00:00:00.000Z', 'x', 'x')`);
+      // `numbat` in 60 passages, `bilby` in 70 (fewer than 32 times as many), both in 40 of them, as a phrase in 3.
+      const passages = [
+        ...Array.from({ length: 37 }, (_, i) => `numbat x bilby ${'bilby '.repeat(i % 3)}${i}`),
+        ...Array.from({ length: 20 }, (_, i) => `numbat ${i}`),
+        ...Array.from({ length: 30 }, (_, i) => `bilby ${i}`),
+        'the numbat bilby',
+        'bilby numbat bilby',
+        'numbat numbat bilby x',
+      ];
+      for (const text of passages) await c.query(`INSERT INTO search_passages (meeting_id, kind, ref_id, text) VALUES ('mtg_numbat', 'note', 'mtg_numbat', $1)`, [text]);
+    } finally {
+      c.release();
+    }
+    // The window's statement run on a generic connection (rowsGeneric), the two words' postings joined (merged); the
+    // page's hits read with it.
+    const merged = 'JOIN search_postings s1 ON s1.lexeme = $2';
+    const hits = 'WHERE p.id = ANY($1::bigint[])';
+    const { of, ran, spy } = genericStatements(merged, hits);
+    try {
+      for (const query of ['numbat bilby', 'bilby numbat']) {
+        const found = await ruled(query);
+        expect(found.length, query).toBe(40);
+        const generic = of(merged).length;
+        for (const [limit, offset] of [[1, 0], [2, 1], [10, 0], [5, 36]] as const) {
+          const result = await store.search.transcripts({ query }, { offset, limit });
+          expect({ query, limit, offset, total: result.pagination.total, page: result.hits.map((h) => h.snippet.replace(/\*\*/g, '')) }).toEqual({
+            query,
+            limit,
+            offset,
+            total: found.length,
+            page: found.slice(offset, offset + limit),
+          });
+        }
+        expect(of(merged).length - generic, query).toBe(4);
       }
       expect(ran(hits)).toBe(0);
     } finally {
