@@ -202,10 +202,10 @@ describe.skipIf(needs('postgresql'))('search_postings: exact search counts from 
     }
   });
 
-  /** The passages saying every word of `query`, as the rule ranks them (the phrase first, then BM25, then the newest). */
-  const ruled = async (query: string) =>
+  /** The passages saying every word of `query` (in database `on`), as the rule ranks them (the phrase first, then BM25, then the newest). */
+  const ruled = async (query: string, on = pool) =>
     (
-      await pool.query<{ text: string }>(
+      await on.query<{ text: string }>(
         `WITH ${bm25('$1').cte} SELECT p.text FROM search_passages p WHERE p.words @@ plainto_tsquery('simple', $1)
          ORDER BY p.words @@ phraseto_tsquery('simple', $1) DESC, ${bm25('$1').score('p')} DESC, p.id DESC`,
         [query],
@@ -252,6 +252,62 @@ describe.skipIf(needs('postgresql'))('search_postings: exact search counts from 
       expect(ran(hits)).toBe(0);
     } finally {
       spy.mockRestore();
+    }
+  });
+
+  it("walks a rare word's postings, the other's probed, with a date range checked on each match's meeting: the same pages as the rule", async () => {
+    // A database of its own, analyzed before its Store's first search (the statistics decide how the range is read).
+    const own = await cluster.createDatabase('echidna');
+    const ownStore = await openPostgresStore(own, { create: true });
+    const ownPool = new pg.Pool({ connectionString: own, max: 2 });
+    try {
+      // `echidna` in 3 passages of a meeting in the range and 2 of one outside it, `platypus` in 100 more of each (32
+      // times as many or more).
+      for (const [id, day] of [['mtg_echidna_in', '2026-03-07T09:00:00.000Z'], ['mtg_echidna_out', '2026-03-09T09:00:00.000Z']] as const) {
+        await ownPool.query(`INSERT INTO meetings (id, title, started_at, created_at, updated_at) VALUES ($1, 't', $2, 'x', 'x')`, [id, day]);
+        await ownPool.query(`INSERT INTO search_passages (meeting_id, kind, ref_id, text) SELECT $1, 'note', $1, 'platypus x ' || i FROM generate_series(1, 100) i`, [id]);
+      }
+      for (const [id, text] of [
+        ['mtg_echidna_in', 'platypus echidna'],
+        ['mtg_echidna_out', 'echidna platypus platypus'],
+        ['mtg_echidna_in', 'echidna x platypus'],
+        ['mtg_echidna_out', 'platypus echidna y'],
+        ['mtg_echidna_in', 'echidna echidna platypus'],
+      ])
+        await ownPool.query(`INSERT INTO search_passages (meeting_id, kind, ref_id, text) VALUES ($1, 'note', $1, $2)`, [id, text]);
+      await ownPool.query('ANALYZE');
+      // Three days, a group of tags: each match's meeting checked (after the probes), not the days' tags read.
+      const range = { from: '2026-03-06T12:00:00.000Z', to: '2026-03-08T12:00:00.000Z' };
+      const inside = new Set((await ownPool.query<{ text: string }>(`SELECT text FROM search_passages WHERE meeting_id = 'mtg_echidna_in'`)).rows.map((r) => r.text));
+      const probed = 'CROSS JOIN LATERAL (SELECT x.n FROM search_postings x';
+      const checked = 'JOIN meetings d ON d.id = dp.meeting_id';
+      const { of, ran, spy } = genericStatements(probed, checked, 'FROM search_tags');
+      try {
+        for (const query of ['platypus echidna', 'echidna platypus']) {
+          const found = (await ruled(query, ownPool)).filter((text) => inside.has(text));
+          expect(found, query).toHaveLength(3);
+          const before = { probed: of(probed).length, checked: of(checked).length };
+          for (const [limit, offset] of [[1, 0], [2, 1], [10, 0]] as const) {
+            const result = await ownStore.search.transcripts({ query, ...range }, { offset, limit });
+            expect({ query, limit, offset, total: result.pagination.total, page: result.hits.map((h) => h.snippet.replace(/\*\*/g, '')) }).toEqual({
+              query,
+              limit,
+              offset,
+              total: found.length,
+              page: found.slice(offset, offset + limit),
+            });
+          }
+          // On a generic connection: the other word probed, each match's meeting checked (the same statement).
+          expect(of(probed).length - before.probed, query).toBe(3);
+          expect(of(checked).length - before.checked, query).toBe(3);
+        }
+        expect(ran('FROM search_tags')).toBe(0);
+      } finally {
+        spy.mockRestore();
+      }
+    } finally {
+      await ownStore.close();
+      await ownPool.end();
     }
   });
 
