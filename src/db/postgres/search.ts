@@ -301,11 +301,13 @@ export async function pageOf(
 const WALKED_RATIO = 20;
 
 /**
- * Ranges holding this share of the passages or more, and at least `least`, the two shortest of a search, are not merged
- * to find its matches: the bitmaps count them (both costs grow with the passages; 19,500 at 100k meetings; below
- * `least`, a merge costs less than a millisecond).
+ * The two shortest ranges of a search, when walking them reads twice this share of the passages or more, and twice
+ * `least` (39,000 rows at 100k meetings; below `least`, a merge costs less than a millisecond), are not walked to find
+ * its matches: the bitmaps count them (both costs grow with the passages; ~0.05 µs a row merged, the bits ~2 ms at 100k
+ * meetings). A probe of one range's passage into another's costs as much as reading `probeRows` rows (EXPLAIN ANALYZE at
+ * 100k meetings: ~2 µs a probe, ~0.07 a row of the merge it replaces).
  */
-const LONG_WALK = { share: 1 / 20, least: 2_000 };
+const LONG_WALK = { share: 1 / 20, least: 2_000, probeRows: 20 };
 
 /**
  * What matching a filter held by several tags costs, a tag or a passage (µs, EXPLAIN ANALYZE at 100k meetings), which
@@ -509,11 +511,6 @@ async function fromPostings(
   // the biggest folder, six months and a common participant: 60 -> 29 ms; `elra` + six months: 28 -> 17 ms). Days alone
   // are read from their tags (`elra` + October's 33 days, no month in the cover: 6.7 -> 12 ms by the bitmaps).
   const datesRead = dates !== undefined && !probeDates && dates.tokens.some((t) => /^[my]\d/.test(t));
-  // And when the walk would merge two long ranges to find few matches (`raneti so` + People at 100k meetings: its 34,171
-  // passages merged with `raneti`'s 57,556, then `so` probed for each of the 5,000 left, 17 ms for 1,357 matches).
-  // (The shortest at that length or more, so the second too; none without statistics: every size is 0 then.)
-  const longWalk = rangeSizes.length > 1 && Number.isFinite(sizes.passages) && Math.min(...rangeSizes) >= Math.max(sizes.passages * LONG_WALK.share, LONG_WALK.least);
-  const countedByBits = !probed && (tags !== undefined || k > 1) && (!(expected <= RANK_WINDOW) || datesRead || longWalk);
   const groupParams = groups.map((group) => f(group));
   // Words and one tag much rarer (a small folder, a name, a day): the tag's passages looked up in each word's kept counts
   // when that costs less than probing each into its postings (TAG_IN_COUNTS_US; only a word in 1/64 of the passages or
@@ -528,12 +525,25 @@ async function fromPostings(
     lists.length === k + 1 && groups.length === 0 && lists[k]!.table === 'search_tags'
       ? lists[k]
       : days && { table: 'search_tags', alias: `g${k}`, cond: (a) => `${a}.tag = ANY(${groupParams[0]}::text[])`, size: groupSize(days), key: ['search_tags', ''], tags: groupParams[0] };
-  const tagInCounts =
-    !countedByBits &&
+  const tagInCountsFits =
     tag !== undefined &&
     (options.tagInCounts ??
       (tag.size * (TAG_IN_COUNTS_US.probe - TAG_IN_COUNTS_US.row) > (sizes.passages / 4096) * TAG_IN_COUNTS_US.block &&
         wordLists.every((word) => word.size * 64 > sizes.passages && word.size >= TAG_IN_COUNTS_RATIO * tag.size)));
+  // And when the walk would read two long ranges to find few matches: merged, each read whole; or the shorter's
+  // passages probed into the other's, LONG_WALK.probeRows rows' worth each, whichever costs less (`raneti so` + People at
+  // 100k meetings: its 34,171 passages merged with `raneti`'s 57,556, then `so` probed for each of the 5,000 left, 17 ms
+  // for 1,357 matches). The shortest alone long was the rule before: `viba elbato` + six weeks (the days' ~11,000
+  // passages merged with `elbato`'s 62,102) was walked, 12.7 ms a search; counted from the bits, 7.9. Not when a tag's
+  // passages are looked up in the words' counts instead (tagInCountsFits). (None without statistics: every size is 0 then.)
+  const [shortest, second] = [...rangeSizes].sort((a, b) => a - b) as [number, number];
+  const longWalk =
+    rangeSizes.length > 1 &&
+    Number.isFinite(sizes.passages) &&
+    !tagInCountsFits &&
+    Math.min(shortest + second, shortest * LONG_WALK.probeRows) >= 2 * Math.max(sizes.passages * LONG_WALK.share, LONG_WALK.least);
+  const countedByBits = !probed && (tags !== undefined || k > 1) && (!(expected <= RANK_WINDOW) || datesRead || longWalk);
+  const tagInCounts = !countedByBits && tagInCountsFits;
   const probe = (l: PassageList, at: string) =>
     `CROSS JOIN LATERAL (SELECT ${l.table === 'search_postings' ? 'x.n' : '1'} FROM ${l.table} x WHERE ${l.cond('x')} AND x.passage_id = ${at} OFFSET 0) ${l.alias}`;
   const edgeParams = dates?.outside && !probeDates ? { edges: f(dates.outside.edges), range: dates.outside.range(f) } : undefined;
