@@ -11,6 +11,7 @@ import { indexTranscript } from '../../src/db/postgres/transcripts.js';
 import { asciiLexemes, listSizes } from '../../src/db/postgres/search.js';
 import { seeded } from '../support/seeded.js';
 import { RANK_WINDOW } from '../../src/db/queries/search.js';
+import { parseDateRange } from '../../src/db/queries/meetings.js';
 import type { Store } from '../../src/db/store.js';
 import { join } from 'node:path';
 import { run } from '../cli/cli.js';
@@ -308,6 +309,32 @@ describe.skipIf(needs('postgresql'))('search_postings: exact search counts from 
     } finally {
       await ownStore.close();
       await ownPool.end();
+    }
+  });
+
+  it("takes a range's first and last days whole into its month, and still checks their meetings' starts exactly (one written without a `T`)", async () => {
+    // `kookaburra` in one passage of each meeting: a start without the `T` is its day's (its tags say so), and compares
+    // as before the day's first instant; the others at the month's and the day's edges.
+    const starts = {
+      mtg_kk_space: '2026-05-17 08:00',
+      mtg_kk_day: '2026-05-17T08:00:00.000Z',
+      mtg_kk_before: '2026-05-16T23:59:59.999Z',
+      mtg_kk_first: '2026-05-01T00:00:00.000Z',
+      mtg_kk_last: '2026-05-31T23:59:59.999Z',
+      mtg_kk_after: '2026-06-01T00:00:00.000Z',
+    };
+    for (const [id, at] of Object.entries(starts)) {
+      await pool.query(`INSERT INTO meetings (id, title, started_at, created_at, updated_at) VALUES ($1, 't', $2, 'x', 'x')`, [id, at]);
+      await pool.query(`INSERT INTO search_passages (meeting_id, kind, ref_id, text) VALUES ($1, 'note', $1, 'a kookaburra laughs')`, [id]);
+    }
+    for (const range of [{ from: '2026-05-17' }, { to: '2026-05-17' }, { from: '2026-05-17', to: '2026-05-17' }, { from: '2026-05-01', to: '2026-05-31' }, { from: '2026-05-01T00:00:00Z' }]) {
+      const { from, to } = parseDateRange(range.from, (range as { to?: string }).to);
+      const want = Object.entries(starts)
+        .filter(([, at]) => (from === undefined || at >= from) && (to === undefined || at <= to))
+        .map(([id]) => id)
+        .sort();
+      const found = await store.search.transcripts({ query: 'kookaburra', ...range }, { offset: 0, limit: 20 });
+      expect({ range, found: found.hits.map((h) => h.meeting_id).sort(), total: found.pagination.total }).toEqual({ range, found: want, total: want.length });
     }
   });
 
