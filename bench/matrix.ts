@@ -148,6 +148,9 @@ export function chooseCases(sqlite: Sqlite): MatrixCase[] {
   const mids = [...said].filter(([w]) => w.length >= 4).sort((a, b) => Math.abs(a[1] - target) - Math.abs(b[1] - target) || (a[0] < b[0] ? -1 : 1));
   const midWord = mids[0]?.[0] ?? rareWord;
   const secondMid = mids[1]?.[0];
+  // Words in about 1 passage of 8 of the sample, as a topic's words often are (kept as bitmaps, far from the most common).
+  const eighths = [...said].filter(([w]) => w.length >= 4).sort((a, b) => Math.abs(a[1] - sample.length / 8) - Math.abs(b[1] - sample.length / 8) || (a[0] < b[0] ? -1 : 1));
+  const [eighthWord, secondEighth] = [eighths[0]?.[0], eighths[1]?.[0]];
   const rarePhrase = [...pairs].filter(([p, n]) => n === 1 && p.split(' ').every((w) => w.length >= 5)).map(([p]) => p).sort()[0] ?? rareWord;
 
   // Titles: the most frequent 1 and 2 characters and 3+ letter word, and one meeting's whole title.
@@ -265,6 +268,10 @@ export function chooseCases(sqlite: Sqlite): MatrixCase[] {
   // A month: the data's last whole calendar month, given as its first and last days.
   const monthEnd = new Date(Date.parse(`${day.slice(0, 8)}01`) - 86_400_000).toISOString().slice(0, 10);
   S('common + one month', { query: commonWord, from: `${monthEnd.slice(0, 8)}01`, to: monthEnd });
+  // A topic's word over a month, with a common word or another such word: few matches, long key ranges to walk.
+  if (eighthWord) S(`common + word in 1 passage of 8 + one month "${commonWord} ${eighthWord}"`, { query: `${commonWord} ${eighthWord}`, from: `${monthEnd.slice(0, 8)}01`, to: monthEnd });
+  if (eighthWord && secondEighth)
+    S(`two words in 1 passage of 8 + one month "${eighthWord} ${secondEighth}"`, { query: `${eighthWord} ${secondEighth}`, from: `${monthEnd.slice(0, 8)}01`, to: monthEnd });
   S(`common + participant common`, { query: commonWord, participant: commonPerson }, 0, true);
   S(`common + participant rare`, { query: commonWord, participant: rarePerson });
   if (commonPair) S(`common + participant across words (most frequent)`, { query: commonWord, participant: commonPair });
