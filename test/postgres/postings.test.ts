@@ -10,7 +10,7 @@ import { openPostgresStore } from '../../src/db/postgres/store.js';
 import { indexTranscript } from '../../src/db/postgres/transcripts.js';
 import { asciiLexemes, listSizes } from '../../src/db/postgres/search.js';
 import { seeded } from '../support/seeded.js';
-import { RANK_WINDOW } from '../../src/db/queries/search.js';
+import { RANK_WINDOW, type SearchFilter } from '../../src/db/queries/search.js';
 import { parseDateRange } from '../../src/db/queries/meetings.js';
 import type { Store } from '../../src/db/store.js';
 import { join } from 'node:path';
@@ -213,6 +213,20 @@ describe.skipIf(needs('postgresql'))('search_postings: exact search counts from 
       )
     ).rows.map((r) => r.text);
 
+  /** That `on` answers `query` (and `filter`) as `found` says (the rule's order): each page of `pages` ([limit, offset]), and the total. */
+  async function expectPages(on: Store, query: string, found: string[], pages: readonly (readonly [number, number])[], filter: Omit<SearchFilter, 'query'> = {}): Promise<void> {
+    for (const [limit, offset] of pages) {
+      const result = await on.search.transcripts({ query, ...filter }, { offset, limit });
+      expect({ query, limit, offset, total: result.pagination.total, page: result.hits.map((h) => h.snippet.replace(/\*\*/g, '')) }).toEqual({
+        query,
+        limit,
+        offset,
+        total: found.length,
+        page: found.slice(offset, offset + limit),
+      });
+    }
+  }
+
   it("walks a rare word's postings and looks up the other words' for each, by a plan made once: the same pages as the rule", async () => {
     const c = await pool.connect();
     try {
@@ -237,16 +251,7 @@ describe.skipIf(needs('postgresql'))('search_postings: exact search counts from 
         expect(found.length, query).toBeGreaterThanOrEqual(3);
         const generic = of('FROM search_postings').length;
         const probes = of(probed).length;
-        for (const [limit, offset] of [[1, 0], [2, 1], [10, 0], [3, 2]] as const) {
-          const result = await store.search.transcripts({ query }, { offset, limit });
-          expect({ query, limit, offset, total: result.pagination.total, page: result.hits.map((h) => h.snippet.replace(/\*\*/g, '')) }).toEqual({
-            query,
-            limit,
-            offset,
-            total: found.length,
-            page: found.slice(offset, offset + limit),
-          });
-        }
+        await expectPages(store, query, found, [[1, 0], [2, 1], [10, 0], [3, 2]]);
         expect(of('FROM search_postings').length - generic, query).toBe(4);
         expect(of(probed).length - probes, query).toBe(query === 'quokka' ? 0 : 4);
       }
@@ -288,16 +293,7 @@ describe.skipIf(needs('postgresql'))('search_postings: exact search counts from 
           const found = (await ruled(query, ownPool)).filter((text) => inside.has(text));
           expect(found, query).toHaveLength(3);
           const before = { probed: of(probed).length, checked: of(checked).length };
-          for (const [limit, offset] of [[1, 0], [2, 1], [10, 0]] as const) {
-            const result = await ownStore.search.transcripts({ query, ...range }, { offset, limit });
-            expect({ query, limit, offset, total: result.pagination.total, page: result.hits.map((h) => h.snippet.replace(/\*\*/g, '')) }).toEqual({
-              query,
-              limit,
-              offset,
-              total: found.length,
-              page: found.slice(offset, offset + limit),
-            });
-          }
+          await expectPages(ownStore, query, found, [[1, 0], [2, 1], [10, 0]], range);
           // On a generic connection: the other word probed, each match's meeting checked (the same statement).
           expect(of(probed).length - before.probed, query).toBe(3);
           expect(of(checked).length - before.checked, query).toBe(3);
@@ -365,16 +361,7 @@ describe.skipIf(needs('postgresql'))('search_postings: exact search counts from 
         const found = await ruled(query);
         expect(found.length, query).toBe(40);
         const generic = of(merged).length;
-        for (const [limit, offset] of [[1, 0], [2, 1], [10, 0], [5, 36]] as const) {
-          const result = await store.search.transcripts({ query }, { offset, limit });
-          expect({ query, limit, offset, total: result.pagination.total, page: result.hits.map((h) => h.snippet.replace(/\*\*/g, '')) }).toEqual({
-            query,
-            limit,
-            offset,
-            total: found.length,
-            page: found.slice(offset, offset + limit),
-          });
-        }
+        await expectPages(store, query, found, [[1, 0], [2, 1], [10, 0], [5, 36]]);
         expect(of(merged).length - generic, query).toBe(4);
       }
       expect(ran(hits)).toBe(0);
