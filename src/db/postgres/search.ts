@@ -841,16 +841,13 @@ async function fromPostings(
   // for its values at each call: a plan for any words merged `marmarorpla`'s 452 postings with all 346,673 of `the`.
   // So is a tag's passages' walk through the word's counts (tagInCounts), which has one plan whatever the values (its
   // statement planned 0.55 ms a call, against 0.15 for the join it replaces).
-  // So are a rare word's postings walked, the others' probed for each (rareFirst), and one key range walked, its checks
-  // after (single): their plans have nothing to choose (not with the bitmaps' rows, read for their values). `the
-  // marmarorpla` was planned in 0.63 ms a call, of a 4.5 ms search at 100k meetings; a rare word with a participant
-  // across words or six months, 0.25-0.41.
-  // And two words alone neither much rarer (merged: the plan made once for any two words merges them, as the planner
-  // chose for their values; a probe, its other choice, is rareFirst's). `elra orto` (9,822 and 11,015 passages) was
-  // planned in 0.47 ms a call, and with a participant across words 0.69, of a 5.5 ms search.
-  const single = order.length === 1 && groups.length === 0;
-  const pair = wordsAlone && k === 2;
-  const generic = fromBits ? planOnce : tagInCounts || ((rareFirst || single || pair) && !bitmaps) ? genericPoolOf(statsOf) : undefined;
+  // So are a rare word's postings walked, the others' probed for each (rareFirst), and one word's walked, its checks
+  // after: their plans have nothing to choose (not with the bitmaps' rows, read for their values). `the marmarorpla` was
+  // planned in 0.63 ms a call, of a 4.5 ms search at 100k meetings; a rare word with a participant across words or six
+  // months, 0.25-0.41. And two words alone neither much rarer, merged: the plan made once for any two words merges them,
+  // as the planner chose for their values (a probe, its other choice, is rareFirst's). `elra orto` (9,822 and 11,015
+  // passages) was planned in 0.47 ms a call, and with a participant across words 0.69, of a 5.5 ms search.
+  const generic = fromBits ? planOnce : tagInCounts || ((rareFirst || (wordsAlone && k <= 2)) && !bitmaps) ? genericPoolOf(statsOf) : undefined;
   // The page's hits read with it when its plan is made once (hitColumns). Planned at each call (a plan cached by
   // PostgreSQL too: it keeps planning such statements for their values), the join made `marmarorpla` + `Ines
   // Kowalski`'s statement 1.7-1.9 -> 3.3-4.1 ms (2.8-3.0 without the start times), more than the two statements it saves.
