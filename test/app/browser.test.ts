@@ -190,7 +190,10 @@ describe.skipIf(skip)('the app in Chromium', () => {
     expect(page.url()).toMatch(/\?hit=\d+#hit$/);
     const hit = page.locator('.turn.hit');
     expect(await text(hit)).toMatch(/soak test/i);
-    expect(await hit.evaluate((el) => { const r = el.getBoundingClientRect(); return r.top >= 0 && r.top < (globalThis as unknown as { innerHeight: number }).innerHeight; })).toBe(true);
+    // In view once the browser has scrolled to the page's fragment (#hit), which it does after the click returns.
+    await expect
+      .poll(() => hit.evaluate((el) => { const r = el.getBoundingClientRect(); return r.top >= 0 && r.top < (globalThis as unknown as { innerHeight: number }).innerHeight; }))
+      .toBe(true);
   });
 
   it('shows the settings and tests the connection', async () => {
