@@ -8,7 +8,7 @@ import { tempDir } from '../support/db.js';
 const script = (name: string) => join(PACKAGE_ROOT, 'dist', 'bench', `${name}.js`);
 const node = (args: string[], cwd: string) => spawnSync(process.execPath, args, { cwd, encoding: 'utf8', timeout: 60_000 });
 
-describe.each(['generate', 'run', 'mcp', 'matrix', 'worker', 'fts-upkeep', 'passage-load'])('bench/%s', (name) => {
+describe.each(['generate', 'run', 'mcp', 'matrix', 'questions', 'worker', 'fts-upkeep', 'passage-load'])('bench/%s', (name) => {
   it('--help prints its usage and options and runs nothing', () => {
     const { dir, cleanup } = tempDir();
     try {

@@ -7,6 +7,7 @@ import { clusterForBlock } from '../support/postgres.js';
 import { generate } from '../../bench/generate.js';
 import { copyDatabase } from '../../src/db/copy.js';
 import { benchMatrix, matrixMarkdown, matrixRows } from '../../bench/matrix.js';
+import { drawQuestions, questionsReport, timeQuestions } from '../../bench/questions.js';
 
 // The filter matrix on both engines (`npm run bench -- --matrix --engine postgres`): the PostgreSQL
 // database is filled from the SQLite file when empty (its search bitmaps then built as a worker's upkeep
@@ -56,6 +57,13 @@ describe.skipIf(needs('postgresql'))('bench matrix on SQLite and PostgreSQL side
     expect(results.filter((r) => r.total > 0).length).toBeGreaterThan(20);
     expect(matrixMarkdown(results)).toContain('| PostgreSQL p50 / p99 / max |');
     expect(matrixRows(results).every((row) => row.budget !== undefined && /\d/.test(row.value))).toBe(true);
-
+    // Random questions drawn from the same data (bench/questions.ts): each timed on both engines, the same answers.
+    const timed = await timeQuestions({ db: generated, url, questions: drawQuestions(generated, 40, 5, true), calls: 1 });
+    expect(timed).toHaveLength(80);
+    for (const t of timed) {
+      expect(t.mismatch, JSON.stringify(t.question)).toBeUndefined();
+      expect([t.sqlite, t.postgres].every((ms) => Number.isFinite(ms) && ms! >= 0)).toBe(true);
+    }
+    expect(questionsReport(timed)).toContain('Every answer the same on both engines.');
   }, 240_000);
 });
