@@ -1,4 +1,5 @@
 // Argument parsing shared by the bench scripts: --help, and one-line usage errors (exit 64) instead of a stack trace.
+import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 
 export interface BenchOption {
@@ -48,4 +49,11 @@ export function benchArgs<T extends Record<string, BenchOption>>(script: string,
     }
   }
   return values as Values<T>;
+}
+
+/** That `--db` names a file; else one line, naming the script that generates one, and exit 64 (not a stack trace). */
+export function benchDatabase(script: string, db: string): void {
+  if (existsSync(db)) return;
+  process.stderr.write(`${script}: no database at ${db}. Generate one with \`node dist/bench/generate.js --out ${db}\`, or pass another with --db.\n`);
+  process.exit(64);
 }

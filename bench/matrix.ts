@@ -302,7 +302,7 @@ export function chooseCases(sqlite: Sqlite): MatrixCase[] {
 type Answer = { total: number; ids: string[] };
 
 /** One call through the Store, as the tool makes it; JSON included (the tool serialises the answer too). */
-async function run(store: Store, c: MatrixCase): Promise<Answer> {
+export async function run(store: Store, c: Pick<MatrixCase, 'tool' | 'filter' | 'offset' | 'limit'>): Promise<Answer> {
   const page = { limit: c.limit, offset: c.offset };
   if (c.tool === 'list_meetings') {
     const r = await store.meetings.list(c.filter, page);
@@ -529,7 +529,7 @@ export function matrixMarkdown(results: MatrixResult[]): string {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { benchArgs } = await import('./args.js');
+  const { benchArgs, benchDatabase } = await import('./args.js');
   const { writeFileSync } = await import('node:fs');
   const values = benchArgs('matrix', 'Time every filter of list_meetings and search_transcripts, alone and combined, on an existing database (issue 19).', {
     db: { type: 'string', value: 'FILE', default: 'bench/.data/bench-100000-10000000.db', description: 'Database (generate it with generate.js); the cases are chosen from it' },
@@ -540,6 +540,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     json: { type: 'string', value: 'FILE', description: 'Also write the results as JSON' },
     rows: { type: 'string', value: 'REGEX', description: 'Only the rows whose "tool row" matches' },
   });
+  benchDatabase('matrix', values.db!);
   const results = await benchMatrix({
     db: values.db!,
     ...(values.url ? { url: values.url } : {}),

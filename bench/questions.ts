@@ -4,11 +4,10 @@
 // middling word over a few weeks was found so).
 //   node dist/bench/questions.js --db bench/.data/bench-100000-10000000.db [--url postgresql://...] [--count 300] [--seed 11]
 import { openStore } from '../src/db/engine.js';
-import type { Store } from '../src/db/store.js';
 import type { MeetingFilter } from '../src/db/queries/meetings.js';
 import type { SearchFilter } from '../src/db/queries/search.js';
 import { drawer, vocabulary } from './questions-drawn.js';
-import { mismatch } from './matrix.js';
+import { mismatch, run } from './matrix.js';
 import { median, quantile } from './stats.js';
 
 export interface Question {
@@ -41,30 +40,25 @@ export function drawQuestions(db: string, count: number, seed: number, lists: bo
   return out;
 }
 
-async function ask(store: Store, q: Question): Promise<{ total: number; ids: string[] }> {
-  const page = { limit: LIMIT, offset: q.offset };
-  if (q.tool === 'list_meetings') {
-    const r = await store.meetings.list(q.filter as MeetingFilter, page);
-    return { total: r.pagination.total, ids: r.meetings.map((m) => m.id) };
-  }
-  const r = await store.search.transcripts(q.filter as SearchFilter, page);
-  return { total: r.pagination.total, ids: r.hits.map((h) => h.meeting_id) };
-}
-
-/** Each question asked once on each engine, then `calls` times more, the engines in turn; its median per engine. */
+/**
+ * Each question asked once on each engine, then `calls` times more, the engines in turn (which goes first alternating
+ * call by call: the second of a pair finds the machine's caches warmer); its median per engine.
+ */
 export async function timeQuestions(options: { db: string; url?: string; questions: Question[]; calls: number }): Promise<QuestionTiming[]> {
   const lite = await openStore(options.db, { create: false });
   const pg = options.url ? await openStore(options.url, { create: false }) : undefined;
+  const stores = pg ? [lite, pg] : [lite];
   try {
     const timed: QuestionTiming[] = [];
     for (const question of options.questions) {
-      const answers = [await ask(lite, question), ...(pg ? [await ask(pg, question)] : [])];
-      const times: number[][] = [[], []];
+      const asked = { ...question, limit: LIMIT };
+      const answers = [];
+      for (const store of stores) answers.push(await run(store, asked));
+      const times: number[][] = stores.map(() => []);
       for (let i = 0; i < options.calls; i++)
-        for (const [j, store] of [lite, pg].entries()) {
-          if (!store) continue;
+        for (const j of i % 2 ? [...stores.keys()].reverse() : stores.keys()) {
           const t0 = performance.now();
-          await ask(store, question);
+          await run(stores[j]!, asked);
           times[j]!.push(performance.now() - t0);
         }
       const differs = pg ? mismatch(question.tool, answers[0]!, answers[1]!) : undefined;
@@ -92,13 +86,14 @@ export function questionsReport(timed: QuestionTiming[], slowest = 10): string {
   for (const t of [...timed].sort((a, b) => worst(b) - worst(a)).slice(0, slowest))
     lines.push(`- ${f(t.sqlite)}${t.postgres === undefined ? '' : ` / ${f(t.postgres)}`}  ${t.question.tool} ${JSON.stringify(t.question.filter)}${t.question.offset ? ` at offset ${t.question.offset}` : ''}`);
   const wrong = timed.filter((t) => t.mismatch);
-  lines.push('', wrong.length ? `MISMATCH in ${wrong.length}:` : 'Every answer the same on both engines.' + (timed.some((t) => t.postgres !== undefined) ? '' : ' (SQLite alone.)'));
+  const compared = timed.some((t) => t.postgres !== undefined);
+  lines.push('', wrong.length ? `MISMATCH in ${wrong.length}:` : compared ? 'Every answer the same on both engines.' : 'SQLite alone: no answers compared (--url adds PostgreSQL).');
   for (const t of wrong) lines.push(`- ${t.mismatch}: ${t.question.tool} ${JSON.stringify(t.question.filter)} at offset ${t.question.offset}`);
   return lines.join('\n');
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { benchArgs } = await import('./args.js');
+  const { benchArgs, benchDatabase } = await import('./args.js');
   const values = benchArgs('questions', 'Time random searches (and lists) drawn from an existing database, on SQLite and PostgreSQL side by side (issue 19).', {
     db: { type: 'string', value: 'FILE', default: 'bench/.data/bench-100000-10000000.db', description: 'Database the questions are drawn from and asked of (generate it with generate.js)' },
     url: { type: 'string', value: 'URL', description: 'Also a PostgreSQL database holding the same data (matrix.js --url fills it)' },
@@ -107,6 +102,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     calls: { type: 'string', value: 'N', default: '3', description: 'Timed calls of each question per engine, after one untimed' },
     lists: { type: 'boolean', default: false, description: 'Also as many lists (list_meetings)' },
   });
+  benchDatabase('questions', values.db!);
   const questions = drawQuestions(values.db!, Number(values.count), Number(values.seed), values.lists);
   const timed = await timeQuestions({ db: values.db!, ...(values.url ? { url: values.url } : {}), questions, calls: Math.max(1, Number(values.calls)) });
   process.stdout.write(`${questionsReport(timed)}\n`);

@@ -29,3 +29,18 @@ describe.each(['generate', 'run', 'mcp', 'matrix', 'questions', 'worker', 'fts-u
     expect(r.stderr).toBe(`${name}: Unknown option '--bogus'. Run \`node dist/bench/${name}.js --help\`.\n`);
   });
 });
+
+describe.each(['matrix', 'questions'])('bench/%s without its database', (name) => {
+  it('says where none is and how to generate one, in one line, exit 64', () => {
+    const { dir, cleanup } = tempDir();
+    try {
+      const db = join(dir, 'none.db');
+      const r = node([script(name), '--db', db], dir);
+      expect(r.status).toBe(64);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe(`${name}: no database at ${db}. Generate one with \`node dist/bench/generate.js --out ${db}\`, or pass another with --db.\n`);
+    } finally {
+      cleanup();
+    }
+  });
+});
