@@ -313,13 +313,13 @@ export async function undoTagVersions(q: Pick<pg.Pool, 'query'>): Promise<void> 
   await forgetMigrationsFrom(q, '0016_tag_versions');
 }
 
-/** Migration 0013 (the search bitmaps) undone, and 0020 (their words' counts) and 0031 (the newest block's): their tables, sequences, functions and triggers dropped, their history forgotten. */
+/** Migration 0013 (the search bitmaps) undone, and 0020 (their words' counts), 0031 (the newest block's) and 0032 (the pairs'): their tables, sequences, functions and triggers dropped, their history forgotten. */
 export async function undoSearchBitmaps(q: Pick<pg.Pool, 'query'>): Promise<void> {
   await q.query(
     'DROP TABLE search_bitmaps, search_counts, search_bitmap_terms, search_bitmap_stale, search_bitmap_tail, search_bitmap_tail_stale; DROP SEQUENCE search_bitmap_boundary, search_bitmap_tail_boundary',
   );
   await q.query(
-    'DROP FUNCTION syntheo_search_bitmaps_stale(), syntheo_search_bitmaps_truncate(), syntheo_block_bits(bigint[]), syntheo_block_counts(int[]), syntheo_write_search_counts(text[], int[]), syntheo_search_counts(), syntheo_search_counts_truncate(), syntheo_build_search_bitmaps(int), syntheo_add_search_bitmap_terms(), syntheo_clear_search_bitmaps(), syntheo_gram_range_bits(bigint, bigint, int), syntheo_range_counts(int, int[]), syntheo_add_tail_counts(int, bigint, bigint, text), syntheo_add_tail_bits(int, bigint, bigint, boolean) CASCADE',
+    'DROP FUNCTION syntheo_search_bitmaps_stale(), syntheo_search_bitmaps_truncate(), syntheo_block_bits(bigint[]), syntheo_block_counts(int[]), syntheo_write_search_counts(text[], int[]), syntheo_search_counts(), syntheo_search_counts_truncate(), syntheo_build_search_bitmaps(int), syntheo_add_search_bitmap_terms(), syntheo_clear_search_bitmaps(), syntheo_gram_range_bits(bigint, bigint, int), syntheo_range_counts(int, int[]), syntheo_add_tail_counts(int, bigint, bigint, text), syntheo_add_tail_bits(int, bigint, bigint, boolean), syntheo_pair_bucket(text, text), syntheo_pair_bits(bigint, bigint), syntheo_add_pair_bits(int, bigint, bigint) CASCADE',
   );
   await forgetMigrationsFrom(q, '0013_search_bitmaps');
 }

@@ -331,7 +331,7 @@ async function derivedDrift(q: Queryable): Promise<string[]> {
   // The kept bitmaps (migration 0013) of a sample of built blocks, computed again.
   const bitmaps = await bitmapDrift(q);
   if (bitmaps)
-    found.push(`search bitmaps (search_bitmaps, search_counts): ${bitmaps.wrong} of a sample of blocks differ from their postings and tags (${bitmaps.examples}; kind c: a word's counts, kind g: the participants' grams)`);
+    found.push(`search bitmaps (search_bitmaps, search_counts): ${bitmaps.wrong} of a sample of blocks differ from their postings and tags (${bitmaps.examples}; kind c: a word's counts, kind g: the participants' grams, kind p: the pairs of words side by side)`);
   // The tags' bits (migration 0019) of the newest meetings' block and a sample of others, computed again.
   const tagBits = await meetingTagBitsDrift(q);
   if (tagBits) found.push(`bits of the meetings' tags (meeting_tag_bits): ${tagBits.wrong} of a sample of blocks differ from their tags (${tagBits.examples})`);
