@@ -15,9 +15,10 @@
 -- ~4% of those without the phrase, of a three-word phrase's two ~0.2%.
 --
 -- Built, kept and read as the other kept terms (0013, 0027, 0031): by the rounds, all the buckets one block further at
--- once (~220 ms a block at 100k meetings, 96 blocks: the rounds wait for nothing else; writers of postings wait for a
--- round as for a stale block's); a stale block's again with its words; the newest block's below its `upto`; the doctor
--- rebuilds and compares them. ~55 MB at 100k meetings (1024 rows of 512 bytes a block).
+-- once (a round of ~340 ms at 100k meetings, the pairs made in ~220 of them; 96 rounds, 33 s, for a database upgraded
+-- whole; writers of postings and tags wait for such a round as for a stale block's); a stale block's again with its
+-- words (~0.3 s more); the newest block's below its `upto` (a round's 128 passages, ~30-60 ms more); the doctor
+-- rebuilds and compares a sample. 49 MB at 100k meetings (up to 1024 rows of 512 bytes a block).
 -- The hash is PostgreSQL's hashtext (as syntheo_word_bucket's): a version hashing otherwise would have the doctor name
 -- the bits wrong, and `syntheo doctor --repair-search` build them again; until then a phrase might not rank first (the
 -- matches and the total do not depend on them).
