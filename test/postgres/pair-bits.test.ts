@@ -65,10 +65,13 @@ describe.skipIf(needs('postgresql'))('PostgreSQL pairs of words side by side as 
     await pool.query("INSERT INTO meetings (id, title, started_at, note, created_at, updated_at) SELECT 'mtg_' || i, 't', '2026-01-01T00:00:00.000Z', '', 'x', 'x' FROM generate_series(0, 9) i");
     const exactMeetings = [...EXACT, PAST, REWRITTEN].map((id) => `exact_${id}`);
     await pool.query("INSERT INTO meetings (id, title, started_at, note, created_at, updated_at) SELECT m, 't', '2026-01-01T00:00:00.000Z', '', 'x', 'x' FROM unnest($1::text[]) m", [exactMeetings]);
-    // Apart: `beta` before `alpha`, or a word between them; the pair `alpha beta` nowhere.
+    // Apart: each word twice, never `alpha` then `beta`. Saying them twice, they rank before every phrase passage (once
+    // each): the best ranked, looked at first without the bits, are all apart, and the phrase's are looked for through
+    // the bits (or, where they do not answer, read) among the rest of the window.
     await pool.query(
       `INSERT INTO search_passages (id, meeting_id, kind, ref_id, text)
-       SELECT i * $2, 'mtg_' || (i % 10), 'note', 'mtg_' || (i % 10), CASE WHEN i % 2 = 0 THEN 'beta alpha gamma' ELSE 'alpha gamma beta delta' END FROM generate_series(0, $1 - 1) i`,
+       SELECT i * $2, 'mtg_' || (i % 10), 'note', 'mtg_' || (i % 10), CASE WHEN i % 2 = 0 THEN 'beta alpha gamma alpha delta beta' ELSE 'alpha delta beta gamma beta alpha' END
+       FROM generate_series(0, $1 - 1) i`,
       [APART, SPREAD],
     );
     await pool.query("INSERT INTO search_passages (id, meeting_id, kind, ref_id, text) SELECT i, 'exact_' || i, 'note', 'exact_' || i, 'gamma alpha beta delta' FROM unnest($1::bigint[]) i", [EXACT]);

@@ -386,6 +386,16 @@ const PAST_WINDOW = 10_000;
  */
 const PROBED_WORD_RATIO = 32;
 
+/**
+ * A phrase's pairs' bits (migration 0032) are read for the window's passages past the best ranked (ea: read only when
+ * fewer than the page's end of those held the phrase) when they cost less than the passages they spare (µs, EXPLAIN
+ * ANALYZE and the function timed at 100k meetings): each block those passages span and bucket ~7, and ~150 whatever
+ * their number, against ~2 a passage read. Not for the best ranked (ex): that it stops as soon as the page is full is
+ * all a common phrase needs, and the share of the phrase among its first passages foretold the rest badly (`ansune to`:
+ * 1 of the first 40, 10 of the first 133; its bits, 96 blocks' worth, were read for nothing, 1.2x the time).
+ */
+const PAIR_US = { block: 7, passage: 2, fixed: 150 };
+
 /** At most this many distinct words are intersected in the postings (one join each); more go to the GIN bitmap. */
 const MAX_POSTING_WORDS = 8;
 
@@ -801,37 +811,39 @@ async function fromPostings(
   const newest = `SELECT id, ${lexemes.map((_, j) => countOf(j)).join(', ')} FROM m ORDER BY id DESC LIMIT ${windowSize}`;
   /** Whether passage `id` (SQL) holds the query's words as a phrase. */
   const holdsPhrase = (id: string) => `(SELECT p.words @@ ${phraseQuery(query)} FROM search_passages p WHERE p.id = ${id})`;
+  // A window read from the bits, when the blocks counted from their rows are few (settled), is planned once for any
+  // words and filters of its shape (a generic plan, on the Store's connections for them). Beyond the built blocks' bits
+  // it reads the rows of those few blocks (and a group's or the days' tag rows, whole either way), so a plan made without
+  // the values holds. Planning and parsing it cost 1.5-3 ms a call at 100k meetings (`the and` + the biggest folder: 5.6
+  // -> 3.4 ms a statement). A window walked, or one counting many blocks from their rows (a worker behind), is planned
+  // for its values at each call: a plan for any words merged `marmarorpla`'s 452 postings with all 346,673 of `the`.
+  // So is a tag's passages' walk through the word's counts (tagInCounts), which has one plan whatever the values (its
+  // statement planned 0.55 ms a call, against 0.15 for the join it replaces).
+  // So are a rare word's postings walked, the others' probed for each (rareFirst), and one word's walked, its checks
+  // after: their plans have nothing to choose (not with the bitmaps' rows, read for their values). `the marmarorpla` was
+  // planned in 0.63 ms a call, of a 4.5 ms search at 100k meetings; a rare word with a participant across words or six
+  // months, 0.25-0.41. And two words alone neither much rarer, merged: the plan made once for any two words merges them,
+  // as the planner chose for their values (a probe, its other choice, is rareFirst's). `elra orto` (9,822 and 11,015
+  // passages) was planned in 0.47 ms a call, and with a participant across words 0.69, of a 5.5 ms search.
+  const generic = fromBits ? planOnce : tagInCounts || ((rareFirst || (wordsAlone && k <= 2)) && !bitmaps) ? genericPoolOf(statsOf) : undefined;
   // The pairs' bits (migration 0032) when each word of the query is one lexeme (ASCII letters or digits): a passage
-  // whose block's bits of a pair's bucket lack it holds no phrase, and is not read. Only when more matches are expected
-  // than the best ranked looked at first (bt): reading the bits costs ~0.3 ms, as much as ~200 passages read (the rare
-  // phrase `ananelde grevirane`, 1.8 -> 2.1 ms at 100k meetings).
-  const paired = phrased && ascii !== undefined && expected > PHRASE_LOOKS * (page.offset + page.limit) + PHRASE_LOOKS_MIN;
+  // whose block's bits of a pair's bucket lack it holds no phrase, and is not read. Read only for the passages past the
+  // best ranked, when they cost less than the passages they spare (PAIR_US: decided in the statement, by
+  // syntheo_phrase_candidates; a phrase the best ranked hold enough of never reads them). The same text whatever the
+  // matches expected: a Store's connections keep 32 statements planned (COMPANION_STATEMENTS), and a text for each way
+  // made the matrix's searches prepare theirs again. Only in a statement planned once (`generic`): the others are
+  // planned at each call, and the smaller windows (a first version, its bits read in the statement itself, took 0.9 ms
+  // more to plan: 300 random searches at 100k meetings, p50 2.82 -> 2.99 ms).
+  const paired = phrased && ascii !== undefined && generic !== undefined;
   /**
-   * The buckets of the query's adjacent words (pq); the passage id the bits answer for below (pu, as a gram's: gramUpto);
-   * the bits of those buckets ANDed of each block from the window's lowest to its highest (pb: `bits[1]` of block `lo`,
-   * null where a bucket has no row there), one array read once (joined to its ~2,000 rows by block, the window's rows
-   * were each compared with every block's: ~1 ms for 25).
+   * The window's passages past the best ranked that may hold the phrase (pc: syntheo_phrase_candidates, migration 0032),
+   * null to read them all (their bits would cost more than they spare: PAIR_US). Read only when used.
    */
-  const pairCtes = `pq AS MATERIALIZED (SELECT array_agg(DISTINCT syntheo_pair_bucket(lower(a.t), lower(b.t))::text) AS terms
-                      FROM unnest(string_to_array(${query}, ' ')) WITH ORDINALITY a(t, i) JOIN unnest(string_to_array(${query}, ' ')) WITH ORDINALITY b(t, i) ON b.i = a.i + 1),
-     pu AS MATERIALIZED (SELECT coalesce((SELECT CASE WHEN t.block IS NULL THEN k.built::bigint * 4096 ELSE t.upto END FROM search_bitmap_terms k
-                           LEFT JOIN search_bitmap_tail t ON t.block = k.built AND ${TAIL_READ} WHERE k.kind = 'p' AND k.term = '0'), 0) AS upto),
-     pb AS MATERIALIZED (SELECT r.lo, array_agg(x.bits ORDER BY g.b) AS bits
-                         FROM (SELECT (min(w.id) >> 12)::int AS lo, (max(w.id) >> 12)::int AS hi FROM w) r CROSS JOIN LATERAL generate_series(r.lo, r.hi) g(b)
-                           LEFT JOIN LATERAL (SELECT bit_and(b.bits) AS bits FROM search_bitmaps b
-                                              WHERE b.kind = 'p' AND b.term = ANY((SELECT terms FROM pq)::text[]) AND b.block = g.b
-                                              HAVING count(*) = cardinality((SELECT terms FROM pq))) x ON true
-                         GROUP BY r.lo),`;
-  /**
-   * Whether passage `id` (SQL) holds the phrase: read only when its id is past those the pairs' bits answer for, or its
-   * block is stale, or it has the bits of each of the phrase's buckets.
-   */
+  const pairCtes = `pc AS MATERIALIZED (SELECT syntheo_phrase_candidates(${query}, (SELECT array_agg(w.id) FROM w WHERE w.id NOT IN (SELECT id FROM bt)),
+                                                               ${PAIR_US.passage}, ${PAIR_US.block}, ${PAIR_US.fixed}) AS ids),`;
+  /** Whether passage `id` (SQL) holds the phrase: read only when it may (pc). */
   const phraseHeld = (id: string) =>
-    paired
-      ? `CASE WHEN ${id} >= (SELECT upto FROM pu) OR (${id} >> 12)::int IN (SELECT s.block FROM search_bitmap_stale s)
-                OR get_bit((SELECT bits FROM pb)[(${id} >> 12)::int - (SELECT lo FROM pb) + 1], (${id} & 4095)::int) = 1
-              THEN ${holdsPhrase(id)} ELSE false END`
-      : holdsPhrase(id);
+    paired ? `CASE WHEN (SELECT ids FROM pc) IS NULL OR ${id} IN (SELECT unnest(pc.ids) FROM pc) THEN ${holdsPhrase(id)} ELSE false END` : holdsPhrase(id);
   /** Common table expressions before the window's ranking (each ending with a comma), and that ranking (see pagedWindow). */
   const rank: { ctes: string; ranked: string } = unranked
     ? { ctes: '', ranked: `SELECT m.id, ${past ? '0' : 'm.n'} AS score, false AS exact FROM m ORDER BY m.id DESC LIMIT ${windowSize}` }
@@ -857,28 +869,13 @@ async function fromPostings(
                  w AS MATERIALIZED (SELECT v.id, ${lexemes.map((_, j) => share(`i.i${j}`, `v.${countOf(j)}`)).join(' + ')} AS score FROM (${newest}) v, wi i),
                  ${
                    phrased
-                     ? `bt AS MATERIALIZED (SELECT id, score FROM w ORDER BY score DESC, id DESC LIMIT ${PHRASE_LOOKS} * (${pageEnd}) + ${PHRASE_LOOKS_MIN}), ${paired ? pairCtes : ''}
-                        ex AS (SELECT x.id FROM (SELECT id FROM bt ORDER BY score DESC, id DESC) x WHERE ${phraseHeld('x.id')} LIMIT ${pageEnd}),
+                     ? `bt AS MATERIALIZED (SELECT id, score FROM w ORDER BY score DESC, id DESC LIMIT ${PHRASE_LOOKS} * (${pageEnd}) + ${PHRASE_LOOKS_MIN}),
+                        ex AS (SELECT x.id FROM (SELECT id FROM bt ORDER BY score DESC, id DESC) x WHERE ${holdsPhrase('x.id')} LIMIT ${pageEnd}), ${paired ? pairCtes : ''}
                         ea AS (SELECT w.id FROM w WHERE (SELECT count(*) FROM ex) < ${pageEnd} AND w.id NOT IN (SELECT id FROM bt) AND ${phraseHeld('w.id')}),`
                      : ''
                  }`,
           ranked: `SELECT w.id, w.score, ${phrased ? '(w.id IN (SELECT id FROM ex) OR w.id IN (SELECT id FROM ea))' : 'false'} AS exact FROM w`,
         };
-  // A window read from the bits, when the blocks counted from their rows are few (settled), is planned once for any
-  // words and filters of its shape (a generic plan, on the Store's connections for them). Beyond the built blocks' bits
-  // it reads the rows of those few blocks (and a group's or the days' tag rows, whole either way), so a plan made without
-  // the values holds. Planning and parsing it cost 1.5-3 ms a call at 100k meetings (`the and` + the biggest folder: 5.6
-  // -> 3.4 ms a statement). A window walked, or one counting many blocks from their rows (a worker behind), is planned
-  // for its values at each call: a plan for any words merged `marmarorpla`'s 452 postings with all 346,673 of `the`.
-  // So is a tag's passages' walk through the word's counts (tagInCounts), which has one plan whatever the values (its
-  // statement planned 0.55 ms a call, against 0.15 for the join it replaces).
-  // So are a rare word's postings walked, the others' probed for each (rareFirst), and one word's walked, its checks
-  // after: their plans have nothing to choose (not with the bitmaps' rows, read for their values). `the marmarorpla` was
-  // planned in 0.63 ms a call, of a 4.5 ms search at 100k meetings; a rare word with a participant across words or six
-  // months, 0.25-0.41. And two words alone neither much rarer, merged: the plan made once for any two words merges them,
-  // as the planner chose for their values (a probe, its other choice, is rareFirst's). `elra orto` (9,822 and 11,015
-  // passages) was planned in 0.47 ms a call, and with a participant across words 0.69, of a 5.5 ms search.
-  const generic = fromBits ? planOnce : tagInCounts || ((rareFirst || (wordsAlone && k <= 2)) && !bitmaps) ? genericPoolOf(statsOf) : undefined;
   // The page's hits read with it when its plan is made once (hitColumns). Planned at each call (a plan cached by
   // PostgreSQL too: it keeps planning such statements for their values), the join made `marmarorpla` + `Ines
   // Kowalski`'s statement 1.7-1.9 -> 3.3-4.1 ms (2.8-3.0 without the start times), more than the two statements it saves.
