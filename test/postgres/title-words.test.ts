@@ -197,6 +197,25 @@ describe.skipIf(needs('postgresql'))('PostgreSQL title words (migration 0012)', 
     }
   }, 120_000);
 
+  it("a fragment's few title words alone, kept as bits (migration 0030), are counted from their bits, not merged", async () => {
+    // `design`: gwdesign, gwdesigner, gwredesign (MERGED_TITLE_WORDS at most). A meeting's bit of the one it holds
+    // turned off by hand (a delta XORed in) lowers the total by one; turned on again, puts it back.
+    const total = async () => (await pgs.store.meetings.list({ query: 'design' }, { limit: 2, offset: 0 })).pagination.total;
+    const before = await total();
+    const only = await pgs.pool.query<{ meeting_id: string }>(
+      "SELECT meeting_id FROM meeting_grams WHERE tag = 'gwdesign' AND meeting_id NOT IN (SELECT meeting_id FROM meeting_grams WHERE tag IN ('gwdesigner', 'gwredesign')) LIMIT 1",
+    );
+    const flip = () =>
+      pgs.pool.query("INSERT INTO meeting_tag_bits (tag, block, bits) SELECT 'gwdesign', n.n >> 12, B'1'::bit(4096) >> (n.n & 4095) FROM meeting_numbers n WHERE n.meeting_id = $1", [
+        only.rows[0]!.meeting_id,
+      ]);
+    await flip();
+    expect(await total()).toBe(before - 1);
+    await flip();
+    expect(await total()).toBe(before);
+    expect(await meetingTagBitsDrift(pgs.pool)).toBeUndefined();
+  });
+
   it('a database migrated from 0010 gets the words of its meetings (grams, counts, title_words) from migration 0012', async () => {
     const old = await pgs.cluster.createDatabase();
     const db = await openPostgres(old, { create: true });
