@@ -157,12 +157,23 @@ export function chooseCases(sqlite: Sqlite): MatrixCase[] {
   const letters = new Map<string, number>();
   const bigrams = new Map<string, number>();
   const titleWords = new Map<string, number>();
+  const trigrams = new Map<string, number>();
+  const trigramWords = new Map<string, Set<string>>();
+  const endings = new Map<string, number>();
+  const threes = (w: string) => Array.from({ length: w.length - 2 }, (_, i) => w.slice(i, i + 3));
   for (const r of all<{ title: string }>('SELECT title FROM meetings WHERE rowid % 50 = 0')) {
     const t = r.title.toLowerCase();
     for (const ch of new Set(t.replace(/[^\p{L}]/gu, ''))) count(letters, ch);
     for (const bg of new Set(Array.from({ length: Math.max(0, t.length - 1) }, (_, i) => t.slice(i, i + 2)).filter((x) => /^\p{L}{2}$/u.test(x)))) count(bigrams, bg);
     for (const w of new Set(wordsOf(t).filter((x) => x.length >= 3 && !/^\d+$/.test(x)))) count(titleWords, w);
+    const letterWords = [...new Set(wordsOf(t).filter((x) => /^\p{L}{3,}$/u.test(x)))];
+    for (const w of letterWords) for (const g of threes(w)) trigramWords.set(g, (trigramWords.get(g) ?? new Set<string>()).add(w));
+    for (const g of new Set(letterWords.flatMap(threes))) count(trigrams, g);
+    for (const g of new Set(Array.from({ length: Math.max(0, t.length - 3) }, (_, i) => t.slice(i, i + 4)).filter((x) => /^\p{L}{3} $/u.test(x)))) count(endings, g);
   }
+  // The three letters inside several title words held by the most meetings (`ing`: a title fragment's words merged or
+  // counted from their bits), and the same with the space after (across words: the titles themselves checked).
+  const spread = [...trigrams].filter(([g]) => (trigramWords.get(g)?.size ?? 0) >= 2).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]?.[0];
   // Titles beyond ASCII (migration 0014), when the data has them: the most frequent Latin, Greek or Cyrillic letter beyond ASCII, pair of CJK
   // characters and pictograph (an astral character, two UTF-16 units), read from every 7th meeting.
   const wideLetters = new Map<string, number>();
@@ -209,6 +220,8 @@ export function chooseCases(sqlite: Sqlite): MatrixCase[] {
   const titleWord = mostFrequent(titleWords);
   L(`query "${titleWord}" (common word)`, { query: titleWord }, 0, true);
   L(`query "${rareTitle}" (one title)`, { query: rareTitle });
+  if (spread) L(`query "${spread}" (3 letters in several title words)`, { query: spread });
+  if (spread && endings.has(`${spread} `)) L(`query "${spread} " (across title words)`, { query: `${spread} ` });
   L(`participant "${commonPerson}" (most frequent)`, { participant: commonPerson }, 0, true);
   L(`participant "${rarePerson}" (rare)`, { participant: rarePerson });
   if (commonPair) L(`participant "${commonPair}" (across words, most frequent)`, { participant: commonPair });
