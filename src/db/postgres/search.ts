@@ -831,7 +831,7 @@ async function fromPostings(
   // best ranked, when they cost less than the passages they spare (PAIR_US: decided in the statement, by
   // syntheo_phrase_candidates; a phrase the best ranked hold enough of never reads them). The same text whatever the
   // matches expected: a Store's connections keep 32 statements planned (COMPANION_STATEMENTS), and a text for each way
-  // made the matrix's searches prepare theirs again. Only in a statement planned once (`generic`): the others are
+  // would take more of them. Only in a statement planned once (`generic`): the others are
   // planned at each call, and the smaller windows (a first version, its bits read in the statement itself, took 0.9 ms
   // more to plan: 300 random searches at 100k meetings, p50 2.82 -> 2.99 ms).
   const paired = phrased && ascii !== undefined && generic !== undefined;
@@ -862,7 +862,8 @@ async function fromPostings(
         // for in the best ranked (bt), in rank order, until the page's end is reached (ex), as above. When fewer of them
         // hold it, in the others too, in the window's order (ea): read in rank order, from all over the table, the 1,872
         // passages `we the elra` read to find its 10 took 4.5 ms (EXPLAIN ANALYZE at 100k meetings), 1,800 in the window's
-        // order 2.4. None is exact for one word of the query that is several lexemes (`9E5x11`).
+        // order 2.4; now only those holding its pairs' bits, where they pay (phraseHeld). None is exact
+        // for one word of the query that is several lexemes (`9E5x11`).
         {
           ctes: `wi AS MATERIALIZED (SELECT ${lexemes.map((_, j) => `${idfOf(`c.c${j}`)} AS i${j}`).join(', ')}
                                  FROM (SELECT ${lexemes.map((_, j) => `${keptCount(`$${j + 1}`)}::float8 AS c${j}`).join(', ')}) c, ${TOP}),
