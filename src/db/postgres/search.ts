@@ -832,8 +832,9 @@ async function fromPostings(
   // syntheo_phrase_candidates; a phrase the best ranked hold enough of never reads them). The same text whatever the
   // matches expected: a Store's connections keep 32 statements planned (COMPANION_STATEMENTS), and a text for each way
   // would take more of them. Only in a statement planned once (`generic`): the others are
-  // planned at each call, and the smaller windows (a first version, its bits read in the statement itself, took 0.9 ms
-  // more to plan: 300 random searches at 100k meetings, p50 2.82 -> 2.99 ms).
+  // planned at each call, and the smaller windows (read by the function in every window, 300 random searches at 100k
+  // meetings went p50 2.82 -> 2.99 ms, over 5 ms 71 -> 79; their bits read in the statement itself, a window took
+  // 2.9 -> 3.8 ms to prepare).
   const paired = phrased && ascii !== undefined && generic !== undefined;
   /**
    * The window's passages past the best ranked that may hold the phrase (pc: syntheo_phrase_candidates, migration 0032),
