@@ -159,7 +159,7 @@ export function chooseCases(sqlite: Sqlite): MatrixCase[] {
   const titleWords = new Map<string, number>();
   const trigrams = new Map<string, number>();
   const trigramWords = new Map<string, Set<string>>();
-  const endings = new Map<string, number>();
+  const endings = new Set<string>();
   const threes = (w: string) => Array.from({ length: w.length - 2 }, (_, i) => w.slice(i, i + 3));
   for (const r of all<{ title: string }>('SELECT title FROM meetings WHERE rowid % 50 = 0')) {
     const t = r.title.toLowerCase();
@@ -169,7 +169,7 @@ export function chooseCases(sqlite: Sqlite): MatrixCase[] {
     const letterWords = [...new Set(wordsOf(t).filter((x) => /^\p{L}{3,}$/u.test(x)))];
     for (const w of letterWords) for (const g of threes(w)) trigramWords.set(g, (trigramWords.get(g) ?? new Set<string>()).add(w));
     for (const g of new Set(letterWords.flatMap(threes))) count(trigrams, g);
-    for (const g of new Set(Array.from({ length: Math.max(0, t.length - 3) }, (_, i) => t.slice(i, i + 4)).filter((x) => /^\p{L}{3} $/u.test(x)))) count(endings, g);
+    for (const g of t.match(/\p{L}{3}(?= )/gu) ?? []) endings.add(`${g} `);
   }
   // The three letters inside several title words held by the most meetings (`ing`: a title fragment's words merged or
   // counted from their bits), and the same with the space after (across words: the titles themselves checked).

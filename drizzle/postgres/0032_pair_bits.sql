@@ -51,28 +51,22 @@ CREATE OR REPLACE FUNCTION syntheo_add_pair_bits(b int, lo bigint, hi bigint) RE
 $$;
 --> statement-breakpoint
 -- The passages of `ids` (a search's window's) that may hold `words` (its words, each one lexeme, joined by spaces) as a
--- phrase: those the bits answer for (below the pair buckets' `upto`, as src/db/postgres/search.ts reads a gram's, and
--- not in a stale block) holding the bits of each of its pairs' buckets, and all the others. NULL (read them all) when
+-- phrase: those the bits answer for (below `upto`, the pair buckets' as src/db/postgres/search.ts reads a kept term's,
+-- and not in a stale block) holding the bits of each of its pairs' buckets, and all the others. NULL (read them all) when
 -- the bits would cost more than the passages they spare: `passage_us` a passage read, against `block_us` a block they
 -- span and bucket and `fixed_us` (the caller's estimates). In the caller's snapshot (STABLE), so that the bits and the
 -- passages read agree. A function, not the search's statement: written there, its ~40 plan nodes made every phrase's
 -- statement longer to plan (0.9 ms more a window planned, ~0.1 ms more a call to start).
-CREATE OR REPLACE FUNCTION syntheo_phrase_candidates(words text, ids bigint[], passage_us float8, block_us float8, fixed_us float8) RETURNS bigint[] LANGUAGE plpgsql STABLE SET search_path = public AS $$
+CREATE OR REPLACE FUNCTION syntheo_phrase_candidates(words text, ids bigint[], upto bigint, passage_us float8, block_us float8, fixed_us float8) RETURNS bigint[] LANGUAGE plpgsql STABLE SET search_path = public AS $$
 DECLARE
   terms text[];
   lo int;
   hi int;
-  upto bigint;
 BEGIN
   SELECT (min(i) >> 12)::int, (max(i) >> 12)::int INTO lo, hi FROM unnest(ids) i;
   terms := ARRAY(SELECT DISTINCT syntheo_pair_bucket(lower(a.t), lower(b.t))::text
                  FROM unnest(string_to_array(words, ' ')) WITH ORDINALITY a(t, i) JOIN unnest(string_to_array(words, ' ')) WITH ORDINALITY b(t, i) ON b.i = a.i + 1);
-  IF lo IS NULL OR cardinality(terms) = 0 OR passage_us * cardinality(ids) <= fixed_us + block_us * cardinality(terms) * (hi - lo + 1) THEN RETURN NULL; END IF;
-  SELECT CASE WHEN t.block IS NULL THEN k.built::bigint * 4096 ELSE t.upto END INTO upto FROM search_bitmap_terms k
-    LEFT JOIN search_bitmap_tail t ON t.block = k.built AND NOT EXISTS (SELECT 1 FROM search_bitmap_tail_stale s WHERE s.passage_id < t.upto)
-                                   AND t.block NOT IN (SELECT block FROM search_bitmap_stale)
-    WHERE k.kind = 'p' AND k.term = '0';
-  IF coalesce(upto, 0) = 0 THEN RETURN NULL; END IF;
+  IF lo IS NULL OR upto = 0 OR cardinality(terms) = 0 OR passage_us * cardinality(ids) <= fixed_us + block_us * cardinality(terms) * (hi - lo + 1) THEN RETURN NULL; END IF;
   RETURN ARRAY(SELECT i FROM unnest(ids) i
                  LEFT JOIN (SELECT b.block, bit_and(b.bits) AS bits FROM search_bitmaps b
                             WHERE b.kind = 'p' AND b.term = ANY(terms) AND b.block BETWEEN lo AND hi

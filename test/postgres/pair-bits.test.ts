@@ -4,9 +4,8 @@
 // a passage the bits do not answer for (past `upto`, in a stale block) is read. The phrase's passages must rank first
 // whatever the bits' state, and bits written wrong by hand must hide one (they are read), and be named by the doctor.
 import { describe, expect, it } from 'vitest';
-import pg from 'pg';
 import { needs } from '../support/system-tools.js';
-import { storeForBlock } from '../support/postgres.js';
+import { buildSearchBitmaps, storeForBlock } from '../support/postgres.js';
 import { RANK_WINDOW } from '../../src/db/queries/search.js';
 
 /** Passages holding `alpha` and `beta` apart (not the phrase), one in every SPREAD ids from 0: blocks 0-2 whole, the newest (3) in part. */
@@ -20,13 +19,6 @@ const PAST = TOP + 201;
 /** A passage apart in the newest block, rewritten to hold the phrase (its meeting `exact_<id>` then). */
 const REWRITTEN = TOP - 2 * SPREAD;
 const PAGE = { offset: 0, limit: 10 };
-
-/** Rounds until one has nothing to do. */
-async function buildAll(pool: pg.Pool): Promise<void> {
-  await pool.query('SELECT syntheo_add_search_bitmap_terms()');
-  for (let i = 0; i < 1_000; i++) if ((await pool.query<{ n: number }>('SELECT syntheo_build_search_bitmaps(20) AS n')).rows[0]!.n === 0) return;
-  throw new Error('the bitmaps kept being built');
-}
 
 describe.skipIf(needs('postgresql'))('PostgreSQL pairs of words side by side as bits (migration 0032)', () => {
   const pgs = storeForBlock(4);
@@ -80,7 +72,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL pairs of words side by side as 
 
     // Nothing built: every passage of the window read.
     await expectPhraseFirst();
-    await buildAll(pool);
+    await buildSearchBitmaps(pool);
     const built = await pool.query<{ built: number; n: number }>("SELECT built, count(*)::int AS n FROM search_bitmap_terms WHERE kind = 'p' GROUP BY built");
     expect(built.rows).toEqual([{ built: 3, n: 1024 }]);
     // Built (blocks 0-2, and the newest below its `upto`): the phrase's passages hold its bucket's bits.
@@ -100,7 +92,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL pairs of words side by side as 
     await pool.query('INSERT INTO search_bitmap_stale (block) VALUES (1)');
     await expectPhraseFirst();
     // A round builds it again: its bit back, the mark gone.
-    await buildAll(pool);
+    await buildSearchBitmaps(pool);
     expect((await bucketBits(1))?.[inBlock1! & 4095]).toBe('1');
     expect((await pool.query('SELECT count(*)::int AS n FROM search_bitmap_stale')).rows[0].n).toBe(0);
     await expectPhraseFirst();
@@ -111,7 +103,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL pairs of words side by side as 
     expect(await upto()).toBe(TOP + 1);
     await pool.query("INSERT INTO search_passages (id, meeting_id, kind, ref_id, text) VALUES ($1::bigint, 'exact_' || $1::bigint, 'note', 'exact_' || $1::bigint, 'alpha beta')", [PAST]);
     await expectPhraseFirst();
-    await buildAll(pool);
+    await buildSearchBitmaps(pool);
     expect(await upto()).toBe(PAST + 1);
     expect((await bucketBits(PAST >> 12))?.[PAST & 4095]).toBe('1');
     await expectPhraseFirst();
@@ -120,7 +112,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL pairs of words side by side as 
     await pool.query("UPDATE search_passages SET meeting_id = 'exact_' || id, ref_id = 'exact_' || id, text = 'alpha beta gamma' WHERE id = $1", [REWRITTEN]);
     expect((await held()).length).toBe(EXACT.length + 2);
     await expectPhraseFirst();
-    await buildAll(pool);
+    await buildSearchBitmaps(pool);
     expect((await bucketBits(REWRITTEN >> 12))?.[REWRITTEN & 4095]).toBe('1');
     await expectPhraseFirst();
     expect(await doctor()).toEqual([]);

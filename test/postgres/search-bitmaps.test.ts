@@ -10,7 +10,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { needs } from '../support/system-tools.js';
-import { bm25, expectPrivileges, genericStatements, loginRoles, pgDatabaseMigratedTo, runAs, undoSearchBitmaps, storeForBlock } from '../support/postgres.js';
+import { bm25, expectPrivileges, genericStatements, loginRoles, pgDatabaseMigratedTo, runAs, undoSearchBitmaps, storeForBlock, buildSearchBitmaps } from '../support/postgres.js';
 import { seeded } from '../support/seeded.js';
 import { openStore } from '../../src/db/engine.js';
 import type { Store } from '../../src/db/store.js';
@@ -220,13 +220,6 @@ async function insertMeetings(q: Pick<pg.Pool, 'query'>, starts: readonly string
   for (const [m, at] of starts.entries()) await q.query(`INSERT INTO meetings (id, title, started_at, note, created_at, updated_at) VALUES ($1, $1, $2, '', 'x', 'x')`, [`mtg_${m}`, at]);
 }
 
-/** Rounds until one has nothing to do (writers may hold the lock: those rounds retry). */
-async function buildAll(pool: pg.Pool): Promise<void> {
-  await pool.query('SELECT syntheo_add_search_bitmap_terms()');
-  for (let i = 0; i < 10_000; i++) if ((await pool.query<{ n: number }>('SELECT syntheo_build_search_bitmaps(20) AS n')).rows[0]!.n === 0) return;
-  throw new Error('the bitmaps kept being built');
-}
-
 /**
  * That `filter`'s total is read from the bitmaps: `passage`'s bit of `word` (a match of the filter) turned off by hand
  * lowers it by one, and turned on again puts it back.
@@ -323,7 +316,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
   }
 
   it('totals from the bitmaps are those of the postings and tags while writers change built blocks and a builder runs', async () => {
-    await buildAll(pgs.pool);
+    await buildSearchBitmaps(pgs.pool);
     const kept = await pgs.pool.query<{ kind: string; term: string; built: number }>('SELECT kind, term, built FROM search_bitmap_terms ORDER BY kind, term');
     // Blocks 0-4 are complete (the highest id is in block 5); the dense words and tags are kept, the rare word is not.
     expect(kept.rows.filter((k) => k.kind === 'w').map((k) => [k.term, k.built])).toEqual(['budget', 'hiring', 'launch', 'plan', 'review', 'the'].map((w) => [w, 5]));
@@ -362,7 +355,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
     expect(built).toBeGreaterThan(0);
     // After the last rounds, block 5 is built too (complete once new passages crossed into block 6), nothing is
     // stale, and every bitmap is its rows'.
-    await buildAll(pgs.pool);
+    await buildSearchBitmaps(pgs.pool);
     expect((await pgs.pool.query<{ n: number }>("SELECT max(id)::int AS n FROM search_passages")).rows[0]!.n).toBeGreaterThanOrEqual(6 * 4096);
     expect((await pgs.pool.query<{ n: number }>("SELECT min(built)::int AS n FROM search_bitmap_terms WHERE kind = 'w'")).rows[0]!.n).toBe(6);
     expect((await pgs.pool.query('SELECT block FROM search_bitmap_stale')).rows).toEqual([]);
@@ -376,7 +369,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
 
   it('a change to a built block is counted at once (its block marked stale), before any round', async () => {
     // (The writers above change postings only with tags: a passage written or deleted rewrites its tags. Here a posting changes alone.)
-    await buildAll(pgs.pool);
+    await buildSearchBitmaps(pgs.pool);
     const before = (await pgs.store.search.transcripts({ query: 'the', folderPath: 'Legal' }, { offset: 0, limit: 1 })).pagination.total;
     // Passages in block 1 (built), said `the` and moved into Legal.
     await pgs.pool.query("UPDATE meetings SET folder_id = 'fld_2' WHERE id = 'mtg_0'");
@@ -416,7 +409,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
   }, 60_000);
 
   it('doctor: a wrong bitmap is named; the search repair drops them all and the worker builds them again', async () => {
-    await buildAll(pgs.pool);
+    await buildSearchBitmaps(pgs.pool);
     const bitmapLines = async () => (await pgs.store.admin.integrity({ full: true })).search.filter((line) => line.includes('search_bitmaps'));
     expect(await bitmapLines()).toEqual([]);
     // One bit of `the` in each block turned off (bitmaps written by hand): each block the doctor samples (3) has one wrong,
@@ -444,7 +437,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
   }, 60_000);
 
   it('one word with a filter: the window read from the bits is ranked by the kept counts, and the postings where a count is 0 or 255', async () => {
-    await buildAll(pgs.pool);
+    await buildSearchBitmaps(pgs.pool);
     // Sales and its subfolder: half the meetings. (The window is read from the bits only when the statistics expect more
     // matches than it holds; Legal's quarter, ~1,900 after the writers above, was walked.)
     const filter: SearchFilter = { query: 'the', folderPath: 'Sales' };
@@ -480,7 +473,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
       await pgs.pool.query("UPDATE search_postings SET n = 200 WHERE lexeme = 'the' AND passage_id = $1", [id]);
       expect((await page())[0]).toBe(text);
       await pgs.pool.query("UPDATE search_postings SET n = 1 WHERE lexeme = 'the' AND passage_id = $1", [id]);
-      await buildAll(pgs.pool);
+      await buildSearchBitmaps(pgs.pool);
       expect(await page()).toEqual(held);
       expect(await countsWrong(pgs.pool)).toEqual([]);
       expect(await compare(pgs.pool, [{ query: '', folderPath: 'Sales' }])).toEqual([]);
@@ -490,7 +483,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
   }, 60_000);
 
   it('words and one tag: the tag\'s passages looked up in each word\'s kept counts where its block is built and not stale, and in its postings where not, or where the tag has too few rows for its blocks', async () => {
-    await buildAll(pgs.pool);
+    await buildSearchBitmaps(pgs.pool);
     const c = await pgs.pool.connect();
     /** The total and page of `filter` with the tag's passages looked up in the counts (or joined to the postings: `false`). */
     const read = async (filter: SearchFilter, tagInCounts = true) => {
@@ -508,7 +501,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
       const ids = (await pgs.pool.query<{ id: number }>('SELECT i::int AS id FROM generate_series(0, 5 * 4096 - 1) i WHERE i NOT IN (SELECT id FROM search_passages) ORDER BY i % 53, i LIMIT 400')).rows;
       const rnd = seeded(7);
       await insertPassages(pgs.pool, ids.map(({ id }, i) => [id, `mtg_small${i % 10}`, text(rnd, 3 + rnd.int(12))] as const));
-      await buildAll(pgs.pool);
+      await buildSearchBitmaps(pgs.pool);
       const small: SearchFilter = { query: 'the', folderPath: 'Small' };
       // Its newest match of a built block saying `the` once: ranked last of the window's, it is not on the first page.
       const { id, text: said } = (
@@ -534,7 +527,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
       await pgs.pool.query("UPDATE search_postings SET n = 200 WHERE lexeme = 'the' AND passage_id = $1", [id]);
       expect((await read(small)).page[0]).toBe(said);
       await pgs.pool.query("UPDATE search_postings SET n = 1 WHERE lexeme = 'the' AND passage_id = $1", [id]);
-      await buildAll(pgs.pool);
+      await buildSearchBitmaps(pgs.pool);
       expect(await read(small)).toEqual(held);
       // Two words: each read from its own counts (`plan`'s 0 leaves out a passage saying both).
       const two: SearchFilter = { query: 'the plan', folderPath: 'Small' };
@@ -559,7 +552,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
         (await pgs.pool.query<{ id: number }>('SELECT i::int AS id FROM generate_series($1::int * 4096, $1::int * 4096 + 4095) i WHERE i NOT IN (SELECT id FROM search_passages) LIMIT 1', [block])).rows[0]!.id;
       const tiny = [await free(0), await free(2), await free(4)];
       await insertPassages(pgs.pool, tiny.map((i) => [i, 'mtg_tiny', 'the plan'] as const));
-      await buildAll(pgs.pool);
+      await buildSearchBitmaps(pgs.pool);
       const few: SearchFilter = { query: 'the', folderPath: 'Tiny' };
       expect(await read(few)).toMatchObject({ total: 3 });
       await setCount(tiny[1]!, 0);
@@ -583,12 +576,12 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
       c.release();
       await pgs.pool.query("DELETE FROM meetings WHERE id = 'mtg_tiny' OR id LIKE 'mtg_small%'");
       await pgs.pool.query("DELETE FROM folders WHERE id IN ('fld_tiny', 'fld_small')");
-      await buildAll(pgs.pool);
+      await buildSearchBitmaps(pgs.pool);
     }
   }, 60_000);
 
   it('several words without a filter: counted from their bitmaps, paged as the postings say', async () => {
-    await buildAll(pgs.pool);
+    await buildSearchBitmaps(pgs.pool);
     // `the budget` and `budget review` from the bitmaps; `zebra the` from the postings (`zebra` is not kept).
     expect(await compare(pgs.pool, [{ query: '' }])).toEqual([]);
     // The total is the bitmaps' (a passage that says both words).
@@ -601,7 +594,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
   }, 60_000);
 
   it('three words and four without a filter, with a block not built and a stale one: their rows joined two at a time, counted and ranked as the postings say', async () => {
-    await buildAll(pgs.pool);
+    await buildSearchBitmaps(pgs.pool);
     // Passages saying the three words written into block 1 (built): it is marked stale until a round rebuilds it.
     await pgs.pool.query(
       `INSERT INTO search_passages (id, meeting_id, kind, ref_id, text)
@@ -625,7 +618,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
       c.release();
     }
     expect(sent.some((q) => q.text.includes('ORDER BY 1 OFFSET 0) x JOIN search_postings s2'))).toBe(true);
-    await buildAll(pgs.pool);
+    await buildSearchBitmaps(pgs.pool);
   }, 60_000);
 
   it('a date range: a rare word\'s matches checked on their meetings; else its months counted from their bits, even for few matches; days alone read from their tags', async () => {
@@ -695,7 +688,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
       for (let k = 0; k < 10; k++) passages.push([4 * 4096 + k, `mtg_${k}`, 'the plan']);
       await insertPassages(pool, passages);
       await pool.query('ANALYZE');
-      await buildAll(pool);
+      await buildSearchBitmaps(pool);
       const built = async (kind: string, term: string) =>
         (
           await pool.query<{ block: number }>('SELECT b.block FROM search_bitmaps b JOIN search_bitmap_terms k USING (kind, term) WHERE kind = $1 AND term = $2 AND b.block < k.built ORDER BY block', [kind, term])
@@ -731,7 +724,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
       await insertPassages(pool, passages);
       await pool.query("SELECT setval(pg_get_serial_sequence('search_passages', 'id'), $1)", [4096 + 1499]);
       await pool.query('ANALYZE');
-      await buildAll(pool);
+      await buildSearchBitmaps(pool);
       const tail = () => newestBlock(pool);
       const marks = async () => (await pool.query<{ id: number }>('SELECT passage_id::int AS id FROM search_bitmap_tail_stale ORDER BY 1')).rows.map((r) => r.id);
       const doctor = async () => (await store.admin.integrity({ full: true })).search.filter((line) => line.includes('search_bitmaps'));
@@ -772,7 +765,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
       expect(await tail()).toEqual([{ block: 1, upto: rewritten + 128 }]);
       expect(await doctor()).toEqual([]);
       expect(await compare(pool, filters, false, queries)).toEqual([]);
-      await buildAll(pool);
+      await buildSearchBitmaps(pool);
       expect(await tail()).toEqual([{ block: 1, upto: 4096 + 1503 }]);
       expect(await doctor()).toEqual([]);
       await expectCountedFromBits(pool, store, { query: 'the budget' }, 'budget', inTail);
@@ -781,7 +774,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
       for (let k = 0; k < 150; k++) await pool.query("INSERT INTO search_passages (meeting_id, kind, ref_id, text) VALUES ($1, 'note', $1, 'zeta the budget')", [`mtg_${k % 40}`]);
       while ((await pool.query<{ n: number }>('SELECT syntheo_build_search_bitmaps(1000) AS n')).rows[0]!.n > 0);
       expect(await tail()).toEqual([{ block: 1, upto: 4096 + 1653 }]);
-      await buildAll(pool);
+      await buildSearchBitmaps(pool);
       expect((await pool.query("SELECT built FROM search_bitmap_terms WHERE term = 'zeta'")).rows).toEqual([{ built: 1 }]);
       expect(await doctor()).toEqual([]);
       expect(await compare(pool, filters, false, ['zeta the'])).toEqual([]);
@@ -795,7 +788,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
       await pool.query('SELECT syntheo_build_search_bitmaps(1000)');
       expect((await pool.query('SELECT block FROM search_bitmap_stale')).rows).toEqual([]);
       expect(await tail()).toEqual([{ block: 1, upto: 4096 + 128 }]);
-      await buildAll(pool);
+      await buildSearchBitmaps(pool);
       expect(await doctor()).toEqual([]);
       expect(await compare(pool, filters, false, queries)).toEqual([]);
       // A participant's grams kept only now (`Quentin Zork`'s: in mtg_0, whose passages are in both blocks, and added with
@@ -811,7 +804,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
       }
       expect(await marks()).toEqual([]);
       const upto = (await tail())[0]!.upto;
-      await buildAll(pool);
+      await buildSearchBitmaps(pool);
       const added = (await grams()).filter((g) => !before.includes(g));
       expect(added.length).toBeGreaterThan(0);
       expect(await tail()).toEqual([{ block: 1, upto }]);
@@ -824,7 +817,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
       for (let k = 0; k < 30; k++) await pool.query("INSERT INTO search_passages (meeting_id, kind, ref_id, text) VALUES ($1, 'note', $1, $2)", [`mtg_${k}`, say()]);
       expect(await marks()).toEqual([]);
       expect(await compare(pool, filters, false, queries)).toEqual([]);
-      await buildAll(pool);
+      await buildSearchBitmaps(pool);
       expect(await tail()).toEqual([{ block: 2, upto: 2 * 4096 + 26 }]);
       expect((await pool.query('SELECT DISTINCT built FROM search_bitmap_terms')).rows).toEqual([{ built: 2 }]);
       expect(await countsWrong(pool)).toEqual([]);
@@ -840,12 +833,12 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
       const rnd = await meetingsWithPeople(pool, 20, 12);
       await insertPassages(pool, Array.from({ length: 600 }, (_, id) => [id, `mtg_${rnd.int(20)}`, rnd.one(['the budget review', 'the plan', 'the budget', 'budget plan launch'])] as const));
       await pool.query("SELECT setval(pg_get_serial_sequence('search_passages', 'id'), 599)");
-      await buildAll(pool);
+      await buildSearchBitmaps(pool);
       const tail = () => newestBlock(pool);
       expect(await tail()).toEqual([{ block: 0, upto: 0 }]);
       // `Quentin Zork`'s grams kept only now (in 4 of 20 meetings): still none built, and the searches as the rows say.
       for (const m of [1, 2, 3]) await pool.query('INSERT INTO participants (id, meeting_id, name) VALUES ($1, $2, $3)', [`par_z${m}`, `mtg_${m}`, 'Quentin Zork']);
-      await buildAll(pool);
+      await buildSearchBitmaps(pool);
       expect(await tail()).toEqual([{ block: 0, upto: 0 }]);
       expect((await pool.query('SELECT count(*)::int AS n FROM search_bitmaps')).rows[0].n).toBe(0);
       expect(await compare(pool, [{ query: '', participant: 'Zork' }, { query: '', participant: 'ada' }], false, ['the', 'the budget'])).toEqual([]);
@@ -868,7 +861,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
       const passages = Array.from({ length: 4 * 1000 + 10 }, (_, k) => [k < 4000 ? (k % 4) * 4096 + Math.floor(k / 4) * 4 : 4 * 4096 + k, `mtg_${rnd.int(3) === 0 ? 180 + rnd.int(2) : rnd.int(180)}`, text(rnd, 3 + rnd.int(8))] as const);
       await insertPassages(pool, passages);
       await pool.query('ANALYZE');
-      await buildAll(pool);
+      await buildSearchBitmaps(pool);
       const kept = (await pool.query<{ term: string }>("SELECT term FROM search_bitmap_terms WHERE kind = 't' AND term ~ '^[ymd][0-9]' ORDER BY term")).rows.map((r) => r.term);
       expect(kept).toEqual(['m202511', 'm202512', 'm202601', 'm202602', 'y2025', 'y2026']);
       // January, and most of February: the month's bits less 26-28 February read from their tags; with the first and
@@ -899,7 +892,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
   }, 60_000);
 
   it('through the Store, while few blocks are counted from their rows, the window is read from the bits and planned once for any words, and answers as the rows say', async () => {
-    await buildAll(pgs.pool);
+    await buildSearchBitmaps(pgs.pool);
     // The names of the bitmaps' statements the Store runs as named statements of its generic connections (rowsGeneric),
     // and the statements reading which terms are kept (the Store's view of them, keptView).
     const kept = '(SELECT count(*) FROM search_bitmap_stale)::int AS stale';
@@ -955,12 +948,12 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
     } finally {
       c.release();
       spy.mockRestore();
-      await buildAll(pgs.pool);
+      await buildSearchBitmaps(pgs.pool);
     }
   }, 60_000);
 
   it("a Store's view of the kept terms gone stale (the bitmaps cleared, then built again in part, by another process) makes its searches slower, never wrong", async () => {
-    await buildAll(pgs.pool);
+    await buildSearchBitmaps(pgs.pool);
     forgetKeptViews();
     const c = await pgs.pool.connect();
     // Searches of every shape the view decides: words alone, with a tag, a participant, dates (months from the bits).
@@ -993,7 +986,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
       expect(await answers()).toEqual([]);
     } finally {
       c.release();
-      await buildAll(pgs.pool);
+      await buildSearchBitmaps(pgs.pool);
       forgetKeptViews();
     }
   }, 60_000);
@@ -1034,7 +1027,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
   }, 60_000);
 
   it('the stale blocks\' rows are read block by block in a generic plan, even when the statistics expect many stale blocks and there are none', async () => {
-    await buildAll(pgs.pool);
+    await buildSearchBitmaps(pgs.pool);
     const sent: Sent[] = [];
     const c = await pgs.pool.connect();
     try {
@@ -1077,7 +1070,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
     // `d Rare` is in all 80 (about 3,200 passages: more than the window, so the bitmaps count them), `Zed Rare 7` in 11.
     for (let m = 0; m < 80; m++) await pgs.pool.query('INSERT INTO participants (id, meeting_id, name) VALUES ($1, $2, $3)', [`par_zed_${m}`, `mtg_${m}`, `Zed Rare ${m}`]);
     await pgs.pool.query('ANALYZE');
-    await buildAll(pgs.pool);
+    await buildSearchBitmaps(pgs.pool);
     // (The names of PEOPLE are each in about a quarter of the meetings: kept.)
     expect((await pgs.pool.query("SELECT term FROM search_bitmap_terms WHERE term IN (SELECT syntheo_handle_tag(name) FROM participants WHERE name LIKE 'Zed%')")).rows).toEqual([]);
     const filters: SearchFilter[] = [{ query: '', participant: 'd Rare' }, { query: '', participant: 'd Rare', folderPath: 'Sales' }, { query: '', participant: 'Zed Rare 7' }];
@@ -1106,7 +1099,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
       // 3,000 passages over ids 0-5,999: block 0 complete, so built.
       const passages = Array.from({ length: 3000 }, (_, i) => [i * 2 + rnd.int(2), `mtg_${rnd.int(60)}`, text(rnd, 3 + rnd.int(12))] as const);
       await insertPassages(q, passages);
-      await buildAll(q);
+      await buildSearchBitmaps(q);
       const built = async () => (await q.query('SELECT kind, term, built FROM search_bitmap_terms ORDER BY kind, term')).rows;
       const before = await built();
       expect(before.filter((t) => t.term === 'the')).toEqual([{ kind: 'w', term: 'the', built: 1 }]);
@@ -1184,13 +1177,13 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
       expect(await runAs(pgs.url, user, 'DELETE FROM search_bitmap_tail'), user).toBe('42501');
       expect(await runAs(pgs.url, user, "SELECT nextval('search_bitmap_tail_boundary')"), user).toBe('42501');
     }
-    await buildAll(pgs.pool);
+    await buildSearchBitmaps(pgs.pool);
     expect(await compare(pgs.pool, UNDATED)).toEqual([]);
   }, 60_000);
 
   // (Last: it empties the index.)
   it('search_postings truncated: no bitmap and no count is left', async () => {
-    await buildAll(pgs.pool);
+    await buildSearchBitmaps(pgs.pool);
     const rows = async () => (await pgs.pool.query<{ b: number; c: number }>('SELECT (SELECT count(*) FROM search_bitmaps)::int AS b, (SELECT count(*) FROM search_counts)::int AS c')).rows[0]!;
     expect((await rows()).c).toBeGreaterThan(0);
     await pgs.pool.query('TRUNCATE search_postings');

@@ -299,6 +299,13 @@ export async function forgetMigrationsFrom(q: Pick<pg.Pool, 'query'>, tag: strin
   await q.query('DELETE FROM drizzle.__drizzle_migrations WHERE created_at >= $1', [from.when]);
 }
 
+/** The search bitmaps' rounds run until one has nothing to do, the terms that became dense added first (writers may hold the lock: those rounds retry). */
+export async function buildSearchBitmaps(pool: Pick<pg.Pool, 'query'>): Promise<void> {
+  await pool.query('SELECT syntheo_add_search_bitmap_terms()');
+  for (let i = 0; i < 10_000; i++) if ((await pool.query<{ n: number }>('SELECT syntheo_build_search_bitmaps(20) AS n')).rows[0]!.n === 0) return;
+  throw new Error('the bitmaps kept being built');
+}
+
 /** Migrations 0010-0011 (the words' counts) undone: their tables, view and functions (and so triggers) dropped, their history forgotten. */
 export async function undoWordCounts(q: Pick<pg.Pool, 'query'>): Promise<void> {
   await q.query(

@@ -1351,13 +1351,13 @@ async function listByTags(q: Queryable, t: TagFilter, page: Page, cover?: DateTe
   const namedCte = (tags: string, within: string) =>
     `named AS MATERIALIZED (SELECT d.started_at, d.meeting_id FROM meeting_tags d WHERE d.tag = ANY(${tags}::text[])${within} GROUP BY d.started_at, d.meeting_id)`;
   if (driver !== undefined) source = `${tagTable(driver)} t`;
-  else if (titleWordsAlone && driverGroup.every(hasBits)) {
-    // Title words of ASCII letters alone, kept as bits (migration 0030): walked and counted as a participant's words
-    // alone are (monthSkip, MERGED_TOTAL). Counted from the merge, `ing`'s 6 words (46,524 rows, 41,165 meetings) took
-    // ~20 ms at 100k meetings, its whole list ~20 against ~2.
+  else if (wordsAlone || (titleWordsAlone && driverGroup.every(hasBits))) {
+    // A participant fragment's words alone, or a title fragment's few words of ASCII letters, kept as bits (migration
+    // 0030): merged as the page is walked (monthSkip), counted from their bits (MERGED_TOTAL). Counted from the merge,
+    // `ing`'s 6 title words (46,524 rows, 41,165 meetings) took ~20 ms at 100k meetings, its whole list ~20 against ~2.
     const words = driverGroup.map(p);
     wordsArray = p(driverGroup);
-    merged = (dir) => tagsMerged('meeting_grams', words, dir, '(SELECT upper FROM ms)');
+    merged = (dir) => tagsMerged(tagTable(driverGroup[0]!), words, dir, '(SELECT upper FROM ms)');
     source = `${merged('DESC')} t`;
   } else if (titleWordsAlone) {
     const words = driverGroup.map(p);
@@ -1374,12 +1374,7 @@ async function listByTags(q: Queryable, t: TagFilter, page: Page, cover?: DateTe
     source = `(SELECT d.started_at, d.meeting_id, bool_or(d.tag = ANY(${p(t.title?.sure === undefined ? [] : [t.title.sure])}::text[])) AS sure,
                   bool_or(d.tag = ANY(${p((t.title?.titled ?? []).map(gramTag))}::text[])) AS titled
              FROM meeting_grams d WHERE d.tag = ANY(${p(driverGroup)}::text[]) GROUP BY d.started_at, d.meeting_id) t`;
-  else if (wordsAlone) {
-    const words = driverGroup.map(p);
-    wordsArray = p(driverGroup);
-    merged = (dir) => tagsMerged('meeting_tags', words, dir, '(SELECT upper FROM ms)');
-    source = `${merged('DESC')} t`;
-  } else if (driverGroup === namesWalk) {
+  else if (driverGroup === namesWalk) {
     // The names and e-mails holding a participant fragment across words, alone (at any offset, when manyNamesNear did
     // not walk a near page): only the months holding the page gathered (monthSkip, monthsDown), counted from their bits
     // (namesBits). All their meetings gathered and made distinct (hashed: ~2 ms for the table alone, sized for the rows

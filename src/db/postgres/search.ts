@@ -56,6 +56,16 @@ const idfOf = (n: string) => {
 };
 const TOP = '(SELECT coalesce(max(id), 0)::float8 AS top FROM search_passages) t';
 
+/**
+ * The passage id a kept term's bits (kind `kind`, term `term`: SQL) answer for below, but for the stale blocks: its first
+ * block not built's start, or that block's `upto` when it is the newest and its bits there are read (migration 0031, as
+ * bitmaps.ts's kb.lo); null when the term is not kept.
+ */
+const keptUpto = (kind: string, term: string) =>
+  `(SELECT CASE WHEN t.block IS NULL THEN k.built::bigint * 4096 ELSE t.upto END FROM search_bitmap_terms k
+      LEFT JOIN search_bitmap_tail t ON t.block = k.built AND ${TAIL_READ}
+    WHERE k.kind = '${kind}' AND k.term = ${term})`;
+
 /** The distinct lexemes of the query's words (in `param`) as `l`, each with how many passages say it, as kept, as `n`. */
 const lexemeCounts = (param: string) =>
   `SELECT u.l, ${keptCount('u.l')}::float8 AS n FROM (SELECT DISTINCT x.lexeme AS l FROM unnest(to_tsvector('simple', syntheo_fold(${param}))) x) u`;
@@ -575,20 +585,12 @@ async function fromPostings(
   // matches, ~7 of ~15).
   const gram = tags?.passageGram;
   /**
-   * The passage id the gram's bits answer for below (but for the stale blocks): its first block not built's start, or
-   * that block's `upto` when it is the newest and its bits there are read (migration 0031, as bitmaps.ts's kb.lo).
-   */
-  const gramUpto = (tag: string) =>
-    `(SELECT CASE WHEN t.block IS NULL THEN k.built::bigint * 4096 ELSE t.upto END FROM search_bitmap_terms k
-        LEFT JOIN search_bitmap_tail t ON t.block = k.built AND ${TAIL_READ}
-      WHERE k.kind = 'g' AND k.term = ${tag})`;
-  /**
-   * The passages the gram's bits do not answer for (from gramUpto on, and the stale blocks below it) whose meeting holds
+   * The passages the gram's bits do not answer for (from their keptUpto on, and the stale blocks below it) whose meeting holds
    * the gram, as an array (GRAM_SET_SHARE). Every passage when the gram is no longer kept (a repair cleared it between
    * the statements).
    */
   const gramPassages = (tag: string) => {
-    const from = `coalesce(${gramUpto(tag)}, 0)`;
+    const from = `coalesce(${keptUpto('g', tag)}, 0)`;
     const beyond = `SELECT p.id, p.meeting_id FROM search_passages p WHERE p.id >= ${from}
                     UNION ALL SELECT p.id, p.meeting_id FROM search_bitmap_stale s JOIN search_passages p ON p.id >= s.block::bigint * 4096 AND p.id < (s.block + 1)::bigint * 4096 WHERE s.block < ${from} >> 12`;
     return `(SELECT array_agg(i.id) FROM (SELECT r.meeting_id, array_agg(r.id) AS ids FROM (${beyond}) r GROUP BY r.meeting_id) m
@@ -599,7 +601,7 @@ async function fromPostings(
   const gramSet = options.gramSet ?? expected >= sizes.passages * GRAM_SET_SHARE;
   /** Whether match `at` (SQL) holds the gram (`tag`, its parameter): in its block's passage bits, else its meeting's bit. */
   const gramHolds = (at: string, tag: string) =>
-    `CASE WHEN ${at} < ${gramUpto(tag)}
+    `CASE WHEN ${at} < ${keptUpto('g', tag)}
                AND (${at} >> 12)::int NOT IN (SELECT s.block FROM search_bitmap_stale s)
           THEN coalesce((SELECT get_bit(b.bits, (${at} & 4095)::int) = 1 FROM search_bitmaps b WHERE b.kind = 'g' AND b.term = ${tag} AND b.block = (${at} >> 12)::int), false)
           ELSE ${
@@ -838,10 +840,11 @@ async function fromPostings(
   const paired = phrased && ascii !== undefined && generic !== undefined;
   /**
    * The window's passages past the best ranked that may hold the phrase (pc: syntheo_phrase_candidates, migration 0032),
-   * null to read them all (their bits would cost more than they spare: PAIR_US). Read only when used.
+   * null to read them all (their bits would cost more than they spare: PAIR_US). Read only when used. The buckets are
+   * built together: bucket 0's `upto` is every one's.
    */
   const pairCtes = `pc AS MATERIALIZED (SELECT syntheo_phrase_candidates(${query}, (SELECT array_agg(w.id) FROM w WHERE w.id NOT IN (SELECT id FROM bt)),
-                                                               ${PAIR_US.passage}, ${PAIR_US.block}, ${PAIR_US.fixed}) AS ids),`;
+                                                               coalesce(${keptUpto('p', "'0'")}, 0), ${PAIR_US.passage}, ${PAIR_US.block}, ${PAIR_US.fixed}) AS ids),`;
   /** Whether passage `id` (SQL) holds the phrase: read only when it may (pc). */
   const phraseHeld = (id: string) =>
     paired ? `CASE WHEN (SELECT ids FROM pc) IS NULL OR ${id} IN (SELECT unnest(pc.ids) FROM pc) THEN ${holdsPhrase(id)} ELSE false END` : holdsPhrase(id);
