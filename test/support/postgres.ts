@@ -326,7 +326,7 @@ export async function undoSearchBitmaps(q: Pick<pg.Pool, 'query'>): Promise<void
     'DROP TABLE search_bitmaps, search_counts, search_bitmap_terms, search_bitmap_stale, search_bitmap_tail, search_bitmap_tail_stale; DROP SEQUENCE search_bitmap_boundary, search_bitmap_tail_boundary',
   );
   await q.query(
-    'DROP FUNCTION syntheo_search_bitmaps_stale(), syntheo_search_bitmaps_truncate(), syntheo_block_bits(bigint[]), syntheo_block_counts(int[]), syntheo_write_search_counts(text[], int[]), syntheo_search_counts(), syntheo_search_counts_truncate(), syntheo_build_search_bitmaps(int), syntheo_add_search_bitmap_terms(), syntheo_clear_search_bitmaps(), syntheo_gram_range_bits(bigint, bigint, int), syntheo_range_counts(int, int[]), syntheo_add_tail_counts(int, bigint, bigint, text), syntheo_add_tail_bits(int, bigint, bigint, boolean), syntheo_pair_bucket(text, text), syntheo_pair_bits(bigint, bigint), syntheo_add_pair_bits(int, bigint, bigint) CASCADE',
+    'DROP FUNCTION syntheo_search_bitmaps_stale(), syntheo_search_bitmaps_truncate(), syntheo_block_bits(bigint[]), syntheo_block_counts(int[]), syntheo_write_search_counts(text[], int[]), syntheo_search_counts(), syntheo_search_counts_truncate(), syntheo_build_search_bitmaps(int), syntheo_add_search_bitmap_terms(), syntheo_clear_search_bitmaps(), syntheo_gram_range_bits(bigint, bigint, int), syntheo_range_counts(int, int[]), syntheo_add_tail_counts(int, bigint, bigint, text), syntheo_add_tail_bits(int, bigint, bigint, boolean), syntheo_pair_bucket(text, text), syntheo_pair_bits(bigint, bigint), syntheo_add_pair_bits(int, bigint, bigint), syntheo_phrase_candidates(text, bigint[], bigint, float8, float8, float8) CASCADE',
   );
   await forgetMigrationsFrom(q, '0013_search_bitmaps');
 }
