@@ -182,8 +182,8 @@ async function columnTypes(q: Query, table: string): Promise<Map<string, string>
   return new Map(r.rows.map((c) => [c.name, c.type]));
 }
 
-/** The filter tags of migration 0007, the title grams of 0008 and their words (0012, filled by a trigger on meeting_grams): their keys and indexes are built at the end, after one fill each. */
-const FILTER_TABLES = ['participant_words', 'meeting_tags', 'search_tags', 'meeting_grams', 'title_words'];
+/** The filter tags of migration 0007, the title grams of 0008, their words (0012) and pairs (0033) (both filled by triggers on meeting_grams): their keys and indexes are built at the end, after one fill each. */
+const FILTER_TABLES = ['participant_words', 'meeting_tags', 'search_tags', 'meeting_grams', 'title_words', 'title_pairs'];
 /** The insert triggers that keep them (set aside during the copy). */
 const FILTER_TRIGGERS = [
   ['meetings', 'meetings_tags_ai'],

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { needs } from '../support/system-tools.js';
-import { PEOPLE_GRAM_ROWS, startPostgres, type PgCluster } from '../support/postgres.js';
+import { PEOPLE_GRAM_ROWS, titleGramBits, startPostgres, type PgCluster } from '../support/postgres.js';
 import { tempDir } from '../support/db.js';
 import { run } from '../cli/cli.js';
 import { CLI_PATH } from '../support/mcp.js';
@@ -115,11 +115,11 @@ describe.skipIf(needs('postgresql'))('syntheo db copy: SQLite -> PostgreSQL -> S
       expect(words.rows[0]!.words).toBeGreaterThan(50);
       expect((await client.query("SELECT count(*)::int AS n FROM pg_trigger WHERE tgname LIKE 'search_postings_counts_%' AND tgenabled = 'O'")).rows[0].n).toBe(4);
       // The tags' bits (migration 0019; their trigger stays on, for the tags' one statement), the ASCII title grams'
-      // (0022), the title words of ASCII letters (0030) and the participants' grams' (0023, filled at the end): each tag's
+      // (0022), the title words of ASCII letters and their pairs (0030, 0033) and the participants' grams' (0023, filled at the end): each tag's
       // meetings, each meeting numbered.
       const bits = await client.query<{ wrong: number; tags: number; unnumbered: number }>(
         `WITH held AS (SELECT t.tag, n.n >> 12 AS block, bit_or(B'1'::bit(4096) >> (n.n & 4095)) AS bits
-                       FROM (SELECT tag, meeting_id FROM meeting_tags UNION ALL SELECT tag, meeting_id FROM meeting_grams WHERE tag ~ '^g([0-7][0-9a-f]){1,2}$' OR tag ~ '^gw[a-z]+$' UNION ALL ${PEOPLE_GRAM_ROWS}) t
+                       FROM (SELECT tag, meeting_id FROM meeting_tags UNION ALL SELECT tag, meeting_id FROM meeting_grams WHERE ${titleGramBits()} UNION ALL ${PEOPLE_GRAM_ROWS}) t
                        JOIN meeting_numbers n ON n.meeting_id = t.meeting_id GROUP BY 1, 2),
               kept AS (SELECT tag, block, bit_xor(bits) AS bits FROM meeting_tag_bits GROUP BY 1, 2)
          SELECT (SELECT count(*) FROM held h FULL JOIN kept k USING (tag, block) WHERE h.bits IS DISTINCT FROM k.bits)::int AS wrong,

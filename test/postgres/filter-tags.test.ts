@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { needs } from '../support/system-tools.js';
-import { loginRoles, PEOPLE_GRAM_ROWS, runAs, startPostgres, undoTagVersions, type PgCluster } from '../support/postgres.js';
+import { loginRoles, PEOPLE_GRAM_ROWS, titleGramBits, runAs, startPostgres, undoTagVersions, type PgCluster } from '../support/postgres.js';
 import { seeded } from '../support/seeded.js';
 import { openStore } from '../../src/db/engine.js';
 import { ilike } from '../../src/db/postgres/meetings.js';
@@ -74,7 +74,7 @@ async function drift(q: pg.Pool): Promise<Record<string, number>> {
           kept_counts AS MATERIALIZED (SELECT tag, sum(n)::int FROM meeting_tag_counts GROUP BY tag HAVING sum(n) <> 0),
           counted AS MATERIALIZED (SELECT tag, count(*)::int FROM meeting_grams GROUP BY tag UNION ALL SELECT tag, count(*)::int FROM meeting_tags GROUP BY tag),
           bits_held AS MATERIALIZED (SELECT t.tag, n.n >> 12 AS block, bit_or(B'1'::bit(4096) >> (n.n & 4095)) AS bits
-                                     FROM (SELECT tag, meeting_id FROM meeting_tags UNION ALL SELECT tag, meeting_id FROM meeting_grams WHERE ${ASCII_GRAM} UNION ALL ${PEOPLE_GRAM_ROWS}) t
+                                     FROM (SELECT tag, meeting_id FROM meeting_tags UNION ALL SELECT tag, meeting_id FROM meeting_grams WHERE ${titleGramBits()} UNION ALL ${PEOPLE_GRAM_ROWS}) t
                                      JOIN meeting_numbers n ON n.meeting_id = t.meeting_id GROUP BY 1, 2),
           bits_kept AS MATERIALIZED (SELECT tag, block, bit_xor(bits) AS bits FROM meeting_tag_bits GROUP BY 1, 2 HAVING bit_count(bit_xor(bits)) > 0)
      SELECT (SELECT count(*) FROM (SELECT * FROM meeting_tags EXCEPT ALL SELECT * FROM tag_rows) x)::int AS meeting_extra,
@@ -91,11 +91,6 @@ async function drift(q: pg.Pool): Promise<Record<string, number>> {
   return r.rows[0]!;
 }
 
-/**
- * The title grams kept as bits too: a character or a pair of ASCII (migration 0022) and the title's words of ASCII
- * letters (0030), not its other words (`gw#1869`) nor the grams beyond ASCII (`gu`).
- */
-const ASCII_GRAM = "(tag ~ '^g([0-7][0-9a-f]){1,2}$' OR tag ~ '^gw[a-z]+$')";
 
 const CLEAN = { meeting_extra: 0, meeting_missing: 0, search_extra: 0, search_missing: 0, grams_extra: 0, grams_missing: 0, counts_wrong: 0, counts_missing: 0, unnumbered: 0, bits_wrong: 0 };
 

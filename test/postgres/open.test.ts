@@ -81,6 +81,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL: open and migrate', () => {
         'series',
         'settings',
         'summaries',
+        'title_pairs',
         'title_words',
         'transcript_words',
         'transcripts',

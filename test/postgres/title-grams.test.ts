@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { needs } from '../support/system-tools.js';
-import { forgetMigrationsFrom, pgDatabaseMigratedTo, undoSearchBitmaps, undoTitleWords, undoWordCounts, storeForBlock, listedByRows } from '../support/postgres.js';
+import { forgetMigrationsFrom, pgDatabaseMigratedTo, titleGramBits, undoSearchBitmaps, undoTitleWords, undoWordCounts, storeForBlock, listsAsRows } from '../support/postgres.js';
 import { openStore } from '../../src/db/engine.js';
 import { compileTags } from '../../src/db/postgres/meetings.js';
 import { openPostgres, PG_MIGRATIONS_DIR } from '../../src/db/postgres/open.js';
@@ -112,8 +112,8 @@ describe.skipIf(needs('postgresql'))('PostgreSQL title grams beyond ASCII (migra
   async function drift(): Promise<{ grams: string[]; counts: number }> {
     const lowered = await pgs.pool.query<{ id: string; started_at: string; t: string; i: string }>('SELECT id, started_at, lower(title) AS t, lower(id) AS i FROM meetings');
     const want = lowered.rows.flatMap((m) => gramsOf([m.t, m.i]).map((g) => `${g} ${m.started_at} ${m.id}`)).sort();
-    // The words' grams (`gw`, migration 0012) apart: title-words.test.ts.
-    const have = (await pgs.pool.query<{ r: string }>("SELECT tag || ' ' || started_at || ' ' || meeting_id AS r FROM meeting_grams WHERE tag NOT LIKE 'gw%'")).rows.map((r) => r.r).sort();
+    // The words' grams (`gw`, migration 0012) and their pairs' (`gv`, `gp`, 0033) apart: title-words.test.ts, title-pairs.test.ts.
+    const have = (await pgs.pool.query<{ r: string }>("SELECT tag || ' ' || started_at || ' ' || meeting_id AS r FROM meeting_grams WHERE tag !~ '^g[wvp]'")).rows.map((r) => r.r).sort();
     const counts = await pgs.pool.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM ((SELECT tag, sum(n)::int FROM meeting_tag_counts WHERE tag LIKE 'g%' GROUP BY tag HAVING sum(n) <> 0)
          EXCEPT ALL (SELECT tag, count(*)::int FROM meeting_grams GROUP BY tag)) x`,
@@ -122,23 +122,8 @@ describe.skipIf(needs('postgresql'))('PostgreSQL title grams beyond ASCII (migra
   }
 
 
-  async function compareLists(fragments = FRAGMENTS): Promise<number> {
-    let matched = 0;
-    for (const query of fragments)
-      for (const other of [{}, { folderPath: 'Team' }, { participant: 'kowal' }, { from: '2026-01-20T00:00:00.000Z' }, { folderPath: 'Sales', from: '2026-01-10T00:00:00.000Z' }]) {
-        const filter: MeetingFilter = { query, ...other };
-        const label = JSON.stringify(filter);
-        const want = await listedByRows(pgs.pool, filter);
-        if (want.length > 0) matched++;
-        const listed = await pgs.store.meetings.list(filter, { limit: 200, offset: 0 });
-        expect(listed.meetings.map((m) => m.id), label).toEqual(want);
-        expect(listed.pagination.total, label).toBe(want.length);
-        expect((await pgs.store.meetings.list(filter, { limit: 3, offset: 1 })).meetings.map((m) => m.id), label).toEqual(want.slice(1, 4));
-        const late = Math.max(0, want.length - 2);
-        expect((await pgs.store.meetings.list(filter, { limit: 3, offset: late })).meetings.map((m) => m.id), label).toEqual(want.slice(late, late + 3));
-      }
-    return matched;
-  }
+  const OTHERS: MeetingFilter[] = [{}, { folderPath: 'Team' }, { participant: 'kowal' }, { from: '2026-01-20T00:00:00.000Z' }, { folderPath: 'Sales', from: '2026-01-10T00:00:00.000Z' }];
+  const compareLists = (fragments = FRAGMENTS): Promise<number> => listsAsRows(pgs.pool, pgs.store, fragments, OTHERS);
 
   it('holds each character and pair of the lower-cased title and id, beyond ASCII too, through inserts, edits and deletes', async () => {
     expect(await drift()).toEqual({ grams: [], counts: 0 });
@@ -171,16 +156,22 @@ describe.skipIf(needs('postgresql'))('PostgreSQL title grams beyond ASCII (migra
 
   it('answers an ASCII fragment across words of one character from two of its pairs of characters, as ILIKE over every row does', async () => {
     const tags = async (query: string) => compileTags(pgs.pool, { query });
-    // `n a` (in `plain ascii`): its pairs `n ` and ` a`, each a group, the candidates' titles checked.
-    const na = await tags('N a');
-    expect([...na!.groups].sort()).toEqual([['g2061'], ['g6e20']]);
+    // `n a` (in `plain ascii`) is in the pairs of title words (migration 0033, title-pairs.test.ts): exactly `plain ascii`'s.
+    expect(await tags('N a')).toEqual({ groups: [['gpplain ascii']], range: {}, none: false });
+    // Across three words, `n a ` is not: two of its pairs of characters `n `, ` a`, `a `, each a group, the candidates'
+    // titles checked.
+    const na = await tags('N a ');
+    expect(na!.groups).toHaveLength(2);
+    expect(na!.groups.every((g) => g.length === 1 && ['g6e20', 'g2061', 'g6120'].includes(g[0]!))).toBe(true);
     expect(na!.title?.pairs).toBe(true);
     // A pair no title or id holds: none, nothing read.
     expect((await tags('q z'))!.none).toBe(true);
-    // A word of two or three characters: pg_trgm's trigrams (no pairs).
-    expect((await tags('ain a'))!.groups).toEqual([]);
-    expect((await tags('n as'))!.groups).toEqual([]);
-    const fragments = ['n a', 'N A', 'n as', 'x%_', '%_\\', 'n k', 'r m', 'e 4', '_ 1', 'q z', 'p l', 'an a', 'h \u212a'];
+    // A word of two or three characters: across two words, the pairs of title words (0033); across three, pg_trgm's
+    // trigrams (no pairs).
+    expect((await tags('ain a'))!.groups).toEqual([['gpplain ascii']]);
+    expect((await tags('n as'))!.groups).toEqual([['gpplain ascii']]);
+    expect((await tags('an bar a'))!.groups).toEqual([]);
+    const fragments = ['n a', 'N A', 'N a ', 'n as', 'an bar a', 'x%_', '%_\\', 'n k', 'r m', 'e 4', '_ 1', 'q z', 'p l', 'an a', 'h \u212a'];
     expect(await compareLists(fragments)).toBeGreaterThan(8);
   }, 120_000);
 
@@ -239,7 +230,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL title grams beyond ASCII (migra
         // Each ASCII gram's meetings, and of the words only those of ASCII letters (`jazz`, `kay`, `plan`, `mtg`: 0030).
         const wrong = await q.query<{ n: number; tags: number }>(
           `WITH held AS (SELECT g.tag, n.n >> 12 AS block, bit_or(B'1'::bit(4096) >> (n.n & 4095)) AS bits FROM meeting_grams g JOIN meeting_numbers n ON n.meeting_id = g.meeting_id
-                         WHERE g.tag ~ '^g([0-7][0-9a-f]){1,2}$' OR g.tag ~ '^gw[a-z]+$' GROUP BY 1, 2),
+                         WHERE ${titleGramBits('g.tag')} GROUP BY 1, 2),
                 kept AS (SELECT tag, block, bit_xor(bits) AS bits FROM meeting_tag_bits WHERE tag >= 'g' AND tag < 'h' GROUP BY 1, 2)
            SELECT (SELECT count(*) FROM held h FULL JOIN kept k USING (tag, block) WHERE h.bits IS DISTINCT FROM k.bits)::int AS n, (SELECT count(*) FROM kept)::int AS tags`,
         );

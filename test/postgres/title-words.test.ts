@@ -8,7 +8,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { needs } from '../support/system-tools.js';
-import { expectPlannedOnce, genericStatements, undoSearchBitmaps, undoTitleWords, storeForBlock, listedByRows } from '../support/postgres.js';
+import { expectPlannedOnce, genericStatements, undoSearchBitmaps, undoTitleWords, storeForBlock, listsAsRows } from '../support/postgres.js';
 import { openStore } from '../../src/db/engine.js';
 import { compileTags } from '../../src/db/postgres/meetings.js';
 import { openPostgres } from '../../src/db/postgres/open.js';
@@ -114,23 +114,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL title words (migration 0012)', 
   const OTHERS: MeetingFilter[] = [{}, { folderPath: 'Team' }, { participant: 'kowal' }, { from: '2026-01-15T00:00:00.000Z' }, { folderPath: 'Sales', participant: 'anna', from: '2026-01-05T00:00:00.000Z' }];
 
   /** Every fragment alone and with other filters: whole lists, pages on both sides of the middle, totals. How many matched. */
-  async function compareLists(fragments: readonly string[] = FRAGMENTS, others: readonly MeetingFilter[] = OTHERS): Promise<number> {
-    let matched = 0;
-    for (const query of fragments)
-      for (const other of others) {
-        const filter: MeetingFilter = { query, ...other };
-        const label = JSON.stringify(filter);
-        const want = await listedByRows(pgs.pool, filter);
-        if (want.length > 0) matched++;
-        const listed = await pgs.store.meetings.list(filter, { limit: 200, offset: 0 });
-        expect(listed.meetings.map((m) => m.id), label).toEqual(want);
-        expect(listed.pagination.total, label).toBe(want.length);
-        expect((await pgs.store.meetings.list(filter, { limit: 3, offset: 1 })).meetings.map((m) => m.id), label).toEqual(want.slice(1, 4));
-        const late = Math.max(0, want.length - 2);
-        expect((await pgs.store.meetings.list(filter, { limit: 3, offset: late })).meetings.map((m) => m.id), label).toEqual(want.slice(late, late + 3));
-      }
-    return matched;
-  }
+  const compareLists = (fragments: readonly string[] = FRAGMENTS, others: readonly MeetingFilter[] = OTHERS): Promise<number> => listsAsRows(pgs.pool, pgs.store, fragments, others);
 
   it('holds each word of the lower-cased title and id as a gram (long words as chunks), through inserts, edits and deletes', async () => {
     expect(await drift()).toEqual({ grams: [], missingWords: [] });
@@ -161,8 +145,10 @@ describe.skipIf(needs('postgresql'))('PostgreSQL title words (migration 0012)', 
     expect(design!.groups.map((g) => [...g].sort())).toEqual([['gwdesign', 'gwdesigner', 'gwredesign']]);
     expect(design!.title).toBeUndefined();
     expect(await tags('nothing')).toEqual({ groups: [[]], range: {}, none: true });
-    // Across words, longer than 32 characters, or in two Unicode forms: titles checked.
-    for (const query of ['Design review', 'a'.repeat(33), 'caf\u00e9']) {
+    // Across words, the pairs of title words (migration 0033, title-pairs.test.ts).
+    expect((await tags('Design review'))!.groups).toEqual([['gpdesign review']]);
+    // Longer than 32 characters, or in two Unicode forms: titles checked.
+    for (const query of ['a'.repeat(33), 'caf\u00e9']) {
       const t = await tags(query);
       expect(t!.groups, query).toEqual([]);
       expect(t!.title, query).toBeDefined();

@@ -205,6 +205,14 @@ export function storeForBlock(max: number): { readonly cluster: PgCluster; reado
   };
 }
 
+/**
+ * The title grams kept as bits (written apart from syntheo_has_tag_bits), a condition on `column`: a character or a pair
+ * of ASCII (migration 0022), the title's words of ASCII letters (0030), and the pairs of words whose first is of ASCII
+ * letters (0033); not its other words (`gw#1869`), pairs (`gp#1869 x`) nor the grams beyond ASCII (`gu`).
+ */
+export const titleGramBits = (column = 'tag'): string =>
+  `(${column} ~ '^g([0-7][0-9a-f]){1,2}$' OR ${column} ~ '^gw[a-z]+$' OR ${column} ~ '^g[vp][a-z]+[ @.,_()/''"+;:\\t\\n\\r-]')`;
+
 /** Each participant's grams (migration 0023: runs of 1-3 ASCII characters of its lower-cased name and e-mail) with its meeting, as rows (`tag`, `meeting_id`). */
 export const PEOPLE_GRAM_ROWS = `SELECT g.g AS tag, p.meeting_id FROM participants p
   CROSS JOIN LATERAL (SELECT syntheo_people_grams(lower(p.name)) UNION SELECT syntheo_people_grams(lower(p.email))) g(g)`;
@@ -222,6 +230,28 @@ export async function listedByRows(q: Pick<pg.Pool, 'query'>, filter: MeetingFil
   if (filter.from) clauses.push(`m.started_at COLLATE "C" >= ${p(filter.from)}`);
   const sql = `SELECT m.id FROM meetings m WHERE ${clauses.join(' AND ')} ORDER BY m.started_at COLLATE "C" DESC, m.id COLLATE "C" DESC`;
   return (await q.query<{ id: string }>(sql, params)).rows.map((r) => r.id);
+}
+
+/**
+ * Each title fragment with each of `others` listed by `store` as listedByRows lists it: the whole list, pages on both
+ * sides of the middle, the total. How many of them matched a meeting.
+ */
+export async function listsAsRows(q: Pick<pg.Pool, 'query'>, store: Store, fragments: readonly string[], others: readonly MeetingFilter[]): Promise<number> {
+  let matched = 0;
+  for (const query of fragments)
+    for (const other of others) {
+      const filter: MeetingFilter = { query, ...other };
+      const label = JSON.stringify(filter);
+      const want = await listedByRows(q, filter);
+      if (want.length > 0) matched++;
+      const listed = await store.meetings.list(filter, { limit: 200, offset: 0 });
+      expect(listed.meetings.map((m) => m.id), label).toEqual(want);
+      expect(listed.pagination.total, label).toBe(want.length);
+      expect((await store.meetings.list(filter, { limit: 3, offset: 1 })).meetings.map((m) => m.id), label).toEqual(want.slice(1, 4));
+      const late = Math.max(0, want.length - 2);
+      expect((await store.meetings.list(filter, { limit: 3, offset: late })).meetings.map((m) => m.id), label).toEqual(want.slice(late, late + 3));
+    }
+  return matched;
 }
 
 /**

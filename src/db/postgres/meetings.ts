@@ -335,9 +335,13 @@ const countedByBits = (t: TagFilter | undefined): t is TagFilter =>
 
 /**
  * Whether a tag's meetings are kept as bits: every tag of meeting_tags (migration 0019), the ASCII title grams (0022),
- * the title words of ASCII letters (0030), as syntheo_has_tag_bits says.
+ * the title words of ASCII letters (0030) and the pairs of such a word and the next (0033), as syntheo_has_tag_bits says.
  */
-const hasBits = (tag: string): boolean => !tag.startsWith('g') || /^g(?:[0-7][0-9a-f]){1,2}$/.test(tag) || /^gw[a-z]+$/.test(tag);
+const hasBits = (tag: string): boolean =>
+  !tag.startsWith('g') || /^g(?:[0-7][0-9a-f]){1,2}$/.test(tag) || /^gw[a-z]+$/.test(tag) || PAIR_BITS.test(tag);
+
+/** The title pairs (migration 0033) whose first word is of ASCII letters. */
+const PAIR_BITS = /^g[vp][a-z]+[ @.,_()/'"+;:\t\n\r-]/;
 
 /** The meetings there are (meeting_tally's rows summed, migration 0003). */
 const MEETINGS = '(SELECT coalesce(sum(meetings), 0) FROM meeting_tally)';
@@ -514,15 +518,23 @@ export async function compileTags(
         if (words.length > MAX_TITLE_WORDS) rareWords = { group, forms: title.forms, id: title.id };
         title = undefined;
       }
-    } else if (trigramless(fragment)) {
-      // A pair in no meeting: none (`t 20`: 2.8 -> 0.15 ms). Words of one character each: two of its pairs. Else
-      // (a word of two, `g De`) pg_trgm's trigram of its start or end, ` de`, proposes fewer titles than the pairs'
-      // meetings to check (14 ms against 20; `n Pl` 12 against 21).
-      const pairs = await pairsOf(q, fragment);
-      if (pairs.length === 0) none = true;
-      else if (!/[a-z0-9]{2}/i.test(fragment)) {
-        groups.push(...pairs.map((tag) => [tag]));
-        title = { ...title, pairs: true };
+    } else {
+      // Across two words, exactly the pairs of words holding it (migration 0033) when they are few.
+      const wordPairs = await titlePairs(q, fragment);
+      if (wordPairs) {
+        if (wordPairs.length === 0) none = true;
+        groups.push(wordPairs);
+        title = undefined;
+      } else if (trigramless(fragment)) {
+        // A pair in no meeting: none (`t 20`: 2.8 -> 0.15 ms). Words of one character each: two of its pairs. Else
+        // (a word of two, `g De`) pg_trgm's trigram of its start or end, ` de`, proposes fewer titles than the pairs'
+        // meetings to check (14 ms against 20; `n Pl` 12 against 21).
+        const pairs = await pairsOf(q, fragment);
+        if (pairs.length === 0) none = true;
+        else if (!/[a-z0-9]{2}/i.test(fragment)) {
+          groups.push(...pairs.map((tag) => [tag]));
+          title = { ...title, pairs: true };
+        }
       }
     }
   }
@@ -1050,6 +1062,40 @@ async function titleWords(q: Queryable, fragment: string, rare = RARE_TITLE_WORD
  */
 const isWordFragment = (fragment: string, forms: string[]): boolean =>
   forms.length === 1 && [...fragment].length <= 32 && ![...fragment].some((ch) => PARTICIPANT_SEPARATORS.includes(ch));
+
+/** The separators of words (PARTICIPANT_SEPARATORS) as a regular expression's class. */
+const SEPARATOR_CLASS = [...PARTICIPANT_SEPARATORS].map((ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+
+/**
+ * A title fragment across two words as migration 0033 keeps their pairs: a word's last 1-32 characters, 1-8 separators,
+ * and none or 1-32 characters of the next word, all printable ASCII. The pairs are lower-cased as the titles are, by
+ * lower(); ILIKE folds its pattern otherwise beyond ASCII (`n \u212a`, KELVIN SIGN, finds `KELVIN \u212a` but not the
+ * `kelvin k` lower() makes of it).
+ */
+const PAIR_FRAGMENT = new RegExp(`^([^${SEPARATOR_CLASS}]{1,32})([${SEPARATOR_CLASS}]{1,8})([^${SEPARATOR_CLASS}]{0,32})$`);
+
+/**
+ * The title pairs (migration 0033) of a fragment across two words (PAIR_FRAGMENT) whose meetings are exactly its own:
+ * a word's end and separators (`ing `), the `gv` pairs holding it; with the next word's start, the `gp` pairs holding
+ * it, unless the fragment's part of it has 2+ characters and a pair holds its first character as a next word not kept
+ * whole (`review #2` in `review #` + U+0001: those titles would need checking). Undefined then, or beyond
+ * MAX_TITLE_WORDS pairs, or for another fragment; none when no title holds it.
+ */
+async function titlePairs(q: Queryable, fragment: string): Promise<string[] | undefined> {
+  const m = /^[\x20-\x7e\t\n\r]+$/.test(fragment) ? PAIR_FRAGMENT.exec(fragment) : null;
+  if (!m) return undefined;
+  const [, end, run, next] = m as unknown as [string, string, string, string];
+  const held = `${next === '' ? 'gv' : 'gp'}${ilike(end + run + next)}`;
+  // The next word's first character and the mark of a word not kept whole: only when the fragment holds more of it.
+  const unsure = next.length > 1 ? `gp${ilike(end + run + next[0]!).slice(0, -1)}\u0001` : null;
+  const [r] = await rowsPlanned<{ tags: string[]; unsure: boolean }>(
+    q,
+    `SELECT coalesce(array_agg(p.tag) FILTER (WHERE p.tag ILIKE $1 ESCAPE '\\'), '{}') AS tags, coalesce(bool_or(p.tag ILIKE $2 ESCAPE '\\'), false) AS unsure
+     FROM (SELECT DISTINCT tag FROM title_pairs WHERE tag ILIKE $1 ESCAPE '\\' OR tag ILIKE $2 ESCAPE '\\') p`,
+    [held, unsure],
+  );
+  return r!.unsure || r!.tags.length > MAX_TITLE_WORDS ? undefined : r!.tags;
+}
 
 /**
  * A title fragment across words none of which has 3 characters (`a L`, `y #1`), in ASCII: pg_trgm takes trigrams within

@@ -60,6 +60,8 @@ export function rolesSql(database: string, names: RoleNames = DEFAULT_ROLES): st
     `REVOKE USAGE, UPDATE ON SEQUENCE search_bitmap_boundary, search_bitmap_tail_boundary FROM ${a}, ${app}`,
     // And the title words (migration 0012): derived from meeting_grams by a trigger.
     `REVOKE INSERT, UPDATE, DELETE, TRUNCATE ON title_words FROM ${a}, ${app}`,
+    // And the title words' pairs (migration 0033): derived from meeting_grams by a trigger.
+    `REVOKE INSERT, UPDATE, DELETE, TRUNCATE ON title_pairs FROM ${a}, ${app}`,
     // Tables added by later migrations (run by this owner): readable by both, writable by the app.
     `ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT SELECT ON TABLES TO ${a}`,
     `ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT SELECT, INSERT, UPDATE, DELETE ON TABLES TO ${app}`,

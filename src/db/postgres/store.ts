@@ -281,7 +281,8 @@ const DRIFT_SAMPLE = 500;
 /**
  * Derived rows that differ from what defines them, for the newest DRIFT_SAMPLE meetings: their filter tags
  * (meeting_tags against the view meeting_tag_rows; search_tags their passages lack), their title grams (meeting_grams
- * against meeting_gram_rows; the words of their `gw` grams that title_words lacks), and search_postings their
+ * against meeting_gram_rows; the words of their `gw` grams that title_words lacks, the pairs of their `gv` and `gp`
+ * grams that title_pairs lacks), and search_postings their
  * passages' words lack (a trigger disabled, a row written by hand). Bounded: a whole comparison reads ~25M rows.
  * And the counts of every tag and gram (meeting_tag_counts) against the rows of meeting_tags and meeting_grams, and
  * of every word (search_word_counts and its deltas: search_word_totals) against search_postings; and the kept search
@@ -291,10 +292,12 @@ const DRIFT_SAMPLE = 500;
 async function derivedDrift(q: Queryable): Promise<string[]> {
   // The sample as an array parameter: as `IN (subquery)` it was not pushed into the view's branches (7 s, every meeting's tags computed).
   const ids = (await rows<{ id: string }>(q, `SELECT id FROM meetings ORDER BY started_at COLLATE "C" DESC, id COLLATE "C" DESC LIMIT ${DRIFT_SAMPLE}`)).map((r) => r.id);
-  const r = await one<{ extra: number; missing: number; search: number; postings: number; grams_extra: number; grams_missing: number; words: number }>(
+  const r = await one<{ extra: number; missing: number; search: number; postings: number; grams_extra: number; grams_missing: number; words: number; pairs: number }>(
     q,
     `SELECT (SELECT count(DISTINCT g.tag) FROM meeting_grams g WHERE g.meeting_id = ANY($1::text[]) AND g.tag >= 'gw' AND g.tag < 'gx'
               AND NOT EXISTS (SELECT 1 FROM title_words w WHERE w.word = substr(g.tag, 3)))::int AS words,
+            (SELECT count(DISTINCT g.tag) FROM meeting_grams g WHERE g.meeting_id = ANY($1::text[]) AND ((g.tag >= 'gp' AND g.tag < 'gq') OR (g.tag >= 'gv' AND g.tag < 'gw'))
+              AND NOT EXISTS (SELECT 1 FROM title_pairs w WHERE w.tag = g.tag))::int AS pairs,
             (SELECT count(*) FROM (SELECT tag, started_at, meeting_id FROM meeting_grams WHERE meeting_id = ANY($1::text[])
                                    EXCEPT ALL SELECT tag, started_at, meeting_id FROM meeting_gram_rows WHERE meeting_id = ANY($1::text[])) x)::int AS grams_extra,
             (SELECT count(*) FROM (SELECT tag, started_at, meeting_id FROM meeting_gram_rows WHERE meeting_id = ANY($1::text[])
@@ -313,6 +316,7 @@ async function derivedDrift(q: Queryable): Promise<string[]> {
   if (r!.extra + r!.missing > 0) found.push(`filter tags of the newest ${DRIFT_SAMPLE} meetings (meeting_tags): ${r!.extra} wrong, ${r!.missing} missing`);
   if (r!.grams_extra + r!.grams_missing > 0) found.push(`title grams of the newest ${DRIFT_SAMPLE} meetings (meeting_grams): ${r!.grams_extra} wrong, ${r!.grams_missing} missing`);
   if (r!.words > 0) found.push(`title words of the newest ${DRIFT_SAMPLE} meetings (title_words): ${r!.words} missing`);
+  if (r!.pairs > 0) found.push(`pairs of title words of the newest ${DRIFT_SAMPLE} meetings (title_pairs): ${r!.pairs} missing`);
   if (r!.search > 0) found.push(`filter tags of their search passages (search_tags): ${r!.search} missing`);
   if (r!.postings > 0) found.push(`words of their search passages (search_postings): ${r!.postings} missing`);
   // Handles nobody carries (a renamed participant's old name) are not a finding: they find no meeting, every rename

@@ -91,6 +91,26 @@ export const titleWords = pgTable(
 );
 
 /**
+ * Each distinct pair of a title's (or id's) adjacent words as `gv` and `gp` title grams (migration 0033), about once
+ * (as title_words): a word's last 32 characters with the separators after it (`gv`: `planning `), and with the next
+ * word too (`gp`: `incident review`; a next word not of ASCII letters as its first character and U+0001,
+ * `planning #\u0001`). A `query` across two words (`ing `, `g #`, `Incident review`) is matched against these, then read
+ * as their grams in meeting_grams.
+ */
+export const titlePairs = pgTable(
+  'title_pairs',
+  {
+    tag: bytesText('tag').notNull(),
+  },
+  (t) => [
+    // The trigger's "already there?" lookup.
+    index('title_pairs_tag_idx').on(t.tag),
+    // The fragment, case-insensitively (pg_trgm).
+    index('title_pairs_trgm_idx').using('gin', t.tag.op('gin_trgm_ops')),
+  ],
+);
+
+/**
  * How many meetings have each tag (meeting_tags) and each title gram (meeting_grams), as deltas summed on
  * reading (kept by statement triggers on both, migration 0008): the total of a list by one tag alone (a
  * participant word, a series, a title fragment) is a few rows instead of its whole key range counted (`e`:
