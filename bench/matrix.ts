@@ -160,6 +160,7 @@ export function chooseCases(sqlite: Sqlite): MatrixCase[] {
   const trigrams = new Map<string, number>();
   const trigramWords = new Map<string, Set<string>>();
   const endings = new Set<string>();
+  const wordPairs = new Map<string, number>();
   const threes = (w: string) => Array.from({ length: w.length - 2 }, (_, i) => w.slice(i, i + 3));
   for (const r of all<{ title: string }>('SELECT title FROM meetings WHERE rowid % 50 = 0')) {
     const t = r.title.toLowerCase();
@@ -170,6 +171,7 @@ export function chooseCases(sqlite: Sqlite): MatrixCase[] {
     for (const w of letterWords) for (const g of threes(w)) trigramWords.set(g, (trigramWords.get(g) ?? new Set<string>()).add(w));
     for (const g of new Set(letterWords.flatMap(threes))) count(trigrams, g);
     for (const g of t.match(/\p{L}{3}(?= )/gu) ?? []) endings.add(`${g} `);
+    for (const pair of new Set(Array.from(t.matchAll(/(?<!\p{L})(\p{L}+) (?=(\p{L}+))/gu), (m) => `${m[1]} ${m[2]}`))) count(wordPairs, pair);
   }
   // The three letters inside several title words held by the most meetings (`ing`: a title fragment's words merged or
   // counted from their bits), and the same with the space after (across words: the titles themselves checked).
@@ -222,6 +224,9 @@ export function chooseCases(sqlite: Sqlite): MatrixCase[] {
   L(`query "${rareTitle}" (one title)`, { query: rareTitle });
   if (spread) L(`query "${spread}" (3 letters in several title words)`, { query: spread });
   if (spread && endings.has(`${spread} `)) L(`query "${spread} " (across title words)`, { query: `${spread} ` });
+  // Two title words side by side held by the most meetings (`incident review`): a phrase an assistant would look for.
+  const wordPair = mostFrequent(wordPairs);
+  if (wordPair) L(`query "${wordPair}" (two title words side by side)`, { query: wordPair });
   L(`participant "${commonPerson}" (most frequent)`, { participant: commonPerson }, 0, true);
   L(`participant "${rarePerson}" (rare)`, { participant: rarePerson });
   if (commonPair) L(`participant "${commonPair}" (across words, most frequent)`, { participant: commonPair });

@@ -1085,6 +1085,9 @@ async function titlePairs(q: Queryable, fragment: string): Promise<string[] | un
   const m = /^[\x20-\x7e\t\n\r]+$/.test(fragment) ? PAIR_FRAGMENT.exec(fragment) : null;
   if (!m) return undefined;
   const [, end, run, next] = m as unknown as [string, string, string, string];
+  // Two characters or more of a next word not of letters (`review #2`): only a pair of U+0001 may hold it, its titles
+  // then checked (not looked up: ~0.7 ms more for `review #2`, ~7 in all at 100k meetings).
+  if (next.length > 1 && !/^[a-z]+$/i.test(next)) return undefined;
   const held = `${next === '' ? 'gv' : 'gp'}${ilike(end + run + next)}`;
   // The next word's first character and the mark of a word not kept whole: only when the fragment holds more of it.
   const unsure = next.length > 1 ? `gp${ilike(end + run + next[0]!).slice(0, -1)}\u0001` : null;
