@@ -8,7 +8,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { needs } from '../support/system-tools.js';
-import { expectPlannedOnce, genericStatements, undoSearchBitmaps, undoTitleWords, storeForBlock, listsAsRows } from '../support/postgres.js';
+import { expectPlannedOnce, genericStatements, undoSearchBitmaps, undoTitleWords, storeForBlock, listedByRows, listsAsRows } from '../support/postgres.js';
 import { openStore } from '../../src/db/engine.js';
 import { compileTags } from '../../src/db/postgres/meetings.js';
 import { openPostgres } from '../../src/db/postgres/open.js';
@@ -31,6 +31,7 @@ const TITLES = [
   '\u03a9mega \u03c9',
   'KELVIN \u212a-test',
   'Budget #1869',
+  'Kickoff kickoff7',
 ];
 const FRAGMENTS = [
   'design',
@@ -60,6 +61,8 @@ const FRAGMENTS = [
   'Design review',
   '%_\\',
   'x%',
+  'kick',
+  'KICKOFF7',
 ];
 
 describe.skipIf(needs('postgresql'))('PostgreSQL title words (migration 0012)', () => {
@@ -200,6 +203,31 @@ describe.skipIf(needs('postgresql'))('PostgreSQL title words (migration 0012)', 
     await flip();
     expect(await total()).toBe(before);
     expect(await meetingTagBitsDrift(pgs.pool)).toBeUndefined();
+  });
+
+  it("a fragment's words not of letters, beside its words of letters, have their bits made from their rows when it is alone", async () => {
+    // `kick`: `kickoff` (kept as bits) and `kickoff7` (not: made from its rows, MADE_BITS). With a participant, as before.
+    const kick = await compileTags(pgs.pool, { query: 'kick' });
+    expect(kick!.groups.map((g) => [...g].sort())).toEqual([['gwkickoff', 'gwkickoff7']]);
+    expect(kick!.made).toEqual(['gwkickoff7']);
+    expect((await compileTags(pgs.pool, { query: 'kick', from: '2026-01-10T00:00:00.000Z' }))!.made).toEqual(['gwkickoff7']);
+    expect((await compileTags(pgs.pool, { query: 'kick', participant: 'anna' }))!.made).toBeUndefined();
+    // Every meeting titled `Kickoff kickoff7` holds both: one whose title holds only `kickoff7` is counted from the made
+    // bits alone, and a bit of `kickoff` turned off by hand where a meeting holds only it lowers the total by one.
+    await pgs.pool.query("INSERT INTO meetings (id, title, started_at, created_at, updated_at) VALUES ('mtg_k1', 'Kickoff7 only', '2026-01-03T00:00:00.000Z', 'x', 'x'), ('mtg_k2', 'Kickoff alone', '2026-01-04T00:00:00.000Z', 'x', 'x')");
+    try {
+      expect(await compareLists(['kick', 'KICKOFF', 'ckoff7'], [{}, { from: '2026-01-04T00:00:00.000Z' }])).toBe(6);
+      const total = async () => (await pgs.store.meetings.list({ query: 'kick' }, { limit: 2, offset: 0 })).pagination.total;
+      const before = await total();
+      expect(before).toBe((await listedByRows(pgs.pool, { query: 'kick' })).length);
+      const flip = () => pgs.pool.query("INSERT INTO meeting_tag_bits (tag, block, bits) SELECT 'gwkickoff', n.n >> 12, B'1'::bit(4096) >> (n.n & 4095) FROM meeting_numbers n WHERE n.meeting_id = 'mtg_k2'");
+      await flip();
+      expect(await total()).toBe(before - 1);
+      await flip();
+      expect(await total()).toBe(before);
+    } finally {
+      await pgs.pool.query("DELETE FROM meetings WHERE id IN ('mtg_k1', 'mtg_k2')");
+    }
   });
 
   it('a database migrated from 0010 gets the words of its meetings (grams, counts, title_words) from migration 0012', async () => {

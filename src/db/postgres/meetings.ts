@@ -331,7 +331,13 @@ const countedByBits = (t: TagFilter | undefined): t is TagFilter =>
   t.range.from === undefined &&
   t.range.to === undefined &&
   t.groups.length > 0 &&
-  t.groups.every((g) => g.every(hasBits));
+  t.groups.every((g) => g.every(bitted(t)));
+
+/** Whether a tag of `t` is counted from bits: kept as bits (hasBits), or made from its few rows (TagFilter.made). */
+const bitted =
+  (t: TagFilter) =>
+  (tag: string): boolean =>
+    hasBits(tag) || (t.made?.includes(tag) ?? false);
 
 /**
  * Whether a tag's meetings are kept as bits: every tag of meeting_tags (migration 0019), the ASCII title grams (0022),
@@ -351,6 +357,27 @@ export const tagBlocks = (holds: string): string => `(SELECT b.tag, b.block, bit
 
 /** The meetings holding any of the tags (an array parameter) as bits: a row a block, `block` and `bits`. */
 const tagsOred = (tags: string): string => `(SELECT x.block, bit_or(x.bits) AS bits FROM ${tagBlocks(`b.tag = ANY(${tags}::text[])`)} x GROUP BY x.block)`;
+
+/**
+ * tagBlocks of `tags`, those not kept as bits (TagFilter.made: few meetings each) made from their rows (meeting_grams)
+ * as the triggers make the others': each (tag, block) a row of `tag`, `block`, `bits`. Each row's number looked up by
+ * key: joined, a plan made once hashed all 100,000 numbers (35 ms) for the two rows of `mark`'s id words. `param`:
+ * `tags` as an array parameter already.
+ */
+function blocksOf(tags: readonly string[], p: (value: unknown) => string, param = p(tags)): string {
+  const kept = tagBlocks(`b.tag = ANY(${param}::text[])`);
+  const made = tags.filter((tag) => !hasBits(tag));
+  if (made.length === 0) return kept;
+  return `(SELECT k.tag, k.block, k.bits FROM ${kept} k
+           UNION ALL
+           SELECT x.tag, x.n >> 12, bit_or(B'1'::bit(4096) >> (x.n & 4095))
+           FROM (SELECT g.tag, (SELECT n.n FROM meeting_numbers n WHERE n.meeting_id = g.meeting_id) AS n FROM meeting_grams g WHERE g.tag = ANY(${p(made)}::text[])) x
+           GROUP BY x.tag, x.n >> 12)`;
+}
+
+/** tagsOred of `tags` (values; `param`, as an array parameter already), with blocksOf's bits. */
+const oredOf = (tags: readonly string[], p: (value: unknown) => string, param?: string): string =>
+  `(SELECT x.block, bit_or(x.bits) AS bits FROM ${blocksOf(tags, p, param)} x GROUP BY x.block)`;
 
 /**
  * The blocks of bits of the meetings a participant fragment's names and e-mails hold: their tags' ORed (`names`, made
@@ -380,7 +407,7 @@ function groupsAnded(t: TagFilter, param: (value: unknown) => string): string {
   const of = param(groups.flatMap((g, i) => g.map(() => i)));
   return `(SELECT o.block, bit_and(o.bits) AS bits FROM (
              SELECT g.i, x.block, bit_or(x.bits) AS bits
-             FROM ${tagBlocks(`b.tag = ANY(${tags}::text[])`)} x
+             FROM ${blocksOf(groups.flat(), param, tags)} x
              JOIN unnest(${tags}::text[], ${of}::int[]) g (tag, i) ON g.tag = x.tag
              GROUP BY g.i, x.block) o
            GROUP BY o.block HAVING count(*) = ${t.groups.length})`;
@@ -408,6 +435,11 @@ export interface TagFilter {
    * fragment's ILIKE patterns, which check each meeting instead when another filter drives.
    */
   rareWords?: { group: string[]; forms: string[]; id: string };
+  /**
+   * Tags of `groups` whose meetings are not kept as bits but are few (a title fragment's words with digits beside its
+   * words of letters: MADE_BITS): their bits are made from their rows where the others' are read (blocksOf).
+   */
+  made?: string[];
   /** With `probeMany`, a participant fragment in too many words or names for tags: its ILIKE patterns, each meeting's participants checked. */
   probe?: string[];
   /**
@@ -485,6 +517,7 @@ export async function compileTags(
   const groups: string[][] = [];
   let title: TagFilter['title'];
   let rareWords: TagFilter['rareWords'];
+  let made: string[] | undefined;
   let probe: string[] | undefined;
   let gram: TagFilter['gram'];
   let participant: TagFilter['participant'];
@@ -510,12 +543,17 @@ export async function compileTags(
       else title = { ...title, ...(grams.sure !== undefined && { sure: grams.sure }), ...(grams.titled !== undefined && { titled: grams.titled }) };
     } else if (isWordFragment(fragment, forms)) {
       // In a title or id exactly when in one of its words (migration 0012): the few words holding it, as their grams.
-      const words = await titleWords(q, fragment, options.rareTitleWords);
-      if (words) {
+      // (Bits made for its words not of letters only when no other filter but dates takes part: with a participant's
+      // word, `eng` 25 -> 45 ms at 100k meetings, its 49 words' 10,010 meetings then gathered and joined to the word's.)
+      const alone = [filter.participant, filter.folderPath, filter.seriesId].every((v) => v === undefined || v === '');
+      const held = await titleWords(q, fragment, options.rareTitleWords, alone);
+      if (held) {
+        const { words } = held;
         if (words.length === 0) none = true;
         const group = words.map((w) => `gw${w}`);
         groups.push(group);
-        if (words.length > MAX_TITLE_WORDS) rareWords = { group, forms: title.forms, id: title.id };
+        if (held.made) made = held.made.map((w) => `gw${w}`);
+        else if (words.length > MAX_TITLE_WORDS) rareWords = { group, forms: title.forms, id: title.id };
         title = undefined;
       }
     } else {
@@ -545,7 +583,7 @@ export async function compileTags(
   if (folder) groups.push([`f${(await folder).id}`]);
   const range = filter.from === undefined && filter.to === undefined ? {} : parseDateRange(filter.from, filter.to);
   // A page counted from the bits: those of every group so far (a title fragment then held by grams alone).
-  const bitsOnly = title === undefined && groups.every((g) => g.every(hasBits));
+  const bitsOnly = title === undefined && groups.every((g) => g.every((tag) => hasBits(tag) || made?.includes(tag)));
   const counted = options.counted === true && bitsOnly;
   if (filter.participant !== undefined && filter.participant !== '') {
     const fragment = matchFragment(filter.participant, 'participant');
@@ -579,7 +617,7 @@ export async function compileTags(
     if (dense && dense.held * DENSE_GRAM >= dense.top && (await rangeHoldsGram())) {
       probe = patterns;
       gram = { tag: dense.tag, text: dense.text, exact: dense.exact };
-      return { groups, range, none, ...(title && { title }), ...(rareWords && { rareWords }), probe, gram };
+      return { groups, range, none, ...(title && { title }), ...(rareWords && { rareWords }), ...(made && { made }), probe, gram };
     }
     // In several words and every recent meeting (`a`): the few meetings it fails, when few, rather than the union of its
     // words' tags (RECENT_MEETINGS_HOLDING). Not for a list counted from the bits: the union is counted there (`a`, in 10
@@ -667,6 +705,7 @@ export async function compileTags(
     none,
     ...(title && { title }),
     ...(rareWords && { rareWords }),
+    ...(made && { made }),
     ...(probe && { probe }),
     ...(gram && { gram }),
     ...(participant && { participant }),
@@ -761,7 +800,7 @@ const MAX_STRAY_MEETINGS = 2000;
 function gramsTotal(t: TagFilter | undefined, param: (value: unknown) => string, dates?: DateTerm): string | undefined {
   const gram = t?.gram;
   const dated = t?.range.from !== undefined || t?.range.to !== undefined;
-  if (!gram || !t.probe || t.title || t.except || (dated && !dates) || !t.groups.every((g) => g.every(hasBits))) return undefined;
+  if (!gram || !t.probe || t.title || t.except || (dated && !dates) || !t.groups.every((g) => g.every(bitted(t)))) return undefined;
   // The other filters' groups (a folder, a series, a date range's cover), each its tags' bits ORed, ANDed in; their
   // tags for the strays' meetings and those outside the range.
   const tagGroups = [...t.groups, ...(dates ? [dates.tokens] : [])];
@@ -770,7 +809,7 @@ function gramsTotal(t: TagFilter | undefined, param: (value: unknown) => string,
   const held = (strays?: string) =>
     `(SELECT coalesce(sum(bit_count(${strays ? 'CASE WHEN o.bits IS NULL THEN g.bits ELSE g.bits & ~o.bits END' : 'g.bits'}${groups.map((_, i) => ` & a${i}.bits`).join('')})), 0)
       FROM ${tagBlocks(`b.tag = ${param(gram.tag)}`)} g ${strays ? `LEFT JOIN ${tagsOred(strays)} o ON o.block = g.block` : ''}
-      ${groups.map((tags, i) => `JOIN ${tagsOred(tags)} a${i} ON a${i}.block = g.block`).join(' ')})::int`;
+      ${tagGroups.map((tags, i) => `JOIN ${oredOf(tags, param, groups[i])} a${i} ON a${i}.block = g.block`).join(' ')})::int`;
   // (Each group in its own table: a title fragment's grams are in meeting_grams.)
   const inGroups = tagGroups
     .map((group, i) => ` AND EXISTS (SELECT 1 FROM ${tagTable(group[0] ?? '')} e WHERE e.tag = ANY(${groups[i]}::text[]) AND e.meeting_id = c.meeting_id)`)
@@ -1038,21 +1077,36 @@ const MERGED_TITLE_WORDS = 8;
 const RARE_TITLE_WORDS = { words: 500, meetings: 2_000 };
 
 /**
- * The title words holding `fragment` (a word fragment), or undefined when they are too many for their grams
- * (MAX_TITLE_WORDS, RARE_TITLE_WORDS). Their meetings are summed (meeting_tag_counts) only past MAX_TITLE_WORDS.
+ * A title fragment's words not of ASCII letters (no bits: migration 0030) have their bits made from their rows where
+ * its words of letters are read as bits, when these are at most MERGED_TITLE_WORDS and those in at most this many
+ * meetings in all. Three letters are in ~40 of the random parts of the ids at 100k meetings, one meeting each, beside
+ * the title's words holding them (`eng`: `engineering` and 47 others): their titles were checked one by one (the
+ * trigram index proposed ~10,000), ~13 ms, ~24 with a participant's word.
  */
-async function titleWords(q: Queryable, fragment: string, rare = RARE_TITLE_WORDS): Promise<string[] | undefined> {
-  // Read as a participant's words are (wordsHolding; `undefined` for as many rows as make too many words).
+const MADE_BITS = { meetings: 2_000 };
+
+/**
+ * The title words holding `fragment` (a word fragment), or undefined when they are too many for their grams
+ * (MAX_TITLE_WORDS, RARE_TITLE_WORDS, MADE_BITS). `made`: those of them whose bits are made (MADE_BITS, when
+ * `madeAllowed`).
+ */
+async function titleWords(q: Queryable, fragment: string, rare = RARE_TITLE_WORDS, madeAllowed = true): Promise<{ words: string[]; made?: string[] } | undefined> {
+  // Read as a participant's words are (wordsHolding; `undefined` for as many rows as make too many words). The meetings
+  // of all of them past MAX_TITLE_WORDS, and of those not of letters.
   const read = wordsRead(fragment);
+  const sum = (which: string) => `(SELECT coalesce(sum(c.n), 0) FROM w x JOIN meeting_tag_counts c ON c.tag = 'gw' || x.word${which})::float8`;
   const text = `WITH ${wordsHolding('title_words', ['$1'], read, rare.words)}
      SELECT CASE WHEN (SELECT count(*) FROM r) < ${wordRows(rare.words)} THEN coalesce(array_agg(w.word), '{}') END AS words,
-            CASE WHEN count(*) > ${MAX_TITLE_WORDS} AND count(*) <= ${rare.words} THEN (SELECT coalesce(sum(c.n), 0) FROM w x JOIN meeting_tag_counts c ON c.tag = 'gw' || x.word) END::float8 AS meetings
+            CASE WHEN count(*) > ${MAX_TITLE_WORDS} AND count(*) <= ${rare.words} THEN ${sum('')} END AS meetings,
+            CASE WHEN count(*) <= ${rare.words} AND bool_or(w.word ~ '^[a-z]+$') AND NOT bool_and(w.word ~ '^[a-z]+$') THEN ${sum(" WHERE x.word !~ '^[a-z]+$'")} END AS unlettered
      FROM w`;
-  const [r] = await readWords<{ words: string[] | null; meetings: number | null }>(q, read, text, [ilike(fragment)]);
-  const { words, meetings } = r!;
+  const [r] = await readWords<{ words: string[] | null; meetings: number | null; unlettered: number | null }>(q, read, text, [ilike(fragment)]);
+  const { words, meetings, unlettered } = r!;
   if (words === null) return undefined;
-  if (words.length <= MAX_TITLE_WORDS) return words;
-  return words.length <= rare.words && meetings! <= rare.meetings ? words : undefined;
+  const lettered = words.filter((w) => hasBits(`gw${w}`));
+  if (madeAllowed && unlettered !== null && unlettered <= MADE_BITS.meetings && lettered.length <= MERGED_TITLE_WORDS) return { words, made: words.filter((w) => !hasBits(`gw${w}`)) };
+  if (words.length <= MAX_TITLE_WORDS) return { words };
+  return words.length <= rare.words && meetings! <= rare.meetings ? { words } : undefined;
 }
 
 /**
@@ -1246,11 +1300,13 @@ const tagRange = (table: string, tag: string): string => `(SELECT started_at, me
  * merged in key order and made distinct as they stream (a Merge Append and a Unique; `om`'s two words at offset 20,000:
  * 23,560 entries read, ~5 ms, where its 66,446 were gathered and sorted first, 41 ms). DISTINCT ON, not DISTINCT: the
  * planner, not knowing how deep the walk goes, hashed all of them (46 ms); each range in the same order: without it, they
- * were appended and sorted (29 ms).
+ * were appended and sorted (29 ms). `many`: more tags (an array parameter), few rows each, read as one more range.
  */
-const tagsMerged = (table: string, tags: string[], dir: 'DESC' | 'ASC', below?: string): string =>
+const tagsMerged = (table: string, tags: string[], dir: 'DESC' | 'ASC', below?: string, many?: string): string =>
   `(SELECT DISTINCT ON (u.started_at, u.meeting_id) u.started_at, u.meeting_id
-    FROM (${tags.map((tag) => `(SELECT started_at, meeting_id FROM ${table} WHERE tag = ${tag}${below === undefined ? '' : ` AND started_at < ${below}`} ORDER BY started_at ${dir}, meeting_id ${dir})`).join(' UNION ALL ')}) u
+    FROM (${[...tags.map((tag) => `tag = ${tag}`), ...(many === undefined ? [] : [`tag = ANY(${many}::text[])`])]
+      .map((held) => `(SELECT started_at, meeting_id FROM ${table} WHERE ${held}${below === undefined ? '' : ` AND started_at < ${below}`} ORDER BY started_at ${dir}, meeting_id ${dir})`)
+      .join(' UNION ALL ')}) u
     ORDER BY u.started_at ${dir}, u.meeting_id ${dir})`;
 
 /**
@@ -1383,7 +1439,15 @@ async function listByTags(q: Queryable, t: TagFilter, page: Page, cover?: DateTe
   // their bits. Gathered and made distinct first, for the total and the page, `ing`'s 6 words (46,524 rows, 41,165
   // meetings) took 53 ms.
   const titleWordsAlone =
-    grams && !t.title && driver === undefined && t.groups.length === 1 && driverGroup.length <= MERGED_TITLE_WORDS && !t.probe && !t.except?.length && t.range.from === undefined && t.range.to === undefined;
+    grams &&
+    !t.title &&
+    driver === undefined &&
+    t.groups.length === 1 &&
+    driverGroup.filter((tag) => !t.made?.includes(tag)).length <= MERGED_TITLE_WORDS &&
+    !t.probe &&
+    !t.except?.length &&
+    t.range.from === undefined &&
+    t.range.to === undefined;
   const driverParam = driver === undefined ? undefined : p(driver);
   const clauses = driver === undefined ? [] : [`t.tag = ${driverParam}`];
   // Common table expressions of the statement. A group of tags drives (the names of a participant across words): its
@@ -1392,7 +1456,8 @@ async function listByTags(q: Queryable, t: TagFilter, page: Page, cover?: DateTe
   let source: string;
   let merged: ((dir: 'DESC' | 'ASC') => string) | undefined;
   let titleMerged: ((dir: 'DESC' | 'ASC') => string) | undefined;
-  let wordsArray: string | undefined;
+  /** The walked words' bits (tagsOred), when counted from them (MERGED_TOTAL). */
+  let wordsBits: string | undefined;
   let namesByMonth: { bits: string; named: string } | undefined;
   /** The dates bounding a group's rows as they are read (its key ranges start with the start). */
   const datedRows = () => startedWithin(t.range, p, 'd.started_at').map((c) => ` AND ${c}`).join('');
@@ -1400,13 +1465,16 @@ async function listByTags(q: Queryable, t: TagFilter, page: Page, cover?: DateTe
   const namedCte = (tags: string, within: string) =>
     `named AS MATERIALIZED (SELECT d.started_at, d.meeting_id FROM meeting_tags d WHERE d.tag = ANY(${tags}::text[])${within} GROUP BY d.started_at, d.meeting_id)`;
   if (driver !== undefined) source = `${tagTable(driver)} t`;
-  else if (wordsAlone || (titleWordsAlone && driverGroup.every(hasBits))) {
+  else if (wordsAlone || (titleWordsAlone && driverGroup.every(bitted(t)))) {
     // A participant fragment's words alone, or a title fragment's few words of ASCII letters, kept as bits (migration
     // 0030): merged as the page is walked (monthSkip), counted from their bits (MERGED_TOTAL). Counted from the merge,
     // `ing`'s 6 title words (46,524 rows, 41,165 meetings) took ~20 ms at 100k meetings, its whole list ~20 against ~2.
-    const words = driverGroup.map(p);
-    wordsArray = p(driverGroup);
-    merged = (dir) => tagsMerged(tagTable(driverGroup[0]!), words, dir, '(SELECT upper FROM ms)');
+    // Its words whose bits are made (TagFilter.made) are one more branch of the merge, their rows read by one scan.
+    const words = driverGroup.filter((tag) => !t.made?.includes(tag)).map(p);
+    const made = driverGroup.filter((tag) => t.made?.includes(tag));
+    const madeParam = made.length > 0 ? p(made) : undefined;
+    wordsBits = oredOf(driverGroup, p);
+    merged = (dir) => tagsMerged(tagTable(driverGroup[0]!), words, dir, '(SELECT upper FROM ms)', madeParam);
     source = `${merged('DESC')} t`;
   } else if (titleWordsAlone) {
     const words = driverGroup.map(p);
@@ -1511,7 +1579,7 @@ async function listByTags(q: Queryable, t: TagFilter, page: Page, cover?: DateTe
   // (monthSkip), and counted from their bits; a fragment's names alone likewise (namesByMonth).
   const tagAlone = driver !== undefined && joins.length === 0 && clauses.length === 1 && ctes.length === 0;
   const counted =
-    wordsArray !== undefined || namesByMonth !== undefined
+    wordsBits !== undefined || namesByMonth !== undefined
       ? MERGED_TOTAL
       : titleMerged !== undefined
         ? '(SELECT n FROM tw)'
@@ -1529,7 +1597,7 @@ async function listByTags(q: Queryable, t: TagFilter, page: Page, cover?: DateTe
   const walked = tagAlone ? () => tagRange(tagTable(driver), driverParam!) : titleMerged;
   const n = params.length;
   const [limit, offset] = [`$${n + 1}::bigint`, `$${n + 2}::bigint`];
-  if (wordsArray !== undefined) ctes.push(...monthSkip(tagsOred(wordsArray), offset));
+  if (wordsBits !== undefined) ctes.push(...monthSkip(wordsBits, offset));
   if (namesByMonth !== undefined) ctes.push(...monthSkip(namesByMonth.bits, offset), ...monthsDown(offset, limit), namesByMonth.named);
   // Counted once (a subquery in the total was computed again where the page reads the total: 2 x 23 ms for `ing`).
   if (titleMerged !== undefined) ctes.push(`tw AS MATERIALIZED (SELECT count(*)::int AS n FROM ${titleMerged('DESC')} x)`);
@@ -1560,7 +1628,7 @@ async function listByTags(q: Queryable, t: TagFilter, page: Page, cover?: DateTe
   // merge plans (no hash, no parallel workers). Expecting one row from a join of two tags' ranges (their selectivities
   // multiplied), the planner hashed `e`'s 91,577 title grams and the 42,942 meetings of `kowalski` in parallel and sorted
   // the 39,238 it found for a page of 20 (22-39 ms), where a backward merge's incremental sort stops at 21 (0.3 ms).
-  const planned = <T>(work: (c: Queryable) => Promise<T>): Promise<T> => (counted !== undefined && wordsArray === undefined ? withMergePlans(q, work) : work(q));
+  const planned = <T>(work: (c: Queryable) => Promise<T>): Promise<T> => (counted !== undefined && wordsBits === undefined ? withMergePlans(q, work) : work(q));
   const text = `${ctes.length > 0 ? `WITH ${ctes.join(',\n')} ` : ''}SELECT i.*, c.total FROM (${totalSql}) c
        LEFT JOIN LATERAL (${pageOfMeetingsByKey(pageSql)}) i ON true
        ORDER BY i.started_at COLLATE "C" DESC, i.id COLLATE "C" DESC`;
