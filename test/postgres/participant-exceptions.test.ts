@@ -220,6 +220,45 @@ describe.skipIf(needs('postgresql'))('PostgreSQL: a participant fragment in most
     }
   }, 120_000);
 
+  it('in many names, failing too many meetings for their list, with a title fragment in several words: walked newest first, each meeting probed, counted from its gram', async () => {
+    // `ing` in `planning` and `hiring` (two title words with bits), `ing ` in their pairs with the separator after:
+    // their meetings merged as the page is walked, each probed for `zq` (1,600 names, 1,200 meetings failing it) until
+    // the page's end, the total from `zq`'s gram's bits, not every meeting of the words gathered and probed.
+    const { q, pgStore, liteStore } = await seeded('titled', (s) => {
+      const ids = seedManyNames(s, 4096 + 600);
+      s.prepare("UPDATE meetings SET title = CASE rowid % 3 WHEN 0 THEN 'Planning ' || rowid WHEN 1 THEN 'Hiring: ' || rowid ELSE title END").run();
+      return ids;
+    });
+    const statements: string[] = [];
+    const query = pg.Client.prototype.query;
+    const spy = vi.spyOn(pg.Client.prototype, 'query').mockImplementation(function (this: pg.Client, ...args: unknown[]) {
+      const config = args[0] as { text?: string } | string;
+      statements.push(typeof config === 'string' ? config : (config.text ?? ''));
+      return (query as (...a: unknown[]) => unknown).apply(this, args) as never;
+    });
+    try {
+      for (const title of ['ing', 'ING ', 'ing: '])
+        for (const filter of [{ participant: 'zq' }, { participant: 'zq', from: '2026-01-20' }])
+          for (const offset of [0, 7, 150]) {
+            const f = { ...filter, query: title };
+            const page = { limit: 10, offset };
+            const list = async (s: Store) => {
+              const r = await s.meetings.list(f, page);
+              return { f, offset, total: r.pagination.total, ids: r.meetings.map((m) => m.id) };
+            };
+            statements.length = 0;
+            const found = await list(pgStore);
+            expect(found.total, JSON.stringify(f)).toBeGreaterThan(160);
+            expect(found).toEqual(await list(liteStore));
+            // Without dates: the words' rows not gathered first.
+            if (filter.from === undefined) expect(statements.filter((t) => t.includes('named AS MATERIALIZED')), JSON.stringify(f)).toEqual([]);
+          }
+    } finally {
+      spy.mockRestore();
+      await Promise.all([pgStore.close(), liteStore.close(), q.end()]);
+    }
+  }, 120_000);
+
   it('in many names, failing too many meetings for their list: those read from its gram when the matches cost more, as every participant matched gives', async () => {
     for (const strays of [3, 40]) {
       const name = `strays${strays}`;
