@@ -247,6 +247,9 @@ export function chooseCases(sqlite: Sqlite): MatrixCase[] {
   L(`participant common + six months`, { participant: commonPerson, ...six });
   // Two common filters, neither counted as bits: a title word and a participant word; names across words and a folder.
   L(`participant common + query "${titleWord}" (common word)`, { participant: commonPerson, query: titleWord });
+  // A title fragment in several words with a participant's word, and with a fragment in too many names (probed).
+  if (spread) L(`participant common + query "${spread}" (several title words)`, { participant: commonPerson, query: spread });
+  if (spread && manyNames) L(`participant "${manyNames}" + query "${spread}" (several title words)`, { participant: manyNames, query: spread });
   if (commonPair && bigFolder) L(`participant "${commonPair}" (across words, most frequent) + folder`, { participant: commonPair, folderPath: bigFolder });
   if (bigFolder) L(`participant common + folder + six months + query`, { participant: commonPerson, folderPath: bigFolder, ...six, query: titleWord });
   if (series) L('series + participant common', { seriesId: series, participant: commonPerson });
