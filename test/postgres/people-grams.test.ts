@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type pg from 'pg';
 import { needs } from '../support/system-tools.js';
-import { genericStatements, PEOPLE_GRAM_ROWS, storeForBlock } from '../support/postgres.js';
+import { flipTagBit, genericStatements, PEOPLE_GRAM_ROWS, storeForBlock } from '../support/postgres.js';
 import { compileTags, ilike, listMeetings } from '../../src/db/postgres/meetings.js';
 import type { Queryable } from '../../src/db/postgres/sql.js';
 import { meetingTagBitsDrift } from '../../src/db/postgres/bitmaps.js';
@@ -233,9 +233,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL participant grams as bits (migr
       await target.end();
     }
     // A meeting's bit of a gram flipped by hand: the doctor names it; the repair computes every gram again.
-    await pool.query(
-      "INSERT INTO meeting_tag_bits (tag, block, bits) SELECT 'q6f6e31', n.n >> 12, B'1'::bit(4096) >> (n.n & 4095) FROM meeting_numbers n WHERE n.meeting_id = 'mtg_011'",
-    );
+    await flipTagBit(pool, 'q6f6e31', 'mtg_011');
     const drift = await meetingTagBitsDrift(pool);
     expect(drift?.examples).toContain('q6f6e31 0');
     await pool.query('SELECT syntheo_repair_meeting_tag_bits()');

@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { needs } from '../support/system-tools.js';
-import { listsAsRows, pgDatabaseMigratedTo, storeForBlock } from '../support/postgres.js';
+import { flipTagBit, listsAsRows, pgDatabaseMigratedTo, storeForBlock } from '../support/postgres.js';
 import { openStore } from '../../src/db/engine.js';
 import { compileTags } from '../../src/db/postgres/meetings.js';
 import { meetingTagBitsDrift } from '../../src/db/postgres/bitmaps.js';
@@ -218,10 +218,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL pairs of title words (migration
     const only = await pgs.pool.query<{ meeting_id: string }>(
       "SELECT meeting_id FROM meeting_grams WHERE tag = 'gvplanning ' AND meeting_id NOT IN (SELECT meeting_id FROM meeting_grams WHERE tag = 'gvhiring ') LIMIT 1",
     );
-    const flip = () =>
-      pgs.pool.query("INSERT INTO meeting_tag_bits (tag, block, bits) SELECT 'gvplanning ', n.n >> 12, B'1'::bit(4096) >> (n.n & 4095) FROM meeting_numbers n WHERE n.meeting_id = $1", [
-        only.rows[0]!.meeting_id,
-      ]);
+    const flip = () => flipTagBit(pgs.pool, 'gvplanning ', only.rows[0]!.meeting_id);
     await flip();
     expect(await total()).toBe(before - 1);
     await flip();

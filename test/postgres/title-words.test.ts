@@ -8,7 +8,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { needs } from '../support/system-tools.js';
-import { expectPlannedOnce, genericStatements, undoSearchBitmaps, undoTitleWords, storeForBlock, listedByRows, listsAsRows } from '../support/postgres.js';
+import { expectPlannedOnce, flipTagBit, genericStatements, undoSearchBitmaps, undoTitleWords, storeForBlock, listedByRows, listsAsRows } from '../support/postgres.js';
 import { openStore } from '../../src/db/engine.js';
 import { compileTags } from '../../src/db/postgres/meetings.js';
 import { openPostgres } from '../../src/db/postgres/open.js';
@@ -194,10 +194,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL title words (migration 0012)', 
     const only = await pgs.pool.query<{ meeting_id: string }>(
       "SELECT meeting_id FROM meeting_grams WHERE tag = 'gwdesign' AND meeting_id NOT IN (SELECT meeting_id FROM meeting_grams WHERE tag IN ('gwdesigner', 'gwredesign')) LIMIT 1",
     );
-    const flip = () =>
-      pgs.pool.query("INSERT INTO meeting_tag_bits (tag, block, bits) SELECT 'gwdesign', n.n >> 12, B'1'::bit(4096) >> (n.n & 4095) FROM meeting_numbers n WHERE n.meeting_id = $1", [
-        only.rows[0]!.meeting_id,
-      ]);
+    const flip = () => flipTagBit(pgs.pool, 'gwdesign', only.rows[0]!.meeting_id);
     await flip();
     expect(await total()).toBe(before - 1);
     await flip();
@@ -220,7 +217,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL title words (migration 0012)', 
       const total = async () => (await pgs.store.meetings.list({ query: 'kick' }, { limit: 2, offset: 0 })).pagination.total;
       const before = await total();
       expect(before).toBe((await listedByRows(pgs.pool, { query: 'kick' })).length);
-      const flip = () => pgs.pool.query("INSERT INTO meeting_tag_bits (tag, block, bits) SELECT 'gwkickoff', n.n >> 12, B'1'::bit(4096) >> (n.n & 4095) FROM meeting_numbers n WHERE n.meeting_id = 'mtg_k2'");
+      const flip = () => flipTagBit(pgs.pool, 'gwkickoff', 'mtg_k2');
       await flip();
       expect(await total()).toBe(before - 1);
       await flip();

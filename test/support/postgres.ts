@@ -205,6 +205,10 @@ export function storeForBlock(max: number): { readonly cluster: PgCluster; reado
   };
 }
 
+/** A meeting's bit of `tag` in meeting_tag_bits turned over by hand: a delta XORed in, as the triggers write them. */
+export const flipTagBit = (q: Pick<pg.Pool, 'query'>, tag: string, meetingId: string) =>
+  q.query("INSERT INTO meeting_tag_bits (tag, block, bits) SELECT $1, n.n >> 12, B'1'::bit(4096) >> (n.n & 4095) FROM meeting_numbers n WHERE n.meeting_id = $2", [tag, meetingId]);
+
 /**
  * The title grams kept as bits (written apart from syntheo_has_tag_bits), a condition on `column`: a character or a pair
  * of ASCII (migration 0022), the title's words of ASCII letters (0030), and the pairs of words whose first is of ASCII
