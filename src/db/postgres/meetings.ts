@@ -331,13 +331,13 @@ const countedByBits = (t: TagFilter | undefined): t is TagFilter =>
   t.range.from === undefined &&
   t.range.to === undefined &&
   t.groups.length > 0 &&
-  t.groups.every((g) => g.every(bitted(t)));
+  t.groups.every((g) => g.every(bitted(t.made)));
 
-/** Whether a tag of `t` is counted from bits: kept as bits (hasBits), or made from its few rows (TagFilter.made). */
+/** Whether a tag is counted from bits: kept as bits (hasBits), or made from its few rows (among `made`: TagFilter.made). */
 const bitted =
-  (t: TagFilter) =>
+  (made: readonly string[] | undefined) =>
   (tag: string): boolean =>
-    hasBits(tag) || (t.made?.includes(tag) ?? false);
+    hasBits(tag) || (made?.includes(tag) ?? false);
 
 /**
  * Whether a tag's meetings are kept as bits: every tag of meeting_tags (migration 0019), the ASCII title grams (0022),
@@ -346,8 +346,11 @@ const bitted =
 const hasBits = (tag: string): boolean =>
   !tag.startsWith('g') || /^g(?:[0-7][0-9a-f]){1,2}$/.test(tag) || /^gw[a-z]+$/.test(tag) || PAIR_BITS.test(tag);
 
+/** The separators of words (PARTICIPANT_SEPARATORS) as a regular expression's class. */
+const SEPARATOR_CLASS = [...PARTICIPANT_SEPARATORS].map((ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+
 /** The title pairs (migration 0033) whose first word is of ASCII letters. */
-const PAIR_BITS = /^g[vp][a-z]+[ @.,_()/'"+;:\t\n\r-]/;
+const PAIR_BITS = new RegExp(`^g[vp][a-z]+[${SEPARATOR_CLASS}]`);
 
 /** The meetings there are (meeting_tally's rows summed, migration 0003). */
 const MEETINGS = '(SELECT coalesce(sum(meetings), 0) FROM meeting_tally)';
@@ -583,7 +586,7 @@ export async function compileTags(
   if (folder) groups.push([`f${(await folder).id}`]);
   const range = filter.from === undefined && filter.to === undefined ? {} : parseDateRange(filter.from, filter.to);
   // A page counted from the bits: those of every group so far (a title fragment then held by grams alone).
-  const bitsOnly = title === undefined && groups.every((g) => g.every((tag) => hasBits(tag) || made?.includes(tag)));
+  const bitsOnly = title === undefined && groups.every((g) => g.every(bitted(made)));
   const counted = options.counted === true && bitsOnly;
   if (filter.participant !== undefined && filter.participant !== '') {
     const fragment = matchFragment(filter.participant, 'participant');
@@ -800,7 +803,7 @@ const MAX_STRAY_MEETINGS = 2000;
 function gramsTotal(t: TagFilter | undefined, param: (value: unknown) => string, dates?: DateTerm): string | undefined {
   const gram = t?.gram;
   const dated = t?.range.from !== undefined || t?.range.to !== undefined;
-  if (!gram || !t.probe || t.title || t.except || (dated && !dates) || !t.groups.every((g) => g.every(bitted(t)))) return undefined;
+  if (!gram || !t.probe || t.title || t.except || (dated && !dates) || !t.groups.every((g) => g.every(bitted(t.made)))) return undefined;
   // The other filters' groups (a folder, a series, a date range's cover), each its tags' bits ORed, ANDed in; their
   // tags for the strays' meetings and those outside the range.
   const tagGroups = [...t.groups, ...(dates ? [dates.tokens] : [])];
@@ -1103,8 +1106,8 @@ async function titleWords(q: Queryable, fragment: string, rare = RARE_TITLE_WORD
   const [r] = await readWords<{ words: string[] | null; meetings: number | null; unlettered: number | null }>(q, read, text, [ilike(fragment)]);
   const { words, meetings, unlettered } = r!;
   if (words === null) return undefined;
-  const lettered = words.filter((w) => hasBits(`gw${w}`));
-  if (madeAllowed && unlettered !== null && unlettered <= MADE_BITS.meetings && lettered.length <= MERGED_TITLE_WORDS) return { words, made: words.filter((w) => !hasBits(`gw${w}`)) };
+  const made = words.filter((w) => !hasBits(`gw${w}`));
+  if (madeAllowed && unlettered !== null && unlettered <= MADE_BITS.meetings && words.length - made.length <= MERGED_TITLE_WORDS) return { words, made };
   if (words.length <= MAX_TITLE_WORDS) return { words };
   return words.length <= rare.words && meetings! <= rare.meetings ? { words } : undefined;
 }
@@ -1116,9 +1119,6 @@ async function titleWords(q: Queryable, fragment: string, rare = RARE_TITLE_WORD
  */
 const isWordFragment = (fragment: string, forms: string[]): boolean =>
   forms.length === 1 && [...fragment].length <= 32 && ![...fragment].some((ch) => PARTICIPANT_SEPARATORS.includes(ch));
-
-/** The separators of words (PARTICIPANT_SEPARATORS) as a regular expression's class. */
-const SEPARATOR_CLASS = [...PARTICIPANT_SEPARATORS].map((ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
 
 /**
  * A title fragment across two words as migration 0033 keeps their pairs: a word's last 1-32 characters, 1-8 separators,
@@ -1267,6 +1267,9 @@ const FEW_WORD_MEETINGS = 20_000;
 
 /** Rows of a tag read when choosing which one drives a list: enough to tell a rare tag from a common one. */
 const DRIVER_PROBE = 2000;
+
+/** A group of at most this many tags is probed for each of a driver's few rows (a lookup each), not joined. */
+const PROBED_GROUP_TAGS = 8;
 
 /**
  * The meetings of `source` (a FROM item of `started_at`, `meeting_id`: one tag's key range, or several merged and made
@@ -1438,31 +1441,26 @@ async function listByTags(q: Queryable, t: TagFilter, page: Page, cover?: DateTe
   // counted once from the merge when their meetings are not kept as bits (a word with digits or beyond ASCII), else from
   // their bits. Gathered and made distinct first, for the total and the page, `ing`'s 6 words (46,524 rows, 41,165
   // meetings) took 53 ms.
-  const titleWordsAlone =
-    grams &&
-    !t.title &&
-    driver === undefined &&
-    t.groups.length === 1 &&
-    driverGroup.filter((tag) => !t.made?.includes(tag)).length <= MERGED_TITLE_WORDS &&
-    !t.probe &&
-    !t.except?.length &&
-    t.range.from === undefined &&
-    t.range.to === undefined;
+  // (Its words whose bits are made, TagFilter.made, are one more range of the walk, however many.)
+  const madeWords = driverGroup.filter((tag) => t.made?.includes(tag));
+  const fewTitleWords =
+    grams && !t.title && driver === undefined && driverGroup.length - madeWords.length <= MERGED_TITLE_WORDS && !t.except?.length && t.range.from === undefined && t.range.to === undefined;
+  const titleWordsAlone = fewTitleWords && t.groups.length === 1 && !t.probe;
   // The same words with other filters counted from the bits (a participant's or a folder's tags), or with a participant
   // fragment in too many names counted from its gram (gramsTotal), each meeting then probed: walked newest first, the
   // others joined (or each meeting probed) until the page's end. Gathered and made distinct first, then joined or probed
   // (twice), at 100k meetings `ing` + `kowalski` took 99 ms, `ing` + `person1` 690 (41,165 meetings probed).
   const titleWordsWalked =
-    grams &&
-    !t.title &&
-    driver === undefined &&
+    fewTitleWords &&
     (t.groups.length > 1 || t.probe !== undefined) &&
-    driverGroup.length <= MERGED_TITLE_WORDS &&
-    !t.except?.length &&
-    t.range.from === undefined &&
-    t.range.to === undefined &&
-    driverGroup.every(bitted(t)) &&
+    driverGroup.every(bitted(t.made)) &&
     ((t.probe !== undefined && t.gram !== undefined) || countedByBits(t));
+  /** The driver group's key ranges merged (tagsMerged) below `below`, walking either way; the made words' one range. */
+  const groupMerged = (below?: string): ((dir: 'DESC' | 'ASC') => string) => {
+    const words = driverGroup.filter((tag) => !madeWords.includes(tag)).map(p);
+    const many = madeWords.length > 0 ? p(madeWords) : undefined;
+    return (dir) => tagsMerged(tagTable(driverGroup[0]!), words, dir, below, many);
+  };
   const driverParam = driver === undefined ? undefined : p(driver);
   const clauses = driver === undefined ? [] : [`t.tag = ${driverParam}`];
   // Common table expressions of the statement. A group of tags drives (the names of a participant across words): its
@@ -1480,23 +1478,18 @@ async function listByTags(q: Queryable, t: TagFilter, page: Page, cover?: DateTe
   const namedCte = (tags: string, within: string) =>
     `named AS MATERIALIZED (SELECT d.started_at, d.meeting_id FROM meeting_tags d WHERE d.tag = ANY(${tags}::text[])${within} GROUP BY d.started_at, d.meeting_id)`;
   if (driver !== undefined) source = `${tagTable(driver)} t`;
-  else if (wordsAlone || (titleWordsAlone && driverGroup.every(bitted(t)))) {
+  else if (wordsAlone || (titleWordsAlone && driverGroup.every(bitted(t.made)))) {
     // A participant fragment's words alone, or a title fragment's few words of ASCII letters, kept as bits (migration
-    // 0030): merged as the page is walked (monthSkip), counted from their bits (MERGED_TOTAL). Counted from the merge,
-    // `ing`'s 6 title words (46,524 rows, 41,165 meetings) took ~20 ms at 100k meetings, its whole list ~20 against ~2.
-    // Its words whose bits are made (TagFilter.made) are one more branch of the merge, their rows read by one scan.
-    const words = driverGroup.filter((tag) => !t.made?.includes(tag)).map(p);
-    const made = driverGroup.filter((tag) => t.made?.includes(tag));
-    const madeParam = made.length > 0 ? p(made) : undefined;
+    // 0030) or made: merged as the page is walked (monthSkip), counted from their bits (MERGED_TOTAL). Counted from the
+    // merge, `ing`'s 6 title words (46,524 rows, 41,165 meetings) took ~20 ms at 100k meetings, its whole list ~20
+    // against ~2.
     wordsBits = oredOf(driverGroup, p);
-    merged = (dir) => tagsMerged(tagTable(driverGroup[0]!), words, dir, '(SELECT upper FROM ms)', madeParam);
+    merged = groupMerged('(SELECT upper FROM ms)');
     source = `${merged('DESC')} t`;
   } else if (titleWordsWalked) {
-    // (A group of made bits is alone: not here.)
-    source = `${tagsMerged('meeting_grams', driverGroup.map(p), 'DESC')} t`;
+    source = `${groupMerged()('DESC')} t`;
   } else if (titleWordsAlone) {
-    const words = driverGroup.map(p);
-    titleMerged = (dir) => tagsMerged('meeting_grams', words, dir);
+    titleMerged = groupMerged();
     source = `${titleMerged('DESC')} t`;
   } else if (grams && !t.title) {
     // Title words (or grams whose meetings all match): their meetings once for the total and the page, made distinct
@@ -1561,10 +1554,12 @@ async function listByTags(q: Queryable, t: TagFilter, page: Page, cover?: DateTe
       // the group's rows, expecting ~1,500 a tag (`ing`'s 6 title words, 46,524 rows, 21 ms, for a series' 102 meetings).
       // Not many tags (a participant fragment's ~80 words: a lookup each, for each row, 9.6 -> 40 ms).
       const held = `SELECT 1 FROM ${tagTable(group[0]!)} ${o} WHERE ${o}.tag = ANY(${p(group)}::text[]) AND ${o}.started_at = t.started_at AND ${o}.meeting_id = t.meeting_id${within(o)}`;
-      clauses.push(driverRows !== undefined && group.length <= MERGED_TITLE_WORDS ? `(${held} LIMIT 1) IS NOT NULL` : `EXISTS (${held})`);
+      clauses.push(driverRows !== undefined && group.length <= PROBED_GROUP_TAGS ? `(${held} LIMIT 1) IS NOT NULL` : `EXISTS (${held})`);
     }
   }
   let from = `FROM ${source} ${joins.join(' ')} WHERE ${clauses.length ? clauses.join(' AND ') : 'true'}`;
+  /** Whether `from` is the candidates checked once (a CTE) for the title: their probes too. */
+  let checkedOnce = false;
   // A title fragment's many rare words when another filter drives: its title checked on each meeting, as any title
   // fragment the tags do not hold, not each of its words looked up (`631`, 111 words, and "Ines Chen 80": 111 key
   // lookups for each of the name's meetings, 7.6 ms, against 2.5).
@@ -1593,6 +1588,7 @@ async function listByTags(q: Queryable, t: TagFilter, page: Page, cover?: DateTe
         `candidates AS MATERIALIZED (SELECT t.started_at, t.meeting_id FROM kept t WHERE t.sure OR (SELECT ${like} FROM meetings m WHERE m.id = t.meeting_id) IS TRUE)`,
       );
       from = 'FROM candidates t WHERE true';
+      checkedOnce = true;
     }
   }
   // One tag alone (a participant word, a series, a title gram; no dates): its total is the sum of its counted
@@ -1617,7 +1613,7 @@ async function listByTags(q: Queryable, t: TagFilter, page: Page, cover?: DateTe
   // Likewise the gathered meetings (`named`) of which each is probed for a participant fragment in too many names: the
   // page sorted them all anyway, each probed again (`es P` + `m ` from 2025, ~12 µs a probe: 28.6 -> 15.8 ms at 100k;
   // `ing` + `m ` from 2025, 327 -> 182: with dates, a title fragment's words are not walked, below).
-  const probedTwice = t.probe !== undefined && ctes.length > 0 && from !== 'FROM candidates t WHERE true';
+  const probedTwice = t.probe !== undefined && ctes.length > 0 && !checkedOnce;
   if (counted === undefined && !tagAlone && (probedTwice || (ctes.length === 0 && driverRows !== undefined && (joins.length > 0 || clauses.length > 1)))) {
     ctes.push(`joined AS MATERIALIZED (SELECT t.started_at, t.meeting_id ${from})`);
     from = 'FROM joined t WHERE true';
