@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { needs } from '../support/system-tools.js';
-import { forgetMigrationsFrom, pgDatabaseMigratedTo, titleGramBits, undoSearchBitmaps, undoTitleWords, undoWordCounts, storeForBlock, listsAsRows } from '../support/postgres.js';
+import { addTitledMeeting, forgetMigrationsFrom, pgDatabaseMigratedTo, titleGramBits, undoSearchBitmaps, undoTitleWords, undoWordCounts, storeForBlock, listsAsRows } from '../support/postgres.js';
 import { openStore } from '../../src/db/engine.js';
 import { compileTags } from '../../src/db/postgres/meetings.js';
 import { openPostgres, PG_MIGRATIONS_DIR } from '../../src/db/postgres/open.js';
@@ -98,13 +98,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL title grams beyond ASCII (migra
   async function addMeetings(from: number, to: number): Promise<void> {
     for (let i = from; i < to; i++) {
       const at = new Date(Date.UTC(2026, 0, 1) + (i % 40) * 86_400_000).toISOString();
-      await pgs.pool.query('INSERT INTO meetings (id, title, started_at, folder_id, created_at, updated_at) VALUES ($1, $2, $3, $4, $3, $3)', [
-        idOf(i),
-        TITLES[(i * 7) % TITLES.length],
-        at,
-        i % 3 === 0 ? 'fld_a' : i % 3 === 1 ? 'fld_b' : null,
-      ]);
-      if (i % 4 === 0) await pgs.pool.query("INSERT INTO participants (id, meeting_id, name) VALUES ($1, $2, 'Anna Kowalski')", [`par_${i}`, idOf(i)]);
+      await addTitledMeeting(pgs.pool, { id: idOf(i), index: i, title: TITLES[(i * 7) % TITLES.length]!, at, folderId: i % 3 === 0 ? 'fld_a' : i % 3 === 1 ? 'fld_b' : null, withAnna: i % 4 === 0 });
     }
   }
 

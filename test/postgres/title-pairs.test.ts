@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { needs } from '../support/system-tools.js';
-import { flipTagBit, listsAsRows, pgDatabaseMigratedTo, storeForBlock } from '../support/postgres.js';
+import { addTitledMeeting, flipTagBit, listsAsRows, pgDatabaseMigratedTo, storeForBlock } from '../support/postgres.js';
 import { openStore } from '../../src/db/engine.js';
 import { compileTags } from '../../src/db/postgres/meetings.js';
 import { meetingTagBitsDrift } from '../../src/db/postgres/bitmaps.js';
@@ -97,13 +97,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL pairs of title words (migration
     for (let i = from; i < to; i++) {
       const at = new Date(Date.UTC(2026, 0, 1) + (i % 30) * 86_400_000).toISOString();
       const title = i % 3 === 0 ? `Item ${i}` : TITLES[i % TITLES.length]!;
-      await pgs.pool.query('INSERT INTO meetings (id, title, started_at, folder_id, created_at, updated_at) VALUES ($1, $2, $3, $4, $3, $3)', [
-        `mtg_${i}`,
-        title,
-        at,
-        i % 2 === 0 ? 'fld_a' : null,
-      ]);
-      if (i % 4 === 1) await pgs.pool.query("INSERT INTO participants (id, meeting_id, name) VALUES ($1, $2, 'Anna Kowalski')", [`par_${i}`, `mtg_${i}`]);
+      await addTitledMeeting(pgs.pool, { id: `mtg_${i}`, index: i, title, at, folderId: i % 2 === 0 ? 'fld_a' : null, withAnna: i % 4 === 1 });
     }
   }
 

@@ -8,7 +8,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { needs } from '../support/system-tools.js';
-import { expectPlannedOnce, flipTagBit, genericStatements, undoSearchBitmaps, undoTitleWords, storeForBlock, listedByRows, listsAsRows } from '../support/postgres.js';
+import { addTitledMeeting, expectPlannedOnce, flipTagBit, genericStatements, undoSearchBitmaps, undoTitleWords, storeForBlock, listedByRows, listsAsRows } from '../support/postgres.js';
 import { openStore } from '../../src/db/engine.js';
 import { compileTags } from '../../src/db/postgres/meetings.js';
 import { openPostgres } from '../../src/db/postgres/open.js';
@@ -78,13 +78,7 @@ describe.skipIf(needs('postgresql'))('PostgreSQL title words (migration 0012)', 
       const at = new Date(Date.UTC(2026, 0, 1) + (i % 30) * 86_400_000).toISOString();
       // 40 meetings titled `Item num1<k>`: `num1` is in 40 words, more than MAX_TITLE_WORDS, each in one meeting.
       const title = i % 2 === 0 ? `Item num1${i}` : TITLES[((i - 1) / 2) % TITLES.length]!;
-      await pgs.pool.query('INSERT INTO meetings (id, title, started_at, folder_id, created_at, updated_at) VALUES ($1, $2, $3, $4, $3, $3)', [
-        `mtg_${i}`,
-        title,
-        at,
-        i % 3 === 0 ? 'fld_a' : i % 3 === 1 ? 'fld_b' : null,
-      ]);
-      if (i % 4 === 1) await pgs.pool.query("INSERT INTO participants (id, meeting_id, name) VALUES ($1, $2, 'Anna Kowalski')", [`par_${i}`, `mtg_${i}`]);
+      await addTitledMeeting(pgs.pool, { id: `mtg_${i}`, index: i, title, at, folderId: i % 3 === 0 ? 'fld_a' : i % 3 === 1 ? 'fld_b' : null, withAnna: i % 4 === 1 });
     }
   }
 

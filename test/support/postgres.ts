@@ -205,6 +205,15 @@ export function storeForBlock(max: number): { readonly cluster: PgCluster; reado
   };
 }
 
+/**
+ * A meeting (`id`, `title`, started at `at`, in folder `folderId`) and, when `withAnna`, its participant Anna Kowalski
+ * (`par_` + its index): the rows the title tests list.
+ */
+export async function addTitledMeeting(q: Pick<pg.Pool, 'query'>, m: { id: string; index: number; title: string; at: string; folderId: string | null; withAnna: boolean }): Promise<void> {
+  await q.query('INSERT INTO meetings (id, title, started_at, folder_id, created_at, updated_at) VALUES ($1, $2, $3, $4, $3, $3)', [m.id, m.title, m.at, m.folderId]);
+  if (m.withAnna) await q.query("INSERT INTO participants (id, meeting_id, name) VALUES ($1, $2, 'Anna Kowalski')", [`par_${m.index}`, m.id]);
+}
+
 /** A meeting's bit of `tag` in meeting_tag_bits turned over by hand: a delta XORed in, as the triggers write them. */
 export const flipTagBit = (q: Pick<pg.Pool, 'query'>, tag: string, meetingId: string) =>
   q.query("INSERT INTO meeting_tag_bits (tag, block, bits) SELECT $1, n.n >> 12, B'1'::bit(4096) >> (n.n & 4095) FROM meeting_numbers n WHERE n.meeting_id = $2", [tag, meetingId]);
