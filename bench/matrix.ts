@@ -176,6 +176,10 @@ export function chooseCases(sqlite: Sqlite): MatrixCase[] {
   // The three letters inside several title words held by the most meetings (`ing`: a title fragment's words merged or
   // counted from their bits), and the same with the space after (across words: the titles themselves checked).
   const spread = [...trigrams].filter(([g]) => (trigramWords.get(g)?.size ?? 0) >= 2).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]?.[0];
+  // The three letters inside title words held by the most meetings that some meeting's id holds too (`eng`: the ids'
+  // words have digits, so no kept bits; their bits made beside the title words' own).
+  const ids = all<{ id: string }>('SELECT lower(id) AS id FROM meetings').map((r) => r.id);
+  const inIds = [...trigrams].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 50).find(([g]) => ids.some((id) => id.includes(g.toLowerCase())))?.[0];
   // Titles beyond ASCII (migration 0014), when the data has them: the most frequent Latin, Greek or Cyrillic letter beyond ASCII, pair of CJK
   // characters and pictograph (an astral character, two UTF-16 units), read from every 7th meeting.
   const wideLetters = new Map<string, number>();
@@ -224,6 +228,7 @@ export function chooseCases(sqlite: Sqlite): MatrixCase[] {
   L(`query "${rareTitle}" (one title)`, { query: rareTitle });
   if (spread) L(`query "${spread}" (3 letters in several title words)`, { query: spread });
   if (spread && endings.has(`${spread} `)) L(`query "${spread} " (across title words)`, { query: `${spread} ` });
+  if (inIds) L(`query "${inIds}" (3 letters in title words and ids)`, { query: inIds });
   // Two title words side by side held by the most meetings (`incident review`): a phrase an assistant would look for.
   const wordPair = mostFrequent(wordPairs);
   if (wordPair) L(`query "${wordPair}" (two title words side by side)`, { query: wordPair });
@@ -250,6 +255,7 @@ export function chooseCases(sqlite: Sqlite): MatrixCase[] {
   // A title fragment in several words with a participant's word, and with a fragment in too many names (probed).
   if (spread) L(`participant common + query "${spread}" (several title words)`, { participant: commonPerson, query: spread });
   if (spread && manyNames) L(`participant "${manyNames}" + query "${spread}" (several title words)`, { participant: manyNames, query: spread });
+  if (inIds) L(`participant common + query "${inIds}" (title words and ids)`, { participant: commonPerson, query: inIds });
   if (commonPair && bigFolder) L(`participant "${commonPair}" (across words, most frequent) + folder`, { participant: commonPair, folderPath: bigFolder });
   if (bigFolder) L(`participant common + folder + six months + query`, { participant: commonPerson, folderPath: bigFolder, ...six, query: titleWord });
   if (series) L('series + participant common', { seriesId: series, participant: commonPerson });

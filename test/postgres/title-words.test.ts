@@ -196,28 +196,50 @@ describe.skipIf(needs('postgresql'))('PostgreSQL title words (migration 0012)', 
     expect(await meetingTagBitsDrift(pgs.pool)).toBeUndefined();
   });
 
-  it("a fragment's words not of letters, beside its words of letters, have their bits made from their rows when it is alone", async () => {
-    // `kick`: `kickoff` (kept as bits) and `kickoff7` (not: made from its rows, MADE_BITS). With a participant, as before.
+  it("a fragment's words not of letters, beside its words of letters, have their bits made from their rows where its words are walked", async () => {
+    // `kick`: `kickoff` (kept as bits) and `kickoff7` (not: made from its rows, MADE_BITS). Alone, with dates, and beside
+    // filters of one tag each or a participant fragment's names (the title checked instead where another drives:
+    // rareWords); beside dates and another filter, or a participant fragment in two words (`a`), compiled again without.
+    const listed = { probeMany: true, counted: true } as const;
     const kick = await compileTags(pgs.pool, { query: 'kick' });
     expect(kick!.groups.map((g) => [...g].sort())).toEqual([['gwkickoff', 'gwkickoff7']]);
     expect(kick!.made).toEqual(['gwkickoff7']);
+    expect(kick!.rareWords).toBeUndefined();
     expect((await compileTags(pgs.pool, { query: 'kick', from: '2026-01-10T00:00:00.000Z' }))!.made).toEqual(['gwkickoff7']);
-    expect((await compileTags(pgs.pool, { query: 'kick', participant: 'anna' }))!.made).toBeUndefined();
+    const beside = await compileTags(pgs.pool, { query: 'kick', participant: 'anna', folderPath: 'Team' }, listed);
+    expect(beside!.made).toEqual(['gwkickoff7']);
+    expect([...beside!.rareWords!.group].sort()).toEqual(['gwkickoff', 'gwkickoff7']);
+    expect((await compileTags(pgs.pool, { query: 'kick', participant: 'Anna Kowalski' }, listed))!.made).toEqual(['gwkickoff7']);
+    for (const other of [{ participant: 'a' }, { participant: 'anna', from: '2026-01-10T00:00:00.000Z' }]) {
+      const again = await compileTags(pgs.pool, { query: 'kick', ...other }, listed);
+      expect(again!.made, JSON.stringify(other)).toBeUndefined();
+      expect(again!.rareWords, JSON.stringify(other)).toBeUndefined();
+    }
     // Every meeting titled `Kickoff kickoff7` holds both: one whose title holds only `kickoff7` is counted from the made
-    // bits alone, and a bit of `kickoff` turned off by hand where a meeting holds only it lowers the total by one.
-    await pgs.pool.query("INSERT INTO meetings (id, title, started_at, created_at, updated_at) VALUES ('mtg_k1', 'Kickoff7 only', '2026-01-03T00:00:00.000Z', 'x', 'x'), ('mtg_k2', 'Kickoff alone', '2026-01-04T00:00:00.000Z', 'x', 'x')");
+    // bits alone, and a bit of `kickoff` turned off by hand where a meeting holds only it lowers the total by one, alone
+    // and beside a participant's word. A folder of two meetings drives its list: the title checked there.
+    await pgs.pool.query("INSERT INTO folders (id, path, name, created_at) VALUES ('fld_k', 'Tiny', 'Tiny', 'x')");
+    await pgs.pool.query(
+      "INSERT INTO meetings (id, title, started_at, folder_id, created_at, updated_at) VALUES ('mtg_k1', 'Kickoff7 only', '2026-01-03T00:00:00.000Z', 'fld_k', 'x', 'x'), ('mtg_k2', 'Kickoff alone', '2026-01-04T00:00:00.000Z', NULL, 'x', 'x'), ('mtg_k3', 'Kickoff7 too', '2026-01-05T00:00:00.000Z', 'fld_a', 'x', 'x'), ('mtg_k4', 'Budget', '2026-01-06T00:00:00.000Z', 'fld_k', 'x', 'x')",
+    );
+    await pgs.pool.query("INSERT INTO participants (id, meeting_id, name) VALUES ('par_k1', 'mtg_k1', 'Anna Kowalski'), ('par_k2', 'mtg_k2', 'Anna Kowalski')");
     try {
-      expect(await compareLists(['kick', 'KICKOFF', 'ckoff7'], [{}, { from: '2026-01-04T00:00:00.000Z' }])).toBe(6);
-      const total = async () => (await pgs.store.meetings.list({ query: 'kick' }, { limit: 2, offset: 0 })).pagination.total;
-      const before = await total();
-      expect(before).toBe((await listedByRows(pgs.pool, { query: 'kick' })).length);
-      const flip = () => flipTagBit(pgs.pool, 'gwkickoff', 'mtg_k2');
-      await flip();
-      expect(await total()).toBe(before - 1);
-      await flip();
-      expect(await total()).toBe(before);
+      const others: MeetingFilter[] = [{}, { from: '2026-01-04T00:00:00.000Z' }, { participant: 'anna' }, { folderPath: 'Team' }, { folderPath: 'Tiny' }, { participant: 'a' }, { participant: 'Anna Kowalski', folderPath: 'Team' }];
+      expect(await compareLists(['kick', 'KICKOFF', 'ckoff7'], others)).toBe(18);
+      for (const other of [{}, { participant: 'anna' }]) {
+        const filter = { query: 'kick', ...other };
+        const total = async () => (await pgs.store.meetings.list(filter, { limit: 2, offset: 0 })).pagination.total;
+        const before = await total();
+        expect(before).toBe((await listedByRows(pgs.pool, filter)).length);
+        const flip = () => flipTagBit(pgs.pool, 'gwkickoff', 'mtg_k2');
+        await flip();
+        expect(await total(), JSON.stringify(other)).toBe(before - 1);
+        await flip();
+        expect(await total()).toBe(before);
+      }
     } finally {
-      await pgs.pool.query("DELETE FROM meetings WHERE id IN ('mtg_k1', 'mtg_k2')");
+      await pgs.pool.query("DELETE FROM meetings WHERE id IN ('mtg_k1', 'mtg_k2', 'mtg_k3', 'mtg_k4')");
+      await pgs.pool.query("DELETE FROM folders WHERE id = 'fld_k'");
     }
   });
 

@@ -434,8 +434,9 @@ export interface TagFilter {
    */
   title?: { forms: string[]; id: string; sure?: string; titled?: string[]; pairs?: boolean };
   /**
-   * A title fragment in more words than MAX_TITLE_WORDS, rare (RARE_TITLE_WORDS): their group (one of `groups`), and the
-   * fragment's ILIKE patterns, which check each meeting instead when another filter drives.
+   * A title fragment in more words than MAX_TITLE_WORDS, rare (RARE_TITLE_WORDS), or whose words' bits are made beside
+   * other filters (`made`): their group (one of `groups`), and the fragment's ILIKE patterns, which check each meeting
+   * instead when another filter drives.
    */
   rareWords?: { group: string[]; forms: string[]; id: string };
   /**
@@ -499,7 +500,8 @@ const MAX_PARTICIPANT_WORDS = 32;
  * `gramRange`, such a page with dates, where a fragment in too many names is counted from its gram when the range holds
  * that many meetings or more; `gramTotal`, a page without dates at any offset, where a fragment in too many names whose
  * failed meetings are too many is counted from its gram; `rareTitleWords`, the bounds of a title fragment's many words
- * read as their grams (RARE_TITLE_WORDS; tests lower them). Unknown series or folder -> NotFoundError, checked in the
+ * read as their grams (RARE_TITLE_WORDS; tests lower them); `madeWithOthers: false`, a title fragment's words not of
+ * letters not made bits beside other filters (madeBeside). Unknown series or folder -> NotFoundError, checked in the
  * same order as compileMeetingFilter.
  */
 export async function compileTags(
@@ -515,12 +517,32 @@ export async function compileTags(
     passageGram?: boolean;
     gramTotal?: boolean;
     rareTitleWords?: typeof RARE_TITLE_WORDS;
+    madeWithOthers?: boolean;
   } = {},
 ): Promise<TagFilter | undefined> {
   const groups: string[][] = [];
   let title: TagFilter['title'];
   let rareWords: TagFilter['rareWords'];
   let made: string[] | undefined;
+  /** The title's words when some are made bits beside other filters. */
+  let madeBeside: string[] | undefined;
+  /**
+   * Bits made beside other filters only where the title's words are walked (listByTags: titleWordsWalked, namesWalk):
+   * beside tags (a participant's word, a folder, a series) or a participant fragment's names, or alone beside a
+   * participant fragment probed and counted from its gram (with dates, not made at all: no walk takes them). Else
+   * compiled again without them: `eng` + `a` (the union of `a`'s 10 words, which the walk's plan made once hashed) took
+   * 265 ms at 100k meetings, against 19 with the title checked; `Eng` + a folder + `per` (compiled to be walked, each of
+   * the folder's meetings probed, where `per` fails no meeting and is otherwise no condition) 16 against 7, ~10 with the
+   * compile again.
+   */
+  const walkedBeside = (t: TagFilter): Promise<TagFilter | undefined> | TagFilter => {
+    if (madeBeside === undefined) return t;
+    const others = t.groups.filter((g) => g !== madeBeside);
+    const walked =
+      !t.except &&
+      (t.probe === undefined ? others.every((g) => g.length === 1 || g.every((tag) => tag.startsWith('h'))) : t.gram !== undefined && others.length === 0);
+    return walked ? t : compileTags(q, filter, { ...options, madeWithOthers: false });
+  };
   let probe: string[] | undefined;
   let gram: TagFilter['gram'];
   let participant: TagFilter['participant'];
@@ -546,17 +568,19 @@ export async function compileTags(
       else title = { ...title, ...(grams.sure !== undefined && { sure: grams.sure }), ...(grams.titled !== undefined && { titled: grams.titled }) };
     } else if (isWordFragment(fragment, forms)) {
       // In a title or id exactly when in one of its words (migration 0012): the few words holding it, as their grams.
-      // (Bits made for its words not of letters only when no other filter but dates takes part: with a participant's
-      // word, `eng` 25 -> 45 ms at 100k meetings, its 49 words' 10,010 meetings then gathered and joined to the word's.)
+      // Its words not of letters may have their bits made (MADE_BITS); beside other filters, only where it is walked
+      // (madeBeside, below), its title checked instead when another filter drives (as rareWords').
       const alone = [filter.participant, filter.folderPath, filter.seriesId].every((v) => v === undefined || v === '');
-      const held = await titleWords(q, fragment, options.rareTitleWords, alone);
+      const dated = filter.from !== undefined || filter.to !== undefined;
+      const held = await titleWords(q, fragment, options.rareTitleWords, alone || (options.madeWithOthers !== false && !dated));
       if (held) {
         const { words } = held;
         if (words.length === 0) none = true;
         const group = words.map((w) => `gw${w}`);
         groups.push(group);
         if (held.made) made = held.made.map((w) => `gw${w}`);
-        else if (words.length > MAX_TITLE_WORDS) rareWords = { group, forms: title.forms, id: title.id };
+        if (held.made ? !alone : words.length > MAX_TITLE_WORDS) rareWords = { group, forms: title.forms, id: title.id };
+        if (held.made && !alone) madeBeside = group;
         title = undefined;
       }
     } else {
@@ -620,7 +644,7 @@ export async function compileTags(
     if (dense && dense.held * DENSE_GRAM >= dense.top && (await rangeHoldsGram())) {
       probe = patterns;
       gram = { tag: dense.tag, text: dense.text, exact: dense.exact };
-      return { groups, range, none, ...(title && { title }), ...(rareWords && { rareWords }), ...(made && { made }), probe, gram };
+      return walkedBeside({ groups, range, none, ...(title && { title }), ...(rareWords && { rareWords }), ...(made && { made }), probe, gram });
     }
     // In several words and every recent meeting (`a`): the few meetings it fails, when few, rather than the union of its
     // words' tags (RECENT_MEETINGS_HOLDING). Not for a list counted from the bits: the union is counted there (`a`, in 10
@@ -702,7 +726,7 @@ export async function compileTags(
       }
     }
   }
-  return {
+  return walkedBeside({
     groups,
     range,
     none,
@@ -714,7 +738,7 @@ export async function compileTags(
     ...(participant && { participant }),
     ...(except && { except }),
     ...(passageGram && { passageGram }),
-  };
+  });
 }
 
 /**
@@ -1598,12 +1622,15 @@ async function listByTags(q: Queryable, t: TagFilter, page: Page, cover?: DateTe
   // fragment's words alone are walked as one tag is, merged (tagsMerged), newest first from the month of the page
   // (monthSkip), and counted from their bits; a fragment's names alone likewise (namesByMonth).
   const tagAlone = driver !== undefined && joins.length === 0 && clauses.length === 1 && ctes.length === 0;
+  // A title's words some of whose bits would be made (madeBeside) beside a driver of few rows: those rows counted, each
+  // title checked, rather than the words' bits made and read (`eng` + a series of 102 meetings: 4.3 -> 7.0 ms at 100k).
+  const fewBesideTitle = title !== undefined && t.made !== undefined && driverRows !== undefined;
   const counted =
     wordsBits !== undefined || namesByMonth !== undefined
       ? MERGED_TOTAL
       : titleMerged !== undefined
         ? '(SELECT n FROM tw)'
-        : tagAlone || ctes.length > 0
+        : tagAlone || ctes.length > 0 || fewBesideTitle
           ? undefined
           : (bitsTotal(t, p) ?? gramsTotal(t, p, cover));
   // The few meetings of a driver with others joined, counted by their rows: joined once (a CTE), for the total and the
