@@ -12,7 +12,7 @@ import { readPgMigrations } from '../../src/db/postgres/open.js';
 import { openStore } from '../../src/db/engine.js';
 import type { Store } from '../../src/db/store.js';
 import { ilike } from '../../src/db/postgres/meetings.js';
-import type { MeetingFilter } from '../../src/db/queries/meetings.js';
+import { parseDateRange, type MeetingFilter } from '../../src/db/queries/meetings.js';
 import { unicodeForms } from '../../src/db/queries/unicode.js';
 
 // A throwaway PostgreSQL cluster per test file: initdb + pg_ctl in a temp folder, listening on a Unix
@@ -231,8 +231,9 @@ export const PEOPLE_GRAM_ROWS = `SELECT g.g AS tag, p.meeting_id FROM participan
   CROSS JOIN LATERAL (SELECT syntheo_people_grams(lower(p.name)) UNION SELECT syntheo_people_grams(lower(p.email))) g(g)`;
 
 /**
- * The meetings a list_meetings filter (a title query, and folder, participant or `from`) matches, newest first, from
- * conditions on the rows themselves (no gram, word or tag read): the reference the title indexes are compared with.
+ * The meetings a list_meetings filter (a title query, and folder, participant, `from` or `to`) matches, newest first,
+ * from conditions on the rows themselves (no gram, word or tag read): the reference the title indexes are compared with.
+ * (The dates as the lists read them: a bare `to` is its whole day.)
  */
 export async function listedByRows(q: Pick<pg.Pool, 'query'>, filter: MeetingFilter): Promise<string[]> {
   const params: unknown[] = [];
@@ -240,7 +241,9 @@ export async function listedByRows(q: Pick<pg.Pool, 'query'>, filter: MeetingFil
   const clauses = [`(${[...new Set(unicodeForms(filter.query!))].map((f) => `m.title ILIKE ${p(ilike(f))} ESCAPE '\\'`).join(' OR ')} OR m.id ILIKE ${p(ilike(filter.query!))} ESCAPE '\\')`];
   if (filter.folderPath) clauses.push(`m.folder_id IN (SELECT id FROM folders WHERE path = ${p(filter.folderPath)})`);
   if (filter.participant) clauses.push(`m.id IN (SELECT meeting_id FROM participants WHERE name ILIKE ${p(ilike(filter.participant))} ESCAPE '\\')`);
-  if (filter.from) clauses.push(`m.started_at COLLATE "C" >= ${p(filter.from)}`);
+  const { from, to } = parseDateRange(filter.from, filter.to);
+  if (from !== undefined) clauses.push(`m.started_at COLLATE "C" >= ${p(from)}`);
+  if (to !== undefined) clauses.push(`m.started_at COLLATE "C" <= ${p(to)}`);
   const sql = `SELECT m.id FROM meetings m WHERE ${clauses.join(' AND ')} ORDER BY m.started_at COLLATE "C" DESC, m.id COLLATE "C" DESC`;
   return (await q.query<{ id: string }>(sql, params)).rows.map((r) => r.id);
 }

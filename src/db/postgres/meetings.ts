@@ -322,16 +322,11 @@ function totalSql({ where, folderOnly, participantOnly }: Compiled, param: (valu
 }
 
 /** Whether a list's filters are all groups of tags kept as bits (meeting_tags' and the ASCII title grams: bitsTotal). */
-const countedByBits = (t: TagFilter | undefined): t is TagFilter =>
-  t !== undefined &&
-  !t.none &&
-  !t.title &&
-  !t.probe &&
-  !t.except &&
-  t.range.from === undefined &&
-  t.range.to === undefined &&
-  t.groups.length > 0 &&
-  t.groups.every((g) => g.every(bitted(t.made)));
+const countedByBits = (t: TagFilter | undefined): t is TagFilter => bittedWithin(t) && t.range.from === undefined && t.range.to === undefined;
+
+/** The same, but for dates, which bitsTotal counts with their calendar cover's bits (dateTerm). */
+const bittedWithin = (t: TagFilter | undefined): t is TagFilter =>
+  t !== undefined && !t.none && !t.title && !t.probe && !t.except && t.groups.length > 0 && t.groups.every((g) => g.every(bitted(t.made)));
 
 /** Whether a tag is counted from bits: kept as bits (hasBits), or made from its few rows (among `made`: TagFilter.made). */
 const bitted =
@@ -392,14 +387,26 @@ const namesBits = (names: () => string, gram: string | undefined, p: (value: unk
 
 /**
  * The total of a list whose filters are all groups of meeting_tags' tags (participant words or names, a folder, a
- * series; no dates, title or participant fragment checked otherwise), from their bits (migration 0019): each tag's
+ * series; no title or participant fragment checked otherwise), from their bits (migration 0019): each tag's
  * block XORed from its deltas, a group's tags ORed, the groups ANDed, counted. `om` (two words in 56,460 of 100k
  * meetings) 23 -> ~0.3 ms; a participant word and a folder, merged and counted from their key ranges, 4.8 -> ~0.5.
- * Undefined when another filter takes part (the caller counts rows).
+ * Dates only given their calendar cover (`dates`). Undefined when another filter takes part (the caller counts rows).
  */
-function bitsTotal(t: TagFilter | undefined, param: (value: unknown) => string): string | undefined {
-  if (!countedByBits(t)) return undefined;
-  return `(SELECT coalesce(sum(bit_count(a.bits)), 0)::int FROM ${groupsAnded(t, param)} a)`;
+function bitsTotal(t: TagFilter | undefined, param: (value: unknown) => string, dates?: DateTerm): string | undefined {
+  if (dates === undefined) return countedByBits(t) ? `(SELECT coalesce(sum(bit_count(a.bits)), 0)::int FROM ${groupsAnded(t, param)} a)` : undefined;
+  if (!bittedWithin(t)) return undefined;
+  // With dates: their calendar cover's tags one more group, less the meetings of its first and last days outside the
+  // range that are in every group (a day's few meetings, each looked up in the groups' keys: as a value, as EXISTS the
+  // plan hashed the groups' rows, `ing`'s 46,524, ~20 ms at 100k meetings).
+  const covered = { ...t, groups: [...t.groups, dates.tokens] };
+  const outside = dates.outside
+    ? ` - (SELECT count(*)::int FROM (SELECT DISTINCT t.started_at, t.meeting_id FROM meeting_tags t WHERE t.tag = ANY(${param(dates.outside.edges)}::text[])
+                                     AND NOT (${dates.outside.range(param).join(' AND ')})) c
+           WHERE ${t.groups
+             .map((g) => `(SELECT 1 FROM ${tagTable(g[0]!)} e WHERE e.tag = ANY(${param(g)}::text[]) AND e.started_at = c.started_at AND e.meeting_id = c.meeting_id LIMIT 1) IS NOT NULL`)
+             .join(' AND ')})`
+    : '';
+  return `((SELECT coalesce(sum(bit_count(a.bits)), 0)::int FROM ${groupsAnded(covered, param)} a)${outside})`;
 }
 
 /** The meetings of every group of `t` (countedByBits) as bits: a row a block, `block` and `bits`, each group's tags ORed, the groups ANDed. */
@@ -1329,10 +1336,10 @@ const tagRange = (table: string, tag: string): string => `(SELECT started_at, me
  * planner, not knowing how deep the walk goes, hashed all of them (46 ms); each range in the same order: without it, they
  * were appended and sorted (29 ms). `many`: more tags (an array parameter), few rows each, read as one more range.
  */
-const tagsMerged = (table: string, tags: string[], dir: 'DESC' | 'ASC', below?: string, many?: string): string =>
+const tagsMerged = (table: string, tags: string[], dir: 'DESC' | 'ASC', below?: string, many?: string, within: string[] = []): string =>
   `(SELECT DISTINCT ON (u.started_at, u.meeting_id) u.started_at, u.meeting_id
     FROM (${[...tags.map((tag) => `tag = ${tag}`), ...(many === undefined ? [] : [`tag = ANY(${many}::text[])`])]
-      .map((held) => `(SELECT started_at, meeting_id FROM ${table} WHERE ${held}${below === undefined ? '' : ` AND started_at < ${below}`} ORDER BY started_at ${dir}, meeting_id ${dir})`)
+      .map((held) => `(SELECT started_at, meeting_id FROM ${table} WHERE ${[held, ...(below === undefined ? [] : [`started_at < ${below}`]), ...within].join(' AND ')} ORDER BY started_at ${dir}, meeting_id ${dir})`)
       .join(' UNION ALL ')}) u
     ORDER BY u.started_at ${dir}, u.meeting_id ${dir})`;
 
@@ -1467,23 +1474,29 @@ async function listByTags(q: Queryable, t: TagFilter, page: Page, cover?: DateTe
   // meetings) took 53 ms.
   // (Its words whose bits are made, TagFilter.made, are one more range of the walk, however many.)
   const madeWords = driverGroup.filter((tag) => t.made?.includes(tag));
-  const fewTitleWords =
-    grams && !t.title && driver === undefined && driverGroup.length - madeWords.length <= MERGED_TITLE_WORDS && !t.except?.length && t.range.from === undefined && t.range.to === undefined;
-  const titleWordsAlone = fewTitleWords && t.groups.length === 1 && !t.probe;
+  const dated = t.range.from !== undefined || t.range.to !== undefined;
+  const fewTitleWords = grams && !t.title && driver === undefined && driverGroup.length - madeWords.length <= MERGED_TITLE_WORDS && !t.except?.length;
+  const titleWordsAlone = fewTitleWords && !dated && t.groups.length === 1 && !t.probe;
   // The same words with other filters counted from the bits (a participant's or a folder's tags), or with a participant
   // fragment in too many names counted from its gram (gramsTotal), each meeting then probed: walked newest first, the
   // others joined (or each meeting probed) until the page's end. Gathered and made distinct first, then joined or probed
   // (twice), at 100k meetings `ing` + `kowalski` took 99 ms, `ing` + `person1` 690 (41,165 meetings probed).
-  const titleWordsWalked =
+  // With dates too: the words' ranges walked within them, the total from their calendar cover's bits ANDed in (dateTerm,
+  // bitsTotal, gramsTotal). Gathered within the dates and each joined, twice: `ing` + `kowalski` in six months took ~22 ms.
+  const walkable =
     fewTitleWords &&
     (t.groups.length > 1 || t.probe !== undefined) &&
     driverGroup.every(bitted(t.made)) &&
-    ((t.probe !== undefined && t.gram !== undefined) || countedByBits(t));
-  /** The driver group's key ranges merged (tagsMerged) below `below`, walking either way; the made words' one range. */
+    ((t.probe !== undefined && t.gram !== undefined) || (dated ? bittedWithin(t) : countedByBits(t)));
+  // (The cover read here when listMeetings did not, for a participant's gram: a round trip; none when too many tags.)
+  const walkCover = walkable && dated ? (cover ?? (await dateTerm(q, t.range)) ?? undefined) : undefined;
+  const titleWordsWalked = walkable && (!dated || walkCover !== undefined);
+  /** The driver group's key ranges merged (tagsMerged) below `below` and within the dates, walking either way; the made words' one range. */
   const groupMerged = (below?: string): ((dir: 'DESC' | 'ASC') => string) => {
     const words = driverGroup.filter((tag) => !madeWords.includes(tag)).map(p);
     const many = madeWords.length > 0 ? p(madeWords) : undefined;
-    return (dir) => tagsMerged(tagTable(driverGroup[0]!), words, dir, below, many);
+    const within = startedWithin(t.range, p, 'started_at');
+    return (dir) => tagsMerged(tagTable(driverGroup[0]!), words, dir, below, many, within);
   };
   const driverParam = driver === undefined ? undefined : p(driver);
   const clauses = driver === undefined ? [] : [`t.tag = ${driverParam}`];
@@ -1632,7 +1645,7 @@ async function listByTags(q: Queryable, t: TagFilter, page: Page, cover?: DateTe
         ? '(SELECT n FROM tw)'
         : tagAlone || ctes.length > 0 || fewBesideTitle
           ? undefined
-          : (bitsTotal(t, p) ?? gramsTotal(t, p, cover));
+          : (bitsTotal(t, p, titleWordsWalked ? walkCover : undefined) ?? gramsTotal(t, p, cover));
   // The few meetings of a driver with others joined, counted by their rows: joined once (a CTE), for the total and the
   // page, rather than twice: `design` + a folder + six months + `kowalski`, the folder's 909 rows in the dates merged
   // with the title word's and each probed in the participant's, twice, 1.5 ms each at 100k meetings. (The page alone,
