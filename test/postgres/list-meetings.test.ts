@@ -239,6 +239,32 @@ describe.skipIf(needs('postgresql'))('PostgreSQL list_meetings: the tally and th
     await checkPages({ participant: 'a K' }, withText, [0, 1, withText.indexOf('mtg_13') - 1, withText.indexOf('mtg_13'), withText.length - 1, withText.length]);
   });
 
+  it('lists a fragment across words in many names beside a series of few meetings from the series, each one probed', async () => {
+    // `a K` in 45 names held by 4 meetings in 5 (walked by month alone); a series of 150 meetings (at most NAMES_WALK)
+    // beside it drives, each of its meetings' participants probed, the total from the bits. A folder of 600 does not.
+    await fiveMonths(
+      `SELECT 'par_' || m.id, m.id, CASE WHEN substr(m.id, 5)::int % 5 = 0 THEN 'Omar Diaz' ELSE 'Ola Kim' || (substr(m.id, 5)::int % 45) END, NULL, 0
+       FROM meetings m`,
+    );
+    await db.pool.query("INSERT INTO series (id, title, created_at) VALUES ('ser_s', 'S', 'x') ON CONFLICT DO NOTHING");
+    await db.pool.query("INSERT INTO folders (id, path, name, created_at) VALUES ('fld_f', 'F', 'F', 'x') ON CONFLICT DO NOTHING");
+    await db.pool.query("UPDATE meetings SET series_id = 'ser_s' WHERE substr(id, 5)::int % 12 = 1");
+    await db.pool.query("UPDATE meetings SET folder_id = 'fld_f' WHERE substr(id, 5)::int % 3 = 1");
+    try {
+      const named = await holding('%a k%');
+      const inSeries = named.filter((id) => Number(id.slice(4)) % 12 === 1);
+      const filed = named.filter((id) => Number(id.slice(4)) % 3 === 1);
+      expect(inSeries.length).toBe(120);
+      for (const filter of [{ participant: 'a K', seriesId: 'ser_s' }, { participant: 'la Ki', seriesId: 'ser_s', folderPath: 'F' }]) {
+        const want = filter.folderPath === undefined ? inSeries : inSeries.filter((id) => filed.includes(id));
+        await checkPages(filter, want, [0, 1, 19, 20, 60, want.length - 1, want.length, want.length + 3]);
+      }
+      await checkPages({ participant: 'a K', folderPath: 'F' }, filed, [0, 1, 19, 300, filed.length - 1, filed.length]);
+    } finally {
+      await db.pool.query('UPDATE meetings SET series_id = NULL, folder_id = NULL');
+    }
+  });
+
   it('joins a driver of few rows in the dates to the other filters once, for the total and the page', async () => {
     // A folder holding two meetings in three and `omar` (a participant word) in about half, over February: the folder's
     // rows in the dates, fewer than DRIVER_PROBE, drive; the participant's tag is joined to them once (a CTE).
