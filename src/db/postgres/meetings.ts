@@ -1684,7 +1684,8 @@ async function listByTags(q: Queryable, t: TagFilter, page: Page, cover?: DateTe
   // walked newest first, stops at its end; its sort read every match here: the join was in the start's order alone.)
   // Likewise the gathered meetings (`named`) of which each is probed for a participant fragment in too many names: the
   // page sorted them all anyway, each probed again (`es P` + `m ` from 2025, ~12 µs a probe: 28.6 -> 15.8 ms at 100k;
-  // `ing` + `m ` from 2025, 327 -> 182: with dates, a title fragment's words are not walked, below).
+  // `ing` + `m ` from 2025, 327 -> 182: with a title and dates the fragment's gram is not read, so the title's words are
+  // not walked, below).
   const probedTwice = t.probe !== undefined && ctes.length > 0 && !checkedOnce;
   if (counted === undefined && !tagAlone && (probedTwice || titleChecked || (ctes.length === 0 && driverRows !== undefined && (joins.length > 0 || clauses.length > 1)))) {
     ctes.push(`joined AS MATERIALIZED (SELECT t.started_at, t.meeting_id ${from})`);
