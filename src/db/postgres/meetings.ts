@@ -437,9 +437,9 @@ export interface TagFilter {
   /**
    * The title fragment's ILIKE patterns (either Unicode form) and the id's, when there is one: checked on the meeting row.
    * `pairs`: the groups hold two of the fragment's pairs of characters (pairsOf), whose candidates the total and the page
-   * both read.
+   * both read. `many`: a fragment inside words too many for their grams (titleWords), so in many titles.
    */
-  title?: { forms: string[]; id: string; sure?: string; titled?: string[]; pairs?: boolean };
+  title?: { forms: string[]; id: string; sure?: string; titled?: string[]; pairs?: boolean; many?: boolean };
   /**
    * A title fragment in more words than MAX_TITLE_WORDS, rare (RARE_TITLE_WORDS), or whose words' bits are made beside
    * other filters (`made`): their group (one of `groups`), and the fragment's ILIKE patterns, which check each meeting
@@ -590,7 +590,7 @@ export async function compileTags(
         if (held.made ? !alone : words.length > MAX_TITLE_WORDS) rareWords = { group, forms: title.forms, id: title.id };
         if (held.made && !alone) madeBeside = group;
         title = undefined;
-      }
+      } else title = { ...title, many: true };
     } else {
       // Across two words, exactly the pairs of words holding it (migration 0033) when they are few.
       const wordPairs = await titlePairs(q, fragment);
@@ -1632,12 +1632,28 @@ async function listByTags(q: Queryable, t: TagFilter, page: Page, cover?: DateTe
     const { sure, titled, pairs } = title;
     if (sure === undefined && titled === undefined && !grams && !pairs) {
       // The meetings kept then joined once (below), for the total and the page: the planner makes the check a semi-join
-      // over the titles pg_trgm proposes, done twice (`review #2` + `kowalski`: 1,499 titles, each looked up in the
-      // participant's 42,942 rows, ~80 ms a time at 100k meetings). (Checked as a value, each title's row looked up by key,
-      // it cost ~3-6 µs a meeting of the tag driving: `rev` + a folder's ~860 meetings in six months 25 -> 9.5 ms, where
-      // pg_trgm proposes ~13,000 titles, but ` #20982` + a folder of ~600, 3.3 -> 6.6, where it proposes few.)
+      // over the titles pg_trgm proposes, done twice, and, matching the meeting alone, looked each up in the driving tag's
+      // key by meeting, reading its every row (`review #2` + `kowalski`: 1,499 titles, 42,942 rows each, ~80 ms a time at
+      // 100k meetings): the start is compared too, the key read by start and meeting. A fragment in many titles (`many`) beside one tag of
+      // fewer than DRIVER_PROBE rows (counted first, within the dates: a round trip): each title checked as a value, its
+      // row looked up by key, ~3-6 µs a meeting (`rev` + a folder's ~860 meetings in six months: 25 -> 9.5 ms, where
+      // pg_trgm proposes ~13,000 titles; not for the others, ` #20982` + a folder of ~600 3.3 -> 6.6, where it proposes few).
+      if (title.many === true && driver !== undefined && driverRows === undefined) {
+        const values: unknown[] = [driver];
+        const within = startedWithin(t.range, (v) => `$${values.push(v)}`, 'd.started_at');
+        const [r] = await rowsPlanned<{ n: number }>(
+          q,
+          `SELECT count(*)::int AS n FROM (SELECT 1 FROM ${tagTable(driver)} d WHERE d.tag = $1${within.map((c) => ` AND ${c}`).join('')} LIMIT ${DRIVER_PROBE}) x`,
+          values,
+        );
+        if (r!.n < DRIVER_PROBE) driverRows = r!.n;
+      }
       titleChecked = true;
-      clauses.push(`EXISTS (SELECT 1 FROM meetings m WHERE m.id = t.meeting_id AND (${like}))`);
+      clauses.push(
+        title.many === true && driverRows !== undefined
+          ? `(SELECT ${like} FROM meetings m WHERE m.id = t.meeting_id) IS TRUE`
+          : `EXISTS (SELECT 1 FROM meetings m WHERE m.id = t.meeting_id AND m.started_at = t.started_at AND (${like}))`,
+      );
       from = `FROM ${source} ${joins.join(' ')} WHERE ${clauses.join(' AND ')}`;
     } else {
       // Title grams beyond one tag (`é` composed or not), or a fragment's pairs: the meetings that the other filters
