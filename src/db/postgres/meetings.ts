@@ -399,15 +399,24 @@ function bitsTotal(t: TagFilter | undefined, param: (value: unknown) => string, 
   // range that are in every group (a day's few meetings, each looked up in the groups' keys: as a value, as EXISTS the
   // plan hashed the groups' rows, `ing`'s 46,524, ~20 ms at 100k meetings).
   const covered = { ...t, groups: [...t.groups, dates.tokens] };
-  const outside = dates.outside
+  const inGroups = () =>
+    t.groups
+      .map((g) => `(SELECT 1 FROM ${tagTable(g[0]!)} e WHERE e.tag = ANY(${param(g)}::text[]) AND e.started_at = c.started_at AND e.meeting_id = c.meeting_id LIMIT 1) IS NOT NULL`)
+      .join(' AND ');
+  return `((SELECT coalesce(sum(bit_count(a.bits)), 0)::int FROM ${groupsAnded(covered, param)} a)${outsideCover(dates, param, inGroups)})`;
+}
+
+/**
+ * What a count over a date range's calendar cover (dateTerm) takes away: ` - ` the meetings of its first and last days
+ * (and those without a date) outside the range that pass `kept` (a condition on `c.started_at` and `c.meeting_id`,
+ * made only then: its parameters would otherwise be left unused, which PostgreSQL refuses); '' when none is outside.
+ */
+const outsideCover = (dates: DateTerm, param: (value: unknown) => string, kept: () => string): string =>
+  dates.outside
     ? ` - (SELECT count(*)::int FROM (SELECT DISTINCT t.started_at, t.meeting_id FROM meeting_tags t WHERE t.tag = ANY(${param(dates.outside.edges)}::text[])
                                      AND NOT (${dates.outside.range(param).join(' AND ')})) c
-           WHERE ${t.groups
-             .map((g) => `(SELECT 1 FROM ${tagTable(g[0]!)} e WHERE e.tag = ANY(${param(g)}::text[]) AND e.started_at = c.started_at AND e.meeting_id = c.meeting_id LIMIT 1) IS NOT NULL`)
-             .join(' AND ')})`
+           WHERE ${kept()})`
     : '';
-  return `((SELECT coalesce(sum(bit_count(a.bits)), 0)::int FROM ${groupsAnded(covered, param)} a)${outside})`;
-}
 
 /** The meetings of every group of `t` (countedByBits) as bits: a row a block, `block` and `bits`, each group's tags ORed, the groups ANDed. */
 function groupsAnded(t: TagFilter, param: (value: unknown) => string): string {
@@ -851,11 +860,8 @@ function gramsTotal(t: TagFilter | undefined, param: (value: unknown) => string,
     .join('');
   // The cover's first and last days' meetings (and those without a date) outside the range: those holding the fragment
   // (probed) and in the other groups were counted, and are taken away.
-  const outside = dates?.outside
-    ? ` - (SELECT count(*)::int FROM (SELECT DISTINCT t.meeting_id FROM meeting_tags t WHERE t.tag = ANY(${param(dates.outside.edges)}::text[])
-                                     AND NOT (${dates.outside.range(param).join(' AND ')})) c
-           WHERE ${probedFor(t.probe, param, 'c.meeting_id')}${inGroups})`
-    : '';
+  const patterns = t.probe;
+  const outside = dates ? outsideCover(dates, param, () => `${probedFor(patterns, param, 'c.meeting_id')}${inGroups}`) : '';
   if (gram.exact) return `(${held()}${outside})`;
   return `(SELECT CASE WHEN ${straysWithin('s')}
                   THEN ${held('s.tags')}
@@ -1300,6 +1306,24 @@ const FEW_WORD_MEETINGS = 20_000;
 /** Rows of a tag read when choosing which one drives a list: enough to tell a rare tag from a common one. */
 const DRIVER_PROBE = 2000;
 
+/**
+ * Each group's rows within `range`, at most DRIVER_PROBE, in one statement (a round trip each cost more than the count).
+ * Without dates, its tags' counts (meeting_tag_counts, a few rows a tag) rather than up to 2,000 rows read a group (a
+ * title word and a participant word: ~1.3 -> ~0.4 ms).
+ */
+async function groupRows(q: Queryable, groups: string[][], range: TagFilter['range']): Promise<number[]> {
+  const values: unknown[] = [];
+  const p = (value: unknown) => `$${values.push(value)}`;
+  const within = startedWithin(range, p, 't.started_at');
+  const probes = groups.map((group) =>
+    within.length === 0
+      ? `least((SELECT coalesce(sum(c.n), 0) FROM meeting_tag_counts c WHERE c.tag = ANY(${p(group)}::text[])), ${DRIVER_PROBE})::int`
+      : `(SELECT count(*) FROM (SELECT 1 FROM ${tagTable(group[0]!)} t WHERE t.tag = ANY(${p(group)}::text[]) ${within.map((c) => `AND ${c}`).join(' ')} LIMIT ${DRIVER_PROBE}) x)::int`,
+  );
+  const [r] = await rowsPlanned<{ sizes: number[] }>(q, `SELECT ARRAY[${probes.join(', ')}] AS sizes`, values);
+  return r!.sizes;
+}
+
 /** A group of at most this many tags is probed for each of a driver's few rows (a lookup each), not joined. */
 const PROBED_GROUP_TAGS = 8;
 
@@ -1452,38 +1476,21 @@ async function listByTags(q: Queryable, t: TagFilter, page: Page, cover?: DateTe
   let namesProbed: string[] | undefined;
   const singles = drivers.filter((g) => g.length === 1);
   if (namesWalk !== undefined && namesWalk === t.participant?.group && singles.length > 0) {
-    const [r] = await rowsPlanned<{ sizes: number[] }>(
-      q,
-      'SELECT array_agg((SELECT coalesce(sum(c.n), 0) FROM meeting_tag_counts c WHERE c.tag = x.tag)::int ORDER BY x.i) AS sizes FROM unnest($1::text[]) WITH ORDINALITY x(tag, i)',
-      [singles.map((g) => g[0]!)],
-    );
-    const least = Math.min(...r!.sizes);
+    const sizes = await groupRows(q, singles, t.range);
+    const least = Math.min(...sizes);
     if (least <= NAMES_WALK) {
-      driverGroup = singles[r!.sizes.indexOf(least)]!;
+      driverGroup = singles[sizes.indexOf(least)]!;
       driverRows = least;
       namesProbed = namesWalk;
       namesWalk = undefined;
     }
   }
   if (drivers.length > 1 && namesWalk === undefined && namesProbed === undefined) {
-    inRange('t');
-    // Each group's rows within the dates, up to DRIVER_PROBE, in one statement (a round trip each cost more than the count).
-    // Without dates, its tags' counts (meeting_tag_counts, a few rows a tag) rather than up to 2,000 rows read a group
-    // (a title word and a participant word: ~1.3 -> ~0.4 ms).
-    const undated = t.range.from === undefined && t.range.to === undefined;
-    const probes = drivers.map((group) =>
-      undated
-        ? `least((SELECT coalesce(sum(c.n), 0) FROM meeting_tag_counts c WHERE c.tag = ANY(${p(group)}::text[])), ${DRIVER_PROBE})::int`
-        : `(SELECT count(*) FROM (SELECT 1 FROM ${tagTable(group[0]!)} t WHERE t.tag = ANY(${p(group)}::text[]) ${range.map((c) => `AND ${c}`).join(' ')} LIMIT ${DRIVER_PROBE}) x)::int`,
-    );
-    const r = await rowsPlanned<{ sizes: number[] }>(q, `SELECT ARRAY[${probes.join(', ')}] AS sizes`, params);
-    const sizes = r[0]!.sizes;
+    const sizes = await groupRows(q, drivers, t.range);
     const least = Math.min(...sizes);
     driverGroup = drivers[sizes.indexOf(least)]!;
     fewGroupRows = driverGroup.length > 1 && least < DRIVER_PROBE;
     if (least < DRIVER_PROBE) driverRows = least;
-    params.length = 0;
-    range.length = 0;
   }
   const driver = driverGroup.length === 1 ? driverGroup[0]! : undefined;
   const grams = kindOf(driverGroup) === 'grams';
@@ -1639,14 +1646,8 @@ async function listByTags(q: Queryable, t: TagFilter, page: Page, cover?: DateTe
       // row looked up by key, ~3-6 µs a meeting (`rev` + a folder's ~860 meetings in six months: 25 -> 9.5 ms, where
       // pg_trgm proposes ~13,000 titles; not for the others, ` #20982` + a folder of ~600 3.3 -> 6.6, where it proposes few).
       if (title.many === true && driver !== undefined && driverRows === undefined) {
-        const values: unknown[] = [driver];
-        const within = startedWithin(t.range, (v) => `$${values.push(v)}`, 'd.started_at');
-        const [r] = await rowsPlanned<{ n: number }>(
-          q,
-          `SELECT count(*)::int AS n FROM (SELECT 1 FROM ${tagTable(driver)} d WHERE d.tag = $1${within.map((c) => ` AND ${c}`).join('')} LIMIT ${DRIVER_PROBE}) x`,
-          values,
-        );
-        if (r!.n < DRIVER_PROBE) driverRows = r!.n;
+        const [n] = await groupRows(q, [[driver]], t.range);
+        if (n! < DRIVER_PROBE) driverRows = n;
       }
       titleChecked = true;
       clauses.push(
