@@ -253,7 +253,13 @@ describe.skipIf(needs('postgresql'))('PostgreSQL title words (migration 0012)', 
       { from: '2026-01-29T00:00:00.001Z' },
     ];
     const others: MeetingFilter[] = ranges.flatMap((r) => [{ participant: 'anna', ...r }, { folderPath: 'Team', ...r }, { participant: 'Anna Kowalski', ...r }]);
-    expect(await compareLists(['design', 'sign', 'sync', 'review', 'kick'], others)).toBe(34);
+    // A meeting of the first range's first day, before its time, in every filter: counted by the cover, taken away.
+    await addTitledMeeting(pgs.pool, { id: 'mtg_edge', index: 900, title: 'Design edge', at: '2026-01-05T06:00:00.000Z', folderId: 'fld_a', withAnna: true });
+    try {
+      expect(await compareLists(['design', 'sign', 'sync', 'review', 'kick'], others)).toBe(36);
+    } finally {
+      await pgs.pool.query("DELETE FROM meetings WHERE id = 'mtg_edge'");
+    }
     // Counted from the bits: a bit of `design` turned off by hand, where a meeting in the range holds the word, lowers the total by one.
     const filter = { query: 'design', participant: 'anna', ...ranges[0] };
     const listed = await listedByRows(pgs.pool, filter);
