@@ -6,6 +6,7 @@ import { openDatabase } from '../src/db/open.js';
 import { PASSAGE_MAX_WORDS } from '../src/db/queries/search.js';
 import { setIndexesAside } from '../src/db/queries/bulk-index.js';
 import { buildSearchBits } from '../src/db/queries/search-bits.js';
+import { buildMeetingBits } from '../src/db/queries/meeting-bits.js';
 
 export interface GenerateOptions {
   meetings: number;
@@ -235,6 +236,8 @@ export function generate(o: GenerateOptions): { meetings: number; words: number;
   // The search bitmaps and the ranking's counts and lengths, as the worker would build them (migrations 0015, 0016).
   bar(1, 'building the search bitmaps', true);
   buildSearchBits(s, o.saidWords === undefined ? {} : { saidWords: o.saidWords });
+  // And list_meetings' bitmaps of meeting_terms (migration 0028).
+  buildMeetingBits(s);
   const bitmaps = lap();
   s.pragma('optimize');
   s.pragma('wal_checkpoint(TRUNCATE)');

@@ -14,6 +14,7 @@ import type { SchemaState } from './open.js';
 import type { CheckpointResult } from './checkpoint.js';
 import type { FtsMergeStep } from './queries/fts-upkeep.js';
 import type { BitsRound } from './queries/search-bits.js';
+import type { MeetingBitsRound } from './queries/meeting-bits.js';
 import type { ProcessingStatus } from './schema/enums.js';
 import type { MeetingFilter } from './queries/meetings.js';
 import type { FolderFilter, FolderRef } from './queries/folders.js';
@@ -175,6 +176,8 @@ export interface MaintainResult extends CheckpointResult {
   merged: FtsMergeStep[];
   /** The round of the search bitmaps' upkeep (src/db/queries/search-bits.ts); absent on PostgreSQL. */
   bits?: BitsRound;
+  /** The round of list_meetings' bitmaps of meeting_terms (src/db/queries/meeting-bits.ts); absent on PostgreSQL. */
+  meetingBits?: MeetingBitsRound;
   /** PostgreSQL: the rounds of the search bitmaps' upkeep (src/db/postgres/bitmaps.ts, migration 0013). */
   bitmaps?: BitmapUpkeep;
 }

@@ -8,6 +8,7 @@ import { indexTranscript } from './search.js';
 import { fillListIndexes } from './list-index.js';
 import { recountWords } from './bulk-index.js';
 import { resetSearchBits, wrongSearchBits } from './search-bits.js';
+import { wrongMeetingBits } from './meeting-bits.js';
 import { FTS_INDEXES } from './fts-upkeep.js';
 
 /** The FTS5 tables and the table of passages the search index is built from. */
@@ -33,6 +34,12 @@ const SEARCH_TABLES: readonly string[] = [
   'search_bits_terms',
   'search_bits_dirty',
   'search_bits_state',
+  'meeting_bits',
+  'meeting_bits_keys',
+  'meeting_bits_terms',
+  'meeting_bits_gens',
+  'meeting_bits_changed',
+  'meeting_bits_state',
   'participant_handles',
   'title_words',
   'meeting_title_words',
@@ -170,6 +177,7 @@ export function checkIntegrity(sqlite: Sqlite, options: { full: boolean }): Inte
   if (present.has('table search_word_counts') && present.has('table search_vocab') && !search.includes('search_fts'))
     if (stmt<{ n: number }>(sqlite, WRONG_WORD_COUNTS).get()!.n > 0) search.push('search_word_counts');
   if (present.has('table search_bits') && !search.includes('search_fts') && wrongSearchBits(sqlite).length > 0) search.push('search_bits');
+  if (present.has('table meeting_bits') && !search.includes('meeting_terms') && wrongMeetingBits(sqlite).length > 0) search.push('meeting_bits');
   if (present.has('table participant_handles') && stmt(sqlite, MISSING_HANDLE).get() !== undefined) search.push('participant_handles');
   if (options.full && present.has('view meeting_search_tags') && stmt(sqlite, STALE_TAGS).get() !== undefined) search.push('meetings.search_tags');
   if (present.has('table meeting_tags') && tagRowsDrift(sqlite, options.full) > 0) search.push('meeting_tags');

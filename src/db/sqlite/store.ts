@@ -61,7 +61,11 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions): Stor
   const transcriptQueries = once(() => import('../queries/transcripts.js'));
   const searchQueries = once(() => import('../queries/search.js'));
   const importQueries = once(() => import('../queries/imports.js'));
-  const upkeepQueries = once(async () => ({ ...(await import('../queries/fts-upkeep.js')), ...(await import('../queries/search-bits.js')) }));
+  const upkeepQueries = once(async () => ({
+    ...(await import('../queries/fts-upkeep.js')),
+    ...(await import('../queries/search-bits.js')),
+    ...(await import('../queries/meeting-bits.js')),
+  }));
   /** The index the next round of merging begins with: one large index does not keep the others waiting. */
   let mergeTurn = 0;
   const importListQueries = once(() => import('../queries/imports-list.js'));
@@ -200,7 +204,8 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions): Stor
         if (connection.path === ':memory:') return null;
         const merged = q.mergeFtsIndexes(sqlite, { first: mergeTurn++ });
         const bits = q.searchBitsRound(sqlite);
-        return { ...checkpointIfLarge(sqlite), merged, bits };
+        const meetingBits = q.meetingBitsRound(sqlite);
+        return { ...checkpointIfLarge(sqlite), merged, bits, meetingBits };
       }),
     },
     close: async () => connection.close(),
