@@ -43,9 +43,11 @@ CREATE TABLE `meeting_bits_keys` (
 --> statement-breakpoint
 CREATE UNIQUE INDEX `meeting_bits_keys_key_unique` ON `meeting_bits_keys` (`gen`, `key`);
 --> statement-breakpoint
+-- A generation's dense tokens, with how many meetings held each as it began (`doc`): what FTS5 would walk to count.
 CREATE TABLE `meeting_bits_terms` (
 	`gen` integer NOT NULL,
 	`term` text NOT NULL,
+	`doc` integer NOT NULL,
 	PRIMARY KEY (`gen`, `term`)
 ) WITHOUT ROWID;
 --> statement-breakpoint

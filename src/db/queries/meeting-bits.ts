@@ -23,6 +23,12 @@ const BYTES = MEETING_BLOCK / 8;
  */
 const DENSE_SHARE = 1 / 32;
 
+/**
+ * Meetings of the tokens without bits a count reads from FTS5 (and numbers), at most: rare title words and names
+ * beside common ones (`des`: `design` and 32 words of ids, one meeting each).
+ */
+const SPARSE_MAX = 512;
+
 /** Keys a generation numbers a transaction. */
 const NUMBER_CHUNK = 16_384;
 
@@ -92,8 +98,8 @@ const genOf = (r: Gen): Gen => ({
 export type BitsExpr = { term: string } | { op: 'AND' | 'OR' | 'NOT'; a: BitsExpr; b: BitsExpr };
 
 /**
- * `match` as a BitsExpr, when it holds only quoted tokens of lowercase ASCII letters and digits (every meeting_terms
- * token the filters write), parentheses and the operators AND, OR and NOT, each written out; undefined otherwise (a
+ * `match` as a BitsExpr, when it holds only quoted tokens of ASCII letters and digits (every meeting_terms token the
+ * filters write), parentheses and the operators AND, OR and NOT, each written out; undefined otherwise (a
  * phrase, a column filter, NEAR, a bare word), which FTS5 then counts. FTS5's precedence: NOT binds tightest, then AND,
  * then OR, each from the left.
  */
@@ -107,9 +113,10 @@ export function parseMatch(match: string): BitsExpr | undefined {
       const end = match.indexOf('"', i + 1);
       if (end < 0) return undefined;
       const token = match.slice(i + 1, end);
-      // A doubled quote inside, or anything but one token of meeting_terms: FTS5 decides.
-      if (!/^[a-z0-9]+$/.test(token)) return undefined;
-      tokens.push(`"${token}`);
+      // A doubled quote inside, or anything but one token of meeting_terms: FTS5 decides. ASCII letters folded as
+      // FTS5's tokenizer folds them (a folder's tag is written in capitals, as hex() writes it).
+      if (!/^[A-Za-z0-9]+$/.test(token)) return undefined;
+      tokens.push(`"${token.toLowerCase()}`);
       i = end + 1;
     } else {
       const word = /^[A-Za-z0-9_]+/.exec(match.slice(i))?.[0];
@@ -182,19 +189,83 @@ function popcount(words: Uint32Array): number {
 // ---------------------------------------------------------------------------------------------------------------------
 // Counting.
 
+/** Whether a token of `match` (an FTS5 query over meeting_terms) has bits in the generation that answers. */
+export function holdsBits(sqlite: Sqlite, match: string): boolean {
+  const expr = parseMatch(match);
+  const g = expr && readyGen(sqlite);
+  return g !== undefined && denseOf(sqlite, g, [...new Set(termsOf(expr!))]).size > 0;
+}
+
+/** Those of `terms` with bits in generation `g`, each with the meetings holding it as the generation began. */
+const denseOf = (sqlite: Sqlite, g: Gen, terms: string[]) =>
+  new Map(
+    stmt(sqlite, 'SELECT b.term, b.doc FROM json_each(?) t CROSS JOIN meeting_bits_terms b ON b.gen = ? AND b.term = t.value')
+      .raw()
+      .all(JSON.stringify(terms), g.gen) as [string, number][],
+  );
+
+/**
+ * The doclist entries FTS5 walks to count `e`, roughly: an OR walks both sides, an AND the shorter (it skips through
+ * the longer), a NOT its left. A token without bits is taken as holding none (at most SPARSE_MAX: short).
+ */
+function walked(e: BitsExpr, docs: Map<string, number>): number {
+  if ('term' in e) return docs.get(e.term) ?? 0;
+  const [a, b] = [walked(e.a, docs), walked(e.b, docs)];
+  return e.op === 'OR' ? a + b : e.op === 'AND' ? Math.min(a, b) : a;
+}
+
+/**
+ * Doclist entries FTS5 walks in the time a row of bits is read and combined (~1.6 µs at 100k meetings; ~40 ns an entry):
+ * where FTS5 would walk fewer than this many a row the bitmaps read, it counts (`r` beside a small folder: 0.1 ms,
+ * against 0.5 to number the folder's meetings).
+ */
+const WALKED_PER_ROW = 64;
+
 /**
  * How many meetings match `match` (an FTS5 query over meeting_terms) with keys within [lo, hi], from the newest
- * generation built whole, when every token of the query has bits there and at most MAX_CHANGED of its keys changed
- * since; undefined otherwise (FTS5 counts).
+ * generation built whole, when some of the query's tokens have bits there, the others hold at most SPARSE_MAX meetings,
+ * and at most MAX_CHANGED of its keys changed since; undefined otherwise (FTS5 counts). `intersected`: the query is
+ * `a title fragment's words AND others`, which FTS5 would count as the intersection of the fragment's trigram matches
+ * with `others`' (listByKeys), not as this query. `walkedPerRow`: WALKED_PER_ROW but for tests (0: the bits whenever
+ * they can).
  */
-export function countFromMeetingBits(sqlite: Sqlite, match: string, lo?: bigint, hi?: bigint): number | undefined {
+export function countFromMeetingBits(
+  sqlite: Sqlite,
+  match: string,
+  lo?: bigint,
+  hi?: bigint,
+  options: { intersected?: boolean; walkedPerRow?: number } = {},
+): number | undefined {
   const expr = parseMatch(match);
   if (expr === undefined) return undefined;
   const g = readyGen(sqlite);
   if (g === undefined || g.last_key === null) return undefined;
   const terms = [...new Set(termsOf(expr))];
-  const held = stmt(sqlite, 'SELECT count(*) FROM meeting_bits_terms WHERE gen = ? AND term IN (SELECT value FROM json_each(?))').pluck().get(g.gen, JSON.stringify(terms));
-  if (held !== terms.length) return undefined;
+  const dense = denseOf(sqlite, g, terms);
+  if (dense.size === 0) return undefined;
+  // The numbers of the keys within the dates: keys and numbers are in the same order.
+  const numAt = (sql: string, key: bigint) => stmt(sqlite, sql).pluck().get(g.gen, key) as number | undefined;
+  const first = lo === undefined ? 0 : (numAt('SELECT num FROM meeting_bits_keys WHERE gen = ? AND key >= ? ORDER BY key LIMIT 1', lo) ?? g.meetings);
+  const last = hi === undefined ? g.meetings - 1 : (numAt('SELECT num FROM meeting_bits_keys WHERE gen = ? AND key <= ? ORDER BY key DESC LIMIT 1', hi) ?? -1);
+  const [from, to] = [Math.floor(first / MEETING_BLOCK), Math.floor(last / MEETING_BLOCK)];
+  // Few entries for FTS5 to walk within the dates (a token with bits beside a short doclist) against the rows of bits
+  // to read: FTS5 counts. Intersected with a title's trigrams instead, FTS5's side is walked whole.
+  const share = Math.max(0, last - first + 1) / g.meetings;
+  const walks = (options.intersected && 'op' in expr && expr.op === 'AND' ? walked(expr.b, dense) : walked(expr, dense)) * share;
+  if (last >= first && walks < (options.walkedPerRow ?? WALKED_PER_ROW) * (to - from + 1) * dense.size) return undefined;
+  // The other tokens' meetings (rare title words, names), numbered: at most SPARSE_MAX, else FTS5 counts.
+  const rare = terms.filter((t) => !dense.has(t));
+  const sparse =
+    rare.length === 0
+      ? []
+      : (stmt(
+          sqlite,
+          `SELECT t.value, k.num FROM json_each(?) t CROSS JOIN meeting_terms m CROSS JOIN meeting_bits_keys k
+           WHERE m.meeting_terms MATCH '"' || t.value || '"' AND k.gen = ? AND k.key = m.rowid LIMIT ?`,
+        )
+          .raw()
+          .all(JSON.stringify(rare), g.gen, SPARSE_MAX + 1) as [string, number][]);
+  if (sparse.length > SPARSE_MAX) return undefined;
   const within = (key: bigint) => (lo === undefined || key >= lo) && (hi === undefined || key <= hi);
   // The generation's keys changed since it began: out of its bits, asked of FTS5 (those within the dates).
   const changed = stmt(
@@ -205,21 +276,25 @@ export function countFromMeetingBits(sqlite: Sqlite, match: string, lo?: bigint,
     .raw()
     .all(g.gen, g.seq, g.last_key, MAX_CHANGED + 1) as [bigint, bigint | null][];
   if (changed.length > MAX_CHANGED) return undefined;
-  // The numbers of the keys within the dates: keys and numbers are in the same order.
-  const numAt = (sql: string, key: bigint) => stmt(sqlite, sql).pluck().get(g.gen, key) as number | undefined;
-  const first = lo === undefined ? 0 : (numAt('SELECT num FROM meeting_bits_keys WHERE gen = ? AND key >= ? ORDER BY key LIMIT 1', lo) ?? g.meetings);
-  const last = hi === undefined ? g.meetings - 1 : (numAt('SELECT num FROM meeting_bits_keys WHERE gen = ? AND key <= ? ORDER BY key DESC LIMIT 1', hi) ?? -1);
   let count = 0;
   if (first <= last) {
-    const [from, to] = [Math.floor(first / MEETING_BLOCK), Math.floor(last / MEETING_BLOCK)];
     const blocks = new Map<number, Map<string, Uint32Array>>();
     const rows = stmt(sqlite, 'SELECT block, term, bits FROM meeting_bits WHERE gen = ? AND block BETWEEN ? AND ? AND term IN (SELECT value FROM json_each(?))')
       .raw()
       .all(g.gen, from, to, JSON.stringify(terms)) as [number, string, Uint8Array][];
-    for (const [block, term, bits] of rows) {
+    const rowOf = (block: number) => {
       let row = blocks.get(block);
       if (row === undefined) blocks.set(block, (row = new Map()));
-      row.set(term, wordsOf(bits));
+      return row;
+    };
+    for (const [block, term, bits] of rows) rowOf(block).set(term, wordsOf(bits));
+    for (const [term, num] of sparse) {
+      const block = Math.floor(num / MEETING_BLOCK);
+      if (block < from || block > to) continue;
+      const row = rowOf(block);
+      const words = row.get(term) ?? new Uint32Array(BYTES / 4);
+      row.set(term, words);
+      new Uint8Array(words.buffer)[(num - block * MEETING_BLOCK) >>> 3]! |= 1 << (num & 7);
     }
     const aside = new Map<number, number[]>();
     for (const [, num] of changed)
@@ -247,9 +322,9 @@ export function countFromMeetingBits(sqlite: Sqlite, match: string, lo?: bigint,
     count += stmt(sqlite, 'SELECT count(*) FROM meeting_terms WHERE meeting_terms MATCH ? AND rowid IN (SELECT value FROM json_each(?))')
       .pluck()
       .get(match, `[${asked.join(',')}]`) as number;
-  // The meetings after the generation's last key.
+  // The meetings after the generation's last key (when there are any).
   const tailLo = lo !== undefined && lo > g.last_key ? lo : g.last_key + 1n;
-  if (hi === undefined || hi >= tailLo)
+  if ((hi === undefined || hi >= tailLo) && stmt(sqlite, 'SELECT 1 FROM meeting_keys WHERE key >= ? LIMIT 1').get(tailLo) !== undefined)
     count += stmt(sqlite, `SELECT count(*) FROM meeting_terms WHERE meeting_terms MATCH ? AND rowid >= ?${hi === undefined ? '' : ' AND rowid <= ?'}`)
       .pluck()
       .get(match, tailLo, ...(hi === undefined ? [] : [hi])) as number;
@@ -328,13 +403,13 @@ function behind(sqlite: Sqlite, g: Gen): boolean {
 /** A new generation: its dense tokens (from meeting_terms' vocabulary, read first) and the changes' counter now. */
 function begin(sqlite: Sqlite, meetings: number): Gen {
   sqlite.exec("CREATE VIRTUAL TABLE IF NOT EXISTS temp.meeting_terms_vocab USING fts5vocab(main, meeting_terms, 'row')");
-  const terms = stmt(sqlite, 'SELECT term FROM temp.meeting_terms_vocab WHERE doc >= ?').pluck().all(Math.max(1, Math.ceil(meetings * DENSE_SHARE))) as string[];
+  const terms = stmt(sqlite, 'SELECT term, doc FROM temp.meeting_terms_vocab WHERE doc >= ?').raw().all(Math.max(1, Math.ceil(meetings * DENSE_SHARE))) as [string, number][];
   return sqlite
     .transaction(() => {
       const { gen, seq } = stmt<{ gen: number; seq: number }>(sqlite, 'UPDATE meeting_bits_state SET gen = gen + 1 WHERE id = 1 RETURNING gen, seq').get()!;
       stmt(sqlite, 'INSERT INTO meeting_bits_gens (gen, seq, meetings) VALUES (?, ?, 0)').run(gen, seq);
-      const insert = stmt(sqlite, 'INSERT INTO meeting_bits_terms (gen, term) VALUES (?, ?)');
-      for (const term of terms) insert.run(gen, term);
+      const insert = stmt(sqlite, 'INSERT INTO meeting_bits_terms (gen, term, doc) VALUES (?, ?, ?)');
+      for (const [term, doc] of terms) insert.run(gen, term, doc);
       return { gen, seq, meetings: 0, last_key: null, numbered: 0, built: 0, term: null };
     })
     .immediate();

@@ -8,6 +8,7 @@ import { clip, notFound } from './not-found.js';
 import { pagination } from './pagination.js';
 import { isAscii, unicodeForms } from './unicode.js';
 import { anySpelling, spellingGrams, trigramMatch } from './fragments.js';
+import { countFromMeetingBits, holdsBits } from './meeting-bits.js';
 import {
   fewMayLack,
   handleTag,
@@ -96,6 +97,12 @@ export interface FilterPart {
   probe?: { sql: (meetingId: string) => string; params: unknown[] };
   /** The only meetings that fail the filter (ascending ids): a participant fragment in most names. */
   except?: string[];
+  /**
+   * A title fragment in more words than `terms` takes (MAX_TITLE_WORDS, up to MAX_COUNTED_TITLE_WORDS): their tokens
+   * ORed, for a total counted from meeting_terms' bitmaps (meeting-bits.ts), which read the rare words' few meetings
+   * and the common words' bits; the page is read from the trigrams.
+   */
+  countTerms?: () => string | undefined;
 }
 
 export interface CompiledFilter {
@@ -147,7 +154,12 @@ export function compileMeetingFilter(sqlite: Sqlite, filter: MeetingFilter, opti
       // quoted, so `%`, `_` and FTS syntax are literal characters. Inside a word: its words' tokens, for lists by key.
       const words = titleWordTerms(sqlite, fragment, titleMatch);
       if (words === null) none = true;
-      parts.push({ sql: 'm.id IN (SELECT id FROM meeting_titles WHERE meeting_titles MATCH ?)', params: [titleMatch], ...(words && { terms: words }) });
+      parts.push({
+        sql: 'm.id IN (SELECT id FROM meeting_titles WHERE meeting_titles MATCH ?)',
+        params: [titleMatch],
+        ...(typeof words === 'string' && { terms: words }),
+        ...(words === TOO_MANY_WORDS && { countTerms: () => countedTitleWords(sqlite, titleMatch!) }),
+      });
     } else if (isAscii(fragment)) {
       // Trigrams need 3 characters; shorter fragments scan titles with LIKE (ASCII case folding).
       const like = likeFragment(fragment);
@@ -227,20 +239,36 @@ export function compileMeetingFilter(sqlite: Sqlite, filter: MeetingFilter, opti
 const MAX_TITLE_WORDS = 32;
 
 /**
+ * Up to this many, their tokens still count the fragment's meetings from meeting_terms' bitmaps (`des`: `design` and 32
+ * words of ids at 100k meetings, each id word one meeting's).
+ */
+const MAX_COUNTED_TITLE_WORDS = 256;
+
+/** titleWordTerms' answer for a fragment in more than MAX_TITLE_WORDS words. */
+const TOO_MANY_WORDS = Symbol('too many title words');
+
+/**
  * A title fragment of 3+ characters inside one word of a title or id (no separator, at most half a chunk: migration
  * 0027) as the OR of the tokens of the title words holding it (trigram index title_words_fts, which folds case as
- * meeting_titles does); null when no word holds it (no meeting does); undefined when more than MAX_TITLE_WORDS do,
- * or when a meeting's title or id holds a NUL (its words may not be what the trigram index reads).
+ * meeting_titles does); null when no word holds it (no meeting does); TOO_MANY_WORDS when more than MAX_TITLE_WORDS
+ * do; undefined when a meeting's title or id holds a NUL (its words may not be what the trigram index reads), or the
+ * fragment is not inside one word.
  */
-function titleWordTerms(sqlite: Sqlite, fragment: string, match: string): string | null | undefined {
+function titleWordTerms(sqlite: Sqlite, fragment: string, match: string): string | typeof TOO_MANY_WORDS | null | undefined {
   const forms = unicodeForms(fragment);
   if (forms.some((f) => Array.from(f).length > TITLE_CHUNK / 2 || f.includes('\0') || [...f].some((ch) => PARTICIPANT_SEPARATORS.includes(ch)))) return undefined;
   if (tokenCount(sqlite, NUL_TITLE_TOKEN) > 0) return undefined;
   const words = stmt(sqlite, `SELECT word FROM title_words_fts WHERE title_words_fts MATCH ? LIMIT ${MAX_TITLE_WORDS + 1}`).pluck().all(match) as string[];
-  if (words.length > MAX_TITLE_WORDS) return undefined;
-  if (words.length === 0) return null;
-  const tokens = words.map((w) => quoteToken(titleWordToken(w)));
-  return tokens.length === 1 ? tokens[0]! : `(${tokens.join(' OR ')})`;
+  if (words.length > MAX_TITLE_WORDS) return TOO_MANY_WORDS;
+  return words.length === 0 ? null : orWords(words);
+}
+
+const orWords = (words: string[]) => (words.length === 1 ? quoteToken(titleWordToken(words[0]!)) : `(${words.map((w) => quoteToken(titleWordToken(w))).join(' OR ')})`);
+
+/** A fragment in more than MAX_TITLE_WORDS title words: their tokens ORed when at most MAX_COUNTED_TITLE_WORDS. */
+function countedTitleWords(sqlite: Sqlite, match: string): string | undefined {
+  const words = stmt(sqlite, `SELECT word FROM title_words_fts WHERE title_words_fts MATCH ? LIMIT ${MAX_COUNTED_TITLE_WORDS + 1}`).pluck().all(match) as string[];
+  return words.length > MAX_COUNTED_TITLE_WORDS ? undefined : orWords(words);
 }
 
 /**
@@ -426,7 +454,12 @@ function listByKeys(sqlite: Sqlite, c: CompiledFilter, page: Page, probe?: Filte
     if (more.length > 0) source = unionSource(source, more);
   }
   if (probe) source = probedSource(sqlite, source, probe);
-  const total = known ?? source.count(lo, hi);
+  // A title fragment in too many words for FTS5 beside other tokens: counted from their bitmaps, when they answer.
+  // (Only beside a token with bits: else FTS5 intersects short doclists.)
+  const others = terms.join(' AND ');
+  const counted =
+    known === undefined && queries.length === 2 && loose === undefined && !probe && c.parts[0]!.countTerms && holdsBits(sqlite, others) ? c.parts[0]!.countTerms() : undefined;
+  const total = known ?? (counted === undefined ? undefined : countFromMeetingBits(sqlite, `${counted} AND (${others})`, lo, hi, { intersected: true })) ?? source.count(lo, hi);
   const ids = total <= page.offset ? [] : pageOf(sqlite, source, page.offset, page.limit, lo, hi, total);
   const meetings = ids.length === 0 ? [] : stmt<MeetingListItem>(
     sqlite,
