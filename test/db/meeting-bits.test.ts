@@ -6,7 +6,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { copyFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { openDatabase, type Sqlite } from '../../src/db/open.js';
-import { buildMeetingBits, countFromMeetingBits, MAX_CHANGED, MEETING_BLOCK, meetingBitsRound, parseMatch, resetMeetingBits, wrongMeetingBits } from '../../src/db/queries/meeting-bits.js';
+import { buildMeetingBits, countFromMeetingBits, MAX_CHANGED, MEETING_BLOCK, meetingBitsRound, parseMatch, resetMeetingBits, wrongMeetingBits, type MeetingBitsRound } from '../../src/db/queries/meeting-bits.js';
+import { openStore } from '../../src/db/engine.js';
 import { listMeetings } from '../../src/db/queries/meetings.js';
 import { checkIntegrity, repairSearchIndex } from '../../src/db/queries/integrity.js';
 import type { MeetingFilter } from '../../src/db/queries/meetings.js';
@@ -240,6 +241,26 @@ describe('list_meetings totals from the bitmaps of meeting_terms (migration 0028
       expect(wrongMeetingBits(s)).toEqual([]);
     } finally {
       other.close();
+    }
+  });
+
+  it("is built by the worker's upkeep (store.admin.maintain), a bounded round a call", async () => {
+    const { s } = seeded();
+    const path = s.name;
+    s.close();
+    const store = await openStore(path, { create: false });
+    try {
+      const rounds: MeetingBitsRound[] = [];
+      for (let i = 0; i < 500 && rounds.at(-1)?.more !== false; i++) rounds.push((await store.admin.maintain())!.meetingBits!);
+      expect(rounds[0]!.began).toBe(true);
+      expect(rounds.filter((r) => r.built > 0).length).toBeGreaterThan(1);
+      expect(rounds.at(-1)!.more).toBe(false);
+      const check = openDatabase(path, { create: false }).sqlite;
+      opened.push(check);
+      expect(check.prepare('SELECT built, numbered FROM meeting_bits_gens').get()).toEqual({ built: 3, numbered: 1 });
+      expect(wrongMeetingBits(check)).toEqual([]);
+    } finally {
+      await store.close();
     }
   });
 
