@@ -11,8 +11,10 @@
 -- --repair-search` empties it.
 --
 -- Every write of meeting_terms comes from a trigger on `meetings` (a meeting added or deleted, re-keyed when re-timed
--- or re-titled, its row written again when its tags change): the triggers below mark those meetings' keys. A migration
--- writing meeting_terms again whole must empty these tables too.
+-- or re-titled, its row written again when its tags change): the triggers below mark those meetings' keys, while a
+-- generation exists (none below 4,096 meetings: the writes of a small file mark nothing; a generation begins in a
+-- write transaction, so a change is marked exactly when it comes after one began). A migration writing meeting_terms
+-- again whole must empty these tables too.
 CREATE TABLE `meeting_bits_state` (
 	`id` integer PRIMARY KEY NOT NULL CHECK (`id` = 1),
 	`seq` integer NOT NULL,
@@ -69,26 +71,26 @@ CREATE TABLE `meeting_bits_changed` (
 -- The changes since a generation began, read in full from the index (those after its last key are skipped).
 CREATE INDEX `meeting_bits_changed_seq_idx` ON `meeting_bits_changed` (`seq`, `key`);
 --> statement-breakpoint
-CREATE TRIGGER `meeting_keys_bits_ai` AFTER INSERT ON `meeting_keys` BEGIN
+CREATE TRIGGER `meeting_keys_bits_ai` AFTER INSERT ON `meeting_keys` WHEN EXISTS (SELECT 1 FROM meeting_bits_gens) BEGIN
   UPDATE meeting_bits_state SET seq = seq + 1 WHERE id = 1;
   DELETE FROM meeting_bits_changed WHERE key = new.key;
   INSERT INTO meeting_bits_changed (key, seq) SELECT new.key, seq FROM meeting_bits_state WHERE id = 1;
 END;
 --> statement-breakpoint
-CREATE TRIGGER `meeting_keys_bits_ad` AFTER DELETE ON `meeting_keys` BEGIN
+CREATE TRIGGER `meeting_keys_bits_ad` AFTER DELETE ON `meeting_keys` WHEN EXISTS (SELECT 1 FROM meeting_bits_gens) BEGIN
   UPDATE meeting_bits_state SET seq = seq + 1 WHERE id = 1;
   DELETE FROM meeting_bits_changed WHERE key = old.key;
   INSERT INTO meeting_bits_changed (key, seq) SELECT old.key, seq FROM meeting_bits_state WHERE id = 1;
 END;
 --> statement-breakpoint
-CREATE TRIGGER `meeting_keys_bits_au` AFTER UPDATE ON `meeting_keys` BEGIN
+CREATE TRIGGER `meeting_keys_bits_au` AFTER UPDATE ON `meeting_keys` WHEN EXISTS (SELECT 1 FROM meeting_bits_gens) BEGIN
   UPDATE meeting_bits_state SET seq = seq + 1 WHERE id = 1;
   DELETE FROM meeting_bits_changed WHERE key IN (old.key, new.key);
   INSERT INTO meeting_bits_changed (key, seq) SELECT k.value, s.seq FROM meeting_bits_state s, (SELECT old.key AS value UNION SELECT new.key) k WHERE s.id = 1;
 END;
 --> statement-breakpoint
 CREATE TRIGGER `meetings_bits_au` AFTER UPDATE OF id, title, search_tags ON `meetings`
-  WHEN old.id IS NOT new.id OR old.title IS NOT new.title OR old.search_tags IS NOT new.search_tags BEGIN
+  WHEN (old.id IS NOT new.id OR old.title IS NOT new.title OR old.search_tags IS NOT new.search_tags) AND EXISTS (SELECT 1 FROM meeting_bits_gens) BEGIN
   UPDATE meeting_bits_state SET seq = seq + 1 WHERE id = 1;
   DELETE FROM meeting_bits_changed WHERE key IN (SELECT key FROM meeting_keys WHERE meeting_id IN (old.id, new.id));
   INSERT INTO meeting_bits_changed (key, seq) SELECT k.key, s.seq FROM meeting_keys k, meeting_bits_state s WHERE k.meeting_id IN (old.id, new.id) AND s.id = 1;

@@ -285,6 +285,13 @@ describe('list_meetings totals from the bitmaps of meeting_terms (migration 0028
     expect(s.prepare('SELECT count(*) FROM meeting_bits').pluck().get()).toBe(0);
     expect(countFromMeetingBits(s, `"${term}" AND "${term}"`)).toBeUndefined();
     expect(checkIntegrity(s, { full: false }).search).toEqual([]);
+    // Its tables dropped: named missing, created again by the repair (the state row too, when a generation begins).
+    s.exec('DROP TABLE meeting_bits_state; DROP TABLE meeting_bits');
+    expect(checkIntegrity(s, { full: false }).missing).toEqual(['table meeting_bits', 'table meeting_bits_state']);
+    expect(repairSearchIndex(s).recreated.sort()).toEqual(['table meeting_bits', 'table meeting_bits_state']);
+    buildMeetingBits(s);
+    expect(countFromMeetingBits(s, `"${term}" AND "${term}"`)).toBe(ftsCount(s, `"${term}"`));
+    expect(wrongMeetingBits(s)).toEqual([]);
   });
 });
 

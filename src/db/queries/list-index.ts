@@ -364,6 +364,9 @@ function addTitleWords(sqlite: Sqlite): void {
  * recreate the tables empty. Whatever they held is replaced.
  */
 export function fillListIndexes(sqlite: Sqlite): { meetings: number } {
+  // Every key new: the bitmaps of meeting_terms are built again (the worker, or buildMeetingBits); emptied first, no
+  // key written here is marked changed.
+  resetMeetingBits(sqlite);
   sqlite.exec("DELETE FROM meeting_keys; DELETE FROM meeting_titles; INSERT INTO meeting_terms (meeting_terms) VALUES ('delete-all');");
   // Each index holds up to 64 MiB in memory before it writes a segment (one or two segments, not one a megabyte), then FTS5's default again.
   const hashsize = (bytes: number) => sqlite.exec(`INSERT INTO meeting_titles (meeting_titles, rank) VALUES ('hashsize', ${bytes}); INSERT INTO meeting_terms (meeting_terms, rank) VALUES ('hashsize', ${bytes});`);
@@ -392,7 +395,5 @@ export function fillListIndexes(sqlite: Sqlite): { meetings: number } {
   // Each index merged into one segment: a long doclist read across the fill's segments cost (100k meetings,
   // query `e` 6.3 -> 3.9 ms, `in` 3.6 -> 2.4, one title 3.4 -> 1.9); 2.7 s for both.
   sqlite.exec("INSERT INTO meeting_titles (meeting_titles) VALUES ('optimize'); INSERT INTO meeting_terms (meeting_terms) VALUES ('optimize');");
-  // Every key new: the bitmaps of meeting_terms are built again (the worker, or buildMeetingBits).
-  resetMeetingBits(sqlite);
   return { meetings };
 }

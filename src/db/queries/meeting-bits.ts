@@ -406,6 +406,8 @@ function begin(sqlite: Sqlite, meetings: number): Gen {
   const terms = stmt(sqlite, 'SELECT term, doc FROM temp.meeting_terms_vocab WHERE doc >= ?').raw().all(Math.max(1, Math.ceil(meetings * DENSE_SHARE))) as [string, number][];
   return sqlite
     .transaction(() => {
+      // (No state row in a file whose table a repair created again: its counters begin again, with nothing marked.)
+      stmt(sqlite, 'INSERT OR IGNORE INTO meeting_bits_state (id, seq, gen) VALUES (1, 0, 0)').run();
       const { gen, seq } = stmt<{ gen: number; seq: number }>(sqlite, 'UPDATE meeting_bits_state SET gen = gen + 1 WHERE id = 1 RETURNING gen, seq').get()!;
       stmt(sqlite, 'INSERT INTO meeting_bits_gens (gen, seq, meetings) VALUES (?, ?, 0)').run(gen, seq);
       const insert = stmt(sqlite, 'INSERT INTO meeting_bits_terms (gen, term, doc) VALUES (?, ?, ?)');
