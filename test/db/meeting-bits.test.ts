@@ -8,13 +8,15 @@ import { join } from 'node:path';
 import { openDatabase, type Sqlite } from '../../src/db/open.js';
 import { buildMeetingBits, countFromMeetingBits, MAX_CHANGED, MEETING_BLOCK, meetingBitsRound, parseMatch, resetMeetingBits, wrongMeetingBits, type MeetingBitsRound } from '../../src/db/queries/meeting-bits.js';
 import { openStore } from '../../src/db/engine.js';
-import { listMeetings } from '../../src/db/queries/meetings.js';
+import { listMeetings, type MeetingFilter } from '../../src/db/queries/meetings.js';
 import { checkIntegrity, repairSearchIndex } from '../../src/db/queries/integrity.js';
-import type { MeetingFilter } from '../../src/db/queries/meetings.js';
 import { tempDir, testDbs } from '../support/db.js';
 import { makeMeeting, makeParticipant } from '../support/factories.js';
 
 const db = testDbs();
+const MEETINGS = 2 * MEETING_BLOCK + 700;
+const WORDS = ['design', 'review', 'hiring', 'planning', 'pricing', 'marketing', 'onboarding', 'sync', 'retro', 'xyzzy'];
+const NAMES = ['Anna Kowalski', 'Ben Ortiz', 'Chen Wei', 'Dana Scully', 'Eve Ng', 'Farid Haddad', 'Gus Grissom', 'Hana Sato', 'Ines Kowalski', 'Jon Snow'];
 
 /** The seeded meetings, written once (~10 s) into a file each test copies. */
 const template = tempDir();
@@ -27,6 +29,10 @@ beforeAll(() => {
 });
 afterAll(() => template.cleanup());
 
+/** Connections the tests opened beside testDbs' (closed after each test). */
+const opened: Sqlite[] = [];
+afterEach(() => opened.splice(0).forEach((c) => c.open && c.close()));
+
 /** A copy of the seeded database, and its meetings' ids in the order they were written. */
 function seeded(): { s: Sqlite; ids: string[] } {
   const s = db();
@@ -38,11 +44,6 @@ function seeded(): { s: Sqlite; ids: string[] } {
   opened.push(copy);
   return { s: copy, ids: copy.prepare('SELECT id FROM meetings ORDER BY rowid').pluck().all() as string[] };
 }
-const opened: Sqlite[] = [];
-afterEach(() => opened.splice(0).forEach((c) => c.open && c.close()));
-const MEETINGS = 2 * MEETING_BLOCK + 700;
-const WORDS = ['design', 'review', 'hiring', 'planning', 'pricing', 'marketing', 'onboarding', 'sync', 'retro', 'xyzzy'];
-const NAMES = ['Anna Kowalski', 'Ben Ortiz', 'Chen Wei', 'Dana Scully', 'Eve Ng', 'Farid Haddad', 'Gus Grissom', 'Hana Sato', 'Ines Kowalski', 'Jon Snow'];
 
 /** A random number generator of its own (the same meetings every run). */
 function randomOf(seed: number): () => number {

@@ -500,8 +500,12 @@ function buildStep(sqlite: Sqlite, g: Gen, budgetMs: number, started: number): n
     .immediate();
 }
 
-/** A batch of the rows of generations older than `g` (built whole) and of changes it holds, deleted. */
+/** A batch of the rows of generations older than `g` (built whole) and of changes it holds, deleted (no write when none). */
 function dropOld(sqlite: Sqlite, g: Gen): number {
+  const old =
+    stmt(sqlite, 'SELECT 1 FROM meeting_bits_gens WHERE gen < ? LIMIT 1').get(g.gen) !== undefined ||
+    stmt(sqlite, 'SELECT 1 FROM meeting_bits_changed WHERE seq <= ? LIMIT 1').get(g.seq) !== undefined;
+  if (!old) return 0;
   return sqlite
     .transaction(() => {
       let dropped = stmt(sqlite, 'DELETE FROM meeting_bits WHERE (gen, term, block) IN (SELECT gen, term, block FROM meeting_bits WHERE gen < ? LIMIT ?)').run(g.gen, DROP_BATCH).changes;
