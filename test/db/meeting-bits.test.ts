@@ -196,6 +196,8 @@ describe('list_meetings totals from the bitmaps of meeting_terms (migration 0028
     expect(countFromMeetingBits(s, one, undefined, undefined, { walkedPerRow: 0 })).toBe(ftsCount(s, one));
     mark.run(BigInt(Date.UTC(2031, 0, 1)) * 8192n, 2_000_000);
     expect(countFromMeetingBits(s, one, undefined, undefined, { walkedPerRow: 0 })).toBeUndefined();
+    // (Past half as many, a new generation is due: the next round begins one.)
+    expect(meetingBitsRound(s, { budgetMs: 0 }).began).toBe(true);
   });
 
   it('counts as FTS5 does after meetings are added, deleted, re-titled, re-timed and re-tagged, then from a new generation', () => {

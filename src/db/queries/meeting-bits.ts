@@ -46,7 +46,8 @@ export const SCANNED_CHANGES = 4096;
 
 /**
  * A new generation begins when this many of its keys changed since it began, or when the meetings after its last key
- * are this share of its own (then tokens may also have become dense), or more than a block.
+ * are this share of its own (then tokens may also have become dense), or more than a block, or when the changes since
+ * it began are half SCANNED_CHANGES.
  */
 const RENEW_CHANGED = 64;
 const RENEW_TAIL_SHARE = 1 / 16;
@@ -405,6 +406,9 @@ function behind(sqlite: Sqlite, g: Gen): boolean {
   if (g.last_key === null) return true;
   const changed = stmt(sqlite, 'SELECT count(*) FROM (SELECT 1 FROM meeting_bits_changed WHERE seq > ? AND +key <= ? LIMIT ?)').pluck().get(g.seq, g.last_key, RENEW_CHANGED + 1) as number;
   if (changed > RENEW_CHANGED) return true;
+  // Half the changes a count reads (most of them after its last key: newer meetings): built again before counts stop.
+  const all = stmt(sqlite, 'SELECT count(*) FROM (SELECT 1 FROM meeting_bits_changed WHERE seq > ? LIMIT ?)').pluck().get(g.seq, SCANNED_CHANGES / 2 + 1) as number;
+  if (all > SCANNED_CHANGES / 2) return true;
   const tail = Math.max(MEETING_BLOCK, Math.ceil(g.meetings * RENEW_TAIL_SHARE));
   return (stmt(sqlite, 'SELECT count(*) FROM (SELECT 1 FROM meeting_keys WHERE key > ? LIMIT ?)').pluck().get(g.last_key, tail + 1) as number) > tail;
 }
