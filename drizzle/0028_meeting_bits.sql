@@ -23,12 +23,16 @@ CREATE TABLE `meeting_bits_state` (
 --> statement-breakpoint
 INSERT INTO meeting_bits_state (id, seq, gen) VALUES (1, 0, 0);
 --> statement-breakpoint
--- A generation: `seq`, the changes its bits hold; `meetings` numbered (0 to meetings - 1, in key order) and the highest
--- key numbered (`last_key`) once `numbered`; blocks [0, built) built for every token, and block `built` up to token
--- `term` (in byte order; null: none yet).
+-- A generation: `seq`, the changes its bits hold; its dense tokens (held by `dense_min` meetings or more) read from
+-- meeting_terms' vocabulary in chunks, up to `listed_to`, until `listed`; `meetings` numbered (0 to meetings - 1, in key
+-- order) and the highest key numbered (`last_key`) once `numbered`; blocks [0, built) built for every token, and block
+-- `built` up to token `term` (in byte order; null: none yet).
 CREATE TABLE `meeting_bits_gens` (
 	`gen` integer PRIMARY KEY NOT NULL,
 	`seq` integer NOT NULL,
+	`dense_min` integer NOT NULL,
+	`listed_to` text NOT NULL DEFAULT '',
+	`listed` integer NOT NULL DEFAULT 0,
 	`meetings` integer NOT NULL,
 	`last_key` integer,
 	`numbered` integer NOT NULL DEFAULT 0,

@@ -97,7 +97,7 @@ export async function startLoop(opts: LoopOptions): Promise<WorkerLoop> {
       const upkeep = await store.admin.maintain();
       if (upkeep && upkeep.merged.length > 0) log.debug({ merged: upkeep.merged }, 'full-text indexes merged a step');
       if (upkeep?.bits && (upkeep.bits.built.length > 0 || upkeep.bits.lists > 0 || upkeep.bits.cleaned > 0 || upkeep.bits.added > 0)) log.debug({ bits: upkeep.bits }, 'search bitmaps kept a step');
-      if (upkeep?.meetingBits && (upkeep.meetingBits.began || upkeep.meetingBits.numbered + upkeep.meetingBits.built + upkeep.meetingBits.dropped > 0))
+      if (upkeep?.meetingBits && (upkeep.meetingBits.began || upkeep.meetingBits.listed + upkeep.meetingBits.numbered + upkeep.meetingBits.built + upkeep.meetingBits.dropped > 0))
         log.debug({ meetingBits: upkeep.meetingBits }, 'list bitmaps kept a step');
       if (upkeep?.bitmaps && upkeep.bitmaps.units > 0) log.debug({ bitmaps: upkeep.bitmaps }, 'search bitmaps built a step');
       if (upkeep?.truncated) log.info({ frames: upkeep.frames, truncated: upkeep.truncated }, 'write-ahead log checkpointed and truncated');
