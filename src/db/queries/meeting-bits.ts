@@ -3,9 +3,10 @@
 // every entry of their doclists (~40 ns an entry: 4-5.5 ms at 100k meetings, whatever the page); from bitmaps the same
 // count is ORs, ANDs and a popcount over 4,096 meetings a row.
 //
-// A generation numbers the meetings in key order as it begins (in chunks, the changes' counter then being its `seq`),
-// then the worker builds each dense token's bits (held by DENSE_SHARE of the meetings) a block of numbers at a time,
-// from FTS5's doclists over the block's keys, in bounded rounds read outside the write lock. The newest generation
+// A generation begins with the changes' counter (its `seq`), lists the dense tokens (held by DENSE_SHARE of the
+// meetings) from meeting_terms' vocabulary and numbers the meetings in key order, both in chunks; then the worker builds
+// each dense token's bits a block of numbers at a time, from FTS5's doclists over the block's keys. Every step is a
+// bounded round, read outside the write lock and written in a short transaction. The newest generation
 // built whole answers a count: the keys changed since its `seq` (meeting_bits_changed, marked by triggers) are left out
 // of its bits and asked of FTS5 one by one, and the meetings after its last key are counted by FTS5 over that key
 // range. When those grow, a new generation begins; the old one answers until the new one is built, then goes.
@@ -373,7 +374,8 @@ export interface MeetingBitsRound {
 
 /**
  * One bounded round: a generation begun when none answers or the newest built has fallen behind (RENEW_CHANGED,
- * RENEW_TAIL_SHARE), a chunk of its keys numbered, or its tokens' bits built for one block until `budgetMs` is spent (at
+ * RENEW_TAIL_SHARE, SCANNED_CHANGES), its vocabulary listed until `budgetMs` is spent, a chunk of its keys numbered, or
+ * its tokens' bits built for one block until `budgetMs` is spent (at
  * least one token: read outside the write lock, written in a short transaction of its own only if no other round moved
  * the generation meanwhile), or older generations' rows deleted a batch. A busy database ends the round.
  */
