@@ -237,9 +237,12 @@ describe('list_meetings totals from the bitmaps of meeting_terms (migration 0028
     buildMeetingBits(s);
     expect(s.prepare('SELECT count(*) FROM meeting_bits_gens').pluck().get()).toBe(1);
     expect(s.prepare('SELECT count(*) FROM meeting_bits_changed').pluck().get()).toBe(0);
-    const renewed = disagreements(s, queries, ranges);
+    // Queries of the new generation's tokens (a title gram near the density bound may have left it: the ids are random),
+    // and the earlier ones, from whichever of their tokens are still dense.
+    const renewed = disagreements(s, randomQueries(denseTerms(s), next, 40), ranges);
     expect(renewed.wrong).toEqual([]);
     expect(renewed.answered).toBe(40 * 9);
+    expect(disagreements(s, queries, ranges).wrong).toEqual([]);
     expect(listed(s)).toEqual(listedWithout(s));
   });
 
