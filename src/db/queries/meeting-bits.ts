@@ -13,6 +13,7 @@
 import type { Sqlite } from '../open.js';
 import { stmt } from '../statements.js';
 import { isBusy } from '../sqlite/errors.js';
+import { popcount } from './popcount.js';
 
 /** Meetings a row of bits holds: 512 bytes. */
 export const MEETING_BLOCK = 4096;
@@ -146,10 +147,10 @@ export function parseMatch(match: string): BitsExpr | undefined {
     }
   }
   let at = 0;
-  const binary = (ops: string, operand: () => BitsExpr | undefined) => (): BitsExpr | undefined => {
+  const binary = (op: 'AND' | 'OR' | 'NOT', operand: () => BitsExpr | undefined) => (): BitsExpr | undefined => {
     let left = operand();
-    while (left !== undefined && ops.includes(` ${tokens[at]} `)) {
-      const op = tokens[at++] as 'AND' | 'OR' | 'NOT';
+    while (left !== undefined && tokens[at] === op) {
+      at++;
       const right = operand();
       left = right === undefined ? undefined : { op, a: left, b: right };
     }
@@ -163,9 +164,9 @@ export function parseMatch(match: string): BitsExpr | undefined {
     const inner = or();
     return tokens[at++] === ')' ? inner : undefined;
   };
-  const not = binary(' NOT ', primary);
-  const and = binary(' AND ', not);
-  const or = binary(' OR ', and);
+  const not = binary('NOT', primary);
+  const and = binary('AND', not);
+  const or = binary('OR', and);
   const expr = or();
   return at === tokens.length ? expr : undefined;
 }
@@ -195,26 +196,8 @@ function wordsOf(bits: Uint8Array): Uint32Array {
   return new Uint32Array(copy.buffer);
 }
 
-/** Bits set (the SWAR popcount, a 32-bit word at a time). */
-function popcount(words: Uint32Array): number {
-  let count = 0;
-  for (let i = 0; i < words.length; i++) {
-    let v = words[i]! - ((words[i]! >>> 1) & 0x55555555);
-    v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
-    count += Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
-  }
-  return count;
-}
-
 // ---------------------------------------------------------------------------------------------------------------------
 // Counting.
-
-/** Whether a token of `match` (an FTS5 query over meeting_terms) has bits in the generation that answers. */
-export function holdsBits(sqlite: Sqlite, match: string): boolean {
-  const expr = parseMatch(match);
-  const g = expr && readyGen(sqlite);
-  return g !== undefined && denseOf(sqlite, g, [...new Set(termsOf(expr!))]).size > 0;
-}
 
 /** Those of `terms` with bits in generation `g`, each with the meetings holding it as the generation began. */
 const denseOf = (sqlite: Sqlite, g: Gen, terms: string[]) =>
@@ -244,25 +227,36 @@ const WALKED_PER_ROW = 64;
 /**
  * How many meetings match `match` (an FTS5 query over meeting_terms) with keys within [lo, hi], from the newest
  * generation built whole, when some of the query's tokens have bits there, the others hold at most SPARSE_MAX meetings,
- * and at most MAX_CHANGED of its keys changed since; undefined otherwise (FTS5 counts). `intersected`: the query is
- * `a title fragment's words AND others`, which FTS5 would count as the intersection of the fragment's trigram matches
- * with `others`' (listByKeys), not as this query. `walkedPerRow`: WALKED_PER_ROW but for tests (0: the bits whenever
- * they can).
+ * and at most MAX_CHANGED of its keys changed since; undefined otherwise (FTS5 counts). `words`: a title fragment's
+ * words' tokens ORed (asked only when `match` holds a token with bits), counted ANDed with `match`; FTS5 would count
+ * them as the intersection of the fragment's trigram matches with `match`'s (listByKeys), walking `match`'s whole.
+ * `walkedPerRow`: WALKED_PER_ROW but for tests (0: the bits whenever they can).
  */
 export function countFromMeetingBits(
   sqlite: Sqlite,
   match: string,
   lo?: bigint,
   hi?: bigint,
-  options: { intersected?: boolean; walkedPerRow?: number } = {},
+  options: { words?: () => string | undefined; walkedPerRow?: number } = {},
 ): number | undefined {
-  const expr = parseMatch(match);
-  if (expr === undefined) return undefined;
+  const others = parseMatch(match);
+  if (others === undefined) return undefined;
   const g = readyGen(sqlite);
   if (g === undefined || g.last_key === null) return undefined;
-  const terms = [...new Set(termsOf(expr))];
-  const dense = denseOf(sqlite, g, terms);
+  const dense = denseOf(sqlite, g, [...new Set(termsOf(others))]);
   if (dense.size === 0) return undefined;
+  let expr = others;
+  // The whole query, for FTS5's counts of the keys changed and after the last.
+  let whole = match;
+  if (options.words) {
+    const words = options.words();
+    const ored = words === undefined ? undefined : parseMatch(words);
+    if (ored === undefined) return undefined;
+    expr = { op: 'AND', a: ored, b: others };
+    whole = `${words} AND (${match})`;
+    for (const [term, doc] of denseOf(sqlite, g, [...new Set(termsOf(ored))])) dense.set(term, doc);
+  }
+  const terms = [...new Set(termsOf(expr))];
   // The numbers of the keys within the dates: keys and numbers are in the same order.
   const numAt = (sql: string, key: bigint) => stmt(sqlite, sql).pluck().get(g.gen, key) as number | undefined;
   const first = lo === undefined ? 0 : (numAt('SELECT num FROM meeting_bits_keys WHERE gen = ? AND key >= ? ORDER BY key LIMIT 1', lo) ?? g.meetings);
@@ -271,7 +265,7 @@ export function countFromMeetingBits(
   // Few entries for FTS5 to walk within the dates (a token with bits beside a short doclist) against the rows of bits
   // to read: FTS5 counts. Intersected with a title's trigrams instead, FTS5's side is walked whole.
   const share = Math.max(0, last - first + 1) / g.meetings;
-  const walks = (options.intersected && 'op' in expr && expr.op === 'AND' ? walked(expr.b, dense) : walked(expr, dense)) * share;
+  const walks = walked(others, dense) * share;
   if (last >= first && walks < (options.walkedPerRow ?? WALKED_PER_ROW) * (to - from + 1) * dense.size) return undefined;
   // The other tokens' meetings (rare title words, names), numbered: at most SPARSE_MAX, else FTS5 counts.
   const rare = terms.filter((t) => !dense.has(t));
@@ -328,15 +322,15 @@ export function countFromMeetingBits(
         aside.set(Math.floor(n / MEETING_BLOCK), list);
       }
     for (const [block, row] of blocks) {
-      const result = evaluate(expr, row);
-      if (result === undefined) continue;
       // (A token's row itself when the expression is one: read for this count alone.)
-      const words = result;
+      const words = evaluate(expr, row);
+      if (words === undefined) continue;
       const bytes = new Uint8Array(words.buffer, words.byteOffset, BYTES);
       const base = block * MEETING_BLOCK;
-      for (const n of aside.get(block) ?? []) bytes[(n - base) >>> 3]! &= ~(1 << ((n - base) & 7));
-      for (let n = base; n < first; n++) bytes[(n - base) >>> 3]! &= ~(1 << ((n - base) & 7));
-      for (let n = Math.max(last + 1, base); n < base + MEETING_BLOCK; n++) bytes[(n - base) >>> 3]! &= ~(1 << ((n - base) & 7));
+      const clear = (n: number) => (bytes[(n - base) >>> 3]! &= ~(1 << ((n - base) & 7)));
+      for (const n of aside.get(block) ?? []) clear(n);
+      for (let n = base; n < first; n++) clear(n);
+      for (let n = Math.max(last + 1, base); n < base + MEETING_BLOCK; n++) clear(n);
       count += popcount(words);
     }
   }
@@ -344,13 +338,13 @@ export function countFromMeetingBits(
   if (asked.length > 0)
     count += stmt(sqlite, 'SELECT count(*) FROM meeting_terms WHERE meeting_terms MATCH ? AND rowid IN (SELECT value FROM json_each(?))')
       .pluck()
-      .get(match, `[${asked.join(',')}]`) as number;
+      .get(whole, `[${asked.join(',')}]`) as number;
   // The meetings after the generation's last key (when there are any).
   const tailLo = lo !== undefined && lo > g.last_key ? lo : g.last_key + 1n;
   if ((hi === undefined || hi >= tailLo) && stmt(sqlite, 'SELECT 1 FROM meeting_keys WHERE key >= ? LIMIT 1').get(tailLo) !== undefined)
     count += stmt(sqlite, `SELECT count(*) FROM meeting_terms WHERE meeting_terms MATCH ? AND rowid >= ?${hi === undefined ? '' : ' AND rowid <= ?'}`)
       .pluck()
-      .get(match, tailLo, ...(hi === undefined ? [] : [hi])) as number;
+      .get(whole, tailLo, ...(hi === undefined ? [] : [hi])) as number;
   return count;
 }
 

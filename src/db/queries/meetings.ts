@@ -8,7 +8,7 @@ import { clip, notFound } from './not-found.js';
 import { pagination } from './pagination.js';
 import { isAscii, unicodeForms } from './unicode.js';
 import { anySpelling, spellingGrams, trigramMatch } from './fragments.js';
-import { countFromMeetingBits, holdsBits } from './meeting-bits.js';
+import { countFromMeetingBits } from './meeting-bits.js';
 import {
   fewMayLack,
   handleTag,
@@ -454,12 +454,11 @@ function listByKeys(sqlite: Sqlite, c: CompiledFilter, page: Page, probe?: Filte
     if (more.length > 0) source = unionSource(source, more);
   }
   if (probe) source = probedSource(sqlite, source, probe);
-  // A title fragment in too many words for FTS5 beside other tokens: counted from their bitmaps, when they answer.
-  // (Only beside a token with bits: else FTS5 intersects short doclists.)
-  const others = terms.join(' AND ');
-  const counted =
-    known === undefined && queries.length === 2 && loose === undefined && !probe && c.parts[0]!.countTerms && holdsBits(sqlite, others) ? c.parts[0]!.countTerms() : undefined;
-  const total = known ?? (counted === undefined ? undefined : countFromMeetingBits(sqlite, `${counted} AND (${others})`, lo, hi, { intersected: true })) ?? source.count(lo, hi);
+  // A title fragment in too many words for FTS5 beside other tokens: counted from their bitmaps, when they answer (its
+  // words read only beside a token with bits: else FTS5 intersects short doclists).
+  const words = c.parts[0]!.countTerms;
+  const counted = known === undefined && words && queries.length === 2 && loose === undefined && !probe ? countFromMeetingBits(sqlite, terms.join(' AND '), lo, hi, { words }) : undefined;
+  const total = known ?? counted ?? source.count(lo, hi);
   const ids = total <= page.offset ? [] : pageOf(sqlite, source, page.offset, page.limit, lo, hi, total);
   const meetings = ids.length === 0 ? [] : stmt<MeetingListItem>(
     sqlite,

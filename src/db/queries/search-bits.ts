@@ -21,6 +21,7 @@ import { asciiTokens } from './fts-tokens.js';
 import { isBusy } from '../sqlite/errors.js';
 import { PEOPLE_OF, peopleGramsOf } from './list-index.js';
 import { holdsFragment } from './participant-words.js';
+import { popcount } from './popcount.js';
 
 /** search_fts's tokenizer (migration 0002): a passage's words are counted with it. */
 const SEARCH_TOKENIZER = 'unicode61 remove_diacritics 2';
@@ -981,14 +982,7 @@ export function matchBits(sqlite: Sqlite, words: string[], groups: BitsGroup[], 
   const bits = new Uint8Array(acc.buffer);
   for (const id of [...asked, ...aside]) if (id < below) bits[id >>> 3]! &= ~(1 << (id & 7));
   for (let id = edge; id < below; id++) bits[id >>> 3]! &= ~(1 << (id & 7));
-  let count = 0;
-  for (let i = 0; i < acc.length; i++) {
-    // Bits set in a 32-bit word (the SWAR popcount).
-    let v = acc[i]! - ((acc[i]! >>> 1) & 0x55555555);
-    v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
-    count += Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
-  }
-  return { bits, count, below: edge, dirty: asked };
+  return { bits, count: popcount(acc), below: edge, dirty: asked };
 }
 
 /** A said term's passages below `below`, ascending (a passage repeated once a time it says the word). */
