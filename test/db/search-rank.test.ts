@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RANK_WINDOW, searchTranscripts, type SearchFilter, type SearchHit } from '../../src/db/queries/search.js';
-import { rankWindow } from '../../src/db/queries/rank.js';
+import { phraseFirst, rankWindow, type RankedRow } from '../../src/db/queries/rank.js';
 import { setIndexesAside } from '../../src/db/queries/bulk-index.js';
 import { BLOCK, buildSearchBits, windowCells, wrongSearchBits } from '../../src/db/queries/search-bits.js';
 import type { Sqlite } from '../../src/db/open.js';
@@ -184,6 +184,47 @@ describe('BM25 of the ranked window', () => {
         // The pages past the last match are one empty page (the window holds every match, no older ones are read).
         if (offset >= expected.pagination.total) break;
       }
+  });
+});
+
+describe('the phrase looked for in the texts of a window holding every match (phraseFirst)', () => {
+  it('gives the first rows holding the phrase in rank order, read past the best ranked while cheaper than the walk', () => {
+    const s = db();
+    corpus(s, 31, 420);
+    const ids = s.prepare('SELECT id FROM search_passages ORDER BY id').pluck().all() as number[];
+    expect(ids.length).toBeGreaterThan(900);
+    const random = rng(7);
+    // Scores in few values (ties broken by id, newest first), as BM25's over a window.
+    const byScore = (a: RankedRow, b: RankedRow) => a.score - b.score || b.id - a.id;
+    let answered = 0;
+    let pastTheBest = 0;
+    for (const share of [0, 0.004, 0.03, 0.08, 0.2, 0.6])
+      for (const size of [300, 600, 900])
+        for (const wanted of [1, 10, 30]) {
+          const window = ids.slice(0, size);
+          // The phrase `zebra the` at the start of a share of the window's texts; `zebra, the` (the same tokens: a
+          // phrase too) and `the zebra` or `zebra zebras the` (not) in others.
+          s.prepare("UPDATE search_passages SET text = substr(text, instr(text, '|') + 1) WHERE text LIKE '%|%'").run();
+          for (const id of window) {
+            const r = random();
+            const lead = r < share ? (r < share / 4 ? 'zebra, the' : 'zebra the') : r < share + 0.1 ? 'the zebra q9' : r < share + 0.2 ? 'zebra zebras the' : undefined;
+            if (lead) s.prepare("UPDATE search_passages SET text = ? || ' |' || text WHERE id = ?").run(lead, id);
+          }
+          const phrase = new Set(s.prepare(`SELECT rowid FROM search_fts WHERE search_fts MATCH '{text} : "zebra the"'`).pluck().all() as number[]);
+          // Several rankings of the same texts.
+          for (let draw = 0; draw < 8; draw++) {
+            const ranked: RankedRow[] = window.map((id) => ({ id, score: -Math.floor(random() * 40) }));
+            const inOrder = [...ranked].sort(byScore);
+            const found = phraseFirst(s, ranked, ['zebra', 'The'], byScore, wanted);
+            if (found === undefined) continue;
+            answered++;
+            expect(found, JSON.stringify({ share, size, wanted, draw })).toEqual(inOrder.filter((r) => phrase.has(r.id)).slice(0, wanted));
+            // The last row it gave after the best ranked it reads first (4 times the rows wanted, and 40).
+            if (found.length > 0 && inOrder.indexOf(found.at(-1)!) >= 4 * wanted + 40) pastTheBest++;
+          }
+        }
+    expect(answered).toBeGreaterThan(120);
+    expect(pastTheBest).toBeGreaterThan(20);
   });
 });
 
