@@ -189,6 +189,8 @@ export interface BitmapUpkeep {
   units: number;
   /** A round found writers of postings or tags under way and did nothing (it tries again next time). */
   busy: boolean;
+  /** The rounds were all spent doing work: more may be left. */
+  more: boolean;
 }
 
 export interface AdminStore {

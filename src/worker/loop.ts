@@ -28,6 +28,14 @@ export interface WorkerLoop {
 /** The longest wait for the interruptions of a stopping worker to be written, and for a tick or sweep to end. */
 export const STOP_WRITES_MS = 5_000;
 
+/**
+ * While the upkeep says work is left (the search and list bitmaps' first build after an upgrade or a large import: ~150
+ * rounds of ~50 ms each for the list bitmaps at 100k meetings), it runs again after `ratio` times its own duration, at
+ * least `leastMs`, rather than at the next sweep (up to 15 s apart: that build took ~35 minutes of a running worker): a
+ * fifth of a core at most.
+ */
+export const UPKEEP_PAUSE = { ratio: 4, leastMs: 50 };
+
 /** Runs `task` unless the previous run is still going (a slow database): one at a time, never piling up. */
 function serial(task: () => Promise<void>): { run(): Promise<void>; idle(): Promise<void> } {
   let current: Promise<void> | null = null;
@@ -83,6 +91,29 @@ export async function startLoop(opts: LoopOptions): Promise<WorkerLoop> {
     }
   });
 
+  // The worker is the one process that always runs: it merges the full-text indexes that writes left in pieces, a
+  // bounded step at a time, and keeps the WAL from growing without bound (SQLite); it builds the search and list
+  // bitmaps in short rounds (both engines). At each sweep, and again soon while a round says work is left.
+  let upkeepAgain: NodeJS.Timeout | undefined;
+  const upkeep = serial(async () => {
+    const started = performance.now();
+    try {
+      const round = await store.admin.maintain();
+      if (round && round.merged.length > 0) log.debug({ merged: round.merged }, 'full-text indexes merged a step');
+      if (round?.bits && (round.bits.built.length > 0 || round.bits.lists > 0 || round.bits.cleaned > 0 || round.bits.added > 0)) log.debug({ bits: round.bits }, 'search bitmaps kept a step');
+      if (round?.meetingBits && (round.meetingBits.began || round.meetingBits.listed + round.meetingBits.numbered + round.meetingBits.built + round.meetingBits.dropped > 0))
+        log.debug({ meetingBits: round.meetingBits }, 'list bitmaps kept a step');
+      if (round?.bitmaps && round.bitmaps.units > 0) log.debug({ bitmaps: round.bitmaps }, 'search bitmaps built a step');
+      if (round?.truncated) log.info({ frames: round.frames, truncated: round.truncated }, 'write-ahead log checkpointed and truncated');
+      if (!stopping && (round?.bits?.more || round?.meetingBits?.more || round?.bitmaps?.more)) {
+        clearTimeout(upkeepAgain);
+        upkeepAgain = setTimeout(() => void upkeep.run(), Math.max(UPKEEP_PAUSE.leastMs, UPKEEP_PAUSE.ratio * (performance.now() - started)));
+      }
+    } catch (error) {
+      log.warn({ err: error }, 'could not merge the full-text indexes, checkpoint the write-ahead log or build the search bitmaps');
+    }
+  });
+
   const sweep = serial(async () => {
     try {
       const swept = await store.jobs.sweepExpiredLeases();
@@ -90,20 +121,7 @@ export async function startLoop(opts: LoopOptions): Promise<WorkerLoop> {
     } catch (error) {
       log.warn({ err: error }, 'could not sweep expired leases');
     }
-    // The worker is the one process that always runs: it merges the full-text indexes that writes left in
-    // pieces, a bounded step a sweep, and keeps the WAL from growing without bound (SQLite); it builds the
-    // search bitmaps a few short rounds a sweep (both engines).
-    try {
-      const upkeep = await store.admin.maintain();
-      if (upkeep && upkeep.merged.length > 0) log.debug({ merged: upkeep.merged }, 'full-text indexes merged a step');
-      if (upkeep?.bits && (upkeep.bits.built.length > 0 || upkeep.bits.lists > 0 || upkeep.bits.cleaned > 0 || upkeep.bits.added > 0)) log.debug({ bits: upkeep.bits }, 'search bitmaps kept a step');
-      if (upkeep?.meetingBits && (upkeep.meetingBits.began || upkeep.meetingBits.listed + upkeep.meetingBits.numbered + upkeep.meetingBits.built + upkeep.meetingBits.dropped > 0))
-        log.debug({ meetingBits: upkeep.meetingBits }, 'list bitmaps kept a step');
-      if (upkeep?.bitmaps && upkeep.bitmaps.units > 0) log.debug({ bitmaps: upkeep.bitmaps }, 'search bitmaps built a step');
-      if (upkeep?.truncated) log.info({ frames: upkeep.frames, truncated: upkeep.truncated }, 'write-ahead log checkpointed and truncated');
-    } catch (error) {
-      log.warn({ err: error }, 'could not merge the full-text indexes, checkpoint the write-ahead log or build the search bitmaps');
-    }
+    await upkeep.run();
   });
 
   const fill = async (): Promise<void> => {
@@ -224,9 +242,10 @@ export async function startLoop(opts: LoopOptions): Promise<WorkerLoop> {
         }
         clearInterval(ticker);
         clearInterval(sweeper);
+        clearTimeout(upkeepAgain);
         if (unlisten) await within(unlisten(), STOP_WRITES_MS);
         // A renewal or sweep under way finishes before the caller goes on (and closes the Store).
-        await within(Promise.all([tick.idle(), sweep.idle()]), STOP_WRITES_MS);
+        await within(Promise.all([tick.idle(), sweep.idle(), upkeep.idle()]), STOP_WRITES_MS);
       })();
       return stopped;
     },

@@ -45,3 +45,47 @@ it('sweep after sweep, merges the segments that meeting-by-meeting writes left',
   expect(segments()).toEqual(FTS_INDEXES.map(() => 1));
   expect(lines.some((l) => l.msg === 'full-text indexes merged a step')).toBe(true);
 });
+
+it('runs the upkeep again soon while a round says work is left, then only at the sweeps; none after the stop', async () => {
+  const tmp = tempDir();
+  cleanups.push(tmp.cleanup);
+  const path = join(tmp.dir, 'syntheo.db');
+  openDatabase(path, { create: true }).close();
+  const store = openSqliteStore(path, { create: false });
+  cleanups.push(() => store.close());
+  const logger = pino({ level: 'silent' }) as unknown as Logger;
+  // A 60 s lease: a sweep every 15 s, none but the first within this test.
+  const env = { SYNTHEO_WORKER_POLL_MS: '50', SYNTHEO_WORKER_LEASE_MS: '60000' };
+  const settle = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  /** A worker whose upkeep rounds say work is left (as the list bitmaps' first build does, ~150 rounds at 100k meetings) `left` times. */
+  const run = async (left: number) => {
+    const wanted = Math.min(left + 1, 7);
+    const calls: number[] = [];
+    const maintain = async () => {
+      const round = await store.admin.maintain();
+      calls.push(performance.now());
+      return round && { ...round, meetingBits: round.meetingBits && { ...round.meetingBits, more: left-- > 0 } };
+    };
+    const worker = await startWorker({ store: { ...store, admin: { ...store.admin, maintain } }, logger, env, tuning: readTuning(env) });
+    cleanups.push(() => worker.stop('test over'));
+    const deadline = Date.now() + 10_000;
+    while (calls.length < wanted && Date.now() < deadline) await settle(20);
+    return { calls, worker };
+  };
+
+  // The first sweep's round, then one after each of the 6 that said more was left, each after a pause; then none.
+  const { calls, worker } = await run(6);
+  expect(calls).toHaveLength(7);
+  for (let i = 1; i < calls.length; i++) expect(calls[i]! - calls[i - 1]!).toBeGreaterThanOrEqual(45);
+  await settle(400);
+  expect(calls).toHaveLength(7);
+  await worker.stop('test over');
+
+  // Work left forever: the rounds go on until the worker stops, then none.
+  const endless = await run(Infinity);
+  expect(endless.calls.length).toBeGreaterThanOrEqual(7);
+  await endless.worker.stop('test over');
+  const stopped = endless.calls.length;
+  await settle(400);
+  expect(endless.calls).toHaveLength(stopped);
+});

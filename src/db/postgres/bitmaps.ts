@@ -400,9 +400,14 @@ export async function bitmapTotal(
  * do or ROUNDS_A_SWEEP ran; with nothing left, the terms that became dense are added (and rounds go on for them).
  */
 export async function keepBitmaps(q: Queryable, rounds = ROUNDS_A_SWEEP): Promise<BitmapUpkeep> {
-  const result: BitmapUpkeep = { rounds: 0, units: 0, busy: false };
+  const result: BitmapUpkeep = { rounds: 0, units: 0, busy: false, more: false };
   let looked = false;
-  while (result.rounds < rounds) {
+  for (;;) {
+    if (result.rounds >= rounds) {
+      // Every round did work: more may be left.
+      result.more = rounds > 0;
+      break;
+    }
     const done = (await rows<{ n: number }>(q, 'SELECT syntheo_build_search_bitmaps($1) AS n', [BITMAP_ROUND_MS]))[0]!.n;
     result.rounds++;
     if (done < 0) result.busy = true;
