@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openDatabase, type Sqlite } from '../../src/db/open.js';
 import { listMeetings } from '../../src/db/queries/meetings.js';
-import { searchTranscripts } from '../../src/db/queries/search.js';
+import { searchTranscripts, type SearchFilter } from '../../src/db/queries/search.js';
 import { MAX_PARTICIPANT_WORDS } from '../../src/db/queries/participant-words.js';
 import { checkIntegrity, repairSearchIndex } from '../../src/db/queries/integrity.js';
 import { databaseMigratedTo, tempDir, testDbs } from '../support/db.js';
@@ -96,6 +96,64 @@ describe('participant filter from participant words', () => {
     });
     expect(listed(s, { participant: 'zed' }).total).toBe(ids.length);
     expect(searchTranscripts(s, { query: 'hello', participant: 'zed' }, page).pagination.total).toBe(ids.length);
+  });
+});
+
+describe('a participant fragment in many names (a group of many tags)', () => {
+  it('gives the pages FTS5 gives when its tags are checked on the rare words\' matches, with other filters and the phrase', () => {
+    const s = db();
+    // 150 meetings with a name holding `berg` (each its own: 150 tags), 60 without. `zebra` said in a quarter of the
+    // meetings once a passage, right before `the` (the phrase `zebra the`, in long passages: ranked low), and in another
+    // quarter several times a passage but never before `the` (ranked high): the phrase comes first all the same.
+    for (let i = 0; i < 210; i++) {
+      const id = makeMeeting(s, { title: `M${i}`, folderPath: i % 3 ? 'Legal' : 'Sales', startedAt: new Date(Date.UTC(2026, 0, 1 + (i % 90), i % 24)).toISOString() });
+      makeParticipant(s, id, { name: i < 150 ? `Ann Berg${i}` : `Omar Haddad${i}`, email: i % 7 === 0 ? `p${i}@acme.test` : null });
+      if (i % 5 === 0) makeParticipant(s, id, { name: 'Ravi Kumar' });
+      const filler = 'the plan and the team of a budget review'.split(' ');
+      const words =
+        i % 4 === 0
+          ? [...(i % 8 === 0 ? ['zebra', 'the'] : ['zebra,', 'the']), 'budget', ...Array.from({ length: 57 }, (_, n) => filler[n % filler.length]!)]
+          : i % 4 === 2
+            ? Array.from({ length: 12 }, (_, n) => ['the', 'zebra', 'zebra', 'and', 'zebra', 'budget'][n % 6]!)
+            : filler;
+      makeTranscript(s, id, { texts: [...words, ...words], speakers: ['A', 'B'] });
+    }
+    const holding = s.prepare("SELECT count(DISTINCT meeting_id) FROM participants WHERE name LIKE '%berg%'").pluck().get() as number;
+    expect(holding).toBe(150);
+    const reference = (words: string, extra = '') =>
+      s
+        .prepare(
+          `SELECT count(*) FROM search_fts f JOIN search_passages p ON p.id = f.rowid JOIN meetings m ON m.id = p.meeting_id WHERE search_fts MATCH ?
+           AND p.meeting_id IN (SELECT meeting_id FROM participants WHERE name LIKE '%berg%') ${extra}`,
+        )
+        .pluck()
+        .get(`{text} : (${words})`) as number;
+    let compared = 0;
+    for (const filter of [
+      { query: 'zebra', participant: 'berg' },
+      { query: 'zebra the', participant: 'berg' },
+      { query: 'the zebra', participant: 'Berg', folderPath: 'Legal' },
+      { query: 'zebra budget', participant: 'berg', from: '2026-01-20', to: '2026-02-25T11:00:00Z' },
+      { query: 'zebra', participant: 'berg', from: '2026-02-01' },
+    ] as SearchFilter[]) {
+      const extra = [
+        filter.folderPath ? "AND m.folder_id IN (SELECT id FROM folders WHERE path = 'Legal')" : '',
+        filter.from ? `AND m.started_at >= '${new Date(filter.from).toISOString()}'` : '',
+        filter.to ? `AND m.started_at <= '${new Date(filter.to).toISOString()}'` : '',
+      ].join(' ');
+      const expectedTotal = reference(filter.query.split(' ').map((w) => `"${w}"`).join(' '), extra);
+      expect(expectedTotal, JSON.stringify(filter)).toBeGreaterThan(0);
+      for (const offset of [0, 7, 40, expectedTotal - 3]) {
+        const p = { limit: 10, offset: Math.max(0, offset) };
+        const checked = searchTranscripts(s, filter, p, { manyTags: 'checked' });
+        expect(checked.pagination.total, JSON.stringify(filter)).toBe(expectedTotal);
+        expect(checked, `${JSON.stringify(filter)} at ${offset}`).toEqual(searchTranscripts(s, filter, p, { manyTags: 'fts5' }));
+        // By default, the words being rare: checked.
+        expect(searchTranscripts(s, filter, p)).toEqual(checked);
+        compared++;
+      }
+    }
+    expect(compared).toBe(20);
   });
 });
 

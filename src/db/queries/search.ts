@@ -112,6 +112,16 @@ const PROBED_MATCHES = 50_000;
 const NAME_PROBES = 2.5;
 
 /**
+ * A tag group of at least CHECKED_TAGS tags (the names holding a participant fragment, up to MAX_PARTICIPANT_HANDLES)
+ * with words the rarest of which is said in at most CHECKED_MATCHES passages, when the bitmaps do not answer: FTS5 seeks
+ * each tag's doclist at every match of the words (`that antoralo` + `erg `, 238 names, `antoralo` in 445 passages: 11 ms
+ * at 100k meetings, ~0.1 µs a match and tag), so the words' matches are read without the group and each one's tags
+ * checked against it here (~1-1.5 µs a match).
+ */
+const CHECKED_TAGS = 64;
+const CHECKED_MATCHES = 2_000;
+
+/**
  * A from/to range as calendar tokens of the tags (view meeting_search_tags): the fewest year, month and
  * day tokens covering the days strictly between the range's first and last day (every meeting of those
  * days is inside the range, whatever the time of day), plus the first and last day's tokens and `dx`
@@ -191,6 +201,8 @@ export interface SearchOptions {
    * not its gram's bits (by default, when built).
    */
   participants?: 'probed' | 'joined' | 'listed';
+  /** A tag group of many names with rare words: its tags matched by FTS5, or checked on the words' matches (CHECKED_TAGS decides). */
+  manyTags?: 'fts5' | 'checked';
 }
 
 /**
@@ -294,7 +306,8 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
   // The dates' tokens narrow what FTS5 walks, but for the few meetings' passages, whose dates are compared on the
   // meetings: each passage's lookup would seek every token (620 ms for ~30 tokens and 700 passages).
   const tagGroups = [...c.parts.filter((p) => p.tags).map((p) => p.tags!), ...(dates && !few ? [dates.tokens] : [])];
-  const tagTerms = tagGroups.map((tags) => `{tags} : (${tags.map(quote).join(' OR ')})`);
+  const tagMatch = (tags: string[]) => `{tags} : (${tags.map(quote).join(' OR ')})`;
+  const tagTerms = tagGroups.map(tagMatch);
   const all = [words, ...tagTerms].join(' AND ');
   const phrase = [`${column}${quote(terms.join(' '))}`, ...tagTerms].join(' AND ');
   let from = MATCH_ONLY;
@@ -462,6 +475,26 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
       return taken.slice(0, n);
     };
   } else if (few) everyMatch = newestOf(all, Infinity);
+  // A group of many tags with rare words (CHECKED_TAGS): the words' matches and the other groups' from FTS5, each one's
+  // tags checked against the group's. (Their window's texts are read to rank it, the rare words having no cells: the
+  // phrase is found in them, not walked.)
+  const checked = !bits && !few && plainWords && options.manyTags !== 'fts5' ? tagGroups.filter((g) => g.length >= CHECKED_TAGS) : [];
+  if (checked.length > 0 && (options.manyTags === 'checked' || rarest() <= CHECKED_MATCHES)) {
+    const others = tagGroups.filter((g) => !checked.includes(g)).map(tagMatch);
+    const candidates = stmt(sqlite, `SELECT f.rowid AS id ${from} ORDER BY f.rowid DESC`).pluck().all([words, ...others].join(' AND '), ...params) as number[];
+    const sets = checked.map((g) => new Set(g.map((t) => t.toLowerCase())));
+    const kept = new Set<number>();
+    const unsure: number[] = [];
+    for (const [id, tags] of stmt(sqlite, 'SELECT id, tags FROM search_passages WHERE id IN (SELECT value FROM json_each(?))').raw().all(JSON.stringify(candidates)) as [number, string][]) {
+      const tokens = asciiTokens(tags);
+      if (tokens === undefined) unsure.push(id);
+      else if (sets.every((set) => tokens.some((t) => set.has(t)))) kept.add(id);
+    }
+    // Tags beyond the tokenizer's ASCII rules: the whole query, for those.
+    if (unsure.length > 0)
+      for (const id of stmt(sqlite, `SELECT f.rowid AS id ${from} AND f.rowid IN (SELECT value FROM json_each(?))`).pluck().all(all, ...params, JSON.stringify(unsure)) as number[]) kept.add(id);
+    everyMatch = candidates.filter((id) => kept.has(id));
+  }
   // The window. When it holds every match, it is the total.
   const newest = ordered?.(RANK_WINDOW) ?? everyMatch?.slice(0, RANK_WINDOW) ?? newestOf(all, RANK_WINDOW);
   // One word and no filter: its count of passages is kept (search_word_counts, migration 0013), else counted.
