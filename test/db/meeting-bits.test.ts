@@ -271,6 +271,39 @@ describe('list_meetings totals from the bitmaps of meeting_terms (migration 0028
     }
   });
 
+  it("writes nothing of a round whose read another round's write overtook (two processes)", () => {
+    const { s } = seeded();
+    const other = openDatabase(s.name, { create: false }).sqlite;
+    try {
+      // Up to the first block's bits: begun, listed, numbered.
+      let r: MeetingBitsRound | undefined;
+      for (let i = 0; i < 100 && !(r && r.built > 0); i++) r = meetingBitsRound(s, { budgetMs: Infinity });
+      const gen = () => s.prepare('SELECT built, term FROM meeting_bits_gens ORDER BY gen DESC LIMIT 1').get() as { built: number; term: string | null };
+      // Back to the block's start, as if the round above had not run: a round reads the block whole...
+      s.prepare('DELETE FROM meeting_bits').run();
+      s.prepare('UPDATE meeting_bits_gens SET built = 0, term = NULL').run();
+      let overtaken = -1;
+      const late = meetingBitsRound(s, {
+        budgetMs: Infinity,
+        // ...while the other connection builds that block and the next (another worker's process).
+        afterRead: () => {
+          for (let i = 0; i < 100 && gen().built < 2; i++) meetingBitsRound(other, { budgetMs: Infinity });
+          overtaken = gen().built;
+        },
+      });
+      expect(overtaken).toBe(2);
+      // Its write would have counted the first block built again: the second's bits never read.
+      expect(late.built).toBe(0);
+      expect(gen()).toEqual({ built: 2, term: null });
+      for (let i = 0; i < 100 && meetingBitsRound(s, { budgetMs: Infinity }).more; i++);
+      const { wrong, answered } = disagreements(s, randomQueries(denseTerms(s), randomOf(41), 40), randomRanges(randomOf(43)));
+      expect(wrong).toEqual([]);
+      expect(answered).toBeGreaterThan(100);
+    } finally {
+      other.close();
+    }
+  });
+
   it("is built by the worker's upkeep (store.admin.maintain), a bounded round a call", async () => {
     const { s } = seeded();
     const path = s.name;

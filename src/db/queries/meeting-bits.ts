@@ -373,7 +373,7 @@ export interface MeetingBitsRound {
  * least one token: read outside the write lock, written in a short transaction of its own only if no other round moved
  * the generation meanwhile), or older generations' rows deleted a batch. A busy database ends the round.
  */
-export function meetingBitsRound(sqlite: Sqlite, options: { budgetMs?: number } = {}): MeetingBitsRound {
+export function meetingBitsRound(sqlite: Sqlite, options: { budgetMs?: number; afterRead?: () => void } = {}): MeetingBitsRound {
   const budgetMs = options.budgetMs ?? 50;
   const started = performance.now();
   const round: MeetingBitsRound = { began: false, listed: 0, numbered: 0, built: 0, dropped: 0, more: false };
@@ -398,7 +398,7 @@ export function meetingBitsRound(sqlite: Sqlite, options: { budgetMs?: number } 
       return round;
     }
     if (!isReady(g)) {
-      round.built = buildStep(sqlite, g, budgetMs, started);
+      round.built = buildStep(sqlite, g, budgetMs, started, options.afterRead);
       round.more = true;
       return round;
     }
@@ -529,7 +529,7 @@ function readBlock(sqlite: Sqlite, g: Gen, block: number, terms: string[]): Map<
 }
 
 /** The generation's tokens after its cursor in its block, read until the budget is spent, then written. */
-function buildStep(sqlite: Sqlite, g: Gen, budgetMs: number, started: number): number {
+function buildStep(sqlite: Sqlite, g: Gen, budgetMs: number, started: number, afterRead?: () => void): number {
   const all = stmt(sqlite, 'SELECT term FROM meeting_bits_terms WHERE gen = ? ORDER BY term').pluck().all(g.gen) as string[];
   const todo = g.term === null ? all : all.filter((t) => t > g.term!);
   // Read a few tokens at a time, the clock looked at between them.
@@ -540,6 +540,8 @@ function buildStep(sqlite: Sqlite, g: Gen, budgetMs: number, started: number): n
   }
   const done = [...read.keys()];
   const finished = done.length === todo.length;
+  // (Tests: another round between this one's read and its write.)
+  afterRead?.();
   return sqlite
     .transaction(() => {
       const now = newestGen(sqlite);
