@@ -178,7 +178,7 @@ export async function searchTranscripts(q: Queryable, filter: SearchFilter, page
   // ANDed with the words' (`the` + `person1`: its 6,985 failed meetings' 27,441 passages were read and tested, ~75 ms of
   // 90), or each match walked tested in them.
   const compile = (passageGram: boolean) =>
-    compileTags(q, meetingFilter, { exceptions: options.exceptions, ...(lacking && { lacking }), passageGram: passageGram && options.participants === undefined });
+    compileTags(q, meetingFilter, { exceptions: options.exceptions, ...(lacking && { lacking }), passageGram: passageGram && options.participants === undefined, folderMeetings: true });
   let tags = filtered ? await compile(true) : { groups: [], range: {}, none: false };
   if (tags?.none) return { hits: [], pagination: pagination(page, 0, 0) };
   const viaTags = async (tags: TagFilter | undefined) => {
@@ -338,6 +338,8 @@ const COST_US = { tagRow: 0.5, tagLookup: 6, dateCheck: 12, participantCheck: 30
 const TAG_IN_COUNTS_US = { probe: 3, block: 15, row: 0.5 };
 /** A tag's passages are looked up in the words' counts only when each word says this many times more passages (else the planner merges the ranges or probes the word's into the tag's). */
 const TAG_IN_COUNTS_RATIO = 8;
+/** A tag's passages looked up in the words' counts whatever the matches expected when it holds this many or fewer (~0.5 µs each, and ~15 µs a block). */
+const TAG_IN_COUNTS_ROWS = 4 * RANK_WINDOW;
 
 /**
  * The phrase of several words is looked for in rank order in the best ranked PHRASE_LOOKS times the page's end plus
@@ -459,7 +461,14 @@ async function fromPostings(
   // against 7.5 ms).
   // (A year, month or day token is a letter and digits: no other tag is.)
   const perDay = dates?.days === undefined ? undefined : sizes.passages / dates.days;
-  const tagSize = (tag: string) => (perDay === undefined || !/^[ymd]\d/.test(tag) ? sizes('search_tags', tag) : perDay * (tag[0] === 'y' ? 365 : tag[0] === 'm' ? 30.4 : 1));
+  // A tag whose meetings are known (a folder's: TagFilter.meetings) as its share of the meetings' passages: `for` + a leaf
+  // folder's 7,597 passages (guessed 795) + a year had its 2,756 matches' meetings checked for the dates, 20 ms.
+  const perMeeting = sizes.passages / sizes.meetings;
+  const tagSize = (tag: string) => {
+    const held = tags?.meetings?.get(tag);
+    if (held !== undefined && Number.isFinite(perMeeting)) return held * perMeeting;
+    return perDay === undefined || !/^[ymd]\d/.test(tag) ? sizes('search_tags', tag) : perDay * (tag[0] === 'y' ? 365 : tag[0] === 'm' ? 30.4 : 1);
+  };
   const groupSize = (group: string[]) => group.reduce((n, tag) => n + tagSize(tag), 0);
   /** The passages expected to hold every one of these key ranges' lengths (filters taken as independent). */
   const expectedOf = (lengths: number[]) => sizes.passages * lengths.reduce((share, n) => share * Math.min(1, n / sizes.passages), 1);
@@ -581,7 +590,14 @@ async function fromPostings(
   // passages merged with `elbato`'s 62,102) was walked, 12.7 ms a search; counted from the bits, 7.9. Not when a tag's
   // passages are looked up in the words' counts instead (tagInCountsFits). (None without statistics: every size is 0 then.)
   const longWalk = !tagInCountsFits && walksLong(rangeSizes);
-  const countedByBits = !probed && (tags !== undefined || k > 1) && (!(expected <= RANK_WINDOW) || datesRead || longWalk);
+  // (A tag whose passages the words' counts answer, TAG_IN_COUNTS_ROWS or fewer, is read so for the count too, whatever
+  // the matches expected: `the` + the smallest leaf folder, 2,297 passages by its meetings, 2,038 matches expected and
+  // 1,924 found, was counted from the bits, 5.0 -> 8.5 ms.)
+  const countedByBits =
+    !probed &&
+    (tags !== undefined || k > 1) &&
+    (!(expected <= RANK_WINDOW) || datesRead || longWalk) &&
+    !(tagInCountsFits && !datesRead && !longWalk && tag!.size <= TAG_IN_COUNTS_ROWS);
   const tagInCounts = !countedByBits && tagInCountsFits;
   const probe = (l: PassageList, at: string) =>
     `CROSS JOIN LATERAL (SELECT ${l.table === 'search_postings' ? 'x.n' : '1'} FROM ${l.table} x WHERE ${l.cond('x')} AND x.passage_id = ${at} OFFSET 0) ${l.alias}`;
@@ -767,7 +783,8 @@ async function fromPostings(
   // window walks back from the newest and stops, so it is read apart from the count.
   // So are a participant's gram's walked matches (each tested in its block's bits or probed: `ramineti` + `person1`, 2,789
   // matches, tested twice 12.5 ms of a 14.6 ms statement).
-  const cte = (order !== lists || expected <= RANK_WINDOW || probed || gram) && !bitmaps ? 'MATERIALIZED' : 'NOT MATERIALIZED';
+  // So are a tag's passages looked up in the words' counts (tagInCounts: read whole either way).
+  const cte = (order !== lists || expected <= RANK_WINDOW || probed || gram || tagInCounts) && !bitmaps ? 'MATERIALIZED' : 'NOT MATERIALIZED';
   // One word: ranked by the postings' `n` (BM25 of one word is in the order of its count), read with the key (no
   // passage read at all). Several: by each word's count (see `share`), the passages read only to find the phrase.
   const alone = termCount === 1 && k === 1;
@@ -945,6 +962,8 @@ const STATS_TTL_MS = 60_000;
 /** A key range's estimated length; `passages`: the estimated number of passages (NaN without statistics). */
 type Sizes = ((table: string, value: string) => number) & {
   passages: number;
+  /** The meetings (NaN before the first ANALYZE or VACUUM). */
+  meetings: number;
   /** Whether the statistics list `value` among their most common (its size theirs), rather than give it their average for the rest. */
   common(table: string, value: string): boolean;
 };
@@ -981,7 +1000,7 @@ async function readSizes(q: Queryable, key: Queryable): Promise<Sizes> {
      FROM pg_stats s JOIN pg_class c ON c.relname = s.tablename AND c.relnamespace = (SELECT oid FROM pg_namespace WHERE nspname = s.schemaname)
      WHERE s.schemaname = current_schema() AND ((s.tablename = 'search_tags' AND s.attname = 'tag') OR (s.tablename = 'search_postings' AND s.attname = 'lexeme'))
      UNION ALL
-     SELECT 'search_passages', NULL, NULL, 0, reltuples::float8 FROM pg_class WHERE relname = 'search_passages' AND relnamespace = current_schema()::regnamespace`,
+     SELECT relname::text, NULL, NULL, 0, reltuples::float8 FROM pg_class WHERE relname IN ('search_passages', 'meetings') AND relnamespace = current_schema()::regnamespace`,
   );
   const byTable = new Map(
     found.map((r) => {
@@ -994,8 +1013,10 @@ async function readSizes(q: Queryable, key: Queryable): Promise<Sizes> {
   );
   // reltuples: -1 before the first ANALYZE or VACUUM.
   const passages = found.find((r) => r.t === 'search_passages')?.tuples ?? -1;
+  const meetings = found.find((r) => r.t === 'meetings')?.tuples ?? -1;
   const of = Object.assign((table: string, value: string) => byTable.get(table)?.size(value) ?? 0, {
     passages: passages > 0 ? passages : NaN,
+    meetings: meetings > 0 ? meetings : NaN,
     common: (table: string, value: string) => byTable.get(table)?.common(value) ?? false,
   });
   statsCache.set(key, { at: Date.now(), of });
