@@ -477,7 +477,6 @@ async function fromPostings(
   // passages, + six months: 39,802 tag rows read, deduplicated and sorted, 35 ms of 40 in EXPLAIN ANALYZE; the 452
   // meetings checked: 4-8 ms).
   const range = tags?.range ?? {};
-  /** Whether `group` is checked on the meetings, the terms but those of `besides` read first. */
   /**
    * Whether walking key ranges of these lengths reads long ones (LONG_WALK): the two shortest merged, each read whole, or
    * the shortest's passages probed into the other, whichever costs less.
@@ -487,6 +486,7 @@ async function fromPostings(
     const [shortest, second] = [...lengths].sort((a, b) => a - b) as [number, number];
     return Math.min(shortest + second, shortest * LONG_WALK.probeRows) >= 2 * Math.max(sizes.passages * LONG_WALK.share, LONG_WALK.least);
   };
+  /** Whether `group` is checked on the meetings, the terms but those of `besides` read first. */
   const byMeeting = (group: string[] | undefined, check: number, besides?: string[]): boolean => {
     if (group === undefined) return false;
     if (options.filters !== undefined) return options.filters === 'meetings';
