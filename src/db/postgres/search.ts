@@ -348,6 +348,12 @@ const TAG_IN_COUNTS_ROWS = 4 * RANK_WINDOW;
  */
 const PHRASE_LOOKS = 10;
 const PHRASE_LOOKS_MIN = 100;
+/**
+ * The best ranked looked at first are at most this many: a deep page's end (`rabanesu usan desuusmar` + `.t` at offset
+ * 1,430: 14,500) took the whole window (1,725 passages each read in rank order for a phrase in 2 of them, ~10 ms), where
+ * the rest are looked at in the window's order, those holding the phrase's pairs' bits only (ea, pc).
+ */
+const PHRASE_LOOKS_MAX = 400;
 
 /**
  * A participant fragment in more names than MAX_PARTICIPANT_HANDLES and too few meetings for their exceptions
@@ -910,7 +916,7 @@ async function fromPostings(
                  w AS MATERIALIZED (SELECT v.id, ${lexemes.map((_, j) => share(`i.i${j}`, `v.${countOf(j)}`)).join(' + ')} AS score FROM (${newest}) v, wi i),
                  ${
                    phrased
-                     ? `bt AS MATERIALIZED (SELECT id, score FROM w ORDER BY score DESC, id DESC LIMIT ${PHRASE_LOOKS} * (${pageEnd}) + ${PHRASE_LOOKS_MIN}),
+                     ? `bt AS MATERIALIZED (SELECT id, score FROM w ORDER BY score DESC, id DESC LIMIT least(${PHRASE_LOOKS} * (${pageEnd}) + ${PHRASE_LOOKS_MIN}, ${PHRASE_LOOKS_MAX})),
                         ex AS (SELECT x.id FROM (SELECT id FROM bt ORDER BY score DESC, id DESC) x WHERE ${holdsPhrase('x.id')} LIMIT ${pageEnd}), ${paired ? pairCtes : ''}
                         ea AS (SELECT w.id FROM w WHERE (SELECT count(*) FROM ex) < ${pageEnd} AND w.id NOT IN (SELECT id FROM bt) AND ${phraseHeld('w.id')}),`
                      : ''
