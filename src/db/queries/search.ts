@@ -182,6 +182,21 @@ function manyNames(sqlite: Sqlite, part: FilterPart, built: number): ManyNames |
   return tags.every((t) => ready(tagTerm(t)) || ready(listTerm(t))) ? { tags: () => tags, bits: { tags, built: terms } } : undefined;
 }
 
+/**
+ * Of passages `ids`, those whose tags column holds a tag of each of `groups` (lower case), with their tags' tokens; and
+ * those whose tags go beyond the tokenizer's ASCII rules (`unsure`: the caller asks FTS5).
+ */
+function tagsHolding(sqlite: Sqlite, ids: number[], groups: Set<string>[]): { passing: { id: number; tokens: string[] }[]; unsure: number[] } {
+  const rows = stmt(sqlite, 'SELECT id, tags FROM search_passages WHERE id IN (SELECT value FROM json_each(?))').raw().all(JSON.stringify(ids)) as [number, string][];
+  const unsure: number[] = [];
+  const passing = rows.flatMap(([id, tags]) => {
+    const tokens = asciiTokens(tags);
+    if (tokens === undefined) unsure.push(id);
+    return tokens !== undefined && groups.every((group) => tokens.some((t) => group.has(t))) ? [{ id, tokens }] : [];
+  });
+  return { passing, unsure };
+}
+
 /** The passages of the meetings on a range's first and last days that fall outside it (by time of day). */
 function outsidePassages(sqlite: Sqlite, outside: { sql: string; params: string[] }): number[] {
   return stmt(sqlite, `SELECT p.id FROM meeting_tags t JOIN search_passages p ON p.meeting_id = t.meeting_id WHERE ${outside.sql}`).pluck().all(...outside.params) as number[];
@@ -428,13 +443,7 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
     const ask = (ids: number[]): number[] => {
       const said = ids.length ? asked(words, ids) : [];
       if (said.length === 0) return [];
-      const rows = stmt(sqlite, 'SELECT id, tags FROM search_passages WHERE id IN (SELECT value FROM json_each(?))').raw().all(JSON.stringify(said)) as [number, string][];
-      const unsure: number[] = [];
-      const passing = rows.flatMap(([id, tags]) => {
-        const tokens = asciiTokens(tags);
-        if (tokens === undefined) unsure.push(id);
-        return tokens !== undefined && !left.has(id) && groups.every((group) => tokens.some((t) => group.has(t))) ? [{ id, tokens }] : [];
-      });
+      const { passing, unsure } = tagsHolding(sqlite, said.filter((id) => !left.has(id)), groups);
       // Tags beyond the tokenizer's ASCII rules: the whole query (with many names, joined to the meetings).
       return [...ofMany(passing), ...(unsure.length ? (many ? askedIn(from, all, params, unsure) : asked(all, unsure)) : [])];
     };
@@ -482,14 +491,8 @@ export function searchTranscripts(sqlite: Sqlite, filter: SearchFilter, page: Pa
   if (checked.length > 0 && (options.manyTags === 'checked' || rarest() <= CHECKED_MATCHES)) {
     const others = tagGroups.filter((g) => !checked.includes(g)).map(tagMatch);
     const candidates = stmt(sqlite, `SELECT f.rowid AS id ${from} ORDER BY f.rowid DESC`).pluck().all([words, ...others].join(' AND '), ...params) as number[];
-    const sets = checked.map((g) => new Set(g.map((t) => t.toLowerCase())));
-    const kept = new Set<number>();
-    const unsure: number[] = [];
-    for (const [id, tags] of stmt(sqlite, 'SELECT id, tags FROM search_passages WHERE id IN (SELECT value FROM json_each(?))').raw().all(JSON.stringify(candidates)) as [number, string][]) {
-      const tokens = asciiTokens(tags);
-      if (tokens === undefined) unsure.push(id);
-      else if (sets.every((set) => tokens.some((t) => set.has(t)))) kept.add(id);
-    }
+    const { passing, unsure } = tagsHolding(sqlite, candidates, checked.map((g) => new Set(g.map((t) => t.toLowerCase()))));
+    const kept = new Set(passing.map((p) => p.id));
     // Tags beyond the tokenizer's ASCII rules: the whole query, for those.
     if (unsure.length > 0)
       for (const id of stmt(sqlite, `SELECT f.rowid AS id ${from} AND f.rowid IN (SELECT value FROM json_each(?))`).pluck().all(all, ...params, JSON.stringify(unsure)) as number[]) kept.add(id);
