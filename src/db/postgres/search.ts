@@ -538,24 +538,23 @@ async function fromPostings(
   // `the` AND a folder AND six months AND a participant, merged all at once, read the participant's 166,000 tags
   // (85 ms); the folder's and the dates' 3,651 passages probed into the participant and the word: 21 ms.
   // A group smaller than the second range takes its place (its passages sorted and merged with the first).
-  // Words alone (no key range of a filter: a participant's gram, the meetings it fails, or a filter checked on each
-  // match's meeting are checked after), one said in PROBED_WORD_RATIO times fewer passages than any other (`marmarorpla`,
-  // 452, and `the`, 346,673): its postings read and each other word's probed for each (as the planner chose for those
-  // values), a plan whatever the words, made once (see `generic`, below).
-  const wordsAlone = lists.length === k && groups.length === 0;
-  const bySize = [...lists].sort((a, b) => a.size - b.size);
-  const rareFirst = wordsAlone && k > 1 && bySize[1]!.size > 0 && bySize[0]!.size * PROBED_WORD_RATIO <= bySize[1]!.size;
-  // So with filters: a word said in PROBED_WORD_RATIO times fewer passages than the next range or fewer (its count known,
-  // not the statistics' guess), the rest probed for each of its passages. Joined, the planner took `angreel` (664
+  // A word said in PROBED_WORD_RATIO times fewer passages than the next range or fewer drives: its postings read, and each
+  // other range probed for each of its passages. Words alone (no key range of a filter: a participant's gram, the
+  // meetings it fails, or a filter checked on each match's meeting are checked after; `marmarorpla`, 452, and `the`,
+  // 346,673) as the planner chose for those values, a plan whatever the words, made once (rareFirst: see `generic`,
+  // below). With filters, when its count is known (not the statistics' guess): joined, the planner took `angreel` (664
   // passages) for the 2,400 the statistics guess and merged it with all 137,433 postings of `for` (13 of a 22 ms
   // statement), a name's tag probed; `anelelan` (645) with the 135,413 passages of the name `alex` (15 of 18 ms).
+  const wordsAlone = lists.length === k && groups.length === 0;
+  const bySize = [...lists].sort((a, b) => a.size - b.size);
   const rareDrives =
-    !rareFirst &&
-    bySize[0]!.table === 'search_postings' &&
-    Number.isFinite(said[lists.indexOf(bySize[0]!)]?.n) &&
     bySize[1] !== undefined &&
+    bySize[1].size > 0 &&
+    bySize[0]!.table === 'search_postings' &&
+    (wordsAlone || Number.isFinite(said[lists.indexOf(bySize[0]!)]?.n)) &&
     bySize[0]!.size * PROBED_WORD_RATIO <= bySize[1].size;
-  const order = rareFirst || rareDrives || (tags && lists.length + groups.length >= 3) ? bySize : lists;
+  const rareFirst = wordsAlone && rareDrives;
+  const order = rareDrives || (tags && lists.length + groups.length >= 3) ? bySize : lists;
   const groupFirst = order !== lists && groups.length > 0 && Math.min(...groups.map(groupSize)) < (order[1]?.size ?? Infinity);
   // A filter whose words and tags are all kept as bitmaps (migration 0013): the total is their blocks' bits ANDed and
   // counted, and the rest counted from the key ranges; the window alone walks the matches, newest first.
@@ -729,7 +728,7 @@ async function fromPostings(
     const [base, ...rest] = order as [PassageList, ...PassageList[]];
     const id = `${base.alias}.passage_id`;
     const joins = rest.map((l, i) =>
-      !rareFirst && !rareDrives && (order === lists || (i === 0 && !groupFirst)) ? `JOIN ${l.table} ${l.alias} ON ${l.cond(l.alias)} AND ${l.alias}.passage_id = ${id}${within(`${l.alias}.passage_id`)}` : probe(l, id),
+      !rareDrives && (order === lists || (i === 0 && !groupFirst)) ? `JOIN ${l.table} ${l.alias} ON ${l.cond(l.alias)} AND ${l.alias}.passage_id = ${id}${within(`${l.alias}.passage_id`)}` : probe(l, id),
     );
     const from = `${base.table} ${base.alias} ${joins.join(' ')}`;
     const conditions = [`${base.cond(base.alias)}${within(`${base.alias}.passage_id`)}`];
