@@ -144,15 +144,20 @@ export async function assertMeetingExists(q: Queryable, id: string): Promise<voi
 // ---------------------------------------------------------------------------------------------
 // Folders
 
-/** Exact path first (either Unicode form), else a case-insensitive match when it is unambiguous. */
-export async function getFolderByPathOrThrow(q: Queryable, path: string): Promise<FolderRef> {
+/**
+ * Exact path first (either Unicode form), else a case-insensitive match when it is unambiguous. `meetings`: with the
+ * meetings its tag holds (it and the folders under it: meeting_tag_counts), read with an exact path, for a search's
+ * estimates (the statistics guess ~800 passages for any tag outside their most common: a leaf folder's 7,597 at 100k
+ * meetings).
+ */
+export async function getFolderByPathOrThrow(q: Queryable, path: string, options: { meetings?: boolean } = {}): Promise<FolderRef & { meetings?: number }> {
   let normalized: string;
   try {
     normalized = normalizeFolderPath(path);
   } catch {
     throw await folderNotFound(q, path);
   }
-  const exact = await findExactFolder(q, normalized);
+  const exact = await findExactFolder(q, normalized, options.meetings === true);
   if (exact) return exact;
   const [nfc, nfd] = unicodeForms(normalized);
   const loose = await rows<FolderRef>(q, 'SELECT id, path FROM folders WHERE lower(path) = lower($1) OR lower(path) = lower($2) LIMIT 2', [nfc, nfd]);
@@ -166,35 +171,16 @@ async function folderNotFound(q: Queryable, path: string): Promise<NotFoundError
   return new NotFoundError({ what: 'folder', id: path, ...(byId && { hint: { is: 'folder' as const, path: byId.path } }) });
 }
 
-async function findExactFolder(q: Queryable, path: string): Promise<FolderRef | undefined> {
+async function findExactFolder(q: Queryable, path: string, meetings = false): Promise<(FolderRef & { meetings?: number }) | undefined> {
   const [nfc, nfd] = unicodeForms(path);
-  return one<FolderRef>(q, 'SELECT id, path FROM folders WHERE path = $1 OR path = $2 ORDER BY path = $1 DESC LIMIT 1', [nfc, nfd]);
-}
-
-/**
- * The folder a filter names, as getFolderByPathOrThrow finds it, with the meetings its tag holds (it and the folders
- * under it: meeting_tag_counts), read with it when the path is exact: the statistics guess ~800 passages for any tag
- * outside their most common (a leaf folder's 7,597 at 100k meetings).
- */
-async function filterFolder(q: Queryable, path: string): Promise<{ id: string; meetings?: number }> {
-  let normalized: string | undefined;
-  try {
-    normalized = normalizeFolderPath(path);
-  } catch {
-    normalized = undefined;
-  }
-  const [nfc, nfd] = normalized === undefined ? [] : unicodeForms(normalized);
-  const exact =
-    normalized === undefined
-      ? undefined
-      : await one<{ id: string; meetings: string | number | null }>(
-          q,
-          `SELECT f.id, (SELECT sum(c.n) FROM meeting_tag_counts c WHERE c.tag = 'f' || f.id) AS meetings
-           FROM folders f WHERE f.path = $1 OR f.path = $2 ORDER BY f.path = $1 DESC LIMIT 1`,
-          [nfc, nfd],
-        );
-  if (exact === undefined) return getFolderByPathOrThrow(q, path);
-  return { id: exact.id, ...(exact.meetings !== null && { meetings: Number(exact.meetings) }) };
+  if (!meetings) return one<FolderRef>(q, 'SELECT id, path FROM folders WHERE path = $1 OR path = $2 ORDER BY path = $1 DESC LIMIT 1', [nfc, nfd]);
+  const found = await one<FolderRef & { meetings: string | number | null }>(
+    q,
+    `SELECT f.id, f.path, (SELECT sum(c.n) FROM meeting_tag_counts c WHERE c.tag = 'f' || f.id) AS meetings
+     FROM folders f WHERE f.path = $1 OR f.path = $2 ORDER BY f.path = $1 DESC LIMIT 1`,
+    [nfc, nfd],
+  );
+  return found && { id: found.id, path: found.path, ...(found.meetings !== null && { meetings: Number(found.meetings) }) };
 }
 
 /** Creates the folder and its missing parents (safe against concurrent creators); returns the deepest one. */
@@ -603,10 +589,7 @@ export async function compileTags(
     return promise;
   };
   const series = filter.seriesId !== undefined ? early(getSeriesRefOrThrow(q, filter.seriesId)) : undefined;
-  const folder =
-    filter.folderPath !== undefined
-      ? early<{ id: string; meetings?: number }>(options.folderMeetings ? filterFolder(q, filter.folderPath) : getFolderByPathOrThrow(q, filter.folderPath))
-      : undefined;
+  const folder = filter.folderPath !== undefined ? early(getFolderByPathOrThrow(q, filter.folderPath, { meetings: options.folderMeetings })) : undefined;
   if (filter.query !== undefined && filter.query !== '') {
     const fragment = matchFragment(filter.query, 'query');
     const forms = [...new Set(unicodeForms(fragment))];
