@@ -200,6 +200,8 @@ function keptIn(view: KeptView, words: string[], tags: string[], grams: string[]
  * Each of `grams` (participants' grams, kind `g`, migration 0027) is a group of its own, read from its bits as a kept
  * tag's; only when settled (the blocks counted from their rows, whose matches the caller checks on their meetings, few).
  * Undefined when another term is not kept, or kept but not built as far as the others (the search then counts all matches).
+ * With `driver` (a word's index in `lexemes`), the window's matches in the built blocks are that word's postings there
+ * whose bit is set, rather than the bits' positions (see DRIVEN_BLOCK_POSTINGS in search.ts).
  * Common table expressions of the caller's statement (the count by block, the total and the window's floor from it):
  * bitmaps, stale marks and rows read in one snapshot. Shaped by the terms kept as the Store of pool `store` last read
  * them (keptView), or as read now without one.
@@ -214,6 +216,7 @@ export async function bitmapTotal(
   except?: { ids: string[]; range: { from?: string; to?: string } },
   grams: string[] = [],
   store?: Pool,
+  driver?: number,
 ): Promise<BitmapTotal | undefined> {
   // One word alone: its count is kept (search_word_counts).
   if (lexemes.length === 0 || (lexemes.length === 1 && groups.length === 0 && dates === undefined && except === undefined && grams.length === 0)) return undefined;
@@ -351,7 +354,12 @@ export async function bitmapTotal(
       // The window's matches from the floor on, as they are counted: in the built blocks not stale, the positions of the
       // counted bits and the passages read (less those taken away); in the others, the rows counted.
       const lo = '(SELECT lo FROM fl)';
-      const positions = `SELECT blk.block::bigint * 4096 + z.pos AS id FROM blk ${setBits(months ? 'blk.dbits' : 'blk.bits')} WHERE blk.block >= ${lo} >> 12 AND z.pos < 4096`;
+      // Or, with a `driver` (not the months' bits, which arr does not lay out), the postings of that word from the floor to
+      // the last block read from bits, each tested in its block's bits (arr): a set bit is a passage saying every word.
+      const driven = window && driver !== undefined && !months;
+      const positions = driven
+        ? `SELECT s.passage_id AS id FROM search_postings s, arr WHERE s.lexeme = (${w})[${driver + 1}] AND s.passage_id >= ${lo} AND s.passage_id < (SELECT e FROM kb)::bigint * 4096 AND ${hit('s.passage_id')}`
+        : `SELECT blk.block::bigint * 4096 + z.pos AS id FROM blk ${setBits(months ? 'blk.dbits' : 'blk.bits')} WHERE blk.block >= ${lo} >> 12 AND z.pos < 4096`;
       const fromBits = read
         ? `SELECT id FROM rs WHERE id >= ${lo}`
         : !date
@@ -379,7 +387,7 @@ export async function bitmapTotal(
                            WHERE (kind = 'w' AND term = ANY(${w})) OR (kind = 't' AND term = ANY(${t})) OR (kind = 'g' AND term = ANY(${g}))) x
                      LEFT JOIN search_bitmap_tail t ON x.kept AND t.block = x.b AND ${TAIL_READ}),
               blk AS (${blkSql}),${
-                date || read || except ? `\n              arr AS (${laidOut}),` : ''
+                date || read || except || driven ? `\n              arr AS (${laidOut}),` : ''
               }${window ? [...shared].map(([name, sql]) => `\n              ${name} AS ${sql},`).join('') : ''}
               bc AS (SELECT block, sum(c)::bigint AS c FROM (${counts.join(' UNION ALL ')}) x (block, c) GROUP BY block),
               fl AS (SELECT f.lo, f.reach, least(f.total, $${last}) < ${SPARSE_WINDOW} * ((SELECT e FROM kb) - (f.lo >> 12)) AS sparse
