@@ -15,7 +15,7 @@ import { seeded } from '../support/seeded.js';
 import { openStore } from '../../src/db/engine.js';
 import type { Store } from '../../src/db/store.js';
 import { searchTranscripts, type SearchOptions } from '../../src/db/postgres/search.js';
-import { forgetKeptViews, keepBitmaps } from '../../src/db/postgres/bitmaps.js';
+import { forgetKeptViews, keepBitmaps, keptView } from '../../src/db/postgres/bitmaps.js';
 import { RANK_WINDOW, type SearchFilter } from '../../src/db/queries/search.js';
 import { parseDateRange } from '../../src/db/queries/meetings.js';
 import { run } from '../cli/cli.js';
@@ -955,6 +955,37 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
       await buildSearchBitmaps(pgs.pool);
     }
   }, 60_000);
+
+  it("a Store's search takes its kept words' counts from its view of the kept terms, not from a statement of its own; a word not kept is read", async () => {
+    await ownDatabase(async (store, pool) => {
+      await insertMeetings(pool, Array.from({ length: 20 }, (_, d) => new Date(Date.UTC(2026, 0, 1 + d, 10)).toISOString()));
+      // Two blocks: `kappa` in 1 passage of 20 and `lambda` in 1 of 10 (kept as bits: 1/64 or more), `omega` in 1 of
+      // 500 (not kept). No ANALYZE: the statistics list no word among their most common.
+      const passages: [id: number, meeting: string, text: string][] = [];
+      for (let id = 0; id < 2 * 4096; id++)
+        passages.push([id, `mtg_${id % 20}`, ['the plan', id % 20 === 0 && 'kappa', id % 10 === 3 && 'lambda', id % 500 === 7 && 'omega'].filter(Boolean).join(' ')]);
+      for (let id = 0; id < 2 * 4096; id += 60) passages[id]![2] += ' kappa lambda';
+      await insertPassages(pool, passages);
+      await buildSearchBitmaps(pool);
+      const said = async (word: string) => Number((await pool.query('SELECT count(*) AS n FROM search_postings WHERE lexeme = $1', [word])).rows[0].n);
+      const view = await keptView(pool);
+      expect([view.words.get('kappa'), view.words.get('lambda'), view.words.has('omega')]).toEqual([await said('kappa'), await said('lambda'), false]);
+      // The words' counts' statement (lexemeCounts), spied; the window read as the rows say.
+      const counts = 'SELECT u.l, ';
+      const spied = genericStatements('FROM search_bitmaps', counts);
+      try {
+        const total = async (query: string) => (await store.search.transcripts({ query }, { offset: 0, limit: PAGE })).pagination.total;
+        const both = async (a: string, b: string) =>
+          Number((await pool.query('SELECT count(*) AS n FROM search_postings x JOIN search_postings y ON y.passage_id = x.passage_id AND y.lexeme = $2 WHERE x.lexeme = $1', [a, b])).rows[0].n);
+        expect(await total('kappa lambda')).toBe(await both('kappa', 'lambda'));
+        expect(spied.ran(counts)).toBe(0);
+        expect(await total('kappa omega')).toBe(await both('kappa', 'omega'));
+        expect(spied.ran(counts)).toBe(1);
+      } finally {
+        spied.spy.mockRestore();
+      }
+    });
+  });
 
   it("a Store's view of the kept terms gone stale (the bitmaps cleared, then built again in part, by another process) makes its searches slower, never wrong", async () => {
     await buildSearchBitmaps(pgs.pool);

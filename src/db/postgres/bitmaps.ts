@@ -99,12 +99,19 @@ export const SETTLED_BLOCKS = 3;
  */
 const MAX_READ_PASSAGES = 250_000;
 
+/** How many passages say lexeme `param` (an SQL expression), as kept: its base rows (migration 0010) and its bucket's pending deltas (0011). */
+export const keptCount = (param: string) =>
+  `((SELECT coalesce(sum(c.n), 0) FROM search_word_counts c WHERE c.lexeme = ${param})
+    + (SELECT coalesce(sum((d.counts ->> ${param})::bigint), 0) FROM search_word_deltas d WHERE d.bucket = syntheo_word_bucket(${param})))`;
+
 /** search_bitmap_terms as read (keptTerms): each term's built blocks by kind and term (`w the`), the most built, the block of the highest passage id, the stale blocks' number. */
 interface KeptView {
   at: number;
   /** keptGeneration when read: an older one is read again first (forgetKeptViews). */
   generation: number;
   built: Map<string, number>;
+  /** The kept words' counts (keptCount), by lexeme: a search's choices weigh them. */
+  words: Map<string, number>;
   most: number;
   top: number;
   stale: number;
@@ -164,14 +171,16 @@ function readKeptView(store: Pool): Promise<KeptView> {
 /** search_bitmap_terms whole (the terms built at all), with the block of the highest passage id and the stale blocks' number, read on `q`. */
 async function keptTerms(q: Queryable): Promise<KeptView> {
   const [at, generation] = [Date.now(), keptGeneration];
-  const [r] = await rows<{ kinds: string[]; terms: string[]; built: number[]; most: number | null; top: number; stale: number }>(
+  const [r] = await rows<{ kinds: string[]; terms: string[]; built: number[]; counts: (string | null)[]; most: number | null; top: number; stale: number }>(
     q,
     `SELECT coalesce(array_agg(k.kind), '{}') AS kinds, coalesce(array_agg(k.term), '{}') AS terms, coalesce(array_agg(k.built), '{}') AS built,
+            coalesce(array_agg(CASE WHEN k.kind = 'w' THEN ${keptCount('k.term')} END), '{}') AS counts,
             (SELECT max(built) FROM search_bitmap_terms) AS most, (SELECT coalesce(max(id), 0) >> 12 FROM search_passages)::int AS top,
             (SELECT count(*) FROM search_bitmap_stale)::int AS stale
      FROM search_bitmap_terms k WHERE k.built > 0 AND k.kind <> 'p'`,
   );
-  return { at, generation, built: new Map(r!.terms.map((term, i) => [`${r!.kinds[i]} ${term}`, r!.built[i]!])), most: r!.most ?? 0, top: r!.top, stale: r!.stale };
+  const words = new Map(r!.terms.flatMap((term, i) => (r!.counts[i] == null ? [] : [[term, Number(r!.counts[i])] as const])));
+  return { at, generation, built: new Map(r!.terms.map((term, i) => [`${r!.kinds[i]} ${term}`, r!.built[i]!])), words, most: r!.most ?? 0, top: r!.top, stale: r!.stale };
 }
 
 /** The words, tags and grams asked that `view` holds kept: built, and not behind the most built by more than LAG_BLOCKS. */
