@@ -458,11 +458,11 @@ async function fromPostings(
   // ms at 100k meetings). The view may be a few seconds old: a count then weighs a choice, never an answer.
   const store = storePool(statsOf);
   const view = ascii !== undefined && !oneWord && !common && store ? await keptView(store) : undefined;
-  const kept = view !== undefined && ascii!.every((l) => sizes.common('search_postings', l) || view.words.has(l));
+  /** Lexeme `l`'s count as the statistics or the view hold it. */
+  const countOfLexeme = (l: string) => (sizes.common('search_postings', l) ? sizes('search_postings', l) : view?.words.get(l));
+  const kept = view !== undefined && ascii!.every((l) => countOfLexeme(l) !== undefined);
   const known = oneWord || common || kept ? ascii : undefined;
-  const said =
-    known?.map((l) => ({ l, n: common || (kept && sizes.common('search_postings', l)) ? sizes('search_postings', l) : kept ? view!.words.get(l)! : NaN })) ??
-    (await rows<{ l: string; n: number }>(statsOf, lexemeCounts('$1'), [words]));
+  const said = known?.map((l) => ({ l, n: common || kept ? countOfLexeme(l)! : NaN })) ?? (await rows<{ l: string; n: number }>(statsOf, lexemeCounts('$1'), [words]));
   const lexemes = said.map((w) => w.l);
   // No lexeme (e.g. only words longer than PostgreSQL indexes): plainto_tsquery matches nothing either.
   if (lexemes.length === 0) return { ids: [], total: 0 };
@@ -794,7 +794,7 @@ async function fromPostings(
         dates,
         except ? { ids: tags!.except!, range } : undefined,
         gram && [gram.tag],
-        storePool(statsOf),
+        store,
         driver,
       )
     : undefined;
