@@ -987,6 +987,26 @@ describe.skipIf(needs('postgresql'))('PostgreSQL search bitmaps (migration 0013)
     });
   });
 
+  it("a window read from the bits and driven by a word's postings holds the match at its floor's first passage", async () => {
+    await ownDatabase(async (_store, pool) => {
+      await insertMeetings(pool, Array.from({ length: 97 }, (_, d) => new Date(Date.UTC(2026, 0, 1 + d, 10)).toISOString()));
+      // `kappa` and `lambda` each in half the passages, both in 1 of 97 (85 matches, from passage 0 on): two long key
+      // ranges for few matches, counted from the bits, their window's floor passage 0. Passage 0 says both twice: it
+      // ranks first when the window holds it (a match the window misses is paged after it, as past the window).
+      const passages: [id: number, meeting: string, text: string][] = [];
+      for (let id = 0; id < 2 * 4096; id++)
+        passages.push([id, id === 0 ? 'mtg_96' : `mtg_${id % 97}`, id === 0 ? 'kappa lambda kappa lambda' : id % 97 === 0 ? 'kappa lambda' : id % 2 === 0 ? 'kappa plan' : 'lambda plan']);
+      await insertPassages(pool, passages);
+      await pool.query('ANALYZE');
+      await buildSearchBitmaps(pool);
+      const first = async (driven: boolean) => searchTranscripts(pool, { query: 'kappa lambda' }, { offset: 0, limit: 2 }, { window: 'bits', driven });
+      for (const driven of [true, false]) {
+        const found = await first(driven);
+        expect({ driven, total: found.pagination.total, first: found.hits[0]?.meeting_id }).toEqual({ driven, total: 85, first: 'mtg_96' });
+      }
+    });
+  });
+
   it("a Store's view of the kept terms gone stale (the bitmaps cleared, then built again in part, by another process) makes its searches slower, never wrong", async () => {
     await buildSearchBitmaps(pgs.pool);
     forgetKeptViews();
