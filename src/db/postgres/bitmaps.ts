@@ -363,9 +363,10 @@ export async function bitmapTotal(
       // The window's matches from the floor on, as they are counted: in the built blocks not stale, the positions of the
       // counted bits and the passages read (less those taken away); in the others, the rows counted.
       const lo = '(SELECT lo FROM fl)';
-      // Or, with a `driver` (not the months' bits, which arr does not lay out), the postings of that word from the floor to
-      // the last block read from bits, each tested in its block's bits (arr): a set bit is a passage saying every word.
-      const driven = window && driver !== undefined && !months;
+      // Or, with a `driver`, where the positions are blk's own bits (no date range: its months' bits, dbits, are not laid
+      // out in arr; no group read: rs holds its matches), the postings of that word from the floor to the last block read
+      // from bits, each tested in its block's bits (arr): a set bit is a passage saying every word.
+      const driven = window && driver !== undefined && !read && !date;
       const positions = driven
         ? `SELECT s.passage_id AS id FROM search_postings s, arr WHERE s.lexeme = (${w})[${driver + 1}] AND s.passage_id >= ${lo} AND s.passage_id < (SELECT e FROM kb)::bigint * 4096 AND ${hit('s.passage_id')}`
         : `SELECT blk.block::bigint * 4096 + z.pos AS id FROM blk ${setBits(months ? 'blk.dbits' : 'blk.bits')} WHERE blk.block >= ${lo} >> 12 AND z.pos < 4096`;
