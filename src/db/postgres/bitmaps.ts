@@ -221,11 +221,7 @@ export async function bitmapTotal(
   groups: string[][],
   matchesIn: (lo: string, hi?: string) => { sql: string },
   sizes: (table: string, value: string) => number,
-  dates?: DateTerm,
-  except?: { ids: string[]; range: { from?: string; to?: string } },
-  grams: string[] = [],
-  store?: Pool,
-  driver?: number,
+  { dates, except, grams = [], store, driver }: { dates?: DateTerm; except?: { ids: string[]; range: { from?: string; to?: string } }; grams?: string[]; store?: Pool; driver?: number } = {},
 ): Promise<BitmapTotal | undefined> {
   // One word alone: its count is kept (search_word_counts).
   if (lexemes.length === 0 || (lexemes.length === 1 && groups.length === 0 && dates === undefined && except === undefined && grams.length === 0)) return undefined;

@@ -791,11 +791,7 @@ async function fromPostings(
         tags?.groups ?? [],
         (lo, hi) => ({ sql: countedIn(lo, hi) }),
         sizes,
-        dates,
-        except ? { ids: tags!.except!, range } : undefined,
-        gram && [gram.tag],
-        store,
-        driver,
+        { dates, except: except ? { ids: tags!.except!, range } : undefined, grams: gram && [gram.tag], store, driver },
       )
     : undefined;
   // A participant's gram with more matches than GRAM_WALKED expected counts from the bitmaps, or not at all: the caller
